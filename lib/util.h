@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Messages, exit codes and small parsers shared by every tool. */
+#ifndef SCX_UTIL_H
+#define SCX_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes of every tool. */
+#define SCX_EXIT_OK 0
+#define SCX_EXIT_FAIL 1		/* runtime failure, bad input */
+#define SCX_EXIT_USAGE 2	/* bad command line */
+
+extern const char *scx_prog;	/* "scx-agg": prefix of every message */
+extern int scx_verbose;		/* -v count */
+
+void scx_set_prog(const char *argv0);
+
+/* "scx-agg: <msg>\n" on stderr.  errno is preserved. */
+void scx_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* scx_warn() only when scx_verbose >= level */
+void scx_debug(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* scx_warn() then exit(code) */
+_Noreturn void scx_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Parsers return 0 or -EINVAL / -ERANGE; they never print.
+ * Durations: "30" (seconds), "1.5s", "250ms", "100us", "10ns", "2m", "1h".
+ */
+int scx_parse_duration(const char *s, uint64_t *ns);
+int scx_parse_u64(const char *s, uint64_t *v);	/* decimal or 0x hex */
+int scx_parse_i64(const char *s, int64_t *v);
+/* Sizes: "4096", "64K", "4M", "1G" (binary units) */
+int scx_parse_size(const char *s, uint64_t *bytes);
+/*
+ * CPU list "0-3,8,10-11" into a bitmap of 'nbits' bits (bytes of 8 cpus);
+ * -ERANGE when a cpu is >= nbits.
+ */
+int scx_parse_cpulist(const char *s, uint8_t *mask, unsigned nbits);
+/* Split "a,b,c"; calls fn for each non-empty item; stops at fn's error. */
+int scx_split_list(const char *s, int (*fn)(const char *item, size_t len, void *ctx), void *ctx);
+
+/* Human units: "1.23ms", "4.5GHz"-like; buf of >= 16 bytes.  */
+const char *scx_fmt_ns(uint64_t ns, char *buf, size_t size);
+
+/* Monotonic and boottime clocks in ns. */
+uint64_t scx_now_mono_ns(void);
+uint64_t scx_now_boot_ns(void);
+
+/* malloc/calloc/realloc that die with a message on failure. */
+void *scx_xmalloc(size_t n);
+void *scx_xcalloc(size_t n, size_t size);
+void *scx_xrealloc(void *p, size_t n);
+char *scx_xstrdup(const char *s);
+
+/* Write all of buf to fd, retrying on EINTR and short writes; 0 or -errno. */
+int scx_write_all(int fd, const void *buf, size_t len);
+
+/* A growable byte buffer. */
+struct scx_buf {
+	char *data;
+	size_t len, cap;
+};
+void scx_buf_reserve(struct scx_buf *b, size_t extra);
+void scx_buf_add(struct scx_buf *b, const void *p, size_t n);
+void scx_buf_addstr(struct scx_buf *b, const char *s);
+void scx_buf_printf(struct scx_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void scx_buf_free(struct scx_buf *b);
+static inline void scx_buf_reset(struct scx_buf *b) { b->len = 0; }
+
+#define SCX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define SCX_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define SCX_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

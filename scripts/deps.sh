@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install the Debian packages scx-tools builds and tests with, if any is missing.
+# Run as root on a fresh machine (make deps); as a normal user it only reports.
+set -e
+pkgs="make gcc clang llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev libzstd-dev
+libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libjsmn-dev zstd gzip perl tmux
+linux-perf procps iproute2 libclang-rt-14-dev"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages:$missing (run 'make deps' as root)" >&2
+	exit 1
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
