@@ -67,6 +67,7 @@ BPF_SRC := $(sort $(wildcard bpf/*.bpf.c))
 PROTO_SRC := $(sort $(wildcard proto/*.proto))
 UNIT_SRC := $(sort $(wildcard t/unit/*.c))
 FUZZ_SRC := $(sort $(wildcard t/fuzz/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
 
 PROTO_C := $(patsubst proto/%.proto,$(O)/proto/%.pb-c.c,$(PROTO_SRC))
 PROTO_H := $(PROTO_C:.c=.h)
@@ -74,9 +75,10 @@ SKELS := $(patsubst bpf/%.bpf.c,$(O)/%.skel.h,$(BPF_SRC))
 LIB_OBJ := $(patsubst lib/%.c,$(O)/lib/%.o,$(LIB_SRC)) $(PROTO_C:.c=.o)
 TOOLS := $(patsubst cmd/%.c,$(O)/%,$(CMD_SRC))
 UNITS := $(patsubst t/unit/%.c,$(O)/t/unit/%,$(UNIT_SRC))
+BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRC))
 LIBSCX := $(O)/libscx.a
 
-all: $(TOOLS) $(UNITS)
+all: $(TOOLS) $(UNITS) $(BENCHES)
 
 # Generated headers come first: any C file may include a skeleton or a .pb-c.h.
 GENERATED := $(SKELS) $(PROTO_H)
@@ -131,6 +133,11 @@ $(O)/%.skel.h: $(O)/%.bpf.o
 $(O)/t/unit/%: t/unit/%.c $(LIBSCX) t/unit/tap.h
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -It/unit $(ALL_LDFLAGS) $< $(LIBSCX) $(LIBS) -o $@
+
+# Benchmark programs (bench/*.c), run by the bench/*.sh scripts.
+$(O)/bench/%: bench/%.c $(LIBSCX)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(LIBSCX) $(LIBS) -o $@
 
 # Fuzz targets: libFuzzer when clang can, else a plain driver that replays
 # files (t/fuzz/driver.c) so the targets are still built and run on the corpus.
