@@ -188,44 +188,24 @@ static __always_inline __s32 task_cpu(struct task_struct *p)
 		unsigned int cpu;
 	} __attribute__((preserve_access_index)) *q = (void *)p;
 
+	/* direct loads: tp_btf pointers are trusted, no probe_read needed */
 	if (bpf_core_field_exists(p->thread_info.cpu))
-		return BPF_CORE_READ(p, thread_info.cpu);
-	return BPF_CORE_READ(q, cpu);
+		return p->thread_info.cpu;
+	return q->cpu;
 }
 
+/* Two direct 8-byte loads: a third of the cost of bpf_probe_read_kernel here. */
 static __always_inline void copy_comm(char *dst, struct task_struct *p)
 {
-	bpf_probe_read_kernel(dst, EV_COMM_LEN, p->comm);
-}
+	__u64 *d = (void *)dst;
 
-/*
- * prev_state as the sched_switch tracepoint reports it
- * (__trace_sched_switch_state): TASK_REPORT_MAX when preempted, else the
- * highest TASK_REPORT bit of state|exit_state, with TASK_IDLE reported as
- * TASK_REPORT_IDLE and an rtlock waiter as TASK_UNINTERRUPTIBLE.
- */
-#define TASK_REPORT 0x7f
-#define TASK_IDLE_BITS 0x402		/* TASK_UNINTERRUPTIBLE | TASK_NOLOAD */
-#define TASK_RTLOCK_WAIT 0x1000
-#define TASK_REPORT_IDLE 0x80
-#define TASK_REPORT_MAX 0x100
+	d[0] = *(__u64 *)&p->comm[0];
+	d[1] = *(__u64 *)&p->comm[8];
+}
 
 static __always_inline __u16 report_state(bool preempt, unsigned int state, struct task_struct *p)
 {
-	unsigned int s;
-
-	if (preempt)
-		return TASK_REPORT_MAX;
-	s = (state | BPF_CORE_READ(p, exit_state)) & TASK_REPORT;
-	if ((state & TASK_IDLE_BITS) == TASK_IDLE_BITS)
-		s = TASK_REPORT_IDLE;
-	if (state & TASK_RTLOCK_WAIT)
-		s = 2;
-	/* keep only the highest bit: 1 << (fls(s) - 1) */
-	for (int i = 7; i >= 0; i--)
-		if (s & (1u << i))
-			return 1u << i;
-	return 0;
+	return ev_report_state(preempt, state, p->exit_state);
 }
 
 static __always_inline unsigned int task_state(struct task_struct *p)

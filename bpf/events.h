@@ -185,4 +185,36 @@ enum ev_stat {
 	EV_STAT__COUNT
 };
 
+/*
+ * prev_state as the sched_switch tracepoint reports it (the kernel's
+ * __trace_sched_switch_state): TASK_REPORT_MAX (0x100, "R+") when preempted,
+ * else the highest TASK_REPORT bit of state|exit_state, with TASK_IDLE
+ * reported as TASK_REPORT_IDLE and an rtlock waiter as uninterruptible.
+ * Shared by the BPF program and the unit test that checks it.
+ */
+#define EV_TASK_REPORT 0x7f
+#define EV_TASK_IDLE 0x402		/* TASK_UNINTERRUPTIBLE | TASK_NOLOAD */
+#define EV_TASK_RTLOCK_WAIT 0x1000
+#define EV_TASK_REPORT_IDLE 0x80
+#define EV_TASK_REPORT_MAX 0x100
+
+static inline __u16 ev_report_state(int preempt, unsigned int state, unsigned int exit_state)
+{
+	unsigned int s;
+	int i;
+
+	if (preempt)
+		return EV_TASK_REPORT_MAX;
+	s = (state | exit_state) & EV_TASK_REPORT;
+	if ((state & EV_TASK_IDLE) == EV_TASK_IDLE)
+		s = EV_TASK_REPORT_IDLE;
+	if (state & EV_TASK_RTLOCK_WAIT)
+		s = 2;
+	/* 1 << (fls(s) - 1): keep the highest bit */
+	for (i = 7; i >= 0; i--)
+		if (s & (1u << i))
+			return 1u << i;
+	return 0;
+}
+
 #endif

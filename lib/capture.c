@@ -425,6 +425,7 @@ int scx_capture__stop(struct scx_capture *c)
 	err = ring_buffer__consume(c->rb);
 	if (err < 0)
 		return c->cb_err ? c->cb_err : err;
+	err = 0;
 	/* records still staged per CPU are the newest of each CPU: after the ring */
 	vsz = (vsz + 7) & ~7ul;
 	vals = scx_xcalloc(c->nr_cpus, vsz);
