@@ -225,14 +225,17 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		scx_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
 
-	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
-	if (!c)
-		scx_die(SCX_EXIT_FAIL, "%s", msg);
-
-	/* a closed pipe must come back as EPIPE from write(), not kill us */
+	/*
+	 * Before loading, so a signal during the load is not lost (a background
+	 * job of a non-interactive shell starts with SIGINT ignored); a closed
+	 * pipe must come back as EPIPE from write(), not kill us.
+	 */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
+	if (!c)
+		scx_die(SCX_EXIT_FAIL, "%s", msg);
 
 	r.w = out && strcmp(out, "-") ? scx_writer__open(out, &wo) : scx_writer__fdopen(1, &wo);
 	if (!r.w) {
@@ -243,6 +246,9 @@ int main(int argc, char **argv)
 	out_fd = out && strcmp(out, "-") ? -1 : STDOUT_FILENO;
 	fill_header(&h, c);
 	err = scx_writer__header(r.w, &h);
+	/* readers learn at once that the capture is running */
+	if (!err)
+		err = scx_writer__flush(r.w);
 	scx_header_free(&h);
 	if (dur_ns)
 		deadline = scx_now_mono_ns() + dur_ns;
