@@ -69,6 +69,9 @@ int scx_ndjson_parse(struct scx_json_doc *d, const char *line, size_t n, struct 
 		     struct scx_header *h, struct scx_trailer *t, char *err, size_t errsz,
 		     size_t *col);
 
+/* Tests and fuzzers: decode every line the jsmn way (the fast path must agree). */
+extern bool scx_ndjson_no_fast;
+
 /* The header's "topology" array at arr into *out (topo.c); -EINVAL + *bad_off. */
 int scx_topo_from_json(const struct scx_json_doc *d, int arr, struct scx_topo **out,
 		       size_t *bad_off);
