@@ -699,7 +699,7 @@ static int fast_event(const char *line, size_t n, struct scx_event *e, char *err
 	}
 	if (!kind)
 		return -1;	/* header, trailer, other, escaped type: the slow way */
-	scx_event_init(e, kind);
+	scx_event_init_fast(e, kind);
 	for (int i = 0; i < cnt; i++)
 		if ((r = event_kv(kind, kv[i].k, kv[i].kl, &kv[i].v, e, &cursor, err, errsz, col)))
 			return r;
