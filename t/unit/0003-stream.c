@@ -309,6 +309,29 @@ static void every_kind_text(void)
 	/* 8 header + 12 ts/cpu + 4*6 ints + 8 state + (1+4) + (1+9) comms */
 	is_int(n, 8 + 12 + 24 + 8 + 5 + 10, "binary switch record size");
 	ok(!memcmp(rec, "\x01\x00\x00\x00", 4) && rec[4] == (char)(n - 8), "record header");
+
+	/* the example record of man/scx.7, byte for byte */
+	static const unsigned char man_example[67] = {
+		0x01, 0x00, 0x00, 0x00, 0x3b, 0x00, 0x00, 0x00,
+		0xe8, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+		0x07, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00,
+		0x04, 'b', 'a', 's', 'h',
+		0x78, 0x00, 0x00, 0x00,
+		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x09, 's', 'w', 'a', 'p', 'p', 'e', 'r', '/', '1',
+		0x78, 0x00, 0x00, 0x00,
+	};
+	scx_event_init(&e, SCX_EV_SWITCH);
+	e.ts = 1000;
+	e.cpu = 1;
+	e.sw.prev_pid = e.sw.prev_tgid = 7;
+	strcpy(e.sw.prev_comm, "bash");
+	e.sw.prev_prio = e.sw.next_prio = 120;
+	e.sw.prev_state = SCX_STATE_INTERRUPTIBLE;
+	strcpy(e.sw.next_comm, "swapper/1");
+	n = scx_bin_format_event(rec, &e);
+	ok(n == sizeof(man_example) && !memcmp(rec, man_example, n), "man page example record");
 	scx_buf_free(&b);
 }
 
