@@ -26,9 +26,20 @@
 static const char *comms[] = { "kworker/0:1", "perf", "sched-messaging", "bash", "swapper/1",
 			       "ksoftirqd/0", "rcu_preempt", "Xorg", "chrome", "postgres" };
 
+static uint64_t rng = 88172645463325252ull;
+
+static unsigned rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng >> 16;
+}
+
 static void make_event(struct scx_event *e, unsigned i)
 {
-	unsigned r = i * 2654435761u;
+	static uint64_t ts = 5000000000ull;
+	unsigned r = rnd();
 	unsigned kind = r % 8;
 
 	/* half switches, a quarter waking, an eighth wakeup, the rest migrate/idle */
@@ -64,8 +75,9 @@ static void make_event(struct scx_event *e, unsigned i)
 		e->idle.cpu_id = r % 2;
 		e->idle.state = r % 2 ? SCX_IDLE_EXIT : 1;
 	}
-	e->ts = 5000000000ull + i * 523ull;
-	e->cpu = r % 2;
+	ts += 100 + rnd() % 900;	/* ~1.8M events/s, like perf bench sched pipe */
+	e->ts = ts;
+	e->cpu = (r >> 12) % 2;
 }
 
 static uint64_t cpu_ns(void)
@@ -130,7 +142,7 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
-#define NEV 4096
+#define NEV 65536
 
 int main(int argc, char **argv)
 {
