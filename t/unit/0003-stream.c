@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stream-int.h"
@@ -505,6 +506,71 @@ static void errors(void)
 	free(buf);
 }
 
+/* A writer that trickles the stream through a pipe in random small pieces:
+ * detection, the binary file header and records straddle every read. */
+static void trickle(void)
+{
+	for (int f = SCX_FMT_NDJSON; f <= SCX_FMT_BINARY; f++) {
+		for (int c = SCX_COMP_NONE; c <= SCX_COMP_ZSTD; c++) {
+			char *buf;
+			size_t len = write_stream(f, c, evs, 3000, true, true, &buf);
+			int p[2];
+
+			if (pipe(p))
+				return;
+			pid_t pid = fork();
+			if (pid == 0) {
+				close(p[0]);
+				for (size_t off = 0; off < len;) {
+					size_t n = 1 + rnd() % 700;	/* SCX_MIN evaluates twice */
+					n = SCX_MIN(len - off, n);
+					if (write(p[1], buf + off, n) != (ssize_t)n)
+						_exit(1);
+					off += n;
+				}
+				_exit(0);
+			}
+			close(p[1]);
+			struct scx_reader *r = scx_reader__fdopen(p[0], "pipe");
+			long n = read_all(r);
+			ok(n == 3000 && same_events(evs, got, 3000) &&
+			   same_header(scx_reader__header(r), &hdr) &&
+			   same_trailer(scx_reader__trailer(r), &trl),
+			   "%s %s: trickled through a pipe", fmt_name[f], comp_name[c]);
+			scx_reader__free(r);
+			close(p[0]);
+			waitpid(pid, NULL, 0);
+			free(buf);
+		}
+	}
+}
+
+static void long_lines(void)
+{
+	size_t n = SCX_MAX_LINE + 100;
+	char *big = malloc(n);
+	const char *m;
+	int k;
+
+	memset(big, ' ', n);
+	big[0] = '{';
+	memcpy(big + 1, "\"type\":\"x\",\"pad\":\"", 18);
+	big[n - 3] = '"';
+	big[n - 2] = '}';
+	big[n - 1] = '\n';
+	k = read_err(big, n, &m);
+	ok(k < 0 && !strcmp(m, "in: line 1: line longer than 16777216 bytes"), "line over 16 MiB: %s",
+	   m);
+	/* just under the cap is fine, and passes through as an other line */
+	n = 1 << 20;
+	big[n - 3] = '"';
+	big[n - 2] = '}';
+	big[n - 1] = '\n';
+	k = read_err(big, n, &m);
+	ok(k == 0, "a 1 MiB line is fine: %s", m);
+	free(big);
+}
+
 static void epipe(void)
 {
 	int p[2];
@@ -555,6 +621,8 @@ int main(void)
 	round_trips();
 	conversions();
 	errors();
+	trickle();
+	long_lines();
 	epipe();
 	scx_header_free(&hdr);
 	scx_trailer_free(&trl);
