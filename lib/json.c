@@ -517,6 +517,9 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 			      (n == 4 && !memcmp(s, "null", 4)) || is_json_number(s, n)))
 				return fail(d, t->start, "invalid literal");
 		}
+		last[i] = -1;
+		if (p >= 0 && tok[p].type == JSMN_PRIMITIVE)
+			return fail(d, tok_start(t), "unexpected ':'");	/* jsmn: "1:2" */
 		if (p < 0) {
 			if (i != 0)
 				return fail(d, tok_start(t), "more than one value");
@@ -555,7 +558,6 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 			depth[i]++;
 			if (depth[i] > SCX_JSON_MAX_DEPTH)
 				return fail(d, t->start, "nesting too deep");
-			last[i] = -1;
 		}
 	}
 	/* closing gaps: whitespace only between the last child and the bracket */

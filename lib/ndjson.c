@@ -304,8 +304,32 @@ static int get_field(const struct val *x, const struct scx_field *f, struct scx_
 		return bad(err, errsz, col, x->off, "%s.%s: number out of range", kname, f->name);
 	if (r)
 		return bad(err, errsz, col, x->off, "%s.%s: expected an integer", kname, f->name);
-	scx_field_set_int(e, f, v);
+	char *p = (char *)e + f->offset;
+	if (f->kind == SCX_F_I32 || f->kind == SCX_F_U32) {
+		int32_t v32 = (int32_t)v;
+		memcpy(p, &v32, 4);
+	} else {
+		memcpy(p, &v, 8);
+	}
 	return 0;
+}
+
+/*
+ * a[0..n) == b[0..n) for key names without a call: a is the name inside a
+ * 32-byte key text (readable up to 30 bytes from a), b a key on the line.
+ */
+static inline bool key_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, x2, y2;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&x2, a + n - 8, 8);
+		memcpy(&y2, b + n - 8, 8);
+		return x == y && x2 == y2;
+	}
+	return !memcmp(a, b, n);
 }
 
 /* ts, cpu and the fields of one key/value pair of an event line. */
@@ -318,7 +342,7 @@ static int event_kv(unsigned kind, const char *ks, size_t kl, const struct val *
 	int r;
 
 	if (*cursor < desc->nr_fields && field_keys[kind][*cursor].name_len == kl &&
-	    !memcmp(desc->fields[*cursor].name, ks, kl)) {
+	    key_eq(field_keys[kind][*cursor].text + 2, ks, kl)) {
 		f = &desc->fields[(*cursor)++];
 	} else if (kl == 2 && !memcmp(ks, "ts", 2)) {
 		r = get_num(x, SCX_F_U64, &v);
