@@ -102,6 +102,7 @@ struct scx_writer *scx_writer__fdopen(int fd, const struct scx_writer_opts *o);
  * stops quietly (exit 0) and does not try to write a trailer.
  * Output is buffered; nothing reaches the fd before ~64 KiB or a flush.
  */
+/* -EINVAL if h->options_json is not a JSON object. */
 int scx_writer__header(struct scx_writer *w, const struct scx_header *h);
 int scx_writer__event(struct scx_writer *w, const struct scx_event *e);
 int scx_writer__trailer(struct scx_writer *w, const struct scx_trailer *t);

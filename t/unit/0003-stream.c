@@ -589,6 +589,16 @@ static void epipe(void)
 	is_int(err, -EPIPE, "closed pipe gives -EPIPE");
 	is_int(scx_writer__event(w, &evs[0]), -EPIPE, "and keeps giving it");
 	is_int(scx_writer__close(w), -EPIPE, "close reports it");
+
+	struct scx_header h = hdr;
+	w = scx_writer__open("/dev/null", &o);
+	h.options_json = "{\"a\":";
+	is_int(scx_writer__header(w, &h), -EINVAL, "options that are not JSON rejected");
+	h.options_json = "[1]";
+	is_int(scx_writer__header(w, &h), -EINVAL, "options that are not an object rejected");
+	h.options_json = NULL;
+	is_int(scx_writer__header(w, &h), 0, "no options: {}");
+	is_int(scx_writer__close(w), 0, "close");
 }
 
 int main(void)
