@@ -227,6 +227,7 @@ struct val {
 	size_t n;
 	bool str;
 	size_t off;	/* column of s in the line, as reported in errors */
+	bool plain;	/* the fast path saw no escape in this string */
 	bool is_int;	/* the fast path parsed an integer literal: */
 	bool neg;
 	uint64_t mag;
@@ -237,7 +238,7 @@ static struct val tok_val(const struct scx_json_doc *d, int idx)
 	const jsmntok_t *t = &d->tok[idx];
 
 	return (struct val){ d->js + t->start, t->end - t->start, t->type == JSMN_STRING,
-			     t->start, false, false, 0 };
+			     t->start, false, false, false, 0 };
 }
 
 /* An integer literal for a field of kind 'kind': range-checked. */
@@ -291,7 +292,9 @@ static int get_field(const struct val *x, const struct scx_field *f, struct scx_
 			return bad(err, errsz, col, x->off, "%s.%s: expected a string", kname,
 				   f->name);
 		/* longer strings are cut to the field, as the kernel cuts comms */
-		long n = scx_json_unescape(x->s, x->n, dst, f->size, true);
+		long n = x->plain ? (long)x->n : scx_json_unescape(x->s, x->n, dst, f->size, true);
+		if (x->plain)
+			memcpy(dst, x->s, SCX_MIN(x->n, (size_t)f->size));
 		if (n < 0)
 			return bad(err, errsz, col, x->off, "%s.%s: bad string escape", kname,
 				   f->name);
@@ -549,40 +552,11 @@ static inline size_t skip_ws(const char *s, size_t i, size_t n)
 	return i;
 }
 
-/* Index of the first byte at or after i that is '"', '\\', a control or non-ASCII. */
-static inline size_t plain_end(const char *s, size_t i, size_t n)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-
-	while (i + 8 <= n) {
-		uint64_t w, q, b, t;
-		memcpy(&w, s + i, 8);
-		q = w ^ (ones * '"');
-		b = w ^ (ones * '\\');
-		/* zero-byte tests and a borrow test for < 0x20; false hits can only
-		 * follow a true one, and the lowest hit is taken */
-		t = ((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w;
-		t &= high;
-		if (t)
-			return i + (__builtin_ctzll(t) >> 3);
-		i += 8;
-	}
-#endif
-	while (i < n) {
-		unsigned char c = s[i];
-		if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
-			break;
-		i++;
-	}
-	return i;
-}
-
 /* Scan a string's inside from i; returns the index of the closing quote or 0. */
 static size_t scan_str(const char *s, size_t i, size_t n, bool *esc)
 {
 	for (;;) {
-		i = plain_end(s, i, n);
+		i = scx_json_plain_end(s, i, n);
 		if (i >= n)
 			return 0;
 		unsigned char c = s[i];
@@ -659,7 +633,7 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			q = scan_str(s, i + 1, n, &esc);
 			if (!q)
 				return -1;
-			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, false, false, 0 };
+			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, !esc, false, false, 0 };
 			i = q + 1;
 		} else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
 			/* integers are parsed here, once; other numbers take the slow path */
@@ -671,7 +645,7 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			    (j < n && ((unsigned char)(s[j] - '0') <= 9 || s[j] == '.' || s[j] == 'e' ||
 				       s[j] == 'E')))
 				return -1;
-			p->v = (struct val){ s + i, j - i, false, i, true, s[i] == '-', m };
+			p->v = (struct val){ s + i, j - i, false, i, false, true, s[i] == '-', m };
 			i = j;
 		} else {
 			size_t l;
@@ -683,7 +657,7 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 				l = 4;
 			else
 				return -1;
-			p->v = (struct val){ s + i, l, false, i, false, false, 0 };
+			p->v = (struct val){ s + i, l, false, i, false, false, false, 0 };
 			i += l;
 		}
 		cnt++;
