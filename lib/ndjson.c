@@ -600,6 +600,45 @@ static inline size_t skip_ws1(const char *s, size_t i, size_t n)
 		       skip_ws(s, i, n) : i;
 }
 
+/*
+ * Up to 8 leading decimal digits of p (8 bytes readable) in one go: returns
+ * how many, and *m = *m * 10^count + their value.  Byte 0 is the first
+ * character on little-endian machines; elsewhere this falls back to a loop.
+ */
+static inline unsigned digits8(const char *p, uint64_t *m)
+{
+	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					   100000000 };
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w, d, bad;
+	unsigned k;
+
+	memcpy(&w, p, 8);
+	d = w - 0x3030303030303030ull;
+	/* high bit where a byte is not '0'..'9'; carries and borrows only reach
+	 * bytes after the first bad one, and that one is found by ctz */
+	bad = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+	k = bad ? __builtin_ctzll(bad) >> 3 : 8;
+	if (!k)
+		return 0;
+	if (k < 8)
+		d <<= (8 - k) * 8;	/* drop what follows, pad with leading zeros */
+	d = d * 10 + (d >> 8);
+	d = (((d & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+	     (((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
+	*m = *m * pow10[k] + d;
+	return k;
+#else
+	unsigned k = 0;
+	uint64_t v = 0;
+
+	while (k < 8 && (unsigned char)(p[k] - '0') <= 9)
+		v = v * 10 + (p[k++] - '0');
+	*m = *m * pow10[k] + v;
+	return k;
+#endif
+}
+
 static int flat_scan(const char *s, size_t n, struct kv *kv)
 {
 	size_t i = skip_ws1(s, 0, n);
@@ -639,6 +678,12 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			/* integers are parsed here, once; other numbers take the slow path */
 			size_t d0 = i + (s[i] == '-'), j = d0;
 			uint64_t m = 0;
+			unsigned k;
+			while (j + 8 <= n && j - d0 < 16 && (k = digits8(s + j, &m)) > 0) {
+				j += k;
+				if (k < 8)
+					break;
+			}
 			while (j < n && (unsigned char)(s[j] - '0') <= 9 && j - d0 < 19)
 				m = m * 10 + (s[j++] - '0');
 			if (j == d0 || (s[d0] == '0' && j - d0 > 1) ||
