@@ -59,6 +59,7 @@ struct scx_reader;
 
 /* path NULL or "-" reads stdin.  NULL + errno on open failure. */
 struct scx_reader *scx_reader__open(const char *path);
+/* Reads fd (not closed by scx_reader__free()); name is used in messages. */
 struct scx_reader *scx_reader__fdopen(int fd, const char *name);
 /* Reads from memory (fuzzing, tests); buf must outlive the reader. */
 struct scx_reader *scx_reader__mem(const void *buf, size_t len, const char *name);
@@ -96,6 +97,7 @@ struct scx_writer;
 
 /* path NULL or "-" writes stdout.  NULL + errno. */
 struct scx_writer *scx_writer__open(const char *path, const struct scx_writer_opts *o);
+/* scx_writer__close() closes fd unless it is 0, 1 or 2. */
 struct scx_writer *scx_writer__fdopen(int fd, const struct scx_writer_opts *o);
 /*
  * All return 0 or -errno.  -EPIPE means the reader went away: a producer
