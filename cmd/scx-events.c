@@ -17,6 +17,9 @@
 #include "util.h"
 
 #define EV_CPU_BYTES (1024 / 8)
+/* The reader sleeps this long between looks at the ring unless BPF wakes it
+ * (backlog above --wakeup); every wakeup is a switch of our own in the trace. */
+#define POLL_MS 50
 
 enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH };
 
@@ -255,7 +258,7 @@ int main(int argc, char **argv)
 	scx_debug(2, "capturing, events 0x%x", scx_capture__events(c));
 
 	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
-		int n = scx_capture__poll(c, 10);
+		int n = scx_capture__poll(c, POLL_MS);
 
 		if (n < 0) {
 			err = n;
