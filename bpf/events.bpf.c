@@ -41,7 +41,7 @@ const volatile __u32 sw_state_arg = 1;		/* sched_switch has the prev_state argum
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 32 << 20);
+	__uint(max_entries, 64 << 20);
 } rb SEC(".maps");
 
 struct {
@@ -114,7 +114,8 @@ static __always_inline void emit(void *rec, __u32 size, bool idle)
 	if (st->len + size > EV_STAGE_SIZE)
 		stage_flush(st);
 	off = st->len;
-	if (off > EV_STAGE_SIZE - size) {
+	if (off > EV_STAGE_SIZE - size) {	/* cannot happen after the flush */
+		stat_add(EV_STAT_LOST, 1);
 		st->busy = 0;
 		return;
 	}
