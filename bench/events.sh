@@ -154,3 +154,28 @@ for fmt in binary ndjson; do
 	echo "$fmt $n $sz $t0 $t1 $l" | awk '{ printf "| %s | %d | %d | %.1f | %.0f | %s |\n", $1, $2, $3, $3 / $2, $2 / ($5 - $4), $6 }'
 	rm -f "$OUT/cap.$fmt"
 done
+
+# In-kernel cost per tracepoint hit, from the kernel's own BPF run-time
+# statistics (kernel.bpf_stats_enabled): sum of run_time_ns / run_cnt over the
+# tracer's programs during one pipe run.  Throughput on a shared machine is
+# noisy; this is not (it includes ~2 clock reads of the statistics itself).
+# perf record and perf sched use no BPF, so only the BPF tracers appear.
+echo
+echo "| tracer | BPF ns per tracepoint hit | hits |"
+echo "|---|---|---|"
+old=$(sysctl -n kernel.bpf_stats_enabled)
+sysctl -qw kernel.bpf_stats_enabled=1
+for TR in scx-bin scx-bin-nostage bpftrace-count; do
+	start_tracer "$TR"
+	ids=$(cat /proc/$tpid/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*//p' | sort -u)
+	for i in $ids; do bpftool prog show id "$i"; done >"$OUT/before"
+	taskset -c 0 perf bench sched pipe -l "$LOOPS" >/dev/null 2>&1
+	for i in $ids; do bpftool prog show id "$i"; done >"$OUT/after"
+	stop_tracer
+	for f in before after; do
+		sed -n 's/.*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2/p' "$OUT/$f" |
+			awk '{ t += $1; n += $2 } END { print t + 0, n + 0 }'
+	done | paste -s -d ' ' |
+		awk -v tr="$TR" '{ n = $4 - $2; printf "| %s | %.1f | %d |\n", tr, n ? ($3 - $1) / n : 0, n }'
+done
+sysctl -qw kernel.bpf_stats_enabled="$old"
