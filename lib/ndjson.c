@@ -466,7 +466,8 @@ static int parse_header(const struct scx_json_doc *d, struct scx_header *h, char
 		char what[64];
 		snprintf(what, sizeof(what), "%lld (this reader knows %d)", (long long)ver,
 			 SCX_WIRE_VERSION);
-		return bad(err, errsz, col, d->tok[i].start, "header: unsupported version %s", what);
+		return bad(err, errsz, col, d->tok[i].start, "header: unsupported version %s",
+			   what);
 	}
 	h->version = ver;
 	copy_str(d, scx_json_get(d, 0, "producer"), h->producer, sizeof(h->producer));
@@ -570,7 +571,8 @@ static size_t scan_str(const char *s, size_t i, size_t n, bool *esc)
 			if (i + 1 >= n)
 				return 0;
 			switch (s[i + 1]) {
-			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			case '"': case '\\': case '/': case 'b':
+			case 'f': case 'n': case 'r': case 't':
 				i += 2;
 				continue;
 			case 'u':
@@ -675,7 +677,8 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			q = scan_str(s, i + 1, n, &esc);
 			if (!q)
 				return -1;
-			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, !esc, false, false, 0 };
+			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, !esc, false, false,
+					     0 };
 			i = q + 1;
 		} else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
 			/* integers are parsed here, once; other numbers take the slow path */
@@ -690,8 +693,8 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			while (j < n && (unsigned char)(s[j] - '0') <= 9 && j - d0 < 19)
 				m = m * 10 + (s[j++] - '0');
 			if (j == d0 || (s[d0] == '0' && j - d0 > 1) ||
-			    (j < n && ((unsigned char)(s[j] - '0') <= 9 || s[j] == '.' || s[j] == 'e' ||
-				       s[j] == 'E')))
+			    (j < n && ((unsigned char)(s[j] - '0') <= 9 || s[j] == '.' ||
+				       s[j] == 'e' || s[j] == 'E')))
 				return -1;
 			p->v = (struct val){ s + i, j - i, false, i, false, true, s[i] == '-', m };
 			i = j;
