@@ -141,4 +141,8 @@ const struct scx_pf_process *scx_pf_trace__process(const struct scx_pf_trace *t,
 
 const char *scx_pf_producer_name(enum scx_pf_producer p);	/* "scx", "traced", "wprof" */
 
+/* The --stat summary of a read trace, as "key: value" lines appended to b. */
+struct scx_buf;
+void scx_pf_stat_format(struct scx_buf *b, const struct scx_pf_trace *t);
+
 #endif
