@@ -77,6 +77,9 @@ struct pf_rd {
 	const char *name;
 	const struct scx_pf_opts *o;
 	struct scx_pf_trace *t;
+	int pass;		/* 1: everything but track events, 2: track events */
+	/* pass 2 skips sched track events in [skip_from, skip_to]: ftrace covers them */
+	uint64_t skip_from, skip_to;
 	const uint8_t *base;	/* start of the buffer being walked */
 	uint64_t base_off;	/* its offset in the input, for messages */
 	bool inner;		/* walking a compressed packet's content */
@@ -143,5 +146,6 @@ int pf_track_interned(struct pf_rd *r, uint32_t seq, struct pb m);
 int pf_track_descriptor(struct pf_rd *r, struct pb m);
 int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m);
 void pf_track_finish(struct pf_rd *r);
+void pf_track_spans(struct pf_rd *r);
 
 #endif

@@ -952,6 +952,26 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	uint64_t ts = 0;
 	int rc;
 
+	/*
+	 * Pass 2 (track_event packets only) revisits packets pass 1 counted; a
+	 * compressed packet is handled whole in pass 1 and skipped in pass 2.
+	 */
+	if (r->pass == 2) {
+		while ((rc = pb_next(&it, &x)) > 0) {
+			if (x.num == 8)
+				ts = x.v;
+			else if (x.num == 10)
+				seq = (uint32_t)x.v;
+			else if (x.num == 11 && x.wt == PB_LEN)
+				data = x.s, kind = 11;
+		}
+		if (rc < 0)
+			return pf_bad(r, it.p, "malformed trace packet");
+		if (kind != 11)
+			return 0;
+		r->t->stat.track_events++;
+		return pf_track_event(r, seq, ts, data);
+	}
 	r->t->stat.packets++;
 	while ((rc = pb_next(&it, &x)) > 0) {
 		switch (x.num) {
@@ -999,6 +1019,8 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	case 45:
 		return system_info(r, data);
 	case 11:
+		if (r->pass == 1 && !r->inner)
+			return 0;	/* pass 2 */
 		r->t->stat.track_events++;
 		return pf_track_event(r, seq, ts, data);
 	case 60:
@@ -1339,7 +1361,7 @@ static int deliver(struct pf_rd *r)
 		ev.cpu = cpu;
 		switch (ev.type) {
 		case SCX_EV_SWITCH:
-			if (raw)
+			if (raw && !(e->flags & REC_F_TRACK))
 				ev.sw.prev_state = state_from_raw(ev.sw.prev_state);
 			if (!ev.sw.prev_comm[0])
 				fill_comm(ev.sw.prev_comm, r, 0, ev.sw.prev_pid, cpu);
@@ -1465,11 +1487,26 @@ static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char 
 	r->o = o ? o : &none;
 	r->t = t;
 	r->max_cpu = -1;
+	r->skip_from = 1;	/* nothing skipped until the spans are known */
 	t->stat.bytes = len;
 	t->stat.file_bytes = file_len;
+	r->pass = 1;
 	err = walk(r, buf, len);
 	if (err && err != -EBADMSG)
 		goto out;
+	{
+		/* track events up to where pass 1 stopped */
+		int err2;
+		pf_track_spans(r);
+		r->pass = 2;
+		err2 = walk(r, buf, err ? SCX_MIN(r->t->error_offset, len) : len);
+		if (err2 && err2 != -EBADMSG)
+			err = err2;
+		if (err && err != -EBADMSG)
+			goto out;
+		if (err2)
+			err = err2;
+	}
 	pf_track_finish(r);
 	resolve_sources(r);
 	export_tables(r);

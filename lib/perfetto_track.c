@@ -108,6 +108,8 @@ static struct pf_track *track_get(struct pf_rd *r, uint64_t uuid)
 	return v ? &r->trk[*v] : NULL;
 }
 
+static int32_t track_tid(struct pf_rd *r, uint64_t uuid);
+
 int pf_track_descriptor(struct pf_rd *r, struct pb m)
 {
 	struct pb_field x, y;
@@ -145,7 +147,7 @@ int pf_track_descriptor(struct pf_rd *r, struct pb m)
 		tk.tid = 0;	/* idle: swapper */
 		tk.pid = 0;
 	} else if (tk.kind == 1) {
-		if (tk.pid == WPROF_KERNEL_PID)
+		if (tk.pid > WPROF_IDLE_PID)	/* wprof's fake KERNEL process */
 			tk.pid = tk.tid;
 		if (tk.tid > 0)
 			pf_thread_set(r, tk.tid, tk.pid,
@@ -153,6 +155,14 @@ int pf_track_descriptor(struct pf_rd *r, struct pb m)
 									  SCX_COMM_LEN - 1))
 					      : 0,
 				      3);
+	}
+	if (tk.kind == 0 && tk.parent) {
+		/* a child track of a thread (wprof puts slices there): resolve once */
+		int32_t tid = track_tid(r, tk.parent);
+		if (tid >= 0) {
+			tk.kind = 3;
+			tk.tid = tid;
+		}
 	}
 	uint64_t *v = pf_map_get(&r->tracks, uuid);
 	if (!v) {
@@ -174,7 +184,7 @@ static int32_t track_tid(struct pf_rd *r, uint64_t uuid)
 		struct pf_track *t = track_get(r, uuid);
 		if (!t)
 			return -1;
-		if (t->kind == 1)
+		if (t->kind == 1 || t->kind == 3)
 			return t->tid;
 		if (!t->parent)
 			return -1;
@@ -307,6 +317,8 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 {
 	struct pb_field x;
 	struct te e = { .cpu = -1 };
+	struct pb ann[24];
+	unsigned nann = 0;
 	int rc;
 
 	init_names(r);
@@ -338,8 +350,8 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 				e.cats[e.ncats++] = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
 			break;
 		case 4:
-			if (x.wt == PB_LEN && annotation(r, seq, x.s, &e))
-				return -EBADMSG;
+			if (x.wt == PB_LEN && nann < SCX_ARRAY_SIZE(ann))
+				ann[nann++] = x.s;
 			break;
 		case 47: case 48: case 36: case 42:
 			if (x.wt == PB_LEN) {	/* packed fixed64 */
@@ -355,6 +367,17 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		return pf_bad(r, m.p, "malformed track event");
 	if (!e.track)
 		return 0;
+	if (ts >= r->skip_from && ts <= r->skip_to &&
+	    (has_cat(r, &e, N_ONCPU) || has_cat(r, &e, N_WAKER) || has_cat(r, &e, N_WAKEE) ||
+	     has_cat(r, &e, N_WAKER_NEW) || has_cat(r, &e, N_WAKEE_NEW) ||
+	     has_cat(r, &e, N_WAKER_UNKNOWN) || has_cat(r, &e, N_WAKEE_UNKNOWN) ||
+	     has_cat(r, &e, N_WAKING))) {
+		r->t->stat.skipped_events++;	/* ftrace has these: one source per span */
+		return 0;
+	}
+	for (unsigned i = 0; i < nann; i++)
+		if (annotation(r, seq, ann[i], &e))
+			return -EBADMSG;
 
 	int32_t tid = track_tid(r, e.track);
 	int cpu = e.has_cpu && e.cpu >= 0 && e.cpu < 1024 ? (int)e.cpu : -1;
@@ -565,13 +588,20 @@ void pf_track_finish(struct pf_rd *r)
 			e->cpu = (int16_t)cpu;
 			e->b = k->tid;
 			e->s2 = k->comm;
-			if (cur < 0 && !k->_pad) {
+			if (!k->_pad) {
+				/*
+				 * No END before it: the first slice of the cpu, or one of
+				 * wprof's synthetic BEGINs at time 0 for tasks already
+				 * running.  It says who runs, not that a switch happened.
+				 */
 				e->type = REC_SEED;
+				if (cur >= 0)
+					r->t->stat.skipped_events++;
 			} else {
 				e->type = SCX_EV_SWITCH;
 				e->a = cur < 0 ? 0 : cur;
 				e->s1 = cur_comm;
-				e->x = k->_pad ? k->state : SCX_STATE_PREEMPTED;
+				e->x = k->state;
 				if (k->dsq != SCX_DSQ_NONE) {
 					/* the side form carries sched_ext data */
 					struct scx_event *s;
@@ -593,4 +623,51 @@ void pf_track_finish(struct pf_rd *r)
 			cur_comm = k->comm;
 		}
 	}
+}
+
+/*
+ * Where ftrace bundles hold the scheduler events of every cpu, TrackEvent
+ * sched events would only be dropped later: pass 2 skips them unparsed.
+ */
+void pf_track_spans(struct pf_rd *r)
+{
+	int ncpu = SCX_MAX(r->max_cpu + 1, (int)r->t->hdr.nr_cpus);
+	uint64_t (*span)[2][2];
+	uint64_t from = 0, to = UINT64_MAX;
+
+	r->skip_from = 1;
+	r->skip_to = 0;
+	if (r->o->source == SCX_PF_SRC_FTRACE) {
+		r->skip_from = 0;
+		r->skip_to = UINT64_MAX;
+		return;
+	}
+	if (r->o->source == SCX_PF_SRC_TRACK || ncpu <= 0 || ncpu > 1024)
+		return;
+	span = scx_xcalloc(ncpu, sizeof(*span));
+	for (int c = 0; c < ncpu; c++)
+		span[c][0][0] = span[c][1][0] = UINT64_MAX;
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct pf_rec *e = &r->recs[i];
+		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? 0
+			: e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ? 1 : -1;
+		if (k < 0 || e->cpu < 0 || e->cpu >= ncpu || (e->flags & REC_F_TRACK))
+			continue;
+		if (e->ts < span[e->cpu][k][0])
+			span[e->cpu][k][0] = e->ts;
+		if (e->ts > span[e->cpu][k][1])
+			span[e->cpu][k][1] = e->ts;
+	}
+	for (int c = 0; c < ncpu; c++)
+		for (int k = 0; k < 2; k++) {
+			if (span[c][k][0] == UINT64_MAX) {
+				free(span);
+				return;	/* a cpu without ftrace: parse everything */
+			}
+			from = SCX_MAX(from, span[c][k][0]);
+			to = SCX_MIN(to, span[c][k][1]);
+		}
+	free(span);
+	r->skip_from = from;
+	r->skip_to = to;
 }
