@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx-mcp event-level trace tools: query_trace_events, process and CPU
+ * timelines, wakeup -> schedule correlation.  Each is one linear pass over
+ * the trace's arena (300k events take a few ms), bounded output.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp_tools.h"
+#include "mcp_trace.h"
+#include "stream.h"
+
+/* ---- a small int64 -> slot map ------------------------------------------------ */
+
+struct kmap {
+	int64_t *keys;
+	uint32_t *vals;	/* index + 1; 0 = empty */
+	size_t cap, n;
+};
+
+static inline size_t kmix(int64_t k)
+{
+	uint64_t x = (uint64_t)k * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(x ^ (x >> 29));
+}
+
+/* Slot of k (inserting it with val when absent). */
+static uint32_t *kmap_slot(struct kmap *m, int64_t k)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct kmap o = *m;
+
+		m->cap = o.cap ? o.cap * 2 : 1024;
+		m->keys = scx_xcalloc(m->cap, sizeof(*m->keys));
+		m->vals = scx_xcalloc(m->cap, sizeof(*m->vals));
+		m->n = 0;
+		for (size_t j = 0; j < o.cap; j++)
+			if (o.vals[j])
+				*kmap_slot(m, o.keys[j]) = o.vals[j];
+		free(o.keys);
+		free(o.vals);
+	}
+	for (i = kmix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->vals[i]) {
+			/* the caller stores a non-zero value at once */
+			m->keys[i] = k;
+			m->n++;
+			return &m->vals[i];
+		}
+		if (m->keys[i] == k)
+			return &m->vals[i];
+	}
+}
+
+static uint32_t *kmap_get(const struct kmap *m, int64_t k)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = kmix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->vals[i])
+			return NULL;
+		if (m->keys[i] == k)
+			return &m->vals[i];
+	}
+}
+
+static void kmap_free(struct kmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+static void raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp)
+{
+	scx_buf_reset(tmp);
+	scx_event_to_json(tmp, e);
+	while (tmp->len && tmp->data[tmp->len - 1] == '\n')
+		tmp->len--;
+	scx_jw_raw(&c->w, tmp->data, tmp->len);
+}
+
+static void comm_of(const struct mcp_trace *t, int32_t pid, char *out)
+{
+	const struct mcp_task *k = mcp_trace_task(t, pid);
+
+	if (pid == 0)
+		snprintf(out, SCX_COMM_LEN, "swapper");
+	else
+		snprintf(out, SCX_COMM_LEN, "%s", k ? k->comm : "");
+}
+
+static int get_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
+{
+	int64_t v;
+
+	*from = 0;
+	*to = UINT64_MAX;
+	if (mcp_arg_i64(c, "start_time_ns", &v, 0, INT64_MAX) < 0)
+		return -1;
+	else if (c->args >= 0 && mcp_arg_i64(c, "start_time_ns", &v, 0, INT64_MAX) > 0)
+		*from = v;
+	if (mcp_arg_i64(c, "end_time_ns", &v, 0, INT64_MAX) < 0)
+		return -1;
+	else if (c->args >= 0 && mcp_arg_i64(c, "end_time_ns", &v, 0, INT64_MAX) > 0)
+		*to = v;
+	return 0;
+}
+
+static int get_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
+{
+	*lim = def;
+	return mcp_arg_i64(c, "limit", lim, 1, max) < 0 ? -1 : 0;
+}
+
+/* ---- query_trace_events ---------------------------------------------------------- */
+
+enum op { OP_EQ, OP_NE, OP_GT, OP_LT, OP_GE, OP_LE, OP_CONTAINS };
+static const char *const op_names[] = { "equal", "not_equal", "greater_than", "less_than",
+					"greater_or_equal", "less_or_equal", "contains", NULL };
+
+struct filt {
+	char field[32];
+	enum op op;
+	bool is_str;
+	int64_t num;
+	char str[64];
+};
+
+#define MAX_FILTERS 8
+
+/* Value of a named field of e: 1 number, 2 string, 0 absent. */
+static int field_val(const struct scx_event *e, const char *name, int64_t *num, const char **str)
+{
+	const struct scx_field *f;
+
+	if (!strcmp(name, "ts")) {
+		*num = (int64_t)e->ts;
+		return 1;
+	}
+	if (!strcmp(name, "cpu")) {
+		*num = e->cpu;
+		return 1;
+	}
+	if (!strcmp(name, "type")) {
+		*str = scx_ev_name(e->type);
+		return 2;
+	}
+	f = scx_ev_field(e->type, name, strlen(name));
+	if (!f)
+		return 0;
+	if (f->kind == SCX_F_STR) {
+		*str = (const char *)e + f->offset;
+		return 2;
+	}
+	*num = scx_field_get_int(e, f);
+	return 1;
+}
+
+static bool filt_match(const struct filt *f, const struct scx_event *e)
+{
+	int64_t n = 0;
+	const char *s = NULL;
+	char sb[SCX_PATH_LEN + 1];
+	int k = field_val(e, f->field, &n, &s);
+
+	if (!k)
+		return false;
+	if (k == 2) {
+		snprintf(sb, sizeof(sb), "%s", s);
+		int cmp = strcmp(sb, f->str);
+
+		switch (f->op) {
+		case OP_EQ: return !cmp;
+		case OP_NE: return cmp;
+		case OP_CONTAINS: return strstr(sb, f->str) != NULL;
+		case OP_GT: return cmp > 0;
+		case OP_LT: return cmp < 0;
+		case OP_GE: return cmp >= 0;
+		case OP_LE: return cmp <= 0;
+		}
+		return false;
+	}
+	if (f->is_str)
+		return f->op == OP_NE;
+	switch (f->op) {
+	case OP_EQ: return n == f->num;
+	case OP_NE: return n != f->num;
+	case OP_GT: return n > f->num;
+	case OP_LT: return n < f->num;
+	case OP_GE: return n >= f->num;
+	case OP_LE: return n <= f->num;
+	case OP_CONTAINS: {
+		char nb[24];
+
+		snprintf(nb, sizeof(nb), "%lld", (long long)n);
+		return strstr(nb, f->str) != NULL;
+	}
+	}
+	return false;
+}
+
+static bool has_pid(const struct scx_event *e, int64_t pid)
+{
+	const struct scx_ev_desc *d = scx_ev_desc(e->type);
+
+	for (unsigned i = 0; d && i < d->nr_fields; i++) {
+		const char *n = d->fields[i].name;
+		size_t l = strlen(n);
+
+		if (l >= 3 && !strcmp(n + l - 3, "pid") && scx_field_get_int(e, &d->fields[i]) == pid)
+			return true;
+	}
+	return false;
+}
+
+/* Event type word into a mask of types; false if unknown. */
+static bool type_mask(const char *w, uint32_t *mask)
+{
+	unsigned t;
+
+	if (!*w || !strcmp(w, "all")) {
+		*mask = ~0u;
+		return true;
+	}
+	if (!strcmp(w, "sched_migrate"))
+		w = "sched_migrate_task";
+	if (!strcmp(w, "softirq")) {
+		*mask = 1u << SCX_EV_SOFTIRQ_ENTRY | 1u << SCX_EV_SOFTIRQ_EXIT;
+		return true;
+	}
+	if (!strcmp(w, "irq")) {
+		*mask = 1u << SCX_EV_IRQ_ENTRY | 1u << SCX_EV_IRQ_EXIT;
+		return true;
+	}
+	t = scx_ev_type_by_name(w, strlen(w));
+	if (t == SCX_EV_NONE) {
+		char alt[64];
+
+		snprintf(alt, sizeof(alt), "sched_%s", w);
+		t = scx_ev_type_by_name(alt, strlen(alt));
+	}
+	if (t == SCX_EV_NONE)
+		return false;
+	*mask = 1u << t;
+	return true;
+}
+
+static int parse_filters(struct mcp_call *c, struct filt *fs, unsigned *nr)
+{
+	const struct scx_json_doc *d = c->d;
+	int arr = c->args >= 0 ? scx_json_get(d, c->args, "field_filters") : -1;
+
+	*nr = 0;
+	if (arr < 0 || scx_json_is_null(d, arr))
+		return 0;
+	if (d->tok[arr].type != JSMN_ARRAY)
+		return mcp_fail(c, "field_filters must be an array of {field, operator, value}");
+	if (d->tok[arr].size > MAX_FILTERS)
+		return mcp_fail(c, "at most %d field_filters", MAX_FILTERS);
+	for (int i = 0; i < d->tok[arr].size; i++) {
+		int o = scx_json_at(d, arr, i), f, op, v;
+		struct filt *x = &fs[*nr];
+		char buf[32];
+
+		f = scx_json_get(d, o, "field");
+		op = scx_json_get(d, o, "operator");
+		v = scx_json_get(d, o, "value");
+		if (f < 0 || op < 0 || v < 0 || !scx_json_is_str(d, f) || !scx_json_is_str(d, op))
+			return mcp_fail(c, "field_filters[%d] needs field, operator and value", i);
+		if (scx_json_str(d, f, x->field, sizeof(x->field)) >= (int)sizeof(x->field))
+			return mcp_fail(c, "field_filters[%d].field is too long", i);
+		scx_json_str(d, op, buf, sizeof(buf));
+		x->op = OP_EQ;
+		while (op_names[x->op] && strcmp(op_names[x->op], buf))
+			x->op++;
+		if (!op_names[x->op])
+			return mcp_fail(c, "field_filters[%d].operator '%s' is not one of equal, "
+					"not_equal, greater_than, less_than, greater_or_equal, "
+					"less_or_equal, contains", i, buf);
+		if (scx_json_is_str(d, v)) {
+			x->is_str = true;
+			scx_json_str(d, v, x->str, sizeof(x->str));
+			if (!scx_parse_i64(x->str, &x->num))
+				x->is_str = false;
+		} else if (!scx_json_int(d, v, &x->num)) {
+			snprintf(x->str, sizeof(x->str), "%lld", (long long)x->num);
+		} else {
+			return mcp_fail(c, "field_filters[%d].value must be a string or an integer", i);
+		}
+		(*nr)++;
+	}
+	return 0;
+}
+
+struct agg_key {
+	int64_t num;
+	char str[SCX_PATH_LEN];
+	bool is_str;
+	uint64_t count;
+};
+
+int mcp_t_query(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	struct filt fs[MAX_FILTERS];
+	unsigned nf;
+	char type[48] = "", func[16] = "", afield[32] = "";
+	uint32_t mask;
+	uint64_t from, to, matched = 0, shown = 0;
+	int64_t cpu = -1, pid = -1, limit, offset = 0;
+	int agg = -1, ag;
+	struct scx_buf tmp = { 0 };
+	struct scx_event e;
+	size_t off = 0;
+	/* aggregation state */
+	struct kmap km = { 0 };
+	struct agg_key *keys = NULL;
+	size_t nkeys = 0, capkeys = 0;
+	int64_t amin = INT64_MAX, amax = INT64_MIN;
+	double asum = 0;
+	uint64_t acount = 0;
+	static const char *const funcs[] = { "count", "count_by", "avg", "min", "max", "group_by",
+					     NULL };
+
+	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || get_range(c, &from, &to) ||
+	    mcp_arg_i64(c, "cpu", &cpu, -1, 1 << 20) < 0 || mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
+	    get_limit(c, 100, 10000, &limit) || mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 ||
+	    parse_filters(c, fs, &nf))
+		return -1;
+	if (!type_mask(type, &mask))
+		return mcp_fail(c, "unknown event_type '%s' (sched_switch, sched_waking, sched_wakeup, "
+				"sched_wakeup_new, sched_migrate_task, softirq, irq, ... or all)", type);
+	ag = c->args >= 0 ? scx_json_get(c->d, c->args, "aggregation") : -1;
+	if (ag >= 0 && !scx_json_is_null(c->d, ag)) {
+		int fn = scx_json_get(c->d, ag, "function"), fl = scx_json_get(c->d, ag, "field");
+
+		if (fn < 0 || !scx_json_is_str(c->d, fn))
+			return mcp_fail(c, "aggregation.function is required");
+		scx_json_str(c->d, fn, func, sizeof(func));
+		for (agg = 0; funcs[agg] && strcmp(funcs[agg], func); agg++)
+			;
+		if (!funcs[agg])
+			return mcp_fail(c, "aggregation.function must be count, count_by, avg, min, "
+					"max or group_by");
+		if (fl >= 0 && scx_json_is_str(c->d, fl))
+			scx_json_str(c->d, fl, afield, sizeof(afield));
+		if (agg && !afield[0])
+			return mcp_fail(c, "aggregation.function %s needs aggregation.field", func);
+	}
+
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	if (agg < 0) {
+		scx_jw_key(&c->w, "events");
+		scx_jw_arr_begin(&c->w);
+	}
+	while (mcp_trace_next(t, &off, &e)) {
+		if (!(mask & (1u << e.type)) || e.ts < from || e.ts > to || (cpu >= 0 && e.cpu != cpu) ||
+		    (pid >= 0 && !has_pid(&e, pid)))
+			continue;
+		unsigned i;
+
+		for (i = 0; i < nf && filt_match(&fs[i], &e); i++)
+			;
+		if (i < nf)
+			continue;
+		matched++;
+		if (agg < 0) {
+			if ((int64_t)matched <= offset || (int64_t)shown >= limit || !mcp_room(c))
+				continue;
+			raw_event(c, &e, &tmp);
+			shown++;
+			continue;
+		}
+		if (agg == 0)
+			continue;
+		int64_t n = 0;
+		const char *sv = NULL;
+		int k = field_val(&e, afield, &n, &sv);
+
+		if (!k)
+			continue;
+		if (agg == 1 || agg == 5) {
+			struct agg_key key = { .num = n, .is_str = k == 2 };
+			int64_t hk = n;
+			uint32_t *slot;
+
+			if (k == 2) {
+				snprintf(key.str, sizeof(key.str), "%s", sv);
+				hk = 0;
+				for (const char *p = key.str; *p; p++)
+					hk = hk * 131 + (unsigned char)*p;
+				hk ^= INT64_MIN;	/* keep apart from small numbers */
+			}
+			slot = kmap_slot(&km, hk);
+			if (!*slot) {
+				if (nkeys == capkeys) {
+					capkeys = capkeys ? capkeys * 2 : 256;
+					keys = scx_xrealloc(keys, capkeys * sizeof(*keys));
+				}
+				keys[nkeys] = key;
+				*slot = ++nkeys;
+			}
+			keys[*slot - 1].count++;
+		} else if (k == 1) {
+			acount++;
+			asum += (double)n;
+			amin = SCX_MIN(amin, n);
+			amax = SCX_MAX(amax, n);
+		}
+	}
+	if (agg < 0) {
+		scx_jw_arr_end(&c->w);
+		scx_jw_kuint(&c->w, "matched", matched);
+		scx_jw_kuint(&c->w, "offset", offset);
+		scx_jw_kuint(&c->w, "returned", shown);
+		if (shown + offset < matched) {
+			scx_jw_kuint(&c->w, "next_offset", offset + shown);
+			if ((int64_t)shown < limit)
+				mcp_note_cut(c, shown, matched - shown - offset,
+					     "result size cap; page with offset");
+		}
+	} else {
+		scx_jw_kstr(&c->w, "function", func);
+		if (afield[0])
+			scx_jw_kstr(&c->w, "field", afield);
+		scx_jw_kuint(&c->w, "matched", matched);
+		if (agg == 1 || agg == 5) {
+			/* most frequent first */
+			for (size_t i = 1; i < nkeys; i++)
+				for (size_t j = i; j && keys[j].count > keys[j - 1].count; j--) {
+					struct agg_key x = keys[j];
+
+					keys[j] = keys[j - 1];
+					keys[j - 1] = x;
+				}
+			scx_jw_key(&c->w, "groups");
+			scx_jw_arr_begin(&c->w);
+			for (size_t i = 0; i < nkeys && (int64_t)i < limit && mcp_room(c); i++) {
+				scx_jw_obj_begin(&c->w);
+				if (keys[i].is_str)
+					scx_jw_kstr(&c->w, "value", keys[i].str);
+				else
+					scx_jw_kint(&c->w, "value", keys[i].num);
+				scx_jw_kuint(&c->w, "count", keys[i].count);
+				scx_jw_obj_end(&c->w);
+				shown++;
+			}
+			scx_jw_arr_end(&c->w);
+			scx_jw_kuint(&c->w, "distinct", nkeys);
+			if (shown < nkeys)
+				mcp_note_cut(c, shown, nkeys - shown, "limit");
+		} else if (agg >= 2) {
+			scx_jw_kuint(&c->w, "count", acount);
+			if (acount) {
+				if (agg == 2)
+					scx_jw_kdouble(&c->w, "avg", asum / acount);
+				else
+					scx_jw_kint(&c->w, agg == 3 ? "min" : "max", agg == 3 ? amin : amax);
+			}
+		}
+	}
+	scx_jw_obj_end(&c->w);
+	kmap_free(&km);
+	free(keys);
+	scx_buf_free(&tmp);
+	return 0;
+}
+
+/* ---- timelines ------------------------------------------------------------------- */
+
+static void slice_row(struct mcp_call *c, const char *what, uint64_t start, uint64_t end, int cpu,
+		      int32_t pid, const char *comm, int64_t state)
+{
+	char sb[16];
+
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "type", what);
+	scx_jw_kuint(&c->w, "start_ns", start);
+	scx_jw_kuint(&c->w, "dur_ns", end - start);
+	scx_jw_kint(&c->w, "cpu", cpu);
+	if (pid >= 0) {
+		scx_jw_kint(&c->w, "pid", pid);
+		scx_jw_kstr(&c->w, "comm", comm);
+	}
+	if (state >= 0)
+		scx_jw_kstr(&c->w, "end_state", scx_state_str(state, sb, sizeof(sb)));
+	scx_jw_obj_end(&c->w);
+}
+
+int mcp_t_ptimeline(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	uint64_t from, to, *open, rows = 0, shown = 0, run_ns = 0, slices = 0, wakeups = 0, migr = 0;
+	int64_t pid = -1, limit;
+	struct scx_event e;
+	struct scx_buf tmp = { 0 };
+	size_t off = 0;
+	char comm[SCX_COMM_LEN];
+	bool by_tgid;
+
+	if (!t || mcp_arg_required(c, "pid") || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 ||
+	    get_range(c, &from, &to) || get_limit(c, 200, 10000, &limit))
+		return -1;
+	/* a pid that is some thread's tgid but no thread itself means the process */
+	by_tgid = false;
+	if (!mcp_trace_task(t, (int32_t)pid) || mcp_trace_task(t, (int32_t)pid)->tgid == pid) {
+		for (unsigned i = 0; i < t->task_cap; i++)
+			if (t->tasks[i].pid && t->tasks[i].pid != pid && t->tasks[i].tgid == pid)
+				by_tgid = true;
+	}
+	comm_of(t, (int32_t)pid, comm);
+	open = scx_xcalloc(t->max_cpu + 2, sizeof(*open));
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	scx_jw_kint(&c->w, by_tgid ? "tgid" : "pid", pid);
+	scx_jw_kstr(&c->w, "comm", comm);
+	scx_jw_key(&c->w, "timeline");
+	scx_jw_arr_begin(&c->w);
+	while (mcp_trace_next(t, &off, &e)) {
+		bool in_range = e.ts >= from && e.ts <= to, emit;
+		int32_t p;
+
+		if (e.ts > to)
+			break;
+		switch (e.type) {
+		case SCX_EV_SWITCH:
+			if (e.cpu < 0 || e.cpu > t->max_cpu)
+				break;
+			p = by_tgid ? e.sw.prev_tgid : e.sw.prev_pid;
+			if (p == pid && e.sw.prev_pid && open[e.cpu]) {
+				uint64_t st = open[e.cpu] - 1;
+
+				open[e.cpu] = 0;
+				if (e.ts < from || st > to)
+					break;
+				run_ns += e.ts - SCX_MAX(st, from);
+				slices++;
+				rows++;
+				if ((int64_t)shown < limit && mcp_room(c)) {
+					slice_row(c, "run", st, e.ts, e.cpu,
+						  by_tgid ? e.sw.prev_pid : -1, e.sw.prev_comm,
+						  e.sw.prev_state);
+					shown++;
+				}
+			}
+			p = by_tgid ? e.sw.next_tgid : e.sw.next_pid;
+			if (p == pid && e.sw.next_pid)
+				open[e.cpu] = e.ts + 1;
+			break;
+		case SCX_EV_WAKING:
+		case SCX_EV_WAKEUP:
+		case SCX_EV_WAKEUP_NEW:
+		case SCX_EV_MIGRATE:
+		case SCX_EV_FORK:
+		case SCX_EV_EXEC:
+		case SCX_EV_EXIT:
+			if (!in_range)
+				break;
+			if (e.type == SCX_EV_FORK)
+				emit = (by_tgid ? e.fork.parent_tgid : e.fork.parent_pid) == pid ||
+				       (by_tgid ? e.fork.child_tgid : e.fork.child_pid) == pid;
+			else if (e.type == SCX_EV_MIGRATE)
+				emit = (by_tgid ? e.mig.tgid : e.mig.pid) == pid;
+			else if (e.type == SCX_EV_EXEC)
+				emit = (by_tgid ? e.exec.tgid : e.exec.pid) == pid;
+			else if (e.type == SCX_EV_EXIT)
+				emit = (by_tgid ? e.task.tgid : e.task.pid) == pid;
+			else
+				emit = (by_tgid ? e.wake.tgid : e.wake.pid) == pid;
+			if (!emit)
+				break;
+			if (e.type == SCX_EV_MIGRATE)
+				migr++;
+			else if (e.type != SCX_EV_FORK && e.type != SCX_EV_EXEC && e.type != SCX_EV_EXIT)
+				wakeups++;
+			rows++;
+			if ((int64_t)shown < limit && mcp_room(c)) {
+				raw_event(c, &e, &tmp);
+				shown++;
+			}
+			break;
+		}
+	}
+	scx_jw_arr_end(&c->w);
+	scx_jw_key(&c->w, "summary");
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kuint(&c->w, "run_slices", slices);
+	scx_jw_kuint(&c->w, "runtime_ns", run_ns);
+	scx_jw_kuint(&c->w, "wakeups", wakeups);
+	scx_jw_kuint(&c->w, "migrations", migr);
+	scx_jw_obj_end(&c->w);
+	if (shown < rows)
+		mcp_note_cut(c, shown, rows - shown, (int64_t)shown >= limit ? "limit" :
+			     "result size cap; narrow the time range");
+	scx_jw_obj_end(&c->w);
+	free(open);
+	scx_buf_free(&tmp);
+	return 0;
+}
+
+int mcp_t_ctimeline(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	uint64_t from, to, last = 0, rows = 0, shown = 0, busy = 0, idle = 0, sw = 0;
+	int64_t cpu = -1, limit;
+	struct scx_event e;
+	struct kmap tasks = { 0 };
+	size_t off = 0;
+	int32_t cur = -1;
+	char cur_comm[SCX_COMM_LEN] = "";
+
+	if (!t || mcp_arg_required(c, "cpu") || mcp_arg_i64(c, "cpu", &cpu, 0, 1 << 20) < 0 ||
+	    get_range(c, &from, &to) || get_limit(c, 200, 10000, &limit))
+		return -1;
+	if (cpu > t->max_cpu)
+		return mcp_fail(c, "cpu %lld has no events in trace '%s' (cpus 0-%d)", (long long)cpu,
+				t->id, t->max_cpu);
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	scx_jw_kint(&c->w, "cpu", cpu);
+	scx_jw_key(&c->w, "slices");
+	scx_jw_arr_begin(&c->w);
+	while (mcp_trace_next(t, &off, &e)) {
+		if (e.type != SCX_EV_SWITCH || e.cpu != cpu)
+			continue;
+		if (e.ts > to)
+			break;
+		if (cur >= 0 && e.ts >= from) {
+			uint64_t st = SCX_MAX(last, from);
+
+			if (cur)
+				busy += e.ts - st;
+			else
+				idle += e.ts - st;
+			rows++;
+			if ((int64_t)shown < limit && mcp_room(c)) {
+				slice_row(c, cur ? "run" : "idle", last, e.ts, (int)cpu, cur, cur_comm,
+					  cur ? e.sw.prev_state : -1);
+				shown++;
+			}
+		}
+		if (e.ts >= from) {
+			sw++;
+			*kmap_slot(&tasks, e.sw.next_pid) = 1;
+		}
+		cur = e.sw.next_pid;
+		memcpy(cur_comm, e.sw.next_comm, SCX_COMM_LEN);
+		cur_comm[SCX_COMM_LEN - 1] = 0;
+		last = e.ts;
+	}
+	scx_jw_arr_end(&c->w);
+	scx_jw_key(&c->w, "summary");
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kuint(&c->w, "switches", sw);
+	scx_jw_kuint(&c->w, "busy_ns", busy);
+	scx_jw_kuint(&c->w, "idle_ns", idle);
+	if (busy + idle)
+		scx_jw_kdouble(&c->w, "util", (double)busy / (busy + idle));
+	scx_jw_kuint(&c->w, "distinct_tasks", tasks.n);
+	scx_jw_obj_end(&c->w);
+	if (shown < rows)
+		mcp_note_cut(c, shown, rows - shown, (int64_t)shown >= limit ? "limit" :
+			     "result size cap; narrow the time range");
+	scx_jw_obj_end(&c->w);
+	kmap_free(&tasks);
+	return 0;
+}
+
+/* ---- wakeup -> schedule ---------------------------------------------------------- */
+
+struct pending {
+	uint64_t ts;
+	int32_t waker, wake_cpu, target_cpu;
+};
+
+struct pair {
+	uint64_t wake_ts, lat;
+	int32_t pid, waker, wake_cpu, run_cpu;
+};
+
+static int cmp_lat_desc(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	return x->lat < y->lat ? 1 : x->lat > y->lat ? -1 : (x->wake_ts > y->wake_ts) - (x->wake_ts < y->wake_ts);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int mcp_t_correlate(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	int64_t pid = -1, limit;
+	struct kmap map = { 0 };
+	struct pending *pend = NULL;
+	size_t npend = 0, cappend = 0, npairs = 0, cappairs = 0, off = 0, shown = 0;
+	struct pair *pairs = NULL;
+	uint64_t *lat;
+	struct scx_event e;
+	unsigned wake_type;
+
+	if (!t || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 || get_limit(c, 100, 10000, &limit))
+		return -1;
+	/* waking is the start of a wakeup; traces without it have only wakeup */
+	wake_type = t->counts[SCX_EV_WAKING] ? SCX_EV_WAKING : SCX_EV_WAKEUP;
+	while (mcp_trace_next(t, &off, &e)) {
+		uint32_t *slot;
+
+		if (e.type == wake_type || e.type == SCX_EV_WAKEUP_NEW) {
+			if (e.wake.pid <= 0 || (pid >= 0 && e.wake.pid != pid))
+				continue;
+			slot = kmap_slot(&map, e.wake.pid);
+			if (!*slot) {
+				if (npend == cappend) {
+					cappend = cappend ? cappend * 2 : 1024;
+					pend = scx_xrealloc(pend, cappend * sizeof(*pend));
+				}
+				*slot = ++npend;
+				pend[*slot - 1].ts = 0;
+			}
+			if (!pend[*slot - 1].ts)	/* the first waking starts the wait */
+				pend[*slot - 1] = (struct pending){ e.ts, e.wake.waker_pid, e.cpu,
+								    e.wake.target_cpu };
+		} else if (e.type == SCX_EV_SWITCH) {
+			/* a task switching out was running: a waking before is spurious */
+			slot = kmap_get(&map, e.sw.prev_pid);
+			if (slot)
+				pend[*slot - 1].ts = 0;
+			slot = e.sw.next_pid > 0 ? kmap_get(&map, e.sw.next_pid) : NULL;
+			if (!slot || !pend[*slot - 1].ts)
+				continue;
+			if (npairs == cappairs) {
+				cappairs = cappairs ? cappairs * 2 : 4096;
+				pairs = scx_xrealloc(pairs, cappairs * sizeof(*pairs));
+			}
+			pairs[npairs++] = (struct pair){ pend[*slot - 1].ts, e.ts - pend[*slot - 1].ts,
+							 e.sw.next_pid, pend[*slot - 1].waker,
+							 pend[*slot - 1].wake_cpu, e.cpu };
+			pend[*slot - 1].ts = 0;
+		}
+	}
+	lat = scx_xmalloc((npairs + 1) * sizeof(*lat));
+	for (size_t i = 0; i < npairs; i++)
+		lat[i] = pairs[i].lat;
+	qsort(lat, npairs, sizeof(*lat), cmp_u64);
+	qsort(pairs, npairs, sizeof(*pairs), cmp_lat_desc);
+
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	if (pid >= 0)
+		scx_jw_kint(&c->w, "pid", pid);
+	scx_jw_kstr(&c->w, "wakeup_event", scx_ev_name(wake_type));
+	scx_jw_key(&c->w, "summary");
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kuint(&c->w, "count", npairs);
+	if (npairs) {
+		double sum = 0;
+
+		for (size_t i = 0; i < npairs; i++)
+			sum += lat[i];
+		scx_jw_kuint(&c->w, "min_ns", lat[0]);
+		scx_jw_kdouble(&c->w, "avg_ns", sum / npairs);
+		/* nearest rank */
+		scx_jw_kuint(&c->w, "p50_ns", lat[(size_t)((npairs - 1) * 0.50 + 0.5)]);
+		scx_jw_kuint(&c->w, "p90_ns", lat[(size_t)((npairs - 1) * 0.90 + 0.5)]);
+		scx_jw_kuint(&c->w, "p99_ns", lat[(size_t)((npairs - 1) * 0.99 + 0.5)]);
+		scx_jw_kuint(&c->w, "p999_ns", lat[(size_t)((npairs - 1) * 0.999 + 0.5)]);
+		scx_jw_kuint(&c->w, "max_ns", lat[npairs - 1]);
+	}
+	scx_jw_obj_end(&c->w);
+	scx_jw_key(&c->w, "slowest");
+	scx_jw_arr_begin(&c->w);
+	for (size_t i = 0; i < npairs && (int64_t)shown < limit && mcp_room(c); i++, shown++) {
+		const struct pair *p = &pairs[i];
+		char comm[SCX_COMM_LEN];
+
+		scx_jw_obj_begin(&c->w);
+		scx_jw_kint(&c->w, "pid", p->pid);
+		comm_of(t, p->pid, comm);
+		scx_jw_kstr(&c->w, "comm", comm);
+		scx_jw_kuint(&c->w, "wakeup_ts_ns", p->wake_ts);
+		scx_jw_kuint(&c->w, "schedule_ts_ns", p->wake_ts + p->lat);
+		scx_jw_kuint(&c->w, "latency_ns", p->lat);
+		scx_jw_kint(&c->w, "waker_pid", p->waker);
+		comm_of(t, p->waker, comm);
+		scx_jw_kstr(&c->w, "waker_comm", comm);
+		scx_jw_kint(&c->w, "wake_cpu", p->wake_cpu);
+		scx_jw_kint(&c->w, "run_cpu", p->run_cpu);
+		scx_jw_obj_end(&c->w);
+	}
+	scx_jw_arr_end(&c->w);
+	if (shown < npairs)
+		mcp_note_cut(c, shown, npairs - shown, (int64_t)shown >= limit ? "limit" :
+			     "result size cap");
+	scx_jw_obj_end(&c->w);
+	free(lat);
+	free(pairs);
+	free(pend);
+	kmap_free(&map);
+	return 0;
+}
