@@ -251,6 +251,9 @@ int main(int argc, char **argv)
 			scx_die(SCX_EXIT_FAIL, "cannot read topology '%s': %s", topo_path,
 				msg[0] ? msg : strerror(errno));
 	}
+	for (unsigned i = 0; i < c.nr_reports; i++)
+		if (!strcmp(c.reports[i], "process-runtime") || !strcmp(c.reports[i], "task-states"))
+			ao.processes = true;
 	ao.emit = on_snapshot;
 	ao.ctx = &c;
 

@@ -196,11 +196,26 @@ static void gtab_clear(struct gtab *t)
 	t->n = 0;
 }
 
+/*
+ * Pairs of an interval, at most PAIRS_MAX: past that, new pairs land in a
+ * scratch entry and are counted in t->dropped, so memory stays bounded.
+ */
+#define PAIRS_MAX (1u << 16)
+
 static struct pair *ptab_get(struct ptab *t, int32_t a, int32_t b)
 {
 	uint64_t key = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1;
 	unsigned m, i;
 
+	if ((t->n + 1) * 4 > t->cap * 3 && t->n >= PAIRS_MAX) {
+		m = t->cap - 1;
+		for (i = hash64(key) & m; t->slot[i].key; i = (i + 1) & m)
+			if (t->slot[i].key == key)
+				return &t->slot[i];
+		t->dropped++;
+		memset(&t->scratch, 0, sizeof(t->scratch));
+		return &t->scratch;
+	}
 	if ((t->n + 1) * 4 > t->cap * 3) {
 		unsigned ncap = t->cap ? t->cap * 2 : 256;
 		struct pair *ns = scx_xcalloc(ncap, sizeof(*ns));
@@ -230,6 +245,7 @@ static void ptab_clear(struct ptab *t)
 	if (t->slot)
 		memset(t->slot, 0, t->cap * sizeof(*t->slot));
 	t->n = 0;
+	t->dropped = 0;
 }
 
 /* ---- threads ----------------------------------------------------------------- */
@@ -308,7 +324,7 @@ static void fold_thread(struct scx_agg *a, struct thread *t)
 {
 	struct grp *g;
 
-	if (t->folded || !agg_stats_active(&t->s))
+	if (t->folded || !agg_stats_active(&t->s) || !a->fold)
 		return;
 	g = gtab_get(&a->tgid, t->tgid, NULL);
 	agg_stats_merge(&g->s, &t->s);
@@ -1181,6 +1197,16 @@ static void setup_topo(struct scx_agg *a)
 		stats_init(&a->llc[i]);
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
 		stats_init(&a->node[i]);
+	/* every CPU of the topology has a row, even one no event mentions */
+	for (unsigned i = 0; i < a->nr_cpus; i++)
+		stats_free(&a->cpus[i].s);
+	free(a->cpus);
+	a->cpus = NULL;
+	a->nr_cpus = 0;
+	if (a->topo && a->topo->nr_cpus && a->topo->max_cpu >= 0 && a->topo->max_cpu <= MAX_CPU_ID) {
+		cpu_get(a, a->topo->max_cpu);
+		a->cpus[a->topo->max_cpu].seen = false;
+	}
 	if (a->topo) {
 		for (unsigned i = 0; i < a->topo->nr_cpus; i++) {
 			const struct scx_cpu_topo *ct = &a->topo->cpus[i];
@@ -1207,6 +1233,7 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 		a->o.by = SCX_AGG_BY_DEFAULT;
 	if (!a->o.limit)
 		a->o.limit = 20;
+	a->fold = a->o.processes || (a->o.by & (1u << SCX_AGG_TGID | 1u << SCX_AGG_COMM));
 	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++)
 		a->th[i] = scx_agg_thresholds[i].def;
 	stats_init(&a->snap.total);
@@ -1226,7 +1253,7 @@ int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo)
 {
 	struct scx_topo *t = NULL;
 
-	if (a->started || a->nr_cpus)
+	if (a->started)
 		return -EBUSY;
 	if (topo && !(t = scx_topo__dup(topo)))
 		return -ENOMEM;

@@ -140,6 +140,12 @@ struct scx_agg_opts {
 	/* Called at every closed interval; non-zero return stops: add() returns it. */
 	int (*emit)(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx);
 	void *ctx;
+	/*
+	 * Keep per-process and per-comm tables for the reports (process-runtime,
+	 * task-states) even when not grouping by tgid or comm.  They grow with
+	 * the processes seen in an interval, so they are off unless asked for.
+	 */
+	bool processes;
 };
 
 /*

@@ -78,6 +78,8 @@ struct pair {
 struct ptab {
 	struct pair *slot;
 	unsigned cap, n;
+	uint64_t dropped;	/* events whose pair did not fit */
+	struct pair scratch;
 };
 
 #define NR_CHAINS 32
@@ -109,6 +111,7 @@ struct scx_agg {
 	struct chain chains[NR_CHAINS];
 	unsigned nr_chains;
 
+	bool fold;		/* keep the process and comm tables */
 	bool started, closed;	/* closed: holds a closed interval, reset on the next add */
 	uint64_t iv_start, iv_end, last_ts;
 	struct scx_agg_snap snap;

@@ -263,6 +263,18 @@ static const char *comm_of(struct scx_agg *a, int32_t pid)
 	return t ? t->comm : pid ? "?" : "(irq/idle)";
 }
 
+/* How many pairs, and how many events found the pair table full. */
+static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, struct scx_table **out)
+{
+	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL };
+	struct scx_table *s = table(r, "summary", sc);
+	unsigned row = scx_table_row(s);
+
+	scx_table_uint(s, row, 0, pt->n);
+	scx_table_uint(s, row, 1, pt->dropped);
+	scx_table_append(out, s);
+}
+
 static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const pc[] = { "preemptor:i:key", "preemptor_comm:s", "preempted:i:key",
@@ -287,6 +299,7 @@ static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_str(p, row, 3, comm_of(a, y));
 		scx_table_uint(p, row, 4, pr->count);
 	}
+	pairs_summary(a, r, &a->preempts, out);
 	finish(a, out, p, 4);
 	FOR_THREADS(a, th) {
 		unsigned row;
@@ -329,6 +342,7 @@ static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out
 		scx_table_uint(p, row, 5, pr->runs ? pr->sum_ns / pr->runs : 0);
 		scx_table_uint(p, row, 6, pr->max_ns);
 	}
+	pairs_summary(a, r, &a->wakes, out);
 	finish(a, out, p, 4);
 	for (unsigned i = 0; i < a->nr_chains; i++) {
 		const struct chain *ch = &a->chains[i];
