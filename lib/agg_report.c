@@ -36,6 +36,23 @@ const struct scx_agg_threshold scx_agg_thresholds[] = {
 };
 const unsigned scx_agg_nr_thresholds = TH__COUNT;
 
+unsigned scx_agg_report_needs(const char *name)
+{
+	static const struct { const char *name; unsigned need; } t[] = {
+		{ "process-runtime", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES },
+		{ "task-states", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES },
+		{ "wakeup-latency", SCX_AGG_NEED_THREADS }, { "migrations", SCX_AGG_NEED_THREADS },
+		{ "fairness", SCX_AGG_NEED_THREADS }, { "outliers", SCX_AGG_NEED_THREADS },
+		{ "preemptions", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
+		{ "wakeup-graph", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
+	};
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(t); i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].need;
+	return 0;
+}
+
 int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 {
 	int err;
@@ -84,11 +101,11 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 	uint64_t total = 0, dur = agg_dur(a);
 	unsigned row;
 
-	for (unsigned i = 0; i < a->tgid.cap; i++)
-		if (a->tgid.slot[i])
-			total += a->tgid.slot[i]->s.busy_ns;
-	for (unsigned i = 0; i < a->tgid.cap; i++) {
-		struct grp *g = a->tgid.slot[i];
+	for (unsigned i = 0; i <= a->tgid.cap; i++)
+		if (agg_gtab_at(&a->tgid, i))
+			total += agg_gtab_at(&a->tgid, i)->s.busy_ns;
+	for (unsigned i = 0; i <= a->tgid.cap; i++) {
+		struct grp *g = agg_gtab_at(&a->tgid, i);
 
 		if (!g)
 			continue;
@@ -249,9 +266,12 @@ static int task_states(struct scx_agg *a, const char *r, struct scx_table **out)
 	FOR_THREADS(a, th)
 		state_row(t, th->pid, th->comm, &th->s);
 	finish(a, out, t, 2);
-	for (unsigned i = 0; i < a->tgid.cap; i++)
-		if (a->tgid.slot[i])
-			state_row(p, a->tgid.slot[i]->key, a->tgid.slot[i]->comm, &a->tgid.slot[i]->s);
+	for (unsigned i = 0; i <= a->tgid.cap; i++) {
+		const struct grp *g = agg_gtab_at(&a->tgid, i);
+
+		if (g)
+			state_row(p, g->key, g->comm, &g->s);
+	}
 	finish(a, out, p, 2);
 	return 0;
 }
