@@ -58,18 +58,6 @@ static uint32_t *kmap_slot(struct kmap *m, int64_t k)
 	}
 }
 
-static uint32_t *kmap_get(const struct kmap *m, int64_t k)
-{
-	if (!m->cap)
-		return NULL;
-	for (size_t i = kmix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->vals[i])
-			return NULL;
-		if (m->keys[i] == k)
-			return &m->vals[i];
-	}
-}
-
 static void kmap_free(struct kmap *m)
 {
 	free(m->keys);
@@ -675,10 +663,29 @@ int mcp_t_ctimeline(struct mcp_call *c)
 
 /* ---- wakeup -> schedule ---------------------------------------------------------- */
 
+enum { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING };
+
 struct pending {
-	uint64_t ts;
+	uint64_t ts;		/* waking time, 0 when not waiting for one */
 	int32_t waker, wake_cpu, target_cpu;
+	int32_t state;
 };
+
+static struct pending *pend_of(struct kmap *m, struct pending **pend, size_t *n, size_t *cap,
+			       int32_t pid)
+{
+	uint32_t *slot = kmap_slot(m, pid);
+
+	if (!*slot) {
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 1024;
+			*pend = scx_xrealloc(*pend, *cap * sizeof(**pend));
+		}
+		memset(&(*pend)[*n], 0, sizeof(**pend));
+		*slot = (uint32_t)++*n;
+	}
+	return &(*pend)[*slot - 1];
+}
 
 struct pair {
 	uint64_t wake_ts, lat;
@@ -716,39 +723,39 @@ int mcp_t_correlate(struct mcp_call *c)
 	/* waking is the start of a wakeup; traces without it have only wakeup */
 	wake_type = t->counts[SCX_EV_WAKING] ? SCX_EV_WAKING : SCX_EV_WAKEUP;
 	while (mcp_trace_next(t, &off, &e)) {
-		uint32_t *slot;
+		struct pending *p;
 
 		if (e.type == wake_type || e.type == SCX_EV_WAKEUP_NEW) {
 			if (e.wake.pid <= 0 || (pid >= 0 && e.wake.pid != pid))
 				continue;
-			slot = kmap_slot(&map, e.wake.pid);
-			if (!*slot) {
-				if (npend == cappend) {
-					cappend = cappend ? cappend * 2 : 1024;
-					pend = scx_xrealloc(pend, cappend * sizeof(*pend));
-				}
-				*slot = ++npend;
-				pend[*slot - 1].ts = 0;
-			}
-			if (!pend[*slot - 1].ts)	/* the first waking starts the wait */
-				pend[*slot - 1] = (struct pending){ e.ts, e.wake.waker_pid, e.cpu,
-								    e.wake.target_cpu };
-		} else if (e.type == SCX_EV_SWITCH) {
-			/* a task switching out was running: a waking before is spurious */
-			slot = kmap_get(&map, e.sw.prev_pid);
-			if (slot)
-				pend[*slot - 1].ts = 0;
-			slot = e.sw.next_pid > 0 ? kmap_get(&map, e.sw.next_pid) : NULL;
-			if (!slot || !pend[*slot - 1].ts)
+			p = pend_of(&map, &pend, &npend, &cappend, e.wake.pid);
+			/* a waking of a running or runnable task is spurious (as in scx-agg);
+			 * the first waking of a sleeping one starts the wait */
+			if (p->state == ST_RUNNING || p->state == ST_RUNNABLE || p->ts)
 				continue;
-			if (npairs == cappairs) {
-				cappairs = cappairs ? cappairs * 2 : 4096;
-				pairs = scx_xrealloc(pairs, cappairs * sizeof(*pairs));
+			*p = (struct pending){ e.ts, e.wake.waker_pid, e.cpu, e.wake.target_cpu,
+					       ST_RUNNABLE };
+		} else if (e.type == SCX_EV_SWITCH) {
+			if (e.sw.prev_pid > 0 && (pid < 0 || e.sw.prev_pid == pid)) {
+				p = pend_of(&map, &pend, &npend, &cappend, e.sw.prev_pid);
+				p->ts = 0;
+				p->state = (e.sw.prev_state == SCX_STATE_RUNNING ||
+					    e.sw.prev_state == SCX_STATE_PREEMPTED) ? ST_RUNNABLE :
+									       ST_SLEEPING;
 			}
-			pairs[npairs++] = (struct pair){ pend[*slot - 1].ts, e.ts - pend[*slot - 1].ts,
-							 e.sw.next_pid, pend[*slot - 1].waker,
-							 pend[*slot - 1].wake_cpu, e.cpu };
-			pend[*slot - 1].ts = 0;
+			if (e.sw.next_pid <= 0 || (pid >= 0 && e.sw.next_pid != pid))
+				continue;
+			p = pend_of(&map, &pend, &npend, &cappend, e.sw.next_pid);
+			if (p->ts) {
+				if (npairs == cappairs) {
+					cappairs = cappairs ? cappairs * 2 : 4096;
+					pairs = scx_xrealloc(pairs, cappairs * sizeof(*pairs));
+				}
+				pairs[npairs++] = (struct pair){ p->ts, e.ts - p->ts, e.sw.next_pid,
+								 p->waker, p->wake_cpu, e.cpu };
+			}
+			p->ts = 0;
+			p->state = ST_RUNNING;
 		}
 	}
 	lat = scx_xmalloc((npairs + 1) * sizeof(*lat));
