@@ -17,6 +17,7 @@
 
 enum {
 	OPT_MAX_LINE = 256, OPT_MAX_RESULT, OPT_PAGE_SIZE, OPT_EVENTS_CMD, OPT_UPDATE, OPT_RING,
+	OPT_CAPTURE,
 };
 
 static const struct scx_opt opts[] = {
@@ -32,6 +33,7 @@ static const struct scx_opt opts[] = {
 	{ OPT_UPDATE, "update-interval", "DURATION",
 	  "minimum time between resource update notifications (default 1s)" },
 	{ OPT_RING, "stream-events", "N", "events kept for events://stream (default 512)" },
+	{ OPT_CAPTURE, "capture", NULL, "start a live capture at once (as control_event_tracking start)" },
 	{ 'v', "verbose", NULL, "diagnostics on stderr (-vv: every log message)" },
 	{ 0 },
 };
@@ -95,6 +97,9 @@ int main(int argc, char **argv)
 			if (scx_parse_u64(arg, &v) || !v || v > 1000000)
 				scx_usage_error(&cmd, "invalid --stream-events '%s'", arg);
 			o.ring_events = (unsigned)v;
+			break;
+		case OPT_CAPTURE:
+			o.capture = true;
 			break;
 		case 'v':
 			scx_verbose++;

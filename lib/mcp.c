@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "mcp_int.h"
+#include "mcp_live.h"
 #include "profile.h"
 
 const char *const mcp_level_names[MCP_LEVEL__COUNT] = {
@@ -792,6 +793,15 @@ int mcp_server__run(struct mcp_server *s, int in_fd, int out_fd)
 	s->in_fd = in_fd;
 	s->out_fd = out_fd;
 	signal(SIGPIPE, SIG_IGN);
+	if (s->o.capture) {
+		static char *const args[] = { "--format", "binary", "-o", "-", NULL };
+		char err[256] = "";
+		int r = mcp_live_start(s, args, "scx-events --format binary -o - (--capture)", err,
+				       sizeof(err));
+
+		if (r)
+			scx_warn("cannot start the capture: %s", err[0] ? err : strerror(-r));
+	}
 	while (!s->out_err) {
 		struct pollfd pfd[2] = { { .fd = in_fd, .events = POLLIN },
 					 { .fd = mcp_live_fd(s), .events = POLLIN } };
@@ -810,6 +820,9 @@ int mcp_server__run(struct mcp_server *s, int in_fd, int out_fd)
 			break;
 		now = scx_now_mono_ns() / 1000000;
 		if (now >= next_tick) {
+			/* /proc figures change all the time: one update per interval */
+			mcp_updated(s, "stats://system/cpu");
+			mcp_updated(s, "stats://system/memory");
 			mcp_live_tick(s, now);
 			next_tick = now + s->o.update_ms;
 		}

@@ -32,6 +32,7 @@ struct mcp_opts {
 	const char *events_cmd;		/* scx-events binary for live capture; NULL: search */
 	unsigned update_ms;		/* min gap between resource updates; 0 = 1000 */
 	unsigned ring_events;		/* events kept for events://stream; 0 = 512 */
+	bool capture;			/* start a live capture at once */
 };
 
 struct mcp_server;

@@ -32,6 +32,19 @@
 
 extern char **environ;
 
+#define NR_GROUPS 6
+#define NR_REPORTS 2
+#define GROUP_ROWS 200
+static const char *const group_names[NR_GROUPS] = { "cpu", "llc", "node", "dsq", "process",
+						     "thread" };
+static const char *const report_names[NR_REPORTS] = { "wakeup-graph", "softirq" };
+
+struct live_group {
+	struct scx_buf rows;	/* rendered rows, back to back */
+	uint32_t off[GROUP_ROWS + 1];
+	unsigned n, total;
+};
+
 struct mcp_live {
 	pid_t child;
 	int fd;			/* read end of the child's stdout */
@@ -49,6 +62,12 @@ struct mcp_live {
 	char producer[48];
 #ifdef MCP_HAVE_AGG
 	struct scx_agg *agg;
+	/* the last closed interval, rendered inside emit(): the engine's own
+	 * snapshot is gone at the next event */
+	bool have_snap;
+	uint64_t snap_seq, snap_start, snap_end, snap_events, snap_lost;
+	struct live_group grp[NR_GROUPS];
+	struct scx_table *rep[NR_REPORTS];
 #endif
 	atomic_bool signalled;
 
@@ -60,11 +79,55 @@ struct mcp_live {
 };
 
 #ifdef MCP_HAVE_AGG
+static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
+			const struct scx_agg_group *g);
+static int cmp_busy(const void *a, const void *b);
+
+static const int group_by[NR_GROUPS] = { SCX_AGG_CPU, SCX_AGG_LLC, SCX_AGG_NODE, SCX_AGG_DSQ,
+					  SCX_AGG_TGID, SCX_AGG_PID };
+
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
 	struct mcp_live *l = ctx;
 
+	/* runs in the reader thread with l->mu held */
 	l->seq = s->seq + 1;
+	l->have_snap = true;
+	l->snap_seq = s->seq;
+	l->snap_start = s->start_ns;
+	l->snap_end = s->end_ns;
+	l->snap_events = s->events;
+	l->snap_lost = s->lost;
+	for (unsigned k = 0; k < NR_GROUPS; k++) {
+		struct live_group *g = &l->grp[k];
+		int by = group_by[k];
+		unsigned n = s->nr[by];
+		const struct scx_agg_group **sorted = scx_xcalloc(n + 1, sizeof(*sorted));
+		struct scx_jw w;
+
+		for (unsigned i = 0; i < n; i++)
+			sorted[i] = &s->groups[by][i];
+		if (by == SCX_AGG_PID || by == SCX_AGG_TGID)
+			qsort(sorted, n, sizeof(*sorted), cmp_busy);
+		scx_buf_reset(&g->rows);
+		g->n = 0;
+		g->total = n;
+		for (unsigned i = 0; i < n && i < GROUP_ROWS; i++) {
+			g->off[g->n++] = (uint32_t)g->rows.len;
+			scx_jw_init(&w, &g->rows);
+			write_group(&w, s, sorted[i]);
+		}
+		g->off[g->n] = (uint32_t)g->rows.len;
+		free(sorted);
+	}
+	for (unsigned i = 0; i < NR_REPORTS; i++) {
+		struct scx_table *list = NULL;
+
+		if (scx_agg__report(a, report_names[i], &list))
+			continue;
+		scx_table_free(l->rep[i]);
+		l->rep[i] = list;
+	}
 	return 0;
 }
 #endif
@@ -188,6 +251,10 @@ static void live_destroy(struct mcp_live *l)
 	close(l->wake[1]);
 #ifdef MCP_HAVE_AGG
 	scx_agg__free(l->agg);
+	for (unsigned i = 0; i < NR_GROUPS; i++)
+		scx_buf_free(&l->grp[i].rows);
+	for (unsigned i = 0; i < NR_REPORTS; i++)
+		scx_table_free(l->rep[i]);
 #endif
 	pthread_mutex_destroy(&l->mu);
 	free(l->ring);
@@ -478,11 +545,10 @@ int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, un
 	scx_jw_obj_begin(w);
 	scx_jw_kstr(w, "group", group);
 #ifdef MCP_HAVE_AGG
-	const struct scx_agg_snap *snap;
-	int by = !strcmp(group, "process") ? SCX_AGG_TGID : !strcmp(group, "thread") ? SCX_AGG_PID :
-		 !strcmp(group, "llc") ? SCX_AGG_LLC : !strcmp(group, "node") ? SCX_AGG_NODE :
-		 !strcmp(group, "dsq") ? SCX_AGG_DSQ : SCX_AGG_CPU;
+	unsigned k = 0;
 
+	while (k < NR_GROUPS - 1 && strcmp(group, group_names[k]))
+		k++;
 	if (!l || !l->agg) {
 		scx_jw_kbool(w, "available", false);
 		scx_jw_kstr(w, "hint", "no live capture: run control_event_tracking "
@@ -492,34 +558,27 @@ int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, un
 	}
 	pthread_mutex_lock(&l->mu);
 	status_fields(s, w);
-	snap = scx_agg__snapshot(l->agg);
-	if (!snap) {
+	if (!l->have_snap) {
 		scx_jw_kbool(w, "available", false);
 		scx_jw_kstr(w, "hint", "the first 1 s interval has not closed yet; read again");
 	} else {
-		const struct scx_agg_group **sorted;
-		unsigned n = snap->nr[by], shown;
+		const struct live_group *g = &l->grp[k];
+		unsigned shown;
 
 		scx_jw_kbool(w, "available", true);
-		scx_jw_kuint(w, "interval_seq", snap->seq);
-		scx_jw_kuint(w, "start_ns", snap->start_ns);
-		scx_jw_kuint(w, "end_ns", snap->end_ns);
-		scx_jw_kuint(w, "events", snap->events);
-		scx_jw_kuint(w, "lost", snap->lost);
-		sorted = scx_xcalloc(n + 1, sizeof(*sorted));
-		for (unsigned i = 0; i < n; i++)
-			sorted[i] = &snap->groups[by][i];
-		if (by == SCX_AGG_PID || by == SCX_AGG_TGID)
-			qsort(sorted, n, sizeof(*sorted), cmp_busy);
+		scx_jw_kuint(w, "interval_seq", l->snap_seq);
+		scx_jw_kuint(w, "start_ns", l->snap_start);
+		scx_jw_kuint(w, "end_ns", l->snap_end);
+		scx_jw_kuint(w, "events", l->snap_events);
+		scx_jw_kuint(w, "lost", l->snap_lost);
 		scx_jw_key(w, "rows");
 		scx_jw_arr_begin(w);
-		for (shown = 0; shown < n && shown < limit && w->out->len < 40000; shown++)
-			write_group(w, snap, sorted[shown]);
+		for (shown = 0; shown < g->n && shown < limit && w->out->len < 40000; shown++)
+			scx_jw_raw(w, g->rows.data + g->off[shown], g->off[shown + 1] - g->off[shown]);
 		scx_jw_arr_end(w);
-		scx_jw_kuint(w, "total_rows", n);
-		if (shown < n)
-			scx_jw_kuint(w, "omitted_rows", n - shown);
-		free(sorted);
+		scx_jw_kuint(w, "total_rows", g->total);
+		if (shown < g->total)
+			scx_jw_kuint(w, "omitted_rows", g->total - shown);
 	}
 	pthread_mutex_unlock(&l->mu);
 #else
@@ -536,28 +595,44 @@ int mcp_live_report(struct mcp_server *s, const char *name, unsigned limit, stru
 {
 #ifdef MCP_HAVE_AGG
 	struct mcp_live *l = s->live;
-	struct scx_table *list = NULL;
 	struct scx_report_ctx rc = { 0 };
-	const struct scx_agg_snap *snap;
-	int r;
+	struct scx_table *list;
+	unsigned i = 0;
 
 	if (!l || !l->agg)
 		return -ESRCH;
+	while (i < NR_REPORTS && strcmp(report_names[i], name))
+		i++;
+	if (i == NR_REPORTS)
+		return -ENOENT;
 	pthread_mutex_lock(&l->mu);
-	snap = scx_agg__snapshot(l->agg);
-	if (snap) {
-		rc.seq = snap->seq;
-		rc.start_ns = snap->start_ns;
-		rc.end_ns = snap->end_ns;
+	list = l->rep[i];
+	if (!list) {
+		pthread_mutex_unlock(&l->mu);
+		return -EAGAIN;
 	}
-	r = scx_agg__report(l->agg, name, &list);
-	pthread_mutex_unlock(&l->mu);
-	if (r)
-		return r;
-	for (struct scx_table *t = list; t; t = t->next)
-		scx_table_limit(t, limit);
+	rc.seq = l->snap_seq;
+	rc.start_ns = l->snap_start;
+	rc.end_ns = l->snap_end;
+	/* show the first rows without giving up the others: the tables are kept */
+	unsigned nt = 0, saved_rows[32];
+	uint64_t saved_omit[32];
+
+	for (struct scx_table *t = list; t && nt < 32; t = t->next, nt++) {
+		saved_rows[nt] = t->nrows;
+		saved_omit[nt] = t->omitted;
+		if (t->nrows > limit) {
+			t->omitted += t->nrows - limit;
+			t->nrows = limit;
+		}
+	}
 	scx_report_json(out, list, &rc);
-	scx_table_free(list);
+	nt = 0;
+	for (struct scx_table *t = list; t && nt < 32; t = t->next, nt++) {
+		t->nrows = saved_rows[nt];
+		t->omitted = saved_omit[nt];
+	}
+	pthread_mutex_unlock(&l->mu);
 	while (out->len && out->data[out->len - 1] == '\n')
 		out->len--;
 	return 0;
