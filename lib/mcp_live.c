@@ -57,6 +57,7 @@ struct mcp_live {
 	struct scx_event *ring;
 	unsigned cap, head;	/* head: next slot */
 	uint64_t total, lost, seq;
+	uint64_t last_ts, last_arrival;	/* newest event time, and when (boottime) it came */
 	bool ended;
 	char err[256];
 	char producer[48];
@@ -159,6 +160,10 @@ static void *reader_main(void *arg)
 		l->ring[l->head] = e;
 		l->head = (l->head + 1) % l->cap;
 		l->total++;
+		if (e.ts > l->last_ts) {
+			l->last_ts = e.ts;
+			l->last_arrival = scx_now_boot_ns();
+		}
 		if (e.type == SCX_EV_LOST)
 			l->lost += e.lost.count;
 #ifdef MCP_HAVE_AGG
@@ -375,9 +380,10 @@ void mcp_live_tick(struct mcp_server *s, uint64_t now_ms)
 	atomic_store(&l->signalled, false);
 	pthread_mutex_lock(&l->mu);
 #ifdef MCP_HAVE_AGG
-	/* close intervals in which nothing arrived, so stats keep moving */
-	if (l->agg && !l->ended && l->total)
-		scx_agg__advance(l->agg, scx_now_boot_ns());
+	/* close intervals in which nothing arrived, so stats keep moving; event time is
+	 * extrapolated from the newest event, whatever clock the producer uses */
+	if (l->agg && !l->ended && l->last_ts)
+		scx_agg__advance(l->agg, l->last_ts + (scx_now_boot_ns() - l->last_arrival));
 #endif
 	total = l->total;
 	seq = l->seq;

@@ -11,6 +11,17 @@
 #include "mcp_tools.h"
 #include "profile.h"
 
+/* No data yet is a state, not a failure: say so and how to get some. */
+static int not_yet(struct mcp_call *c, const char *hint)
+{
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kbool(&c->w, "available", false);
+	scx_jw_kstr(&c->w, "hint", hint);
+	scx_jw_obj_end(&c->w);
+	return 0;
+}
+
+
 int mcp_t_topology(struct mcp_call *c)
 {
 	static const char *const levels[] = { "summary", "full", NULL };
@@ -45,8 +56,8 @@ int mcp_t_query_stats(struct mcp_call *c)
 		return 0;
 	}
 	if (!c->s->live)
-		return mcp_fail(c, "no live capture: start one with control_event_tracking "
-				"{\"action\":\"start\"}, wait a second, then query again");
+		return not_yet(c, "no live capture: start one with control_event_tracking "
+			       "{\"action\":\"start\"}, wait a second, then query again");
 	return mcp_live_stats(c->s, types[k], &c->w, (unsigned)limit);
 }
 
@@ -145,8 +156,8 @@ static int live_report(struct mcp_call *c, const char *name, int64_t limit)
 	int r;
 
 	if (!c->s->live)
-		return mcp_fail(c, "no live capture: start one with control_event_tracking "
-				"{\"action\":\"start\"}, wait a second, then call this again");
+		return not_yet(c, "no live capture: start one with control_event_tracking "
+			       "{\"action\":\"start\"}, wait a second, then call this again");
 	for (;;) {
 		scx_buf_reset(&b);
 		r = mcp_live_report(c->s, name, (unsigned)limit, &b);
@@ -156,8 +167,8 @@ static int live_report(struct mcp_call *c, const char *name, int64_t limit)
 	}
 	if (r == -EAGAIN) {
 		scx_buf_free(&b);
-		return mcp_fail(c, "the first 1 s interval of the capture has not closed yet; call "
-				"again in a second");
+		return not_yet(c, "the first 1 s interval of the capture has not closed yet; call "
+			       "again in a second");
 	}
 	if (r) {
 		scx_buf_free(&b);
@@ -252,7 +263,7 @@ int mcp_t_prof_results(struct mcp_call *c)
 	    mcp_arg_bool(c, "include_stacks", &stacks) < 0)
 		return -1;
 	if (!c->s->prof)
-		return mcp_fail(c, "no profile: start one with start_perf_profiling");
+		return not_yet(c, "no profile: start one with start_perf_profiling");
 	scx_profile__results(c->s->prof, (unsigned)limit, stacks, c->cap, &c->w);
 	return 0;
 }
