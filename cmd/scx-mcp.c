@@ -17,7 +17,7 @@
 
 enum {
 	OPT_MAX_LINE = 256, OPT_MAX_RESULT, OPT_PAGE_SIZE, OPT_EVENTS_CMD, OPT_UPDATE, OPT_RING,
-	OPT_CAPTURE,
+	OPT_CAPTURE, OPT_NO_LIVE,
 };
 
 static const struct scx_opt opts[] = {
@@ -39,6 +39,7 @@ static const struct scx_opt opts[] = {
 	{ OPT_RING, "stream-events", "N", "events kept for events://stream (default 512)",
 	  "128 512 2048" },
 	{ OPT_CAPTURE, "capture", NULL, "start a live capture at once (as control_event_tracking start)" },
+	{ OPT_NO_LIVE, "no-live", NULL, "trace analysis only: refuse live capture and profiling" },
 	{ 'v', "verbose", NULL, "diagnostics on stderr (-vv: every log message)" },
 	{ 0 },
 };
@@ -105,6 +106,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CAPTURE:
 			o.capture = true;
+			break;
+		case OPT_NO_LIVE:
+			o.no_live = true;
 			break;
 		case 'v':
 			scx_verbose++;

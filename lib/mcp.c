@@ -793,7 +793,7 @@ int mcp_server__run(struct mcp_server *s, int in_fd, int out_fd)
 	s->in_fd = in_fd;
 	s->out_fd = out_fd;
 	signal(SIGPIPE, SIG_IGN);
-	if (s->o.capture) {
+	if (s->o.capture && !s->o.no_live) {
 		static char *const args[] = { "--format", "binary", "-o", "-", NULL };
 		char err[256] = "";
 		int r = mcp_live_start(s, args, "scx-events --format binary -o - (--capture)", err,

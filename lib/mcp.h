@@ -33,6 +33,7 @@ struct mcp_opts {
 	unsigned update_ms;		/* min gap between resource updates; 0 = 1000 */
 	unsigned ring_events;		/* events kept for events://stream; 0 = 512 */
 	bool capture;			/* start a live capture at once */
+	bool no_live;			/* refuse live capture and profiling */
 };
 
 struct mcp_server;

@@ -219,10 +219,16 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 			return mcp_error(s, MCP_INVALID_PARAMS, "params.arguments must be an object");
 		c.args = args;
 	}
+	if ((t->flags & MCP_T_LIVE) && s->o.no_live && strcmp(t->name, "get_topology") &&
+	    strcmp(t->name, "query_stats")) {
+		mcp_fail(&c, "live capture and profiling are disabled (scx-mcp --no-live)");
+		goto out;
+	}
 	/* leave room for the envelope and the escaping of the text */
 	c.cap = s->o.max_result - SCX_MIN(s->o.max_result / 8, 4096);
 	scx_jw_init(&c.w, &c.out);
 	t->fn(&c);
+out:
 	if (s->cancelled) {
 		scx_buf_free(&c.out);
 		return 0;
