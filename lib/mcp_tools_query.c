@@ -108,12 +108,23 @@ static int get_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
 
 /* ---- query_trace_events ---------------------------------------------------------- */
 
+/*
+ * A field name resolved once per event type: the per-event lookup by name
+ * (strlen + string compares) dominated aggregations over 300k events.
+ */
+struct fcache {
+	const char *name;
+	uint8_t state[SCX_EV__COUNT];	/* 0 unknown, 1 resolved, 2 implicit, 3 absent */
+	const struct scx_field *f[SCX_EV__COUNT];
+};
+
 enum op { OP_EQ, OP_NE, OP_GT, OP_LT, OP_GE, OP_LE, OP_CONTAINS };
 static const char *const op_names[] = { "equal", "not_equal", "greater_than", "less_than",
 					"greater_or_equal", "less_or_equal", "contains", NULL };
 
 struct filt {
 	char field[32];
+	struct fcache fc;
 	enum op op;
 	bool is_str;
 	int64_t num;
@@ -123,6 +134,33 @@ struct filt {
 #define MAX_FILTERS 8
 
 /* Value of a named field of e: 1 number, 2 string, 0 absent. */
+static int field_val(const struct scx_event *e, const char *name, int64_t *num, const char **str);
+
+
+static int field_val_c(struct fcache *c, const struct scx_event *e, int64_t *num, const char **str)
+{
+	unsigned t = e->type < SCX_EV__COUNT ? e->type : 0;
+
+	if (!c->state[t]) {
+		c->f[t] = scx_ev_field(t, c->name, strlen(c->name));
+		c->state[t] = c->f[t] ? 1 : (!strcmp(c->name, "ts") || !strcmp(c->name, "cpu") ||
+					     !strcmp(c->name, "type")) ? 2 : 3;
+	}
+	if (c->state[t] == 1) {
+		const struct scx_field *f = c->f[t];
+
+		if (f->kind == SCX_F_STR) {
+			*str = (const char *)e + f->offset;
+			return 2;
+		}
+		*num = scx_field_get_int(e, f);
+		return 1;
+	}
+	if (c->state[t] == 3)
+		return 0;
+	return field_val(e, c->name, num, str);
+}
+
 static int field_val(const struct scx_event *e, const char *name, int64_t *num, const char **str)
 {
 	const struct scx_field *f;
@@ -155,12 +193,15 @@ static bool filt_match(const struct filt *f, const struct scx_event *e)
 	int64_t n = 0;
 	const char *s = NULL;
 	char sb[SCX_PATH_LEN + 1];
-	int k = field_val(e, f->field, &n, &s);
+	int k = field_val_c((struct fcache *)&f->fc, e, &n, &s);
 
 	if (!k)
 		return false;
 	if (k == 2) {
-		snprintf(sb, sizeof(sb), "%s", s);
+		size_t l = strnlen(s, SCX_PATH_LEN);
+
+		memcpy(sb, s, l);
+		sb[l] = 0;
 		int cmp = strcmp(sb, f->str);
 
 		switch (f->op) {
@@ -261,8 +302,10 @@ static int parse_filters(struct mcp_call *c, struct filt *fs, unsigned *nr)
 		v = scx_json_get(d, o, "value");
 		if (f < 0 || op < 0 || v < 0 || !scx_json_is_str(d, f) || !scx_json_is_str(d, op))
 			return mcp_fail(c, "field_filters[%d] needs field, operator and value", i);
+		memset(&x->fc, 0, sizeof(x->fc));
 		if (scx_json_str(d, f, x->field, sizeof(x->field)) >= (int)sizeof(x->field))
 			return mcp_fail(c, "field_filters[%d].field is too long", i);
+		x->fc.name = x->field;
 		scx_json_str(d, op, buf, sizeof(buf));
 		x->op = OP_EQ;
 		while (op_names[x->op] && strcmp(op_names[x->op], buf))
@@ -315,6 +358,7 @@ int mcp_t_query(struct mcp_call *c)
 	uint64_t acount = 0;
 	static const char *const funcs[] = { "count", "count_by", "avg", "min", "max", "group_by",
 					     NULL };
+	struct fcache afc = { .name = afield };
 
 	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || get_range(c, &from, &to) ||
 	    mcp_arg_i64(c, "cpu", &cpu, -1, 1 << 20) < 0 || mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
@@ -370,19 +414,17 @@ int mcp_t_query(struct mcp_call *c)
 			continue;
 		int64_t n = 0;
 		const char *sv = NULL;
-		int k = field_val(&e, afield, &n, &sv);
+		int k = field_val_c(&afc, &e, &n, &sv);
 
 		if (!k)
 			continue;
 		if (agg == 1 || agg == 5) {
-			struct agg_key key = { .num = n, .is_str = k == 2 };
 			int64_t hk = n;
 			uint32_t *slot;
 
 			if (k == 2) {
-				snprintf(key.str, sizeof(key.str), "%s", sv);
 				hk = 0;
-				for (const char *p = key.str; *p; p++)
+				for (const char *p = sv; *p && p < sv + SCX_PATH_LEN; p++)
 					hk = hk * 131 + (unsigned char)*p;
 				hk ^= INT64_MIN;	/* keep apart from small numbers */
 			}
@@ -392,7 +434,16 @@ int mcp_t_query(struct mcp_call *c)
 					capkeys = capkeys ? capkeys * 2 : 256;
 					keys = scx_xrealloc(keys, capkeys * sizeof(*keys));
 				}
-				keys[nkeys] = key;
+				keys[nkeys].num = n;
+				keys[nkeys].is_str = k == 2;
+				keys[nkeys].count = 0;
+				keys[nkeys].str[0] = 0;
+				if (k == 2) {
+					size_t l = strnlen(sv, sizeof(keys[nkeys].str) - 1);
+
+					memcpy(keys[nkeys].str, sv, l);
+					keys[nkeys].str[l] = 0;
+				}
 				*slot = ++nkeys;
 			}
 			keys[*slot - 1].count++;
@@ -699,11 +750,78 @@ static int cmp_lat_desc(const void *a, const void *b)
 	return x->lat < y->lat ? 1 : x->lat > y->lat ? -1 : (x->wake_ts > y->wake_ts) - (x->wake_ts < y->wake_ts);
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* The k-th smallest of a[0..n) (a is reordered): quickselect, O(n). */
+static uint64_t kth(uint64_t *a, size_t n, size_t k)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	size_t lo = 0, hi = n - 1;
 
-	return (x > y) - (x < y);
+	while (lo < hi) {
+		uint64_t pivot = a[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				uint64_t x = a[i];
+
+				a[i] = a[j];
+				a[j] = x;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return a[k];
+	}
+	return a[k];
+}
+
+/* Keep the 'cap' slowest pairs in a min-heap on latency. */
+static void heap_push(struct pair *h, size_t *n, size_t cap, const struct pair *p)
+{
+	size_t i;
+
+	if (*n == cap) {
+		if (cmp_lat_desc(p, &h[0]) >= 0)	/* not slower than the fastest kept */
+			return;
+		/* replace the root and sift down */
+		i = 0;
+		h[0] = *p;
+		for (;;) {
+			size_t l = 2 * i + 1, r = l + 1, m = i;
+
+			if (l < *n && cmp_lat_desc(&h[l], &h[m]) > 0)
+				m = l;
+			if (r < *n && cmp_lat_desc(&h[r], &h[m]) > 0)
+				m = r;
+			if (m == i)
+				break;
+			struct pair x = h[i];
+
+			h[i] = h[m];
+			h[m] = x;
+			i = m;
+		}
+		return;
+	}
+	i = (*n)++;
+	h[i] = *p;
+	while (i && cmp_lat_desc(&h[i], &h[(i - 1) / 2]) > 0) {
+		struct pair x = h[i];
+
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
 }
 
 int mcp_t_correlate(struct mcp_call *c)
@@ -761,8 +879,17 @@ int mcp_t_correlate(struct mcp_call *c)
 	lat = scx_xmalloc((npairs + 1) * sizeof(*lat));
 	for (size_t i = 0; i < npairs; i++)
 		lat[i] = pairs[i].lat;
-	qsort(lat, npairs, sizeof(*lat), cmp_u64);
-	qsort(pairs, npairs, sizeof(*pairs), cmp_lat_desc);
+	/* only the slowest 'limit' are shown: a heap, then sort those few */
+	{
+		size_t keep = SCX_MIN((size_t)limit, npairs), nh = 0;
+		struct pair *h = scx_xmalloc((keep + 1) * sizeof(*h));
+
+		for (size_t i = 0; i < npairs && keep; i++)
+			heap_push(h, &nh, keep, &pairs[i]);
+		qsort(h, nh, sizeof(*h), cmp_lat_desc);
+		memcpy(pairs, h, nh * sizeof(*h));
+		free(h);
+	}
 
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", t->id);
@@ -774,23 +901,27 @@ int mcp_t_correlate(struct mcp_call *c)
 	scx_jw_kuint(&c->w, "count", npairs);
 	if (npairs) {
 		double sum = 0;
+		uint64_t mn = UINT64_MAX, mx = 0;
 
-		for (size_t i = 0; i < npairs; i++)
+		for (size_t i = 0; i < npairs; i++) {
 			sum += lat[i];
-		scx_jw_kuint(&c->w, "min_ns", lat[0]);
+			mn = SCX_MIN(mn, lat[i]);
+			mx = SCX_MAX(mx, lat[i]);
+		}
+		scx_jw_kuint(&c->w, "min_ns", mn);
 		scx_jw_kdouble(&c->w, "avg_ns", sum / npairs);
-		/* nearest rank */
-		scx_jw_kuint(&c->w, "p50_ns", lat[(size_t)((npairs - 1) * 0.50 + 0.5)]);
-		scx_jw_kuint(&c->w, "p90_ns", lat[(size_t)((npairs - 1) * 0.90 + 0.5)]);
-		scx_jw_kuint(&c->w, "p99_ns", lat[(size_t)((npairs - 1) * 0.99 + 0.5)]);
-		scx_jw_kuint(&c->w, "p999_ns", lat[(size_t)((npairs - 1) * 0.999 + 0.5)]);
-		scx_jw_kuint(&c->w, "max_ns", lat[npairs - 1]);
+		/* exact, by rank (index round((n-1) q)) */
+		scx_jw_kuint(&c->w, "p50_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.50 + 0.5)));
+		scx_jw_kuint(&c->w, "p90_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.90 + 0.5)));
+		scx_jw_kuint(&c->w, "p99_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.99 + 0.5)));
+		scx_jw_kuint(&c->w, "p999_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.999 + 0.5)));
+		scx_jw_kuint(&c->w, "max_ns", mx);
 	}
 	scx_jw_obj_end(&c->w);
 	scx_jw_key(&c->w, "slowest");
 	scx_jw_arr_begin(&c->w);
 	for (size_t i = 0; i < npairs && (int64_t)shown < limit && mcp_room(c); i++, shown++) {
-		const struct pair *p = &pairs[i];
+		const struct pair *p = &pairs[i];	/* the heap's sorted top */
 		char comm[SCX_COMM_LEN];
 
 		scx_jw_obj_begin(&c->w);

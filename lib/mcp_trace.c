@@ -37,11 +37,13 @@ bool mcp_trace_next(const struct mcp_trace *t, size_t *off, struct scx_event *e)
 	if (*off + sizeof(h) > t->len)
 		return false;
 	memcpy(&h, t->data + *off, sizeof(h));
-	memset(e, 0, sizeof(*e));
 	e->ts = h.ts;
 	e->cpu = h.cpu;
 	e->type = h.type;
+	e->flags = 0;
 	memcpy(&e->sw, t->data + *off + sizeof(h), h.len);
+	/* zero only what the record did not carry */
+	memset((char *)&e->sw + h.len, 0, sizeof(*e) - offsetof(struct scx_event, sw) - h.len);
 	if (h.type == SCX_EV_SWITCH && h.len <= offsetof(struct scx_ev_switch, dsq_id))
 		e->sw.dsq_id = SCX_DSQ_NONE;
 	*off += REC_ALIGN(sizeof(h) + h.len);
@@ -403,6 +405,15 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	if (!t->nr_cpus)
 		t->nr_cpus = t->max_cpu + 1;
 	t->load_ns = scx_now_mono_ns() - t0;
+#ifdef MCP_HAVE_AGG
+	/* aggregate now, so every analysis afterwards only formats a report */
+	mcp_progress(s, (double)t->nr + 1, (double)t->nr + 2, "aggregating");
+	if (!mcp_trace_agg(c, t)) {
+		trace_free(t);
+		return -1;
+	}
+	t->load_ns = scx_now_mono_ns() - t0;
+#endif
 	s->traces = scx_xrealloc(s->traces, (s->nr_traces + 1) * sizeof(*s->traces));
 	s->traces[s->nr_traces++] = t;
 	s->list_changed = true;
