@@ -78,6 +78,27 @@ static long vm_kb(const char *key)
 	return v;
 }
 
+/* CPU time (user + system) the server has used, ms: robust to other load */
+static double cpu_ms(void)
+{
+	char path[64], line[1024], *p;
+	unsigned long ut = 0, st = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", child);
+	f = fopen(path, "r");
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return 0;
+	}
+	fclose(f);
+	p = strrchr(line, ')');
+	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
+		return (ut + st) * 1000.0 / sysconf(_SC_CLK_TCK);
+	return 0;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -136,9 +157,12 @@ int main(int argc, char **argv)
 	/* load */
 	snprintf(params, sizeof(params), "{\"name\":\"load_perfetto_trace\",\"arguments\":"
 		 "{\"file_path\":\"%s\",\"trace_id\":\"t\"}}", argv[2]);
+	double c0 = cpu_ms();
+
 	t0 = now_ms();
 	const char *r = rpc(id++, "tools/call", params);
 	printf("load %.1f ms\n", now_ms() - t0);
+	printf("load_cpu %.0f ms\n", cpu_ms() - c0);
 	if (strstr(r, "\"isError\":true")) {
 		fprintf(stderr, "mcp-client: load failed: %.300s\n", r);
 		return 1;
