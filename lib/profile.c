@@ -484,7 +484,8 @@ static void sym_finish(struct symtab *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		t->syms[i].name = t->pool + (uintptr_t)t->syms[i].name;
-	qsort(t->syms, t->n, sizeof(*t->syms), cmp_sym);
+	if (t->n)
+		qsort(t->syms, t->n, sizeof(*t->syms), cmp_sym);
 	t->ok = t->n > 0;
 }
 
