@@ -274,4 +274,10 @@ test_expect_success SHARED 'a cancelled load gets no response; pings during it a
 	text 3 <out | jq -e ".traces == []" >/dev/null
 '
 
+test_expect_success 'fuzz mcp: corpus replays, every answer one JSON object per line' '
+	n=$(ls "$SCX_SRC/t/fuzz/corpus/mcp" | wc -l) && test $n -ge 3 &&
+	"$SCX_BUILD/fuzz/mcp" "$SCX_SRC/t/fuzz/corpus/mcp" >out &&
+	grep -qx "$n inputs replayed" out
+'
+
 test_done
