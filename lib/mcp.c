@@ -558,6 +558,9 @@ static void handle_line(struct mcp_server *s, const char *line, size_t n)
 	}
 	if (!n)
 		return;
+	scx_buf_reset(&s->line);
+	scx_buf_add(&s->line, line, n);
+	line = s->line.data;
 	if (scx_json_parse(d, line, n)) {
 		snprintf(msg, sizeof(msg), "parse error: byte %zu: %s", d->err_off, d->err);
 		send_error(s, NULL, 0, MCP_PARSE_ERROR, msg, NULL);
@@ -780,6 +783,7 @@ void mcp_server__free(struct mcp_server *s)
 	scx_json_free(&s->doc);
 	scx_json_free(&s->side);
 	scx_buf_free(&s->in);
+	scx_buf_free(&s->line);
 	scx_buf_free(&s->out);
 	scx_buf_free(&s->cur_id);
 	scx_buf_free(&s->progress_token);

@@ -49,7 +49,9 @@ struct mcp_server {
 	bool discarding;		/* inside a line longer than max_line */
 	bool eof;
 
-	struct scx_json_doc doc;	/* the request being handled */
+	struct scx_buf line;		/* copy of the request being handled: stdin's
+					   buffer may move while a long call reads on */
+	struct scx_json_doc doc;	/* the request being handled (points into line) */
 	struct scx_json_doc side;	/* lines peeked at during a long call */
 	struct scx_buf out;		/* message being built */
 
