@@ -242,7 +242,7 @@ static struct val tok_val(const struct scx_json_doc *d, int idx)
 }
 
 /* An integer literal for a field of kind 'kind': range-checked. */
-static int get_num(const struct val *x, int kind, int64_t *v)
+static inline __attribute__((always_inline)) int get_num(const struct val *x, int kind, int64_t *v)
 {
 	bool neg;
 	uint64_t m;
@@ -280,7 +280,7 @@ static int get_num(const struct val *x, int kind, int64_t *v)
 	return 0;
 }
 
-static int get_field(const struct val *x, const struct scx_field *f, struct scx_event *e,
+static inline __attribute__((always_inline)) int get_field(const struct val *x, const struct scx_field *f, struct scx_event *e,
 		     const char *kname, char *err, size_t errsz, size_t *col)
 {
 	int64_t v;
@@ -336,7 +336,7 @@ static inline bool key_eq(const char *a, const char *b, size_t n)
 }
 
 /* ts, cpu and the fields of one key/value pair of an event line. */
-static int event_kv(unsigned kind, const char *ks, size_t kl, const struct val *x,
+static inline __attribute__((always_inline)) int event_kv(unsigned kind, const char *ks, size_t kl, const struct val *x,
 		    struct scx_event *e, unsigned *cursor, char *err, size_t errsz, size_t *col)
 {
 	const struct scx_ev_desc *desc = scx_ev_desc(kind);
