@@ -276,7 +276,6 @@ static void text_cell(char *buf, size_t n, const struct scx_col *col, const unio
 			scx_fmt_ns(sub == 1 ? x->dist->p50 : sub == 2 ? x->dist->p99 : x->dist->max, buf, n);
 		break;
 	}
-	buf[MAXW - 1] = 0;
 }
 
 void scx_report_text(struct scx_buf *b, const struct scx_table *list, const struct scx_report_ctx *c)
