@@ -425,6 +425,9 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 			size_t n = SCX_MIN((size_t)(f.s[1].end - f.s[1].p), SCX_PATH_LEN - 1);
 			memcpy(s->exec.filename, f.s[1].p, n);
 		}
+		for (struct pb q = payload; pb_next(&q, &x) > 0;)
+			if (x.num == 50001 && x.wt == PB_LEN)	/* scx-perfetto: the new comm */
+				copy_comm(s->exec.comm, x.s);
 		break;
 	case 238:	/* sched_process_exit */
 	case 240:	/* sched_process_free */

@@ -612,6 +612,7 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		p = pb_put_str(p, 1, e->exec.filename, SCX_PATH_LEN);
 		p = pb_put_i64(p, 2, e->exec.pid);
 		p = pb_put_i64(p, 3, e->exec.old_pid);
+		p = pb_put_str(p, 50001, e->exec.comm, SCX_COMM_LEN);	/* ours: the new comm */
 		break;
 	case SCX_EV_EXIT:
 	case SCX_EV_FREE:
