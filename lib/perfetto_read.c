@@ -246,7 +246,7 @@ static int small_decode(struct pf_rd *r, struct pb m, struct pf_small *f)
 	struct pb_field x;
 	int rc;
 
-	f->has = 0;
+	memset(f, 0, sizeof(*f));	/* absent fields read as 0, as in protobuf */
 	while ((rc = pb_next(&m, &x)) > 0) {
 		if (x.num >= 16)
 			continue;
@@ -405,7 +405,7 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		int32_t ptgid = pv ? r->thr[*pv].tgid : 0;
 
 		if (child <= 0)
-			break;
+			return 0;	/* swapper: trace_processor ignores it too */
 		pf_thread_set(r, child, thread ? (ptgid ? ptgid : (int32_t)pid) : child, comm, 1);
 		if (!thread)
 			proc_get(r, child)->ppid = ptgid ? ptgid : (int32_t)pid;
@@ -514,8 +514,10 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 	default:
 		return 0;
 	}
-	e->ts = ts;
-	e->cpu = (int16_t)cpu;
+	if (e) {
+		e->ts = ts;
+		e->cpu = (int16_t)cpu;
+	}
 	return 0;
 }
 
