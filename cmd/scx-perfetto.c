@@ -50,11 +50,18 @@ static const struct scx_cmd cmd = {
 };
 
 static volatile sig_atomic_t stop;
+static int input_fd = -1;
 
+/*
+ * Ctrl-C reaches the whole pipeline; SIGTERM from a supervisor: stop reading
+ * (closing the input wakes a blocked read) and finish the trace cleanly.
+ */
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+	if (input_fd >= 0)
+		close(input_fd);
 }
 
 struct rd_ctx {
@@ -160,7 +167,8 @@ static int do_write(const char *in, const char *out, const struct scx_pf_write_o
 	w = scx_pf_writer__open(out, wo);
 	if (!w)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(errno));
-	/* Ctrl-C reaches the whole pipeline: finish writing what the producer sent */
+	if (!in || !strcmp(in, "-"))
+		input_fd = 0;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	while ((rc = scx_reader__next(r, &e)) != SCX_READ_END) {

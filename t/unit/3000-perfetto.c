@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfetto_read/perfetto_write through the library API: wire decoding, the
+ * round trip of every event kind (compact, plain, deflate), the 512 KiB limit
+ * of compressed packets, truncation with byte offsets, callback stops.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "perfetto_read.h"
+#include "perfetto_wire.h"
+#include "perfetto_write.h"
+#include "tap.h"
+#include "util.h"
+
+struct evs {
+	struct scx_event *e;
+	size_t n, cap;
+};
+
+static void push(struct evs *v, const struct scx_event *e)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 256;
+		v->e = realloc(v->e, v->cap * sizeof(*v->e));
+	}
+	v->e[v->n++] = *e;
+}
+
+static int collect(void *ctx, const struct scx_event *e)
+{
+	push(ctx, e);
+	return 0;
+}
+
+static void sw(struct evs *v, uint64_t ts, int cpu, int prev, int prev_tgid, const char *pc,
+	       int64_t state, int next, int next_tgid, const char *nc)
+{
+	struct scx_event e;
+
+	scx_event_init(&e, SCX_EV_SWITCH);
+	e.ts = ts;
+	e.cpu = cpu;
+	e.sw.prev_pid = prev;
+	e.sw.prev_tgid = prev_tgid;
+	e.sw.prev_prio = 120;
+	e.sw.prev_state = state;
+	e.sw.next_pid = next;
+	e.sw.next_tgid = next_tgid;
+	e.sw.next_prio = next ? 120 : 120;
+	strcpy(e.sw.prev_comm, pc);
+	strcpy(e.sw.next_comm, nc);
+	push(v, &e);
+}
+
+static void wake(struct evs *v, unsigned type, uint64_t ts, int cpu, int pid, int tgid,
+		 const char *comm, int target, int waker, int waker_tgid)
+{
+	struct scx_event e;
+
+	scx_event_init(&e, type);
+	e.ts = ts;
+	e.cpu = cpu;
+	e.wake.pid = pid;
+	e.wake.tgid = tgid;
+	e.wake.prio = 120;
+	e.wake.target_cpu = target;
+	e.wake.waker_pid = waker;
+	e.wake.waker_tgid = waker_tgid;
+	strcpy(e.wake.comm, comm);
+	push(v, &e);
+}
+
+/* Every event kind, on two cpus, in time order. */
+static void sample(struct evs *v)
+{
+	struct scx_event e;
+
+	sw(v, 1000, 0, 0, 0, "swapper/0", 0, 100, 100, "app");
+	sw(v, 1100, 1, 0, 0, "swapper/1", 0, 200, 200, "db");
+	wake(v, SCX_EV_WAKING, 1200, 0, 101, 100, "worker", 1, 100, 100);	/* compact */
+	wake(v, SCX_EV_WAKING, 1250, 0, 201, 200, "dbw", 1, 0, 0);	/* waker from irq: plain */
+	wake(v, SCX_EV_WAKEUP, 1300, 1, 101, 100, "worker", 1, 200, 200);
+	sw(v, 1400, 1, 200, 200, "db", SCX_STATE_PREEMPTED, 101, 100, "worker");
+	scx_event_init(&e, SCX_EV_FORK);
+	e.ts = 1500, e.cpu = 0;
+	e.fork.parent_pid = 100, e.fork.parent_tgid = 100, e.fork.child_pid = 102;
+	e.fork.child_tgid = 102;
+	strcpy(e.fork.parent_comm, "app");
+	strcpy(e.fork.child_comm, "app");
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_FORK);	/* a thread */
+	e.ts = 1510, e.cpu = 0;
+	e.fork.parent_pid = 100, e.fork.parent_tgid = 100, e.fork.child_pid = 103;
+	e.fork.child_tgid = 100;
+	strcpy(e.fork.parent_comm, "app");
+	strcpy(e.fork.child_comm, "app");
+	push(v, &e);
+	wake(v, SCX_EV_WAKEUP_NEW, 1600, 0, 102, 102, "app", 0, 100, 100);
+	scx_event_init(&e, SCX_EV_MIGRATE);
+	e.ts = 1700, e.cpu = 1;
+	e.mig.pid = 200, e.mig.tgid = 200, e.mig.prio = 120, e.mig.orig_cpu = 1, e.mig.dest_cpu = 0;
+	strcpy(e.mig.comm, "db");
+	push(v, &e);
+	sw(v, 2000, 0, 100, 100, "app", SCX_STATE_INTERRUPTIBLE, 102, 102, "app");
+	scx_event_init(&e, SCX_EV_EXEC);
+	e.ts = 2100, e.cpu = 0;
+	e.exec.pid = 102, e.exec.tgid = 102, e.exec.old_pid = 102;
+	strcpy(e.exec.comm, "true");
+	strcpy(e.exec.filename, "/usr/bin/true");
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_TASK_RENAME);
+	e.ts = 2100, e.cpu = 0;
+	e.rename.pid = 102, e.rename.tgid = 102;
+	strcpy(e.rename.oldcomm, "app");
+	strcpy(e.rename.newcomm, "true");
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_SOFTIRQ_ENTRY);
+	e.ts = 2200, e.cpu = 0, e.softirq.vec = 3;
+	push(v, &e);
+	e.type = SCX_EV_SOFTIRQ_EXIT, e.ts = 2250;
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_IRQ_ENTRY);
+	e.ts = 2300, e.cpu = 1, e.irq.irq = 42;
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_IRQ_EXIT);
+	e.ts = 2310, e.cpu = 1, e.irq.irq = 42, e.irq.ret = 1;
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_IPI_SEND);
+	e.ts = 2400, e.cpu = 0, e.ipi.target_cpu = 1;
+	push(v, &e);
+	e.ts = 2401, e.ipi.target_cpu = 1, e.ipi.callsite = 0xffffffff81234567ull;
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_IPI_ENTRY);
+	e.ts = 2450, e.cpu = 1;
+	push(v, &e);
+	e.type = SCX_EV_IPI_EXIT, e.ts = 2460;
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_CPU_FREQUENCY);
+	e.ts = 2500, e.cpu = 0, e.freq.cpu_id = 0, e.freq.khz = 2400000;
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_CPU_IDLE);
+	e.ts = 2600, e.cpu = 1, e.idle.cpu_id = 1, e.idle.state = SCX_IDLE_EXIT;
+	push(v, &e);
+	/* lost events on cpu 1, then a switch whose prev does not follow */
+	scx_event_init(&e, SCX_EV_LOST);
+	e.ts = 2700, e.cpu = 1, e.lost.count = 17;
+	push(v, &e);
+	sw(v, 2800, 1, 300, 300, "other", SCX_STATE_UNINTERRUPTIBLE, 200, 200, "db");
+	/* sched_ext data */
+	sw(v, 2900, 1, 200, 200, "db", SCX_STATE_PREEMPTED, 101, 100, "worker");
+	v->e[v->n - 1].sw.dsq_id = 0x8000000000000001ull;
+	v->e[v->n - 1].sw.dsq_lat_ns = 12345;
+	v->e[v->n - 1].sw.dsq_depth = 3;
+	v->e[v->n - 1].sw.dsq_vtime = 999;
+	v->e[v->n - 1].sw.slice_ns = 20000000;
+	v->e[v->n - 1].sw.prev_slice_used_ns = 5000;
+	scx_event_init(&e, SCX_EV_DSQ_INSERT);
+	e.ts = 2950, e.cpu = 0;
+	e.dsq.pid = 201, e.dsq.tgid = 200, e.dsq.dsq_id = 7, e.dsq.vtime = 5, e.dsq.slice_ns = 6;
+	e.dsq.depth = 2;
+	strcpy(e.dsq.comm, "dbw");
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_CPUHP_ENTER);
+	e.ts = 3000, e.cpu = 0, e.cpuhp.cpu_id = 1, e.cpuhp.target = 5, e.cpuhp.idx = 4;
+	push(v, &e);
+	e.type = SCX_EV_CPUHP_EXIT, e.ts = 3001, e.cpuhp.ret = -22;
+	push(v, &e);
+	scx_event_init(&e, SCX_EV_SCX_ENABLE);
+	e.ts = 3100, e.cpu = 0;
+	strcpy(e.ops.name, "rusty");
+	push(v, &e);
+	sw(v, 3200, 0, 102, 102, "true", SCX_STATE_DEAD, 0, 0, "swapper/0");
+	scx_event_init(&e, SCX_EV_EXIT);
+	e.ts = 3150, e.cpu = 0, e.task.pid = 102, e.task.tgid = 102, e.task.prio = 120;
+	strcpy(e.task.comm, "true");
+	push(v, &e);
+	e.type = SCX_EV_FREE, e.ts = 3300;
+	push(v, &e);
+}
+
+static int cmp_ts(const void *a, const void *b)
+{
+	const struct scx_event *x = a, *y = b;
+
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+static char *tmpl(void)
+{
+	static char p[64];
+
+	snprintf(p, sizeof(p), "/tmp/scx-pf-unit.XXXXXX");
+	return p;
+}
+
+/* Write v with o, return the file's bytes. */
+static char *write_trace(const struct evs *v, const struct scx_pf_write_opts *o, size_t *len)
+{
+	char *path = tmpl();
+	int fd = mkstemp(path);
+	struct scx_pf_writer *w = scx_pf_writer__fdopen(fd, o);
+	struct scx_buf b = { 0 };
+	char tmp[65536];
+	ssize_t n;
+
+	for (size_t i = 0; i < v->n; i++)
+		scx_pf_writer__event(w, &v->e[i]);
+	if (scx_pf_writer__close(w))
+		return NULL;
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, tmp, sizeof(tmp))) > 0)
+		scx_buf_add(&b, tmp, n);
+	close(fd);
+	unlink(path);
+	*len = b.len;
+	return b.data;
+}
+
+static bool same_events(const struct evs *a, const struct evs *b, const char *what)
+{
+	if (a->n != b->n) {
+		printf("# %s: %zu events, want %zu\n", what, b->n, a->n);
+		return false;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		if (memcmp(&a->e[i], &b->e[i], sizeof(a->e[i]))) {
+			printf("# %s: event %zu (%s at %llu) differs\n", what, i,
+			       scx_ev_name(a->e[i].type), (unsigned long long)a->e[i].ts);
+			return false;
+		}
+	return true;
+}
+
+static void test_wire(void)
+{
+	uint8_t buf[32], *p;
+	struct pb b;
+	struct pb_field f;
+	uint64_t v;
+
+	p = pb_put_varint(buf, 300);
+	is_int(p - buf, 2, "varint 300 takes 2 bytes");
+	b = (struct pb){ buf, p };
+	ok(!pb_varint(&b, &v) && v == 300, "varint 300 decodes");
+	p = pb_put_i64(buf, 2, -1);
+	is_int(p - buf, 11, "negative int32 is 10 bytes plus the tag");
+	b = (struct pb){ buf, p };
+	ok(pb_next(&b, &f) == 1 && f.num == 2 && (int32_t)f.v == -1, "negative int32 decodes");
+	memset(buf, 0xff, 11);
+	b = (struct pb){ buf, buf + 11 };
+	ok(pb_varint(&b, &v) < 0, "overlong varint is malformed");
+	buf[0] = 0x0a, buf[1] = 0x05, buf[2] = 0x00;
+	b = (struct pb){ buf, buf + 3 };
+	ok(pb_next(&b, &f) < 0 && b.p == buf, "length past the end is malformed, position kept");
+	buf[0] = 0x0b;	/* group start */
+	b = (struct pb){ buf, buf + 3 };
+	ok(pb_next(&b, &f) < 0, "groups are rejected");
+}
+
+static void test_round_trip(void)
+{
+	static const struct { const char *name; struct scx_pf_write_opts o; } modes[] = {
+		{ "compact", { 0 } },
+		{ "no-compact", { .no_compact = true } },
+		{ "deflate", { .deflate = true } },
+		{ "small bundles", { .bundle_events = 2 } },
+	};
+	struct evs in = { 0 };
+
+	sample(&in);
+	qsort(in.e, in.n, sizeof(*in.e), cmp_ts);
+	for (size_t m = 0; m < SCX_ARRAY_SIZE(modes); m++) {
+		struct evs out = { 0 };
+		struct scx_pf_opts o = { .on_event = collect, .ctx = &out };
+		struct scx_pf_trace *t;
+		size_t len;
+		char *buf = write_trace(&in, &modes[m].o, &len);
+		int rc = scx_pf_read_mem(buf, len, "rt", &o, &t);
+
+		is_int(rc, 0, "%s: reads back", modes[m].name);
+		ok(same_events(&in, &out, modes[m].name), "%s: same %zu events", modes[m].name, in.n);
+		is_int(t->producer, SCX_PF_PROD_SCX, "%s: producer is scx", modes[m].name);
+		is_int(t->stat.lost_bundles, 1, "%s: one bundle flagged lost", modes[m].name);
+		if (m == 0) {
+			ok(t->stat.compact_switches > 0 && t->stat.compact_wakings == 1,
+			   "compact: switches and the running task's waking are compact");
+			const struct scx_pf_thread *th = scx_pf_trace__thread(t, 103);
+			ok(th && th->tgid == 100, "thread 103 belongs to process 100");
+			const struct scx_pf_process *pr = scx_pf_trace__process(t, 100);
+			ok(pr && !strcmp(pr->cmdline, "app"), "process 100 is named app");
+		}
+		if (m == 1)
+			is_int(t->stat.compact_switches, 0, "no-compact: no compact switches");
+		if (m == 2)
+			ok(t->stat.compressed_packets >= 1, "deflate: compressed_packets");
+		scx_pf_trace__free(t);
+		free(buf);
+		free(out.e);
+	}
+	free(in.e);
+}
+
+/* Many events: every deflate packet stays under 512 KiB and the trace reads back. */
+static void test_deflate_limit(void)
+{
+	struct evs in = { 0 }, out = { 0 };
+	struct scx_pf_write_opts wo = { .deflate = true };
+	struct scx_pf_opts o = { .on_event = collect, .ctx = &out };
+	struct scx_pf_trace *t;
+	uint64_t seed = 1;
+	size_t len, max = 0, npk = 0;
+	char *buf;
+
+	for (int i = 0; i < 400000; i++) {
+		int cpu = i & 1;
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		int next = 1000 + (int)(seed >> 33) % 5000;
+		int prev = in.n >= 2 ? in.e[in.n - 2].sw.next_pid : 0;
+		char c1[16], c2[16];
+		snprintf(c1, sizeof(c1), "t%d", prev);
+		snprintf(c2, sizeof(c2), "t%d", next);
+		sw(&in, 1000 + (uint64_t)i * 997, cpu, prev, prev, prev ? c1 : "swapper", 1, next, next,
+		   c2);
+	}
+	buf = write_trace(&in, &wo, &len);
+	struct pb b = { (uint8_t *)buf, (uint8_t *)buf + len };
+	struct pb_field f;
+	while (pb_next(&b, &f) > 0) {
+		size_t sz = f.s.end - f.s.p;
+		npk++;
+		if (sz > max)
+			max = sz;
+	}
+	ok(npk > 3 && max < 512 * 1024, "deflate: %zu packets, largest %zu bytes < 512 KiB", npk, max);
+	is_int(scx_pf_read_mem(buf, len, "big", &o, &t), 0, "deflate: 400k switches read back");
+	ok(same_events(&in, &out, "deflate big"), "deflate: same 400k events");
+	scx_pf_trace__free(t);
+	free(buf);
+	free(in.e);
+	free(out.e);
+}
+
+static int stop_at_3(void *ctx, const struct scx_event *e)
+{
+	return ++*(int *)ctx == 3 ? 7 : 0;
+}
+
+static void test_errors(void)
+{
+	struct evs in = { 0 }, out = { 0 };
+	struct scx_pf_write_opts wo = { .no_compact = true, .bundle_events = 1 };
+	struct scx_pf_opts o = { .on_event = collect, .ctx = &out };
+	struct scx_pf_trace *t;
+	size_t len, cut = 0, whole = 0;
+	char *buf;
+	int n = 0;
+
+	sample(&in);
+	qsort(in.e, in.n, sizeof(*in.e), cmp_ts);
+	buf = write_trace(&in, &wo, &len);
+	/* cut inside the last-but-two top-level packet */
+	struct pb b = { (uint8_t *)buf, (uint8_t *)buf + len };
+	struct pb_field f;
+	const uint8_t *starts[4096];
+	size_t ns = 0;
+	for (const uint8_t *at = b.p; pb_next(&b, &f) > 0; at = b.p)
+		starts[ns++] = at;
+	cut = starts[ns - 3] - (uint8_t *)buf + 3;
+	int rc = scx_pf_read_mem(buf, cut, "cut", &o, &t);
+	is_int(rc, -EBADMSG, "truncated: -EBADMSG");
+	is_int(t->error_offset, starts[ns - 3] - (uint8_t *)buf, "truncated: offset of the cut packet");
+	ok(strstr(t->error, "cut: byte ") != NULL, "truncated: message names input and byte (%s)",
+	   t->error);
+	/* events of the complete packets were delivered */
+	struct evs full = { 0 };
+	struct scx_pf_opts o2 = { .on_event = collect, .ctx = &full };
+	struct scx_pf_trace *t2;
+	scx_pf_read_mem(buf, starts[ns - 3] - (uint8_t *)buf, "whole", &o2, &t2);
+	whole = full.n;
+	ok(out.n == whole && whole > 0 && same_events(&full, &out, "prefix"),
+	   "truncated: the %zu events before the cut were delivered", whole);
+	scx_pf_trace__free(t);
+	scx_pf_trace__free(t2);
+
+	struct scx_pf_opts o3 = { .on_event = stop_at_3, .ctx = &n };
+	is_int(scx_pf_read_mem(buf, len, "stop", &o3, &t), 7, "a callback's value stops the read");
+	is_int(n, 3, "after three events");
+	scx_pf_trace__free(t);
+
+	is_int(scx_pf_read_mem("", 0, "empty", NULL, &t), 0, "an empty trace is valid");
+	is_int(t->stat.packets, 0, "with no packets");
+	scx_pf_trace__free(t);
+	is_int(scx_pf_read_mem("\x0a\x02\xff\xff", 4, "junk", NULL, &t), -EBADMSG,
+	       "a malformed packet is an error");
+	scx_pf_trace__free(t);
+	/* unknown packet fields and unknown Trace fields are skipped */
+	is_int(scx_pf_read_mem("\x0a\x03\xb8\x3e\x05\x12\x01\x00", 8, "unknown", NULL, &t), 0,
+	       "unknown fields are skipped");
+	is_int(t->stat.packets, 1, "one packet");
+	scx_pf_trace__free(t);
+	free(buf);
+	free(in.e);
+	free(out.e);
+	free(full.e);
+}
+
+int main(void)
+{
+	test_wire();
+	test_round_trip();
+	test_deflate_limit();
+	test_errors();
+	return done_testing();
+}
