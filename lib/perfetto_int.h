@@ -106,8 +106,11 @@ struct pf_rd {
 	size_t nproc, proc_cap;
 
 	int max_cpu;
+	uint64_t ftrace_cut;	/* ftrace before this is dropped, as trace_processor does */
+	uint32_t bundle_seen[1024 / 32];
 	bool has_fork, has_state_raw;
 	bool has_sysname_linux;
+	bool started_seen;
 	uint32_t ftrace_seed[1024 / 32];	/* cpus whose compact stream was seeded */
 	struct {
 		int32_t pid, prio;

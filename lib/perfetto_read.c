@@ -642,6 +642,7 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 	struct pb_field x;
 	uint64_t cpu = UINT64_MAX, lost_count = 0, lost_ts = 0;
 	bool lost = false, has_lost_ts = false;
+	uint64_t crop = 0;
 	size_t start;
 	int rc;
 
@@ -653,6 +654,8 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 			lost = x.v;
 		else if (x.num == 4 && x.wt == PB_LEN)
 			compact = x.s;
+		else if ((x.num == 9 || x.num == 10) && x.wt == PB_VARINT)
+			crop = SCX_MAX(crop, x.v);
 		else if (x.num == BUNDLE_SCX_LOST_COUNT)
 			lost_count = x.v;
 		else if (x.num == BUNDLE_SCX_LOST_TS) {
@@ -665,6 +668,14 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 	if (cpu >= 1024)	/* trace_processor drops such bundles too */
 		return 0;
 	pf_note_cpu(r, (int)cpu);
+	if (!(r->bundle_seen[cpu / 32] & 1u << (cpu % 32))) {
+		/*
+		 * The first bundle of a cpu says where its ring buffer data is
+		 * complete; trace_processor keeps earlier events out of its tables.
+		 */
+		r->bundle_seen[cpu / 32] |= 1u << (cpu % 32);
+		r->ftrace_cut = SCX_MAX(r->ftrace_cut, crop);
+	}
 	start = r->nr;
 	it = m;
 	while ((rc = pb_next(&it, &x)) > 0)
@@ -955,6 +966,7 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	struct pb interned = { 0 }, data = { 0 };
 	uint32_t kind = 0, seq = 0;
 	uint64_t ts = 0;
+	bool started = false;
 	int rc;
 
 	/*
@@ -996,7 +1008,16 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 				data = x.s;
 			}
 			break;
-		case 33: case 69:	/* trace_config, service_event: traced wrote this */
+		case 69:	/* service_event: ftrace before tracing_started is dropped */
+			if (x.wt == PB_LEN) {
+				struct pb q = x.s;
+				struct pb_field y;
+				while (pb_next(&q, &y) > 0)
+					if (y.num == 2 && y.wt == PB_VARINT && y.v)
+						started = true;
+			}
+			/* fallthrough */
+		case 33:	/* trace_config: traced wrote this */
 			if (r->t->producer == SCX_PF_PROD_UNKNOWN)
 				r->t->producer = SCX_PF_PROD_TRACED;
 			r->t->stat.other_packets++;
@@ -1010,6 +1031,10 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	}
 	if (rc < 0)
 		return pf_bad(r, it.p, "malformed trace packet");
+	if (started && !r->started_seen) {
+		r->started_seen = true;
+		r->ftrace_cut = SCX_MAX(r->ftrace_cut, ts);
+	}
 	if (interned.p && pf_track_interned(r, seq, interned))
 		return -EBADMSG;
 	switch (kind) {
@@ -1237,6 +1262,14 @@ static void resolve_sources(struct pf_rd *r)
 				  e->type == SCX_EV_WAKEUP ? WK : -1;
 		if (e->type == SCX_EV_FORK && (e->flags & REC_F_NEWTASK) && r->has_fork)
 			e->flags |= REC_F_DROP;	/* real fork events are there */
+		if (e->ts < r->ftrace_cut && !(e->flags & REC_F_TRACK) && e->type != REC_SEED) {
+			/* before the data is complete: a switch still says who runs */
+			if (e->type == SCX_EV_SWITCH && !(e->flags & REC_F_SIDE))
+				e->type = REC_SEED;
+			else
+				e->flags |= REC_F_DROP;
+			r->t->stat.skipped_events++;
+		}
 		if (k < 0 || e->cpu < 0 || e->cpu >= ncpu)
 			continue;
 		if (e->flags & REC_F_TRACK) {
