@@ -68,6 +68,8 @@ struct rd_ctx {
 	struct scx_writer *w;
 	const char *out;
 	int err;
+	uint64_t lost[1024];	/* for the trailer */
+	unsigned lost_cpus;
 };
 
 static int on_trace(void *ctx, const struct scx_pf_trace *t)
@@ -85,6 +87,11 @@ static int on_event(void *ctx, const struct scx_event *e)
 	struct rd_ctx *c = ctx;
 	int rc = scx_writer__event(c->w, e);
 
+	if (e->type == SCX_EV_LOST && e->cpu >= 0 && e->cpu < 1024) {
+		c->lost[e->cpu] += e->lost.count;
+		if ((unsigned)e->cpu + 1 > c->lost_cpus)
+			c->lost_cpus = e->cpu + 1;
+	}
 	if (rc)
 		c->err = rc;
 	return rc;
@@ -93,7 +100,9 @@ static int on_event(void *ctx, const struct scx_event *e)
 static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opts *po,
 		   struct scx_writer_opts *wo)
 {
-	struct rd_ctx c = { .out = out };
+	static struct rd_ctx c;
+
+	c.out = out;
 	struct scx_pf_trace *t = NULL;
 	int rc, ret = SCX_EXIT_OK;
 
@@ -138,6 +147,10 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 			struct scx_trailer tr = { 0 };
 			memcpy(tr.counts, t->stat.events, sizeof(tr.counts));
 			tr.end_ns = t->stat.last_ts;
+			tr.nr_cpus = SCX_MAX(c.lost_cpus, t->hdr.nr_cpus);
+			tr.lost = c.lost;
+			for (unsigned i = 0; i < c.lost_cpus; i++)
+				tr.lost_total += c.lost[i];
 			c.err = scx_writer__trailer(c.w, &tr);
 		}
 		int cr = scx_writer__close(c.w);
