@@ -1082,9 +1082,10 @@ static int walk(struct pf_rd *r, const uint8_t *buf, size_t len)
 		rc = pb_next(&b, &x);
 		if (rc == 0)
 			return 0;
+		if (rc < 0 && at == buf && !r->inner && *at == '{')
+			return pf_bad(r, at, "not a Perfetto trace (an event stream? read it without -i)");
 		if (rc < 0)
-			return pf_bad(r, at, at + 1 >= b.end ? "truncated trace packet"
-							     : "malformed or truncated trace packet");
+			return pf_bad(r, at, "truncated or malformed trace packet");
 		if (x.num != 1 || x.wt != PB_LEN)
 			continue;	/* unknown Trace field: skip */
 		rc = packet(r, x.s, at);
@@ -1590,7 +1591,8 @@ int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct 
 		memcpy(saved, t->error, sizeof(saved));
 		t->error[0] = 0;
 		err = read_buf((const uint8_t *)un.data, un.len, len, tmp.name, o, t);
-		if (uw == -EBADMSG && !err) {
+		/* the file's damage explains a cut packet: report it, at its file offset */
+		if (uw == -EBADMSG && (!err || err == -EBADMSG)) {
 			memcpy(t->error, saved, sizeof(saved));
 			t->error_offset = off;
 			err = -EBADMSG;

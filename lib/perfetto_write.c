@@ -26,6 +26,10 @@
 #include "perfetto_write.h"
 #include "util.h"
 
+#ifndef SCX_VERSION
+#define SCX_VERSION "unknown"
+#endif
+
 #define OUT_FLUSH (256u << 10)	/* write out (or compress) every 256 KiB */
 #define BUNDLE_BYTES (192u << 10)
 #define ITAB_MAX 4096
