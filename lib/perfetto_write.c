@@ -368,11 +368,11 @@ static int maybe_flush(struct scx_pf_writer *w, int cpu)
 	return w->err;
 }
 
-static void put_varint(struct scx_buf *b, uint64_t v)
+static inline void put_varint(struct scx_buf *b, uint64_t v)
 {
-	uint8_t tmp[PB_VARINT_MAX];
-
-	scx_buf_add(b, tmp, pb_put_varint(tmp, v) - tmp);
+	if (b->cap - b->len < PB_VARINT_MAX)
+		scx_buf_reserve(b, PB_VARINT_MAX);
+	b->len = (char *)pb_put_varint((uint8_t *)b->data + b->len, v) - b->data;
 }
 
 static uint32_t itab_index(struct wcpu *c, const char *comm)
