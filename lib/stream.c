@@ -335,7 +335,8 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 		if (r->len - r->pos < SCX_BIN_REC_HDR)
 			return fail(r, "byte %llu: truncated record header (%zu of %d bytes)",
 				    (unsigned long long)off, r->len - r->pos, SCX_BIN_REC_HDR);
-		if (!memcmp(r->data + r->pos, SCX_BIN_MAGIC, SCX_BIN_REC_HDR)) {
+		if (r->data[r->pos] == SCX_BIN_MAGIC[0] &&
+		    !memcmp(r->data + r->pos, SCX_BIN_MAGIC, SCX_BIN_MAGIC_LEN)) {
 			/* concatenated captures: another file header, then its records */
 			if (fill(r, SCX_BIN_FILE_HDR) < 0)
 				return SCX_READ_ERROR;
