@@ -7,6 +7,14 @@
 
 #include "perfetto_read.h"
 #include "perfetto_wire.h"
+#include "util.h"
+
+/* scx_buf_add, but empty appends (possibly from NULL) are no-ops, not UB */
+static inline void pf_buf_add(struct scx_buf *b, const void *p, size_t n)
+{
+	if (n)
+		scx_buf_add(b, p, n);
+}
 
 /*
  * A decoded event, compact (48 bytes instead of 176) because a whole trace is

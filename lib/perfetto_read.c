@@ -727,8 +727,8 @@ static int process_tree(struct pf_rd *r, struct pb m)
 					ppid = (int32_t)y.v;
 				else if (y.num == 3 && y.wt == PB_LEN) {
 					if (cmd.len)
-						scx_buf_add(&cmd, " ", 1);
-					scx_buf_add(&cmd, y.s.p, y.s.end - y.s.p);
+						pf_buf_add(&cmd, " ", 1);
+					pf_buf_add(&cmd, y.s.p, y.s.end - y.s.p);
 				} else if (y.num == 9)
 					is_comm = y.v;
 			}
@@ -743,7 +743,7 @@ static int process_tree(struct pf_rd *r, struct pb m)
 			struct pf_proc *p = proc_get(r, pid);
 			p->ppid = ppid;
 			if (cmd.len) {
-				scx_buf_add(&cmd, "", 1);
+				pf_buf_add(&cmd, "", 1);
 				free(p->cmdline);
 				p->cmdline = cmd.data;
 				/* the main thread's name: argv[0]'s basename, or the comm itself */
