@@ -1130,8 +1130,10 @@ static int unwrap_file(struct pf_rd *r, const uint8_t *in, size_t len, struct sc
 		r->t->stat.file_compression = "zstd";
 		if (!dc)
 			return -ENOMEM;
+		/* trust the frame's size claim only as far as a plausible ratio */
+		size_t cap = len < (1u << 20) ? 32u << 20 : len * 32;
 		scx_buf_reserve(out, sz != ZSTD_CONTENTSIZE_UNKNOWN && sz != ZSTD_CONTENTSIZE_ERROR &&
-					     sz < (4ull << 30) ? sz + 1 : len * 4);
+					     sz < cap ? sz + 1 : SCX_MIN(len * 4 + 65536, cap));
 		while (ib.pos < ib.size) {
 			if (out->len == out->cap)
 				scx_buf_reserve(out, out->cap / 2);
