@@ -107,8 +107,12 @@ if test -n "${PERFETTO_PROTOS:-}" && test -f "$PERFETTO_PROTOS/protos/perfetto/t
 		for f in t.pb p.pb z.pb l.pb d.pb; do
 			protoc --decode=perfetto.protos.Trace -I"$PERFETTO_PROTOS" \
 				protos/perfetto/trace/trace.proto <$f >up.txt || exit 1
-			grep -q "system_info" up.txt || exit 1
-		done
+			grep -q "system_info\|compressed_packets" up.txt || exit 1
+		done &&
+		protoc --decode=perfetto.protos.Trace -I"$PERFETTO_PROTOS" \
+			protos/perfetto/trace/trace.proto <t.pb >up.txt &&
+		grep -q "sysname: \"Linux\"" up.txt && grep -q "compact_sched {" up.txt &&
+		grep -q "task_newtask {" up.txt
 	'
 else
 	test_skip 'the trace decodes with the upstream Perfetto protos' 'PERFETTO_PROTOS not set'
