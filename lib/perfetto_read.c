@@ -1291,7 +1291,7 @@ static void resolve_sources(struct pf_rd *r)
 		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? SW
 			: e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ||
 				  e->type == SCX_EV_WAKEUP ? WK : -1;
-		if (src == SCX_PF_SRC_FTRACE && is_track)
+		if (src == SCX_PF_SRC_FTRACE && is_track && k >= 0)
 			e->flags |= REC_F_DROP;
 		else if (src == SCX_PF_SRC_TRACK && !is_track && k >= 0)
 			e->flags |= REC_F_DROP;

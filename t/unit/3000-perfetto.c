@@ -408,8 +408,148 @@ static void test_errors(void)
 	free(full.e);
 }
 
+/* ---- a hand-built wprof-style TrackEvent trace ---------------------------- */
+
+static void packet(struct scx_buf *b, const uint8_t *body, size_t n)
+{
+	uint8_t h[16], *p = h;
+
+	*p++ = 0x0a;
+	p = pb_put_varint(p, n);
+	scx_buf_add(b, h, p - h);
+	scx_buf_add(b, body, n);
+}
+
+static uint8_t *sub(uint8_t *p, uint32_t num, const uint8_t *m, const uint8_t *end)
+{
+	return pb_put_bytes(p, num, m, end - m);
+}
+
+static uint8_t *named(uint8_t *p, uint32_t num, uint64_t iid, const char *name)
+{
+	uint8_t m[64], *q = pb_put_u64(m, 1, iid);
+
+	q = pb_put_str(q, 2, name, 64);
+	return sub(p, num, m, q);
+}
+
+/* TrackEvent {type, track, category iid, annotations cpu/extra, flow} at ts */
+static void te(struct scx_buf *b, uint64_t ts, int type, uint64_t track, uint64_t cat,
+	       uint64_t name_iid, int cpu, uint64_t extra_name, int64_t extra, uint64_t flow)
+{
+	uint8_t ev[256], *q = ev, pk[300], *p = pk, a[32], *r;
+
+	q = pb_put_u64(q, 9, type);
+	q = pb_put_u64(q, 11, track);
+	if (cat)
+		q = pb_put_u64(q, 3, cat);
+	if (name_iid)
+		q = pb_put_u64(q, 10, name_iid);
+	if (cpu >= 0) {
+		r = pb_put_u64(a, 1, 100);	/* "cpu" */
+		r = pb_put_i64(r, 4, cpu);
+		q = sub(q, 4, a, r);
+	}
+	if (extra_name) {
+		r = pb_put_u64(a, 1, extra_name);
+		r = extra_name == 102 ? pb_put_u64(r, 17, (uint64_t)extra) : pb_put_i64(r, 4, extra);
+		q = sub(q, 4, a, r);
+	}
+	if (flow) {
+		q = pb_put_tag(q, 47, PB_I64);
+		memcpy(q, &flow, 8);
+		q += 8;
+	}
+	p = pb_put_u64(p, 8, ts);
+	p = pb_put_u64(p, 10, 7);
+	p = sub(p, 11, ev, q);
+	packet(b, pk, p - pk);
+}
+
+static void thread_track(struct scx_buf *b, uint64_t uuid, int pid, int tid, const char *name)
+{
+	uint8_t t[64], *q, d[96], *r, pk[128], *p;
+
+	q = pb_put_u64(t, 1, pid);
+	q = pb_put_u64(q, 2, tid);
+	q = pb_put_str(q, 5, name, 16);
+	r = pb_put_u64(d, 1, uuid);
+	r = sub(r, 4, t, q);
+	p = pb_put_u64(pk, 10, 7);
+	p = sub(p, 60, d, r);
+	packet(b, pk, p - pk);
+}
+
+static void test_trackevent(void)
+{
+	struct scx_buf b = { 0 };
+	uint8_t in[512], *q = in, pk[600], *p = pk;
+	struct evs out = { 0 };
+	struct scx_pf_opts o = { .on_event = collect, .ctx = &out };
+	struct scx_pf_trace *t;
+	enum { ONCPU = 1, WAKER = 2, WAKEE = 3, FORKING = 4, FORKED = 5 };
+
+	q = named(q, 1, ONCPU, "ONCPU");
+	q = named(q, 1, WAKER, "WAKER");
+	q = named(q, 1, WAKEE, "WAKEE");
+	q = named(q, 1, FORKING, "FORKING");
+	q = named(q, 1, FORKED, "FORKED");
+	q = named(q, 2, 50, "app");
+	q = named(q, 2, 51, "db");
+	q = named(q, 3, 100, "cpu");
+	q = named(q, 3, 101, "scx_dsq_id");
+	q = named(q, 3, 102, "offcpu_reason");
+	q = named(q, 29, 200, "preempted");
+	p = pb_put_u64(p, 10, 7);
+	p = pb_put_u64(p, 13, 1);
+	p = sub(p, 12, in, q);
+	packet(&b, pk, p - pk);
+	thread_track(&b, 1000, 10, 10, "app");
+	thread_track(&b, 1001, 2000000001, 20, "db");	/* wprof's KERNEL process */
+	thread_track(&b, 1002, 2000000000, 1, "swapper/0");	/* idle */
+	te(&b, 0, 1, 1000, ONCPU, 50, 0, 0, 0, 0);	/* synthetic: app runs at start */
+	te(&b, 150, 3, 1000, WAKER, 0, 0, 0, 0, 77);	/* app wakes db */
+	te(&b, 150, 3, 1001, WAKEE, 0, 0, 0, 0, 77);
+	te(&b, 200, 2, 1000, ONCPU, 0, 0, 102, 200, 0);	/* app preempted */
+	te(&b, 200, 1, 1001, ONCPU, 51, 0, 101, 5, 77);	/* db runs from DSQ 5 */
+	te(&b, 300, 3, 1001, FORKING, 0, 0, 0, 0, 88);
+	te(&b, 300, 3, 1000, FORKED, 0, 0, 0, 0, 88);
+	te(&b, 400, 2, 1001, ONCPU, 0, 0, 0, 0, 0);	/* db blocks */
+	te(&b, 400, 1, 1002, ONCPU, 0, 0, 0, 0, 0);	/* idle */
+
+	is_int(scx_pf_read_mem(b.data, b.len, "te", &o, &t), 0, "track events: read");
+	is_int(t->producer, SCX_PF_PROD_WPROF, "track events: producer wprof (ONCPU category)");
+	is_int(out.n, 4, "track events: waking, 2 switches, fork");
+	if (out.n == 4) {
+		struct scx_event *w = &out.e[0], *s1 = &out.e[1], *f = &out.e[2], *s2 = &out.e[3];
+		ok(w->type == SCX_EV_WAKING && w->ts == 150 && w->cpu == 0 && w->wake.pid == 20 &&
+		   w->wake.waker_pid == 10 && w->wake.target_cpu == 0 && !strcmp(w->wake.comm, "db"),
+		   "WAKER/WAKEE by flow: waking of 20 by 10, target cpu from the ONCPU begin");
+		ok(s1->type == SCX_EV_SWITCH && s1->ts == 200 && s1->sw.prev_pid == 10 &&
+		   s1->sw.prev_state == SCX_STATE_PREEMPTED && s1->sw.next_pid == 20 &&
+		   s1->sw.next_tgid == 20 && s1->sw.dsq_id == 5 && !strcmp(s1->sw.next_comm, "db") &&
+		   !strcmp(s1->sw.prev_comm, "app"),
+		   "END+BEGIN: switch 10 (R+) -> 20 with dsq 5, kernel thread is its own tgid");
+		ok(f->type == SCX_EV_FORK && f->fork.parent_pid == 20 && f->fork.child_pid == 10,
+		   "FORKING/FORKED by flow: fork 20 -> 10");
+		ok(s2->type == SCX_EV_SWITCH && s2->ts == 400 && s2->sw.prev_pid == 20 &&
+		   s2->sw.prev_state == SCX_STATE_INTERRUPTIBLE && s2->sw.next_pid == 0 &&
+		   !strcmp(s2->sw.next_comm, "swapper/0"),
+		   "idle thread of the fake IDLE process is pid 0");
+	}
+	scx_pf_trace__free(t);
+	out.n = 0;
+	o.source = SCX_PF_SRC_FTRACE;
+	is_int(scx_pf_read_mem(b.data, b.len, "te", &o, &t), 0, "--source ftrace: read");
+	is_int(out.n, 1, "--source ftrace: only the fork remains");
+	scx_pf_trace__free(t);
+	free(out.e);
+	scx_buf_free(&b);
+}
+
 int main(void)
 {
+	test_trackevent();
 	test_wire();
 	test_round_trip();
 	test_deflate_limit();
