@@ -211,13 +211,16 @@ size_t scx_json_escape_to(char *out, const char *s, size_t n, bool bytes)
 
 	*o++ = '"';
 	while (i < n) {
+		size_t j = scx_json_plain_end(s, i, n);
+		if (j > i) {
+			memcpy(o, s + i, j - i);
+			o += j - i;
+			i = j;
+			if (i == n)
+				break;
+		}
 		unsigned char c = p[i];
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-			*o++ = c;
-			i++;
-			continue;
-		}
 		if (c >= 0x80) {
 			size_t l = scx_utf8_seq(p + i, n - i);
 			if (l) {

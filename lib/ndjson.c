@@ -227,6 +227,7 @@ struct val {
 	size_t n;
 	bool str;
 	size_t off;	/* column of s in the line, as reported in errors */
+	bool plain;	/* the fast path saw no escape in this string */
 	bool is_int;	/* the fast path parsed an integer literal: */
 	bool neg;
 	uint64_t mag;
@@ -237,7 +238,7 @@ static struct val tok_val(const struct scx_json_doc *d, int idx)
 	const jsmntok_t *t = &d->tok[idx];
 
 	return (struct val){ d->js + t->start, t->end - t->start, t->type == JSMN_STRING,
-			     t->start, false, false, 0 };
+			     t->start, false, false, false, 0 };
 }
 
 /* An integer literal for a field of kind 'kind': range-checked. */
@@ -291,7 +292,9 @@ static int get_field(const struct val *x, const struct scx_field *f, struct scx_
 			return bad(err, errsz, col, x->off, "%s.%s: expected a string", kname,
 				   f->name);
 		/* longer strings are cut to the field, as the kernel cuts comms */
-		long n = scx_json_unescape(x->s, x->n, dst, f->size, true);
+		long n = x->plain ? (long)x->n : scx_json_unescape(x->s, x->n, dst, f->size, true);
+		if (x->plain)
+			memcpy(dst, x->s, SCX_MIN(x->n, (size_t)f->size));
 		if (n < 0)
 			return bad(err, errsz, col, x->off, "%s.%s: bad string escape", kname,
 				   f->name);
@@ -549,40 +552,11 @@ static inline size_t skip_ws(const char *s, size_t i, size_t n)
 	return i;
 }
 
-/* Index of the first byte at or after i that is '"', '\\', a control or non-ASCII. */
-static inline size_t plain_end(const char *s, size_t i, size_t n)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-
-	while (i + 8 <= n) {
-		uint64_t w, q, b, t;
-		memcpy(&w, s + i, 8);
-		q = w ^ (ones * '"');
-		b = w ^ (ones * '\\');
-		/* zero-byte tests and a borrow test for < 0x20; false hits can only
-		 * follow a true one, and the lowest hit is taken */
-		t = ((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w;
-		t &= high;
-		if (t)
-			return i + (__builtin_ctzll(t) >> 3);
-		i += 8;
-	}
-#endif
-	while (i < n) {
-		unsigned char c = s[i];
-		if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
-			break;
-		i++;
-	}
-	return i;
-}
-
 /* Scan a string's inside from i; returns the index of the closing quote or 0. */
 static size_t scan_str(const char *s, size_t i, size_t n, bool *esc)
 {
 	for (;;) {
-		i = plain_end(s, i, n);
+		i = scx_json_plain_end(s, i, n);
 		if (i >= n)
 			return 0;
 		unsigned char c = s[i];
@@ -626,6 +600,45 @@ static inline size_t skip_ws1(const char *s, size_t i, size_t n)
 		       skip_ws(s, i, n) : i;
 }
 
+/*
+ * Up to 8 leading decimal digits of p (8 bytes readable) in one go: returns
+ * how many, and *m = *m * 10^count + their value.  Byte 0 is the first
+ * character on little-endian machines; elsewhere this falls back to a loop.
+ */
+static inline unsigned digits8(const char *p, uint64_t *m)
+{
+	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					   100000000 };
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w, d, bad;
+	unsigned k;
+
+	memcpy(&w, p, 8);
+	d = w - 0x3030303030303030ull;
+	/* high bit where a byte is not '0'..'9'; carries and borrows only reach
+	 * bytes after the first bad one, and that one is found by ctz */
+	bad = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+	k = bad ? __builtin_ctzll(bad) >> 3 : 8;
+	if (!k)
+		return 0;
+	if (k < 8)
+		d <<= (8 - k) * 8;	/* drop what follows, pad with leading zeros */
+	d = d * 10 + (d >> 8);
+	d = (((d & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+	     (((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
+	*m = *m * pow10[k] + d;
+	return k;
+#else
+	unsigned k = 0;
+	uint64_t v = 0;
+
+	while (k < 8 && (unsigned char)(p[k] - '0') <= 9)
+		v = v * 10 + (p[k++] - '0');
+	*m = *m * pow10[k] + v;
+	return k;
+#endif
+}
+
 static int flat_scan(const char *s, size_t n, struct kv *kv)
 {
 	size_t i = skip_ws1(s, 0, n);
@@ -659,19 +672,25 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			q = scan_str(s, i + 1, n, &esc);
 			if (!q)
 				return -1;
-			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, false, false, 0 };
+			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, !esc, false, false, 0 };
 			i = q + 1;
 		} else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
 			/* integers are parsed here, once; other numbers take the slow path */
 			size_t d0 = i + (s[i] == '-'), j = d0;
 			uint64_t m = 0;
+			unsigned k;
+			while (j + 8 <= n && j - d0 < 16 && (k = digits8(s + j, &m)) > 0) {
+				j += k;
+				if (k < 8)
+					break;
+			}
 			while (j < n && (unsigned char)(s[j] - '0') <= 9 && j - d0 < 19)
 				m = m * 10 + (s[j++] - '0');
 			if (j == d0 || (s[d0] == '0' && j - d0 > 1) ||
 			    (j < n && ((unsigned char)(s[j] - '0') <= 9 || s[j] == '.' || s[j] == 'e' ||
 				       s[j] == 'E')))
 				return -1;
-			p->v = (struct val){ s + i, j - i, false, i, true, s[i] == '-', m };
+			p->v = (struct val){ s + i, j - i, false, i, false, true, s[i] == '-', m };
 			i = j;
 		} else {
 			size_t l;
@@ -683,7 +702,7 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 				l = 4;
 			else
 				return -1;
-			p->v = (struct val){ s + i, l, false, i, false, false, 0 };
+			p->v = (struct val){ s + i, l, false, i, false, false, false, 0 };
 			i += l;
 		}
 		cnt++;

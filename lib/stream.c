@@ -638,6 +638,15 @@ static void raw_json(struct scx_buf *b, const void *s)
 
 int scx_writer__header(struct scx_writer *w, const struct scx_header *h)
 {
+	/* options are copied raw: a bad object would break every reader */
+	if (h->options_json && h->options_json[0]) {
+		struct scx_json_doc d = { 0 };
+		int bad = scx_json_parse(&d, h->options_json, strlen(h->options_json)) ||
+			  d.tok[0].type != JSMN_OBJECT;
+		scx_json_free(&d);
+		if (bad)
+			return -EINVAL;
+	}
 	return put_json(w, SCX_REC_HEADER, hdr_json, h);
 }
 

@@ -571,6 +571,46 @@ static void long_lines(void)
 	free(big);
 }
 
+/* The fast NDJSON path agrees with the jsmn path on numbers of every length. */
+static void numbers(void)
+{
+	struct scx_json_doc d = { 0 };
+	struct scx_header h = { 0 };
+	struct scx_trailer t = { 0 };
+	int bad = 0;
+
+	for (int len = 1; len <= 21; len++) {
+		for (int rep = 0; rep < 50; rep++) {
+			char line[128], num[32], m1[128], m2[128];
+			struct scx_event e1, e2;
+			size_t c;
+			int neg = rep % 5 == 0;
+			for (int k = 0; k < len; k++)
+				num[k] = '0' + (k == 0 && len > 1 ? 1 + rnd() % 9 : rnd() % 10);
+			if (rep == 1)
+				memset(num, '9', len);
+			num[len] = 0;
+			snprintf(line, sizeof(line), "{\"ts\":%s,\"type\":\"lost\",\"count\":%s%s}  ",
+				 num, neg ? "-" : "", num);
+			size_t n = strlen(line) - 2 + rep % 3;
+			scx_ndjson_no_fast = false;
+			int r1 = scx_ndjson_parse(&d, line, n, &e1, &h, &t, m1, sizeof(m1), &c);
+			scx_ndjson_no_fast = true;
+			int r2 = scx_ndjson_parse(&d, line, n, &e2, &h, &t, m2, sizeof(m2), &c);
+			scx_ndjson_no_fast = false;
+			unsigned long long want = strtoull(num, NULL, 10);
+			if (r1 != r2 || (r1 > 0 && (memcmp(&e1, &e2, sizeof(e1)) || e1.ts != want)) ||
+			    (r1 < 0 && strcmp(m1, m2))) {
+				printf("# %s: %d %d %s %s\n", line, r1, r2, r1 < 0 ? m1 : "",
+				       r2 < 0 ? m2 : "");
+				bad++;
+			}
+		}
+	}
+	is_int(bad, 0, "fast and jsmn paths agree on integers of 1 to 21 digits");
+	scx_json_free(&d);
+}
+
 static void epipe(void)
 {
 	int p[2];
@@ -589,6 +629,16 @@ static void epipe(void)
 	is_int(err, -EPIPE, "closed pipe gives -EPIPE");
 	is_int(scx_writer__event(w, &evs[0]), -EPIPE, "and keeps giving it");
 	is_int(scx_writer__close(w), -EPIPE, "close reports it");
+
+	struct scx_header h = hdr;
+	w = scx_writer__open("/dev/null", &o);
+	h.options_json = "{\"a\":";
+	is_int(scx_writer__header(w, &h), -EINVAL, "options that are not JSON rejected");
+	h.options_json = "[1]";
+	is_int(scx_writer__header(w, &h), -EINVAL, "options that are not an object rejected");
+	h.options_json = NULL;
+	is_int(scx_writer__header(w, &h), 0, "no options: {}");
+	is_int(scx_writer__close(w), 0, "close");
 }
 
 int main(void)
@@ -623,6 +673,7 @@ int main(void)
 	errors();
 	trickle();
 	long_lines();
+	numbers();
 	epipe();
 	scx_header_free(&hdr);
 	scx_trailer_free(&trl);
