@@ -164,6 +164,17 @@ struct scx_event *pf_side_new(struct pf_rd *r, struct pf_rec **rec, unsigned typ
 	return e;
 }
 
+void pf_tg_note(struct pf_rd *r, int32_t tid, int32_t tgid, int32_t via)
+{
+	if (r->ntg == r->tg_cap) {
+		r->tg_cap = r->tg_cap ? r->tg_cap * 2 : 256;
+		r->tgs = scx_xrealloc(r->tgs, r->tg_cap * sizeof(*r->tgs));
+	}
+	r->tgs[r->ntg] = (struct pf_tg){ .ts = r->cur_ts, .tid = tid, .tgid = tgid, .via = via,
+					 .seq = (uint32_t)r->ntg };
+	r->ntg++;
+}
+
 void pf_thread_set(struct pf_rd *r, int32_t tid, int32_t tgid, uint32_t comm, uint8_t prio)
 {
 	uint64_t *v = pf_map_get(&r->thr_idx, (uint32_t)tid);
@@ -181,8 +192,11 @@ void pf_thread_set(struct pf_rd *r, int32_t tid, int32_t tgid, uint32_t comm, ui
 		memset(&r->thr[r->nthr++], 0, sizeof(*t));
 	}
 	t = &r->thr[*v];
-	if (tgid > 0)
+	if (tgid > 0) {
+		if (t->tgid != tgid || !r->ntg)
+			pf_tg_note(r, tid, tgid, 0);
 		t->tgid = tgid;
+	}
 	if (comm && prio >= t->prio) {
 		t->comm = comm;
 		t->prio = prio;
@@ -406,9 +420,16 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 
 		if (child <= 0)
 			return 0;	/* swapper: trace_processor ignores it too */
-		pf_thread_set(r, child, thread ? (ptgid ? ptgid : (int32_t)pid) : child, comm, 1);
-		if (!thread)
+		r->cur_ts = ts;
+		if (thread) {
+			/* the creator's process, which may only be named later */
+			pf_thread_set(r, child, 0, comm, 1);
+			pf_tg_note(r, child, 0, (int32_t)pid);
+		} else {
+			pf_thread_set(r, child, child, comm, 1);
+			pf_tg_note(r, child, child, 0);
 			proc_get(r, child)->ppid = ptgid ? ptgid : (int32_t)pid;
+		}
 		s = pf_side_new(r, &e, SCX_EV_FORK);
 		e->flags |= REC_F_NEWTASK;
 		s->fork.parent_pid = (int32_t)pid;
@@ -1031,6 +1052,7 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	}
 	if (rc < 0)
 		return pf_bad(r, it.p, "malformed trace packet");
+	r->cur_ts = ts;
 	if (started && !r->started_seen) {
 		r->started_seen = true;
 		r->ftrace_cut = SCX_MAX(r->ftrace_cut, ts);
@@ -1223,14 +1245,76 @@ static int64_t state_from_raw(int64_t s)
 	return (int64_t)1 << (63 - __builtin_clzll((uint64_t)v));
 }
 
-static int32_t tgid_of(const struct pf_rd *r, int32_t tid)
+static int tg_cmp(const void *a, const void *b)
 {
+	const struct pf_tg *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* tgid of tid at time ts: the last assignment before ts, else the first after it. */
+static int32_t tg_lookup(struct pf_rd *r, int32_t tid, uint64_t ts, int depth)
+{
+	uint64_t *v = pf_map_get(&r->tg_idx, (uint32_t)tid);
+	size_t start, n, lo = 0, hi;
+	struct pf_tg *g;
+
+	if (!v)
+		return 0;
+	start = *v >> 24;
+	n = *v & 0xffffff;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->tgs[start + mid].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	g = &r->tgs[start + (lo ? lo - 1 : 0)];
+	if (!g->tgid && g->via && depth < 8) {
+		g->tgid = tg_lookup(r, g->via, g->ts, depth + 1);
+		if (!g->tgid)
+			g->tgid = g->via;	/* the creator's process was never named */
+	}
+	return g->tgid;
+}
+
+static void tg_finish(struct pf_rd *r)
+{
+	qsort(r->tgs, r->ntg, sizeof(*r->tgs), tg_cmp);
+	for (size_t i = 0; i < r->ntg;) {
+		size_t j = i;
+		while (j < r->ntg && r->tgs[j].tid == r->tgs[i].tid)
+			j++;
+		*pf_map_put(&r->tg_idx, (uint32_t)r->tgs[i].tid) =
+			(uint64_t)i << 24 | SCX_MIN(j - i, 0xffffffu);
+		i = j;
+	}
+	/* the thread table says where each thread ended up */
+	for (size_t i = 0; i < r->nthr; i++) {
+		int32_t g = tg_lookup(r, r->thr_tid[i], UINT64_MAX, 0);
+		if (g)
+			r->thr[i].tgid = g;
+	}
+}
+
+static int32_t tgid_at(struct pf_rd *r, int32_t tid, uint64_t ts)
+{
+	int32_t g;
 	uint64_t *v;
 
 	if (tid <= 0)
 		return 0;
+	g = tg_lookup(r, tid, ts, 0);
+	if (g)
+		return g;
 	v = pf_map_get(&r->thr_idx, (uint32_t)tid);
-	return v && r->thr[*v].tgid ? r->thr[*v].tgid : 0;
+	return v ? r->thr[*v].tgid : 0;
 }
 
 static void fill_comm(char *dst, const struct pf_rd *r, uint32_t id, int32_t pid, int cpu)
@@ -1394,8 +1478,8 @@ static int deliver(struct pf_rd *r)
 						ev.wake.waker_pid = 0;
 					}
 				}
-				ev.wake.waker_tgid = tgid_of(r, ev.wake.waker_pid);
-				ev.wake.tgid = tgid_of(r, ev.wake.pid);
+				ev.wake.waker_tgid = tgid_at(r, ev.wake.waker_pid, e->ts);
+				ev.wake.tgid = tgid_at(r, ev.wake.pid, e->ts);
 			}
 		}
 		ev.ts = e->ts;
@@ -1408,36 +1492,36 @@ static int deliver(struct pf_rd *r)
 				fill_comm(ev.sw.prev_comm, r, 0, ev.sw.prev_pid, cpu);
 			if (!ev.sw.next_comm[0])
 				fill_comm(ev.sw.next_comm, r, 0, ev.sw.next_pid, cpu);
-			ev.sw.prev_tgid = tgid_of(r, ev.sw.prev_pid);
-			ev.sw.next_tgid = tgid_of(r, ev.sw.next_pid);
+			ev.sw.prev_tgid = tgid_at(r, ev.sw.prev_pid, e->ts);
+			ev.sw.next_tgid = tgid_at(r, ev.sw.next_pid, e->ts);
 			if (on)
 				cur[cpu].pid = ev.sw.next_pid, cur[cpu].known = true;
 			break;
 		case SCX_EV_MIGRATE:
-			ev.mig.tgid = tgid_of(r, ev.mig.pid);
+			ev.mig.tgid = tgid_at(r, ev.mig.pid, e->ts);
 			break;
 		case SCX_EV_FORK:
-			ev.fork.parent_tgid = tgid_of(r, ev.fork.parent_pid);
+			ev.fork.parent_tgid = tgid_at(r, ev.fork.parent_pid, e->ts);
 			if (!ev.fork.child_tgid)
-				ev.fork.child_tgid = tgid_of(r, ev.fork.child_pid);
+				ev.fork.child_tgid = tgid_at(r, ev.fork.child_pid, e->ts);
 			if (!ev.fork.parent_comm[0])
 				fill_comm(ev.fork.parent_comm, r, 0, ev.fork.parent_pid, -1);
 			break;
 		case SCX_EV_EXEC:
-			ev.exec.tgid = tgid_of(r, ev.exec.pid);
+			ev.exec.tgid = tgid_at(r, ev.exec.pid, e->ts);
 			if (!ev.exec.comm[0])
 				fill_comm(ev.exec.comm, r, 0, ev.exec.pid, -1);
 			break;
 		case SCX_EV_EXIT:
 		case SCX_EV_FREE:
 			if (!ev.task.tgid)
-				ev.task.tgid = tgid_of(r, ev.task.pid);
+				ev.task.tgid = tgid_at(r, ev.task.pid, e->ts);
 			break;
 		case SCX_EV_TASK_RENAME:
-			ev.rename.tgid = tgid_of(r, ev.rename.pid);
+			ev.rename.tgid = tgid_at(r, ev.rename.pid, e->ts);
 			break;
 		case SCX_EV_DSQ_INSERT:
-			ev.dsq.tgid = tgid_of(r, ev.dsq.pid);
+			ev.dsq.tgid = tgid_at(r, ev.dsq.pid, e->ts);
 			break;
 		}
 		t->stat.events[ev.type]++;
@@ -1503,6 +1587,8 @@ static void rd_free(struct pf_rd *r)
 	free(r->thr);
 	free(r->thr_tid);
 	pf_map_free(&r->proc_idx);
+	free(r->tgs);
+	pf_map_free(&r->tg_idx);
 	for (size_t i = 0; i < r->nproc; i++)
 		free(r->proc[i].cmdline);
 	free(r->proc);
@@ -1550,6 +1636,7 @@ static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char 
 	}
 	pf_track_finish(r);
 	resolve_sources(r);
+	tg_finish(r);
 	export_tables(r);
 	rc = deliver(r);
 	if (rc)

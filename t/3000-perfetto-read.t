@@ -109,6 +109,34 @@ test_expect_success 'upstream compact_sched_crop: crop and first-switch rule (EX
 	test_cmp want got
 '
 
+test_expect_success 'upstream process tracking: thread -> process as trace_processor (EXPECTED.md)' '
+	# tid 22 and 32-34 are CLONE_THREAD children named by a later process tree;
+	# tid 31 is reused: process 30 first, process 40 after ts 30
+	cat >want <<-\EOF &&
+	1 10 10
+	2 11 0
+	3 12 10
+	10 20 20
+	11 21 20
+	12 22 20
+	13 22 20
+	20 30 30
+	21 31 30
+	22 32 30
+	23 33 30
+	24 32 30
+	25 34 30
+	27 40 40
+	28 40 40
+	30 31 40
+	31 31 40
+	EOF
+	scx-perfetto -i "$D/perfetto-process_tracking.pb" |
+		sed -n "s/^{\"ts\":\([0-9]*\),.*\"\(next\|child\)_pid\":\([0-9]*\),\"\(next\|child\)_tgid\":\([0-9]*\).*/\1 \3 \5/p" |
+		grep -v " 0 0$" >got &&
+	test_cmp want got
+'
+
 test_expect_success SHARED 'upstream: ftrace before tracing_started is dropped (EXPECTED.md)' '
 	printf "100,2,10,R,0,1\n110,2,-1,[NULL],0,2\n" >want &&
 	scx-perfetto -i "$SHARED/testdata/perfetto/upstream/synth_ftrace_with_tracing_start.pb" |
