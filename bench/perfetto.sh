@@ -89,6 +89,15 @@ for mode in "" --no-compact --deflate; do
 	[ -n "$mode" ] || compact_bpe=$bpe
 done
 nev=$(awk '/^events / { print $2 }' "$tmp/w")
+# end to end through the tool: the event codec's reader is part of the cost
+"$P" -i "$SV" >"$tmp/ev.ndjson"
+for f in ev.bin ev.ndjson; do
+	set -- $(best "$P" -o /dev/null "$tmp/$f")
+	eps=$(awk -v n="$nev" -v c="$2" 'BEGIN { printf "%.1f", n / c / 1e6 }')
+	echo "scx-perfetto -o < $f: cpu $2 s, ${eps}M events/s"
+	wrows="$wrows| scx-perfetto -o, from ${f#ev.} events (CPU time, reading included) | $eps | |
+"
+done
 wprof_bundle=$("$B" sizes "$tmp/sv.pb" | awk '/^bundle_bytes/ { print $2 }')
 wprof_bpe=$(awk -v b="$wprof_bundle" 'BEGIN { printf "%.1f", b / 289132 }')
 ratio_bpe=$(awk -v a="$wprof_bpe" -v b="$compact_bpe" 'BEGIN { printf "%.1f", a / b }')
