@@ -1286,7 +1286,8 @@ static int32_t tg_lookup(struct pf_rd *r, int32_t tid, uint64_t ts, int depth)
 
 static void tg_finish(struct pf_rd *r)
 {
-	qsort(r->tgs, r->ntg, sizeof(*r->tgs), tg_cmp);
+	if (r->ntg)
+		qsort(r->tgs, r->ntg, sizeof(*r->tgs), tg_cmp);
 	for (size_t i = 0; i < r->ntg;) {
 		size_t j = i;
 		while (j < r->ntg && r->tgs[j].tid == r->tgs[i].tid)
