@@ -1,0 +1,122 @@
+#!/bin/sh
+# scx-events on the live kernel: a workload with a known comm (scxev-wl)
+# sleeps 10 times, forks, the child execs /bin/true; its events must all be
+# there with the right pids, comms, CPU and timestamps.  Needs root + BTF.
+. "$(dirname "$0")/lib.sh"
+
+N=10
+CC=${CC:-cc}
+
+test_line_count() { [ "$(wc -l <"$2")" -eq "$1" ] || { echo "$2: $(wc -l <"$2") lines, want $1"; cat "$2"; return 1; }; }
+
+# field NAME < lines: the value of "NAME": on each line (numbers or strings)
+field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
+
+# start_capture OUT ARGS...: scx-events in the background ($cap_pid), returns
+# once it is attached (its header has been written)
+start_capture() {
+	_out=$1; shift
+	rm -f "$_out"
+	scx-events "$@" -o "$_out" 2>capture.err &
+	cap_pid=$!
+	for _ in $(seq 100); do
+		[ -s "$_out" ] && return 0
+		kill -0 $cap_pid 2>/dev/null || break
+		sleep 0.1
+	done
+	cat capture.err >&2
+	return 1
+}
+stop_capture() {
+	kill -INT $cap_pid && wait $cap_pid
+}
+
+test_expect_success BPF 'build the workload' '
+	$CC -O2 -o "$TRASH/scxev-wl" "$SCX_SRC/t/data/events-workload.c"
+'
+
+test_expect_success BPF 'capture the workload' '
+	start_capture ev.ndjson -e sched,process &&
+	taskset -c 1 "$TRASH/scxev-wl" $N /bin/true pids &&
+	stop_capture &&
+	read P C <pids &&
+	echo "P=$P C=$C" >ids &&
+	head -n 1 ev.ndjson | grep -q "^{\"type\":\"header\"" &&
+	tail -n 1 ev.ndjson | grep -q "^{\"type\":\"trailer\"" &&
+	tail -n 1 ev.ndjson | grep -q "\"lost_total\":0"
+'
+
+test_expect_success BPF 'fork: parent, child, comms' '
+	. ./ids &&
+	grep "\"type\":\"sched_process_fork\",\"parent_pid\":$P,\"parent_tgid\":$P,\"parent_comm\":\"scxev-wl\",\"child_pid\":$C,\"child_tgid\":$C,\"child_comm\":\"scxev-wl\"" ev.ndjson >fork &&
+	test_line_count 1 fork &&
+	grep -q "\"cpu\":1," fork
+'
+
+test_expect_success BPF 'exec: pid, comm, filename' '
+	. ./ids &&
+	grep "\"type\":\"sched_process_exec\",\"pid\":$C,\"tgid\":$C,\"old_pid\":$C,\"comm\":\"true\",\"filename\":\"/bin/true\"" ev.ndjson >exec &&
+	test_line_count 1 exec
+'
+
+test_expect_success BPF 'exit of the child and of the workload' '
+	. ./ids &&
+	grep "\"type\":\"sched_process_exit\",\"pid\":$C,\"tgid\":$C,\"comm\":\"true\"" ev.ndjson >exit.c &&
+	grep "\"type\":\"sched_process_exit\",\"pid\":$P,\"tgid\":$P,\"comm\":\"scxev-wl\"" ev.ndjson >exit.p &&
+	test_line_count 1 exit.c && test_line_count 1 exit.p &&
+	grep -q "\"cpu\":1," exit.p
+'
+
+test_expect_success BPF 'wakeup_new of the child' '
+	. ./ids &&
+	grep "\"type\":\"sched_wakeup_new\",\"pid\":$C,\"tgid\":$C,\"comm\":\"scxev-wl\"" ev.ndjson >wn &&
+	test_line_count 1 wn &&
+	test "$(field waker_pid <wn)" = "$P"
+'
+
+# Each nanosleep is a switch out in state S (1), then a wakeup; the wait for
+# the child may add one more of each.
+test_expect_success BPF 'sleeps: switches out in state S on CPU 1, wakeups' '
+	. ./ids &&
+	grep "\"type\":\"sched_switch\",\"prev_pid\":$P,\"prev_tgid\":$P,\"prev_comm\":\"scxev-wl\",\"prev_prio\":120,\"prev_state\":1," ev.ndjson >sleeps &&
+	n=$(wc -l <sleeps) && test $n -ge $N && test $n -le $((N + 2)) &&
+	! grep -v "\"cpu\":1," sleeps &&
+	grep "\"type\":\"sched_wakeup\",\"pid\":$P,\"tgid\":$P,\"comm\":\"scxev-wl\"" ev.ndjson >wakeups &&
+	n=$(wc -l <wakeups) && test $n -ge $N && test $n -le $((N + 2)) &&
+	test "$(field target_cpu <wakeups | sort -u)" = 1 &&
+	grep "\"type\":\"sched_switch\".*\"next_pid\":$P,\"next_tgid\":$P,\"next_comm\":\"scxev-wl\"" ev.ndjson >ins &&
+	test $(wc -l <ins) -ge $N
+'
+
+test_expect_success BPF 'timestamps: ordered, inside the capture, sleeps 20 ms apart' '
+	. ./ids &&
+	start=$(head -n 1 ev.ndjson | field start_ns) &&
+	end=$(tail -n 1 ev.ndjson | field end_ns) &&
+	tf=$(field ts <fork) && te=$(field ts <exec) && tx=$(field ts <exit.c) &&
+	test "$start" -lt "$tf" && test "$tf" -lt "$te" && test "$te" -lt "$tx" && test "$tx" -lt "$end" &&
+	field ts <sleeps | sort -n | head -n $N >ts &&
+	awk "NR > 1 && \$1 - prev < 19000000 { bad = 1; print \"gap\", \$1 - prev } { prev = \$1 } END { exit bad }" ts &&
+	now=$(awk "{ printf \"%.0f\", \$1 * 1000000000 }" /proc/uptime) &&
+	test "$tx" -lt "$now"
+'
+
+test_expect_success BPF 'prev_state of the exiting child is Z (32), as the kernel reports it' '
+	. ./ids &&
+	grep "\"type\":\"sched_switch\",\"prev_pid\":$C,.*\"prev_comm\":\"true\"" ev.ndjson | tail -n 1 >last &&
+	test "$(field prev_state <last)" = 32
+'
+
+test_expect_success BPF 'header: topology, kernel, options' '
+	head -n 1 ev.ndjson >hdr &&
+	grep -q "\"kernel\":\"$(uname -r)\"" hdr &&
+	grep -q "\"nr_cpus\":$(getconf _NPROCESSORS_CONF)" hdr &&
+	grep -q "\"topology\":\[{\"cpu\":0," hdr &&
+	grep -q "\"events\":\"switch,waking,wakeup,wakeup_new,migrate,fork,exec,exit,free\"" hdr
+'
+
+test_expect_success BPF 'trailer counts match the lines' '
+	n=$(grep -c "\"type\":\"sched_switch\"" ev.ndjson) &&
+	tail -n 1 ev.ndjson | grep -q "\"sched_switch\":$n[,}]"
+'
+
+test_done

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user-space half of scx-events without BPF: records laid out as
+ * bpf/events.bpf.c writes them (including the sched_ext ones this machine
+ * cannot produce) decode into the right struct scx_event; malformed records
+ * are refused; -e words parse; prev_state follows the kernel's
+ * __trace_sched_switch_state.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "../../bpf/events.h"
+#include "capture.h"
+#include "stream.h"
+#include "tap.h"
+#include "util.h"
+
+static void hdr(struct ev_hdr *h, unsigned type, unsigned size, uint64_t ts, unsigned cpu,
+		unsigned aux)
+{
+	h->ts = ts;
+	h->type = type;
+	h->size = size;
+	h->cpu = cpu;
+	h->aux = aux;
+}
+
+static void test_switch_scx(void)
+{
+	struct ev_switch_scx r = { 0 };
+	struct scx_event e;
+	struct scx_buf b = { 0 };
+	char st[16];
+
+	hdr(&r.sw.h, EVK_SWITCH_SCX, sizeof(r), 123456789, 3, EV_TASK_REPORT_MAX);
+	r.sw.prev_pid = 10;
+	r.sw.prev_tgid = 9;
+	r.sw.prev_prio = 120;
+	r.sw.next_pid = 20;
+	r.sw.next_tgid = 20;
+	r.sw.next_prio = 100;
+	memcpy(r.sw.prev_comm, "prev-task", 10);
+	/* a comm that fills all 16 bytes must still come out terminated */
+	memcpy(r.sw.next_comm, "0123456789abcdef", 16);
+	r.dsq_id = 0x8000000000000002ull;
+	r.dsq_lat_ns = 4500;
+	r.dsq_vtime = 77;
+	r.slice_ns = 20000000;
+	r.prev_slice_used_ns = 1234;
+	r.dsq_depth = 5;
+
+	is_int(scx_capture_decode(&r, sizeof(r), &e), sizeof(r), "switch_scx: size consumed");
+	is_int(e.type, SCX_EV_SWITCH, "switch_scx decodes to sched_switch");
+	is_int(e.ts, 123456789, "ts");
+	is_int(e.cpu, 3, "cpu");
+	is_int(e.sw.prev_pid, 10, "prev_pid");
+	is_int(e.sw.prev_tgid, 9, "prev_tgid");
+	is_int(e.sw.next_pid, 20, "next_pid");
+	is_int(e.sw.next_prio, 100, "next_prio");
+	is_int(e.sw.prev_state, SCX_STATE_PREEMPTED, "prev_state preempted");
+	is_str(scx_state_str(e.sw.prev_state, st, sizeof(st)), "R+", "printed as R+");
+	is_str(e.sw.prev_comm, "prev-task", "prev_comm");
+	is_str(e.sw.next_comm, "0123456789abcde", "a 16-byte comm is cut to 15 and terminated");
+	ok(e.sw.dsq_id == 0x8000000000000002ull, "dsq_id");
+	is_int(e.sw.dsq_lat_ns, 4500, "dsq_lat_ns");
+	is_int(e.sw.dsq_vtime, 77, "dsq_vtime");
+	is_int(e.sw.slice_ns, 20000000, "slice_ns");
+	is_int(e.sw.prev_slice_used_ns, 1234, "prev_slice_used_ns");
+	is_int(e.sw.dsq_depth, 5, "dsq_depth");
+
+	scx_event_to_json(&b, &e);
+	scx_buf_add(&b, "", 1);
+	ok(strstr(b.data, "\"dsq_id\":9223372036854775810") && strstr(b.data, "\"dsq_depth\":5"),
+	   "DSQ fields reach the NDJSON line: %s", b.data);
+	scx_buf_free(&b);
+}
+
+static void test_plain_switch(void)
+{
+	struct ev_switch r = { 0 };
+	struct scx_event e;
+
+	hdr(&r.h, EVK_SWITCH, sizeof(r), 5, 1, 1);
+	r.prev_pid = 7;
+	is_int(scx_capture_decode(&r, sizeof(r), &e), sizeof(r), "plain switch decodes");
+	ok(e.sw.dsq_id == SCX_DSQ_NONE, "no sched_ext: dsq_id is SCX_DSQ_NONE");
+	is_int(e.sw.prev_state, SCX_STATE_INTERRUPTIBLE, "prev_state S");
+}
+
+/* Several records back to back, as a staged chunk arrives. */
+static void test_chunk(void)
+{
+	unsigned char buf[1024];
+	size_t off = 0, n = 0;
+	struct ev_wakeup w = { 0 };
+	struct ev_fork f = { 0 };
+	struct ev_exec x = { 0 };
+	struct ev_hdr s;
+	struct ev_ipi ipi = { 0 };
+	struct ev_cpuval cv = { 0 };
+	struct ev_cpuhp hp = { 0 };
+	struct ev_scx_ops ops = { 0 };
+	struct scx_event ev[16];
+	int k;
+
+	hdr(&w.h, EVK_WAKEUP, sizeof(w), 100, 0, 0);
+	w.pid = 42, w.tgid = 40, w.prio = 120, w.target_cpu = 1, w.waker_pid = 5, w.waker_tgid = 4;
+	memcpy(w.comm, "wl", 3);
+	memcpy(buf + off, &w, sizeof(w)), off += sizeof(w);
+	hdr(&f.h, EVK_FORK, sizeof(f), 200, 1, 0);
+	f.parent_pid = 40, f.parent_tgid = 40, f.child_pid = 43, f.child_tgid = 43;
+	memcpy(f.parent_comm, "wl", 3), memcpy(f.child_comm, "wl", 3);
+	memcpy(buf + off, &f, sizeof(f)), off += sizeof(f);
+	hdr(&x.h, EVK_EXEC, sizeof(x), 300, 1, 0);
+	x.pid = 43, x.tgid = 43, x.old_pid = 43;
+	memcpy(x.comm, "true", 5), memcpy(x.filename, "/bin/true", 10);
+	memcpy(buf + off, &x, sizeof(x)), off += sizeof(x);
+	hdr(&s, EVK_SOFTIRQ_ENTRY, sizeof(s), 400, 0, 9);
+	memcpy(buf + off, &s, sizeof(s)), off += sizeof(s);
+	hdr(&ipi.h, EVK_IPI_SEND, sizeof(ipi), 500, 0, 0);
+	ipi.target_cpu = 1, ipi.callsite = 0xffffffff81000000ull;
+	memcpy(buf + off, &ipi, sizeof(ipi)), off += sizeof(ipi);
+	hdr(&cv.h, EVK_IDLE, sizeof(cv), 600, 1, 0);
+	cv.cpu_id = 1, cv.val = 0xffffffffu;
+	memcpy(buf + off, &cv, sizeof(cv)), off += sizeof(cv);
+	hdr(&hp.h, EVK_CPUHP_EXIT, sizeof(hp), 700, 1, 0);
+	hp.cpu_id = 1, hp.target = 88, hp.idx = 3, hp.ret = -16;
+	memcpy(buf + off, &hp, sizeof(hp)), off += sizeof(hp);
+	hdr(&ops.h, EVK_SCX_ENABLE, sizeof(ops), 800, 0, 0);
+	memcpy(ops.name, "rusty", 6);
+	memcpy(buf + off, &ops, sizeof(ops)), off += sizeof(ops);
+	/* a record kind from a newer producer: skipped, not fatal */
+	hdr(&s, 999, 24, 900, 0, 0);
+	memcpy(buf + off, &s, sizeof(s)), memset(buf + off + 16, 0, 8), off += 24;
+
+	for (size_t p = 0; p < off; p += k) {
+		k = scx_capture_decode(buf + p, off - p, &ev[n]);
+		if (!ok(k > 0, "record at offset %zu decodes", p))
+			return;
+		if (ev[n].type != SCX_EV_NONE)
+			n++;
+	}
+	is_int(n, 8, "eight known records in the chunk, the unknown one skipped");
+	is_int(ev[0].type, SCX_EV_WAKEUP, "wakeup");
+	ok(ev[0].wake.pid == 42 && ev[0].wake.tgid == 40 && ev[0].wake.target_cpu == 1 &&
+	   ev[0].wake.waker_pid == 5 && ev[0].wake.waker_tgid == 4 && !strcmp(ev[0].wake.comm, "wl"),
+	   "wakeup fields");
+	ok(ev[1].type == SCX_EV_FORK && ev[1].fork.child_pid == 43 && ev[1].cpu == 1, "fork");
+	ok(ev[2].type == SCX_EV_EXEC && !strcmp(ev[2].exec.filename, "/bin/true") &&
+	   !strcmp(ev[2].exec.comm, "true") && ev[2].exec.old_pid == 43, "exec");
+	ok(ev[3].type == SCX_EV_SOFTIRQ_ENTRY && ev[3].softirq.vec == 9, "softirq vec from aux");
+	ok(ev[4].type == SCX_EV_IPI_SEND && ev[4].ipi.target_cpu == 1 &&
+	   ev[4].ipi.callsite == 0xffffffff81000000ull, "ipi_send");
+	ok(ev[5].type == SCX_EV_CPU_IDLE && ev[5].idle.state == SCX_IDLE_EXIT, "cpu_idle exit");
+	ok(ev[6].type == SCX_EV_CPUHP_EXIT && ev[6].cpuhp.target == 88 && ev[6].cpuhp.ret == -16,
+	   "cpuhp_exit");
+	ok(ev[7].type == SCX_EV_SCX_ENABLE && !strcmp(ev[7].ops.name, "rusty"), "scx_enable name");
+}
+
+static void test_malformed(void)
+{
+	struct ev_switch r = { 0 };
+	struct scx_event e;
+
+	hdr(&r.h, EVK_SWITCH, sizeof(r), 1, 0, 0);
+	is_int(scx_capture_decode(&r, 8, &e), -EINVAL, "shorter than a header");
+	is_int(scx_capture_decode(&r, sizeof(r) - 8, &e), -EINVAL, "size beyond the buffer");
+	r.h.size = 20;
+	is_int(scx_capture_decode(&r, sizeof(r), &e), -EINVAL, "size not a multiple of 8");
+	r.h.size = 16;
+	is_int(scx_capture_decode(&r, sizeof(r), &e), -EINVAL, "size too small for a switch");
+	r.h.size = 0;
+	is_int(scx_capture_decode(&r, sizeof(r), &e), -EINVAL, "size 0 (would loop forever)");
+}
+
+static void test_event_words(void)
+{
+	struct scx_buf b = { 0 };
+	uint32_t m = 0;
+
+	is_int(scx_capture_parse_events("switch,wakeup", &m), 0, "switch,wakeup parses");
+	is_int(m, SCX_CAP_SWITCH | SCX_CAP_WAKEUP, "to two bits");
+	is_int(scx_capture_parse_events("sched", &m), 0, "a group");
+	is_int(m, SCX_CAP_SWITCH | SCX_CAP_WAKING | SCX_CAP_WAKEUP | SCX_CAP_WAKEUP_NEW |
+			  SCX_CAP_MIGRATE, "sched = the five sched events");
+	is_int(scx_capture_parse_events("switch,bogus", &m), -EINVAL, "unknown word refused");
+	is_int(scx_capture_parse_events("", &m), -EINVAL, "empty list refused");
+	scx_capture_parse_events("process,idle", &m);
+	scx_capture_events_str(m, &b);
+	scx_buf_add(&b, "", 1);
+	is_str(b.data, "fork,exec,exit,free,idle", "bits print back as words");
+	scx_buf_free(&b);
+}
+
+/* Inputs and outputs of the kernel's __trace_sched_switch_state (6.x). */
+static void test_report_state(void)
+{
+	is_int(ev_report_state(1, 0x1, 0), 0x100, "preempted: R+ whatever the state");
+	is_int(ev_report_state(0, 0x0, 0), 0, "running: R");
+	is_int(ev_report_state(0, 0x1, 0), 0x1, "TASK_INTERRUPTIBLE: S");
+	is_int(ev_report_state(0, 0x2, 0), 0x2, "TASK_UNINTERRUPTIBLE: D");
+	is_int(ev_report_state(0, 0x102, 0), 0x2, "TASK_KILLABLE: D (WAKEKILL not reported)");
+	is_int(ev_report_state(0, 0x402, 0), 0x80, "TASK_IDLE: I");
+	is_int(ev_report_state(0, 0x4, 0), 0x4, "__TASK_STOPPED: T");
+	is_int(ev_report_state(0, 0x8, 0), 0x8, "__TASK_TRACED: t");
+	is_int(ev_report_state(0, 0x40, 0), 0x40, "TASK_PARKED: P");
+	is_int(ev_report_state(0, 0x80, 0x20), 0x20, "TASK_DEAD + EXIT_ZOMBIE: Z");
+	is_int(ev_report_state(0, 0x80, 0x10), 0x10, "TASK_DEAD + EXIT_DEAD: X");
+	is_int(ev_report_state(0, 0x1000, 0), 0x2, "TASK_RTLOCK_WAIT: D");
+	is_int(ev_report_state(0, 0x2001, 0), 0x1, "TASK_FREEZABLE|INTERRUPTIBLE: S");
+}
+
+int main(void)
+{
+	test_switch_scx();
+	test_plain_switch();
+	test_chunk();
+	test_malformed();
+	test_event_words();
+	test_report_state();
+	return done_testing();
+}
