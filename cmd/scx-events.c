@@ -17,6 +17,9 @@
 #include "util.h"
 
 #define EV_CPU_BYTES (1024 / 8)
+/* The reader sleeps this long between looks at the ring unless BPF wakes it
+ * (backlog above --wakeup); every wakeup is a switch of our own in the trace. */
+#define POLL_MS 50
 
 enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH };
 
@@ -225,14 +228,17 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		scx_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
 
-	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
-	if (!c)
-		scx_die(SCX_EXIT_FAIL, "%s", msg);
-
-	/* a closed pipe must come back as EPIPE from write(), not kill us */
+	/*
+	 * Before loading, so a signal during the load is not lost (a background
+	 * job of a non-interactive shell starts with SIGINT ignored); a closed
+	 * pipe must come back as EPIPE from write(), not kill us.
+	 */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
+	if (!c)
+		scx_die(SCX_EXIT_FAIL, "%s", msg);
 
 	r.w = out && strcmp(out, "-") ? scx_writer__open(out, &wo) : scx_writer__fdopen(1, &wo);
 	if (!r.w) {
@@ -243,13 +249,16 @@ int main(int argc, char **argv)
 	out_fd = out && strcmp(out, "-") ? -1 : STDOUT_FILENO;
 	fill_header(&h, c);
 	err = scx_writer__header(r.w, &h);
+	/* readers learn at once that the capture is running */
+	if (!err)
+		err = scx_writer__flush(r.w);
 	scx_header_free(&h);
 	if (dur_ns)
 		deadline = scx_now_mono_ns() + dur_ns;
 	scx_debug(2, "capturing, events 0x%x", scx_capture__events(c));
 
 	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
-		int n = scx_capture__poll(c, 10);
+		int n = scx_capture__poll(c, POLL_MS);
 
 		if (n < 0) {
 			err = n;

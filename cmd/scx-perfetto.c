@@ -50,17 +50,26 @@ static const struct scx_cmd cmd = {
 };
 
 static volatile sig_atomic_t stop;
+static int input_fd = -1;
 
+/*
+ * Ctrl-C reaches the whole pipeline; SIGTERM from a supervisor: stop reading
+ * (closing the input wakes a blocked read) and finish the trace cleanly.
+ */
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+	if (input_fd >= 0)
+		close(input_fd);
 }
 
 struct rd_ctx {
 	struct scx_writer *w;
 	const char *out;
 	int err;
+	uint64_t lost[1024];	/* for the trailer */
+	unsigned lost_cpus;
 };
 
 static int on_trace(void *ctx, const struct scx_pf_trace *t)
@@ -78,6 +87,11 @@ static int on_event(void *ctx, const struct scx_event *e)
 	struct rd_ctx *c = ctx;
 	int rc = scx_writer__event(c->w, e);
 
+	if (e->type == SCX_EV_LOST && e->cpu >= 0 && e->cpu < 1024) {
+		c->lost[e->cpu] += e->lost.count;
+		if ((unsigned)e->cpu + 1 > c->lost_cpus)
+			c->lost_cpus = e->cpu + 1;
+	}
 	if (rc)
 		c->err = rc;
 	return rc;
@@ -86,7 +100,9 @@ static int on_event(void *ctx, const struct scx_event *e)
 static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opts *po,
 		   struct scx_writer_opts *wo)
 {
-	struct rd_ctx c = { .out = out };
+	static struct rd_ctx c;
+
+	c.out = out;
 	struct scx_pf_trace *t = NULL;
 	int rc, ret = SCX_EXIT_OK;
 
@@ -131,6 +147,10 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 			struct scx_trailer tr = { 0 };
 			memcpy(tr.counts, t->stat.events, sizeof(tr.counts));
 			tr.end_ns = t->stat.last_ts;
+			tr.nr_cpus = SCX_MAX(c.lost_cpus, t->hdr.nr_cpus);
+			tr.lost = c.lost;
+			for (unsigned i = 0; i < c.lost_cpus; i++)
+				tr.lost_total += c.lost[i];
 			c.err = scx_writer__trailer(c.w, &tr);
 		}
 		int cr = scx_writer__close(c.w);
@@ -160,7 +180,8 @@ static int do_write(const char *in, const char *out, const struct scx_pf_write_o
 	w = scx_pf_writer__open(out, wo);
 	if (!w)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(errno));
-	/* Ctrl-C reaches the whole pipeline: finish writing what the producer sent */
+	if (!in || !strcmp(in, "-"))
+		input_fd = 0;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	while ((rc = scx_reader__next(r, &e)) != SCX_READ_END) {

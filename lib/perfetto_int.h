@@ -7,6 +7,14 @@
 
 #include "perfetto_read.h"
 #include "perfetto_wire.h"
+#include "util.h"
+
+/* scx_buf_add, but empty appends (possibly from NULL) are no-ops, not UB */
+static inline void pf_buf_add(struct scx_buf *b, const void *p, size_t n)
+{
+	if (n)
+		scx_buf_add(b, p, n);
+}
 
 /*
  * A decoded event, compact (48 bytes instead of 176) because a whole trace is
@@ -47,6 +55,14 @@ struct pf_thr {
 	int32_t tgid;
 	uint32_t comm;		/* string id */
 	uint8_t prio;		/* name priority: 1 ftrace, 2 process tree, 3 descriptor */
+};
+
+/* tid -> tgid as learned at a time; tid reuse and late process trees make it time-dependent */
+struct pf_tg {
+	uint64_t ts;
+	int32_t tid, tgid;
+	int32_t via;		/* CLONE_THREAD child: the process of this creating thread */
+	uint32_t seq;
 };
 
 struct pf_proc {
@@ -101,13 +117,20 @@ struct pf_rd {
 	struct pf_thr *thr;
 	int32_t *thr_tid;
 	size_t nthr, thr_cap;
+	struct pf_tg *tgs;
+	size_t ntg, tg_cap;
+	struct pf_map tg_idx;	/* tid -> first record << 24 | count, after sorting */
+	uint64_t cur_ts;	/* time of what is being decoded, for tgs */
 	struct pf_map proc_idx;
 	struct pf_proc *proc;
 	size_t nproc, proc_cap;
 
 	int max_cpu;
+	uint64_t ftrace_cut;	/* ftrace before this is dropped, as trace_processor does */
+	uint32_t bundle_seen[1024 / 32];
 	bool has_fork, has_state_raw;
 	bool has_sysname_linux;
+	bool started_seen;
 	uint32_t ftrace_seed[1024 / 32];	/* cpus whose compact stream was seeded */
 	struct {
 		int32_t pid, prio;
@@ -138,6 +161,7 @@ uint32_t pf_str(struct pf_rd *r, const void *s, size_t n);
 const char *pf_strp(const struct pf_rd *r, uint32_t id);
 struct pf_rec *pf_rec_new(struct pf_rd *r);
 struct scx_event *pf_side_new(struct pf_rd *r, struct pf_rec **rec, unsigned type);
+void pf_tg_note(struct pf_rd *r, int32_t tid, int32_t tgid, int32_t via);
 void pf_thread_set(struct pf_rd *r, int32_t tid, int32_t tgid, uint32_t comm, uint8_t prio);
 void pf_note_cpu(struct pf_rd *r, int cpu);
 

@@ -164,6 +164,17 @@ struct scx_event *pf_side_new(struct pf_rd *r, struct pf_rec **rec, unsigned typ
 	return e;
 }
 
+void pf_tg_note(struct pf_rd *r, int32_t tid, int32_t tgid, int32_t via)
+{
+	if (r->ntg == r->tg_cap) {
+		r->tg_cap = r->tg_cap ? r->tg_cap * 2 : 256;
+		r->tgs = scx_xrealloc(r->tgs, r->tg_cap * sizeof(*r->tgs));
+	}
+	r->tgs[r->ntg] = (struct pf_tg){ .ts = r->cur_ts, .tid = tid, .tgid = tgid, .via = via,
+					 .seq = (uint32_t)r->ntg };
+	r->ntg++;
+}
+
 void pf_thread_set(struct pf_rd *r, int32_t tid, int32_t tgid, uint32_t comm, uint8_t prio)
 {
 	uint64_t *v = pf_map_get(&r->thr_idx, (uint32_t)tid);
@@ -181,8 +192,11 @@ void pf_thread_set(struct pf_rd *r, int32_t tid, int32_t tgid, uint32_t comm, ui
 		memset(&r->thr[r->nthr++], 0, sizeof(*t));
 	}
 	t = &r->thr[*v];
-	if (tgid > 0)
+	if (tgid > 0) {
+		if (t->tgid != tgid || !r->ntg)
+			pf_tg_note(r, tid, tgid, 0);
 		t->tgid = tgid;
+	}
 	if (comm && prio >= t->prio) {
 		t->comm = comm;
 		t->prio = prio;
@@ -246,7 +260,7 @@ static int small_decode(struct pf_rd *r, struct pb m, struct pf_small *f)
 	struct pb_field x;
 	int rc;
 
-	f->has = 0;
+	memset(f, 0, sizeof(*f));	/* absent fields read as 0, as in protobuf */
 	while ((rc = pb_next(&m, &x)) > 0) {
 		if (x.num >= 16)
 			continue;
@@ -405,10 +419,17 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		int32_t ptgid = pv ? r->thr[*pv].tgid : 0;
 
 		if (child <= 0)
-			break;
-		pf_thread_set(r, child, thread ? (ptgid ? ptgid : (int32_t)pid) : child, comm, 1);
-		if (!thread)
+			return 0;	/* swapper: trace_processor ignores it too */
+		r->cur_ts = ts;
+		if (thread) {
+			/* the creator's process, which may only be named later */
+			pf_thread_set(r, child, 0, comm, 1);
+			pf_tg_note(r, child, 0, (int32_t)pid);
+		} else {
+			pf_thread_set(r, child, child, comm, 1);
+			pf_tg_note(r, child, child, 0);
 			proc_get(r, child)->ppid = ptgid ? ptgid : (int32_t)pid;
+		}
 		s = pf_side_new(r, &e, SCX_EV_FORK);
 		e->flags |= REC_F_NEWTASK;
 		s->fork.parent_pid = (int32_t)pid;
@@ -425,6 +446,9 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 			size_t n = SCX_MIN((size_t)(f.s[1].end - f.s[1].p), SCX_PATH_LEN - 1);
 			memcpy(s->exec.filename, f.s[1].p, n);
 		}
+		for (struct pb q = payload; pb_next(&q, &x) > 0;)
+			if (x.num == 50001 && x.wt == PB_LEN)	/* scx-perfetto: the new comm */
+				copy_comm(s->exec.comm, x.s);
 		break;
 	case 238:	/* sched_process_exit */
 	case 240:	/* sched_process_free */
@@ -511,8 +535,10 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 	default:
 		return 0;
 	}
-	e->ts = ts;
-	e->cpu = (int16_t)cpu;
+	if (e) {
+		e->ts = ts;
+		e->cpu = (int16_t)cpu;
+	}
 	return 0;
 }
 
@@ -637,6 +663,7 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 	struct pb_field x;
 	uint64_t cpu = UINT64_MAX, lost_count = 0, lost_ts = 0;
 	bool lost = false, has_lost_ts = false;
+	uint64_t crop = 0;
 	size_t start;
 	int rc;
 
@@ -648,6 +675,8 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 			lost = x.v;
 		else if (x.num == 4 && x.wt == PB_LEN)
 			compact = x.s;
+		else if ((x.num == 9 || x.num == 10) && x.wt == PB_VARINT)
+			crop = SCX_MAX(crop, x.v);
 		else if (x.num == BUNDLE_SCX_LOST_COUNT)
 			lost_count = x.v;
 		else if (x.num == BUNDLE_SCX_LOST_TS) {
@@ -660,6 +689,14 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 	if (cpu >= 1024)	/* trace_processor drops such bundles too */
 		return 0;
 	pf_note_cpu(r, (int)cpu);
+	if (!(r->bundle_seen[cpu / 32] & 1u << (cpu % 32))) {
+		/*
+		 * The first bundle of a cpu says where its ring buffer data is
+		 * complete; trace_processor keeps earlier events out of its tables.
+		 */
+		r->bundle_seen[cpu / 32] |= 1u << (cpu % 32);
+		r->ftrace_cut = SCX_MAX(r->ftrace_cut, crop);
+	}
 	start = r->nr;
 	it = m;
 	while ((rc = pb_next(&it, &x)) > 0)
@@ -711,8 +748,8 @@ static int process_tree(struct pf_rd *r, struct pb m)
 					ppid = (int32_t)y.v;
 				else if (y.num == 3 && y.wt == PB_LEN) {
 					if (cmd.len)
-						scx_buf_add(&cmd, " ", 1);
-					scx_buf_add(&cmd, y.s.p, y.s.end - y.s.p);
+						pf_buf_add(&cmd, " ", 1);
+					pf_buf_add(&cmd, y.s.p, y.s.end - y.s.p);
 				} else if (y.num == 9)
 					is_comm = y.v;
 			}
@@ -727,7 +764,7 @@ static int process_tree(struct pf_rd *r, struct pb m)
 			struct pf_proc *p = proc_get(r, pid);
 			p->ppid = ppid;
 			if (cmd.len) {
-				scx_buf_add(&cmd, "", 1);
+				pf_buf_add(&cmd, "", 1);
 				free(p->cmdline);
 				p->cmdline = cmd.data;
 				/* the main thread's name: argv[0]'s basename, or the comm itself */
@@ -950,6 +987,7 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	struct pb interned = { 0 }, data = { 0 };
 	uint32_t kind = 0, seq = 0;
 	uint64_t ts = 0;
+	bool started = false;
 	int rc;
 
 	/*
@@ -991,7 +1029,16 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 				data = x.s;
 			}
 			break;
-		case 33: case 69:	/* trace_config, service_event: traced wrote this */
+		case 69:	/* service_event: ftrace before tracing_started is dropped */
+			if (x.wt == PB_LEN) {
+				struct pb q = x.s;
+				struct pb_field y;
+				while (pb_next(&q, &y) > 0)
+					if (y.num == 2 && y.wt == PB_VARINT && y.v)
+						started = true;
+			}
+			/* fallthrough */
+		case 33:	/* trace_config: traced wrote this */
 			if (r->t->producer == SCX_PF_PROD_UNKNOWN)
 				r->t->producer = SCX_PF_PROD_TRACED;
 			r->t->stat.other_packets++;
@@ -1005,6 +1052,11 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	}
 	if (rc < 0)
 		return pf_bad(r, it.p, "malformed trace packet");
+	r->cur_ts = ts;
+	if (started && !r->started_seen) {
+		r->started_seen = true;
+		r->ftrace_cut = SCX_MAX(r->ftrace_cut, ts);
+	}
 	if (interned.p && pf_track_interned(r, seq, interned))
 		return -EBADMSG;
 	switch (kind) {
@@ -1052,9 +1104,10 @@ static int walk(struct pf_rd *r, const uint8_t *buf, size_t len)
 		rc = pb_next(&b, &x);
 		if (rc == 0)
 			return 0;
+		if (rc < 0 && at == buf && !r->inner && *at == '{')
+			return pf_bad(r, at, "not a Perfetto trace (an event stream? read it without -i)");
 		if (rc < 0)
-			return pf_bad(r, at, at + 1 >= b.end ? "truncated trace packet"
-							     : "malformed or truncated trace packet");
+			return pf_bad(r, at, "truncated or malformed trace packet");
 		if (x.num != 1 || x.wt != PB_LEN)
 			continue;	/* unknown Trace field: skip */
 		rc = packet(r, x.s, at);
@@ -1099,8 +1152,10 @@ static int unwrap_file(struct pf_rd *r, const uint8_t *in, size_t len, struct sc
 		r->t->stat.file_compression = "zstd";
 		if (!dc)
 			return -ENOMEM;
+		/* trust the frame's size claim only as far as a plausible ratio */
+		size_t cap = len < (1u << 20) ? 32u << 20 : len * 32;
 		scx_buf_reserve(out, sz != ZSTD_CONTENTSIZE_UNKNOWN && sz != ZSTD_CONTENTSIZE_ERROR &&
-					     sz < (4ull << 30) ? sz + 1 : len * 4);
+					     sz < cap ? sz + 1 : SCX_MIN(len * 4 + 65536, cap));
 		while (ib.pos < ib.size) {
 			if (out->len == out->cap)
 				scx_buf_reserve(out, out->cap / 2);
@@ -1190,14 +1245,77 @@ static int64_t state_from_raw(int64_t s)
 	return (int64_t)1 << (63 - __builtin_clzll((uint64_t)v));
 }
 
-static int32_t tgid_of(const struct pf_rd *r, int32_t tid)
+static int tg_cmp(const void *a, const void *b)
 {
+	const struct pf_tg *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* tgid of tid at time ts: the last assignment before ts, else the first after it. */
+static int32_t tg_lookup(struct pf_rd *r, int32_t tid, uint64_t ts, int depth)
+{
+	uint64_t *v = pf_map_get(&r->tg_idx, (uint32_t)tid);
+	size_t start, n, lo = 0, hi;
+	struct pf_tg *g;
+
+	if (!v)
+		return 0;
+	start = *v >> 24;
+	n = *v & 0xffffff;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->tgs[start + mid].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	g = &r->tgs[start + (lo ? lo - 1 : 0)];
+	if (!g->tgid && g->via && depth < 8) {
+		g->tgid = tg_lookup(r, g->via, g->ts, depth + 1);
+		if (!g->tgid)
+			g->tgid = g->via;	/* the creator's process was never named */
+	}
+	return g->tgid;
+}
+
+static void tg_finish(struct pf_rd *r)
+{
+	if (r->ntg)
+		qsort(r->tgs, r->ntg, sizeof(*r->tgs), tg_cmp);
+	for (size_t i = 0; i < r->ntg;) {
+		size_t j = i;
+		while (j < r->ntg && r->tgs[j].tid == r->tgs[i].tid)
+			j++;
+		*pf_map_put(&r->tg_idx, (uint32_t)r->tgs[i].tid) =
+			(uint64_t)i << 24 | SCX_MIN(j - i, 0xffffffu);
+		i = j;
+	}
+	/* the thread table says where each thread ended up */
+	for (size_t i = 0; i < r->nthr; i++) {
+		int32_t g = tg_lookup(r, r->thr_tid[i], UINT64_MAX, 0);
+		if (g)
+			r->thr[i].tgid = g;
+	}
+}
+
+static int32_t tgid_at(struct pf_rd *r, int32_t tid, uint64_t ts)
+{
+	int32_t g;
 	uint64_t *v;
 
 	if (tid <= 0)
 		return 0;
+	g = tg_lookup(r, tid, ts, 0);
+	if (g)
+		return g;
 	v = pf_map_get(&r->thr_idx, (uint32_t)tid);
-	return v && r->thr[*v].tgid ? r->thr[*v].tgid : 0;
+	return v ? r->thr[*v].tgid : 0;
 }
 
 static void fill_comm(char *dst, const struct pf_rd *r, uint32_t id, int32_t pid, int cpu)
@@ -1232,6 +1350,14 @@ static void resolve_sources(struct pf_rd *r)
 				  e->type == SCX_EV_WAKEUP ? WK : -1;
 		if (e->type == SCX_EV_FORK && (e->flags & REC_F_NEWTASK) && r->has_fork)
 			e->flags |= REC_F_DROP;	/* real fork events are there */
+		if (e->ts < r->ftrace_cut && !(e->flags & REC_F_TRACK) && e->type != REC_SEED) {
+			/* before the data is complete: a switch still says who runs */
+			if (e->type == SCX_EV_SWITCH && !(e->flags & REC_F_SIDE))
+				e->type = REC_SEED;
+			else
+				e->flags |= REC_F_DROP;
+			r->t->stat.skipped_events++;
+		}
 		if (k < 0 || e->cpu < 0 || e->cpu >= ncpu)
 			continue;
 		if (e->flags & REC_F_TRACK) {
@@ -1250,7 +1376,7 @@ static void resolve_sources(struct pf_rd *r)
 		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? SW
 			: e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ||
 				  e->type == SCX_EV_WAKEUP ? WK : -1;
-		if (src == SCX_PF_SRC_FTRACE && is_track)
+		if (src == SCX_PF_SRC_FTRACE && is_track && k >= 0)
 			e->flags |= REC_F_DROP;
 		else if (src == SCX_PF_SRC_TRACK && !is_track && k >= 0)
 			e->flags |= REC_F_DROP;
@@ -1353,8 +1479,8 @@ static int deliver(struct pf_rd *r)
 						ev.wake.waker_pid = 0;
 					}
 				}
-				ev.wake.waker_tgid = tgid_of(r, ev.wake.waker_pid);
-				ev.wake.tgid = tgid_of(r, ev.wake.pid);
+				ev.wake.waker_tgid = tgid_at(r, ev.wake.waker_pid, e->ts);
+				ev.wake.tgid = tgid_at(r, ev.wake.pid, e->ts);
 			}
 		}
 		ev.ts = e->ts;
@@ -1367,36 +1493,36 @@ static int deliver(struct pf_rd *r)
 				fill_comm(ev.sw.prev_comm, r, 0, ev.sw.prev_pid, cpu);
 			if (!ev.sw.next_comm[0])
 				fill_comm(ev.sw.next_comm, r, 0, ev.sw.next_pid, cpu);
-			ev.sw.prev_tgid = tgid_of(r, ev.sw.prev_pid);
-			ev.sw.next_tgid = tgid_of(r, ev.sw.next_pid);
+			ev.sw.prev_tgid = tgid_at(r, ev.sw.prev_pid, e->ts);
+			ev.sw.next_tgid = tgid_at(r, ev.sw.next_pid, e->ts);
 			if (on)
 				cur[cpu].pid = ev.sw.next_pid, cur[cpu].known = true;
 			break;
 		case SCX_EV_MIGRATE:
-			ev.mig.tgid = tgid_of(r, ev.mig.pid);
+			ev.mig.tgid = tgid_at(r, ev.mig.pid, e->ts);
 			break;
 		case SCX_EV_FORK:
-			ev.fork.parent_tgid = tgid_of(r, ev.fork.parent_pid);
+			ev.fork.parent_tgid = tgid_at(r, ev.fork.parent_pid, e->ts);
 			if (!ev.fork.child_tgid)
-				ev.fork.child_tgid = tgid_of(r, ev.fork.child_pid);
+				ev.fork.child_tgid = tgid_at(r, ev.fork.child_pid, e->ts);
 			if (!ev.fork.parent_comm[0])
 				fill_comm(ev.fork.parent_comm, r, 0, ev.fork.parent_pid, -1);
 			break;
 		case SCX_EV_EXEC:
-			ev.exec.tgid = tgid_of(r, ev.exec.pid);
+			ev.exec.tgid = tgid_at(r, ev.exec.pid, e->ts);
 			if (!ev.exec.comm[0])
 				fill_comm(ev.exec.comm, r, 0, ev.exec.pid, -1);
 			break;
 		case SCX_EV_EXIT:
 		case SCX_EV_FREE:
 			if (!ev.task.tgid)
-				ev.task.tgid = tgid_of(r, ev.task.pid);
+				ev.task.tgid = tgid_at(r, ev.task.pid, e->ts);
 			break;
 		case SCX_EV_TASK_RENAME:
-			ev.rename.tgid = tgid_of(r, ev.rename.pid);
+			ev.rename.tgid = tgid_at(r, ev.rename.pid, e->ts);
 			break;
 		case SCX_EV_DSQ_INSERT:
-			ev.dsq.tgid = tgid_of(r, ev.dsq.pid);
+			ev.dsq.tgid = tgid_at(r, ev.dsq.pid, e->ts);
 			break;
 		}
 		t->stat.events[ev.type]++;
@@ -1462,6 +1588,8 @@ static void rd_free(struct pf_rd *r)
 	free(r->thr);
 	free(r->thr_tid);
 	pf_map_free(&r->proc_idx);
+	free(r->tgs);
+	pf_map_free(&r->tg_idx);
 	for (size_t i = 0; i < r->nproc; i++)
 		free(r->proc[i].cmdline);
 	free(r->proc);
@@ -1509,6 +1637,7 @@ static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char 
 	}
 	pf_track_finish(r);
 	resolve_sources(r);
+	tg_finish(r);
 	export_tables(r);
 	rc = deliver(r);
 	if (rc)
@@ -1552,7 +1681,8 @@ int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct 
 		memcpy(saved, t->error, sizeof(saved));
 		t->error[0] = 0;
 		err = read_buf((const uint8_t *)un.data, un.len, len, tmp.name, o, t);
-		if (uw == -EBADMSG && !err) {
+		/* the file's damage explains a cut packet: report it, at its file offset */
+		if (uw == -EBADMSG && (!err || err == -EBADMSG)) {
 			memcpy(t->error, saved, sizeof(saved));
 			t->error_offset = off;
 			err = -EBADMSG;

@@ -146,6 +146,12 @@ int pf_track_descriptor(struct pf_rd *r, struct pb m)
 	if (tk.kind == 1 && (tk.pid == WPROF_IDLE_PID || tk.tid < 0)) {
 		tk.tid = 0;	/* idle: swapper */
 		tk.pid = 0;
+	} else if (tk.kind == 2 && tk.pid > 0 && tk.pid < WPROF_IDLE_PID) {
+		pf_thread_set(r, tk.pid, tk.pid,
+			      tname.p ? pf_str(r, tname.p, SCX_MIN((size_t)(tname.end - tname.p),
+								  SCX_COMM_LEN - 1))
+				      : 0,
+			      3);
 	} else if (tk.kind == 1) {
 		if (tk.pid > WPROF_IDLE_PID)	/* wprof's fake KERNEL process */
 			tk.pid = tk.tid;
@@ -390,8 +396,25 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 	if (tid < 0)
 		return 0;	/* counters and other non-thread tracks */
 
+	/* an END without names closes the innermost open slice of the track */
+	bool bare_end = e.type == 2 && !e.ncats && !e.name;
+	if (bare_end) {
+		uint64_t *v = pf_map_get(&r->open, e.track);
+		if (v && *v >> 63)
+			e.cats[e.ncats++] = r->name_iid[*v >> 62 & 1 ? N_HARDIRQ : N_SOFTIRQ];
+		else if ((v = pf_map_get(&r->open, ~e.track)) && *v)
+			e.cats[e.ncats++] = r->name_iid[N_ONCPU];
+	}
 	if (has_cat(r, &e, N_ONCPU) && (e.type == 1 || e.type == 2)) {
 		struct pf_mark *k;
+		uint64_t *open = pf_map_put(&r->open, ~e.track);	/* cpu + 1 of the open slice */
+		if (e.type == 1) {
+			*open = cpu + 1;
+		} else {
+			if (cpu < 0 && *open)
+				cpu = (int)*open - 1;
+			*open = 0;
+		}
 		if (cpu < 0)
 			return 0;
 		k = mark_new(r);

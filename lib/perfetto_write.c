@@ -26,6 +26,10 @@
 #include "perfetto_write.h"
 #include "util.h"
 
+#ifndef SCX_VERSION
+#define SCX_VERSION "unknown"
+#endif
+
 #define OUT_FLUSH (256u << 10)	/* write out (or compress) every 256 KiB */
 #define BUNDLE_BYTES (192u << 10)
 #define ITAB_MAX 4096
@@ -126,8 +130,8 @@ static int emit_packet(struct scx_pf_writer *w, const void *body, size_t n)
 		out_drain(w);
 	*p++ = 0x0a;
 	p = pb_put_varint(p, n);
-	scx_buf_add(&w->out, hdr, p - hdr);
-	scx_buf_add(&w->out, body, n);
+	pf_buf_add(&w->out, hdr, p - hdr);
+	pf_buf_add(&w->out, body, n);
 	if (w->out.len >= OUT_FLUSH)
 		return out_drain(w);
 	return w->err;
@@ -241,18 +245,18 @@ static void note_thread(struct scx_pf_writer *w, int32_t tid, int32_t tgid, cons
 	if (comm && *comm)
 		p = pb_put_str(p, 2, comm, SCX_COMM_LEN);
 	p = pb_put_u64(p, 3, (uint32_t)tgid);
-	scx_buf_add(&w->pt_threads, (uint8_t[]){ 0x12 }, 1);
+	pf_buf_add(&w->pt_threads, (uint8_t[]){ 0x12 }, 1);
 	uint8_t l[PB_VARINT_MAX];
-	scx_buf_add(&w->pt_threads, l, pb_put_varint(l, p - buf) - l);
-	scx_buf_add(&w->pt_threads, buf, p - buf);
+	pf_buf_add(&w->pt_threads, l, pb_put_varint(l, p - buf) - l);
+	pf_buf_add(&w->pt_threads, buf, p - buf);
 	if (tid == tgid && comm && *comm) {
 		/* the process, named by its comm (cmdline_is_comm) */
 		p = pb_put_u64(buf, 1, (uint32_t)tgid);
 		p = pb_put_str(p, 3, comm, SCX_COMM_LEN);
 		p = pb_put_u64(p, 9, 1);
-		scx_buf_add(&w->pt_procs, (uint8_t[]){ 0x0a }, 1);
-		scx_buf_add(&w->pt_procs, l, pb_put_varint(l, p - buf) - l);
-		scx_buf_add(&w->pt_procs, buf, p - buf);
+		pf_buf_add(&w->pt_procs, (uint8_t[]){ 0x0a }, 1);
+		pf_buf_add(&w->pt_procs, l, pb_put_varint(l, p - buf) - l);
+		pf_buf_add(&w->pt_procs, buf, p - buf);
 	}
 }
 
@@ -267,12 +271,12 @@ static int flush_process_tree(struct scx_pf_writer *w, uint64_t ts)
 	b->len = 0;
 	p = pb_put_tag(tmp, 2, PB_LEN);
 	p = pb_put_varint(p, w->pt_procs.len + w->pt_threads.len);
-	scx_buf_add(b, tmp, p - tmp);
-	scx_buf_add(b, w->pt_procs.data, w->pt_procs.len);
-	scx_buf_add(b, w->pt_threads.data, w->pt_threads.len);
+	pf_buf_add(b, tmp, p - tmp);
+	pf_buf_add(b, w->pt_procs.data, w->pt_procs.len);
+	pf_buf_add(b, w->pt_threads.data, w->pt_threads.len);
 	p = pb_put_u64(tmp, 8, ts);
 	p = pb_put_u64(p, 10, 1);
-	scx_buf_add(b, tmp, p - tmp);
+	pf_buf_add(b, tmp, p - tmp);
 	rc = emit_packet(w, b->data, b->len);
 	w->pt_threads.len = w->pt_procs.len = 0;
 	return rc;
@@ -294,8 +298,8 @@ static void add_len_field(struct scx_buf *b, uint32_t num, const struct scx_buf 
 	uint8_t tmp[16], *p = pb_put_tag(tmp, num, PB_LEN);
 
 	p = pb_put_varint(p, payload->len);
-	scx_buf_add(b, tmp, p - tmp);
-	scx_buf_add(b, payload->data, payload->len);
+	pf_buf_add(b, tmp, p - tmp);
+	pf_buf_add(b, payload->data, payload->len);
 }
 
 static int flush_cpu(struct scx_pf_writer *w, int cpu)
@@ -311,7 +315,7 @@ static int flush_cpu(struct scx_pf_writer *w, int cpu)
 	if ((rc = flush_process_tree(w, c->last_sw_ts)))
 		return rc;
 	if (c->nsw || c->nwk) {
-		scx_buf_add(&cs, c->itab.data, c->itab.len);
+		pf_buf_add(&cs, c->itab.data, c->itab.len);
 		for (unsigned i = 1; i < C_N; i++)
 			if (c->arr[i].len)
 				add_len_field(&cs, i, &c->arr[i]);
@@ -326,19 +330,19 @@ static int flush_cpu(struct scx_pf_writer *w, int cpu)
 	b->len = 0;
 	uint8_t h[16], *q = pb_put_tag(h, 1, PB_LEN);
 	q = pb_put_varint(q, body);
-	scx_buf_add(b, h, q - h);
-	scx_buf_add(b, tmp, p - tmp);
-	scx_buf_add(b, c->ev.data, c->ev.len);
+	pf_buf_add(b, h, q - h);
+	pf_buf_add(b, tmp, p - tmp);
+	pf_buf_add(b, c->ev.data, c->ev.len);
 	if (c->lost) {
 		p = pb_put_u64(tmp, 3, 1);
 		p = pb_put_u64(p, 50001, c->lost_count);
 		p = pb_put_u64(p, 50002, c->lost_ts);
-		scx_buf_add(b, tmp, p - tmp);
+		pf_buf_add(b, tmp, p - tmp);
 	}
 	if (cs.len)
 		add_len_field(b, 4, &cs);
 	p = pb_put_u64(tmp, 10, SEQ_FTRACE);
-	scx_buf_add(b, tmp, p - tmp);
+	pf_buf_add(b, tmp, p - tmp);
 	scx_buf_free(&cs);
 	rc = emit_packet(w, b->data, b->len);
 
@@ -364,11 +368,11 @@ static int maybe_flush(struct scx_pf_writer *w, int cpu)
 	return w->err;
 }
 
-static void put_varint(struct scx_buf *b, uint64_t v)
+static inline void put_varint(struct scx_buf *b, uint64_t v)
 {
-	uint8_t tmp[PB_VARINT_MAX];
-
-	scx_buf_add(b, tmp, pb_put_varint(tmp, v) - tmp);
+	if (b->cap - b->len < PB_VARINT_MAX)
+		scx_buf_reserve(b, PB_VARINT_MAX);
+	b->len = (char *)pb_put_varint((uint8_t *)b->data + b->len, v) - b->data;
 }
 
 static uint32_t itab_index(struct wcpu *c, const char *comm)
@@ -385,7 +389,7 @@ static uint32_t itab_index(struct wcpu *c, const char *comm)
 			memset(c->comms[c->nitab], 0, SCX_COMM_LEN);
 			memcpy(c->comms[c->nitab], comm, n);
 			p = pb_put_bytes(tmp, 5, comm, n);
-			scx_buf_add(&c->itab, tmp, p - tmp);
+			pf_buf_add(&c->itab, tmp, p - tmp);
 			return c->nitab++;
 		}
 		const char *s = c->comms[c->hash[i] - 1];
@@ -411,13 +415,13 @@ static void put_event(struct wcpu *c, uint64_t ts, uint32_t pid, uint32_t id, co
 	p = pb_put_u64(p, 2, pid);
 	p = pb_put_tag(p, id, PB_LEN);
 	p = pb_put_varint(p, pn);
-	scx_buf_add(&c->ev, tmp, p - tmp);
-	scx_buf_add(&c->ev, pl, pn);
+	pf_buf_add(&c->ev, tmp, p - tmp);
+	pf_buf_add(&c->ev, pl, pn);
 	if (ext) {
 		p = pb_put_tag(tmp, 50001, PB_LEN);
 		p = pb_put_varint(p, en);
-		scx_buf_add(&c->ev, tmp, p - tmp);
-		scx_buf_add(&c->ev, ext, en);
+		pf_buf_add(&c->ev, tmp, p - tmp);
+		pf_buf_add(&c->ev, ext, en);
 	}
 	c->nev++;
 }
@@ -612,6 +616,7 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		p = pb_put_str(p, 1, e->exec.filename, SCX_PATH_LEN);
 		p = pb_put_i64(p, 2, e->exec.pid);
 		p = pb_put_i64(p, 3, e->exec.old_pid);
+		p = pb_put_str(p, 50001, e->exec.comm, SCX_COMM_LEN);	/* ours: the new comm */
 		break;
 	case SCX_EV_EXIT:
 	case SCX_EV_FREE:

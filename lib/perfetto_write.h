@@ -9,9 +9,12 @@
  * valid trace up to the last complete packet if the writer is killed.
  *
  * Round trip (events -> trace -> events with perfetto_read.h) gives back the
- * same events, except: tgids come from the trace's thread table (the last
- * tgid seen for a tid), exec comm is the thread's name, ipi_entry/ipi_exit
- * lose their callsite, and events of cpu -1 are put on cpu 0.
+ * same events, except: tgids come from the trace's thread table (the tgid a
+ * tid had at the event's time), ipi_entry/ipi_exit lose their callsite, and
+ * events of cpu -1 are put on cpu 0.  What Perfetto has no field for (the
+ * sched_ext data of a switch, exec's new comm, lost-event counts, DSQ
+ * inserts, cpu hotplug, scheduler enable/disable) travels in fields numbered
+ * 50001 and up, which Perfetto skips.
  */
 #ifndef SCX_PERFETTO_WRITE_H
 #define SCX_PERFETTO_WRITE_H

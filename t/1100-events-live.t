@@ -16,6 +16,7 @@ field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
 # once it is attached (its header has been written)
 start_capture() {
 	_out=$1; shift
+	rm -f "$_out"
 	scx-events "$@" -o "$_out" 2>capture.err &
 	cap_pid=$!
 	for _ in $(seq 100); do

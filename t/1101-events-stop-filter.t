@@ -1,0 +1,201 @@
+#!/bin/sh
+# scx-events: counts agree with perf, filters filter in BPF, every way of
+# stopping is clean and leaves nothing attached, and the error paths explain
+# themselves.
+. "$(dirname "$0")/lib.sh"
+
+CC=${CC:-cc}
+
+test_line_count() { [ "$(wc -l <"$2")" -eq "$1" ] || { echo "$2: $(wc -l <"$2") lines, want $1"; return 1; }; }
+field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
+
+start_capture() {
+	_out=$1; shift
+	rm -f "$_out"
+	scx-events "$@" -o "$_out" 2>capture.err &
+	cap_pid=$!
+	for _ in $(seq 100); do
+		[ -s "$_out" ] && return 0
+		kill -0 $cap_pid 2>/dev/null || break
+		sleep 0.1
+	done
+	cat capture.err >&2
+	return 1
+}
+
+# prog_ids PID: ids of the BPF programs a process holds (from its fdinfo)
+prog_ids() { cat /proc/$1/fdinfo/* 2>/dev/null | sed -n "s/^prog_id:[[:space:]]*//p" | sort -u; }
+# still_loaded IDS...: those of the ids the kernel still has, after giving
+# its deferred free (RCU, a workqueue) up to 3 s
+still_loaded() {
+	for _ in $(seq 30); do
+		_left=
+		for i in "$@"; do bpftool prog show id "$i" >/dev/null 2>&1 && _left="$_left $i"; done
+		[ -z "$_left" ] && return 0
+		sleep 0.1
+	done
+	echo "$_left"
+}
+
+test_expect_success 'usage errors exit 2 and name the problem' '
+	test_exit_code 2 scx-events -e switch,bogus 2>err && grep -q "invalid event list" err &&
+	test_exit_code 2 scx-events --pid 0 2>err && grep -q "invalid pid" err &&
+	test_exit_code 2 scx-events -C 0-x 2>err && grep -q "invalid cpu list" err &&
+	test_exit_code 2 scx-events -b 3000 2>err && grep -q "power of two" err &&
+	test_exit_code 2 scx-events -f xml 2>err && grep -q "unknown format" err &&
+	test_exit_code 2 scx-events extra 2>err && grep -q "unexpected argument" err
+'
+
+test_expect_success BPF 'build the workload' '
+	$CC -O2 -o "$TRASH/scxev-wl" "$SCX_SRC/t/data/events-workload.c"
+'
+
+# perf counts sched_switch of the workload's tasks only (per-task counter,
+# inherited by the child, enabled at exec); we count switches out of the same
+# two pids under their post-exec comms.  perf's counter goes away in do_exit()
+# before each task's last switch (prev_state Z), so those two are not
+# compared.  Otherwise both see the same tracepoint calls: tolerance 0.
+test_expect_success BPF,PERF 'switches of a workload: same count as perf stat (exact)' '
+	start_capture ev.ndjson -e switch &&
+	perf stat -x, -e sched:sched_switch -o stat.csv -- "$TRASH/scxev-wl" 20 /bin/true pids &&
+	kill -INT $cap_pid && wait $cap_pid &&
+	read P C <pids &&
+	want=$(awk -F, "/sched:sched_switch/ { print \$1 }" stat.csv) &&
+	grep -e "\"prev_pid\":$P,\"prev_tgid\":$P,\"prev_comm\":\"scxev-wl\"" \
+		-e "\"prev_pid\":$C,\"prev_tgid\":$C,\"prev_comm\":\"\(scxev-wl\|true\)\"" \
+		ev.ndjson >sw &&
+	grep -c "\"prev_state\":32," sw >zombies &&
+	test "$(cat zombies)" = 2 &&
+	got=$(grep -vc "\"prev_state\":32," sw) &&
+	echo "perf $want scx-events $got" &&
+	test "$got" -eq "$want"
+'
+
+# System-wide over a window: scx-events runs from before perf starts to
+# after it ends, so it must see at least what perf saw, and the margin
+# (about 1.5 s of background activity around ~40k switches of the pipe
+# benchmark) stays under 25 %.
+test_expect_success BPF,PERF 'system-wide switches over a window: perf <= ours <= 1.25 * perf' '
+	start_capture ev.ndjson -e switch -f ndjson &&
+	perf stat -a -x, -e sched:sched_switch -o stat.csv -- perf bench sched pipe -l 20000 >/dev/null &&
+	sleep 0.5 &&
+	kill -INT $cap_pid && wait $cap_pid &&
+	want=$(awk -F, "/sched:sched_switch/ { print \$1 }" stat.csv) &&
+	got=$(grep -c "\"type\":\"sched_switch\"" ev.ndjson) &&
+	echo "perf $want scx-events $got" &&
+	tail -n 1 ev.ndjson | grep -q "\"lost_total\":0" &&
+	test "$got" -ge "$want" && test $((got * 100)) -le $((want * 125))
+'
+
+test_expect_success BPF '--comm: only the workload, and all of it' '
+	start_capture ev.ndjson -e sched,process --comm scxev-wl &&
+	"$TRASH/scxev-wl" 5 /bin/true pids &&
+	kill -INT $cap_pid && wait $cap_pid &&
+	read P C <pids &&
+	grep "\"type\":\"sched_" ev.ndjson >events &&
+	test $(wc -l <events) -ge 10 &&
+	! grep -v -e "_comm\":\"scxev-wl\"" -e "\"comm\":\"scxev-wl\"" events &&
+	grep -q "\"type\":\"sched_process_fork\",\"parent_pid\":$P," events &&
+	! grep -q "\"filename\":\"/bin/true\"" events
+'
+
+test_expect_success BPF '--pid and --tgid: only that task' '
+	"$TRASH/scxev-wl" 60 /bin/true pids &
+	wl=$!
+	start_capture ev.ndjson -e switch,wakeup --pid $wl
+	wait $wl
+	kill -INT $cap_pid && wait $cap_pid
+	grep "\"type\":\"sched_" ev.ndjson >events
+	test $(wc -l <events) -ge 10
+	! grep -v -e "\"prev_pid\":$wl," -e "\"next_pid\":$wl," -e "\"pid\":$wl," events
+	"$TRASH/scxev-wl" 60 /bin/true pids &
+	wl=$!
+	start_capture ev2.ndjson -e wakeup --tgid $wl
+	wait $wl
+	kill -INT $cap_pid && wait $cap_pid
+	grep "\"type\":\"sched_" ev2.ndjson >events2
+	test $(wc -l <events2) -ge 10
+	! grep -v "\"tgid\":$wl," events2
+'
+
+test_expect_success BPF '--cpus: only events on those CPUs' '
+	start_capture ev.ndjson -e sched -C 0 &&
+	taskset -c 0 "$TRASH/scxev-wl" 5 /bin/true pids &&
+	taskset -c 1 "$TRASH/scxev-wl" 5 /bin/true pids &&
+	kill -INT $cap_pid && wait $cap_pid &&
+	grep "\"type\":\"sched_" ev.ndjson >events &&
+	test $(wc -l <events) -ge 10 &&
+	! grep -v "\"cpu\":0," events
+'
+
+test_expect_success BPF '--sample keeps a fraction, never process events' '
+	start_capture ev.ndjson -e switch,fork,exec --sample 1000 &&
+	perf bench sched pipe -l 5000 >/dev/null &&
+	"$TRASH/scxev-wl" 1 /bin/true pids &&
+	kill -INT $cap_pid && wait $cap_pid &&
+	read P C <pids &&
+	n=$(grep -c "\"type\":\"sched_switch\"" ev.ndjson) &&
+	test "$n" -lt 1000 &&
+	grep -q "\"type\":\"sched_process_exec\",\"pid\":$C," ev.ndjson &&
+	head -n 1 ev.ndjson | grep -q "\"sample\":1000"
+'
+
+test_expect_success BPF '-e switch: nothing else' '
+	scx-events -d 0.5 -e switch >ev.ndjson &&
+	sed "1d;\$d" ev.ndjson | grep -v "\"type\":\"sched_switch\"" >other || : &&
+	test ! -s other
+'
+
+test_expect_success BPF 'SIGPIPE: scx-events | head -n 5 stops at once, exit 0' '
+	{ timeout 20 scx-events -e sched; echo $? >rc; } | head -n 5 >out &&
+	test_line_count 5 out &&
+	test "$(cat rc)" = 0 &&
+	! pgrep -x scx-events -P $$ >/dev/null
+'
+
+test_expect_success BPF 'SIGINT: trailer written, exit 0, programs detached' '
+	start_capture ev.ndjson &&
+	prog_ids $cap_pid >ids &&
+	test $(wc -l <ids) -ge 10 &&
+	kill -INT $cap_pid &&
+	wait $cap_pid &&
+	tail -n 1 ev.ndjson | grep -q "^{\"type\":\"trailer\"" &&
+	still_loaded $(cat ids) >left &&
+	test ! -s left
+'
+
+test_expect_success BPF 'SIGTERM: same' '
+	start_capture ev.ndjson -f binary -z zstd &&
+	prog_ids $cap_pid >ids &&
+	test $(wc -l <ids) -ge 10 &&
+	kill -TERM $cap_pid &&
+	wait $cap_pid &&
+	still_loaded $(cat ids) >left &&
+	test ! -s left &&
+	zstd -t -q ev.ndjson &&
+	zstd -dc ev.ndjson | head -c 4 | od -c | grep -q "S   C   X"
+'
+
+test_expect_success BPF 'duration: -d 0.3 ends by itself with a trailer' '
+	timeout 20 scx-events -d 0.3 -e switch >ev.ndjson &&
+	tail -n 1 ev.ndjson | grep -q "^{\"type\":\"trailer\""
+'
+
+test_expect_success BPF 'no sched_ext here: one note, capture goes on' '
+	test -d /sys/kernel/sched_ext && exit 0
+	scx-events -d 0.2 -e switch,scx >ev.ndjson 2>err &&
+	test_line_count 1 err &&
+	grep -q "no sched_ext" err &&
+	grep -q "\"type\":\"sched_switch\"" ev.ndjson
+'
+
+test_expect_success ROOT 'not root: says so, exit 1' '
+	command -v setpriv >/dev/null || exit 0
+	test_exit_code 1 setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$SCX_BUILD/scx-events" -d 1 -e switch >out 2>err &&
+	cat err &&
+	grep -q "run scx-events as root" err &&
+	test ! -s out
+'
+
+test_done
