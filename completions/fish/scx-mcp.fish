@@ -8,6 +8,7 @@ complete -c scx-mcp -l events-cmd -r -F -d 'scx-events binary for live capture (
 complete -c scx-mcp -l update-interval -x -a '250ms 500ms 1s 2s 5s' -d 'minimum time between resource update notifications (default 1s)'
 complete -c scx-mcp -l stream-events -x -a '128 512 2048' -d 'events kept for events://stream (default 512)'
 complete -c scx-mcp -l capture -d ''
+complete -c scx-mcp -l no-live -d ''
 complete -c scx-mcp -s v -l verbose -d ''
 complete -c scx-mcp -s h -l help -d ''
 complete -c scx-mcp -s V -l version -d ''
