@@ -145,21 +145,104 @@ int mcp_t_bottlenecks(struct mcp_call *c)
 	return one_report(c, t, "bottlenecks", limit);
 }
 
+static int col_of(const struct scx_table *t, const char *name)
+{
+	for (unsigned i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Does an outlier row's metric belong to the category (0 latency, 1 runtime, 2 cpu, 3 all)? */
+static bool in_category(const char *metric, int cat)
+{
+	bool lat = strstr(metric, "lat") || strstr(metric, "delay");
+
+	switch (cat) {
+	case 0: return lat;
+	case 1: return !lat && (strstr(metric, "runtime") || strstr(metric, "switch") ||
+				strstr(metric, "busy"));
+	case 2: return strstr(metric, "util") || strstr(metric, "cpu");
+	}
+	return true;
+}
+
 int mcp_t_outliers(struct mcp_call *c)
 {
 	static const char *const methods[] = { "IQR", "MAD", "StdDev", "Percentile", NULL };
+	static const char *const engine[] = { "iqr", "mad", "stddev", "percentile" };
 	static const char *const cats[] = { "latency", "runtime", "cpu", "all", NULL };
 	struct mcp_trace *t = mcp_tool_trace(c);
-	unsigned limit;
-	int m, k;
+	const struct scx_agg_snap *snap;
+	struct scx_report_ctx rc = { 0 };
+	struct scx_table *list = NULL;
+	struct scx_buf b = { 0 };
+	struct scx_agg *a;
+	unsigned limit, nt = 0, saved[16];
+	int m, k, r;
 
 	if (!t || get_limit(c, 20, 1000, &limit) || (m = mcp_arg_enum(c, "method", methods, 0)) < 0 ||
-	    (k = mcp_arg_enum(c, "category", cats, 3)) < 0)
+	    (k = mcp_arg_enum(c, "category", cats, 3)) < 0 || !(a = mcp_trace_agg(c, t)))
 		return -1;
-	/* the engine's outlier report applies every method; method/category pick nothing yet */
-	(void)m;
-	(void)k;
-	return one_report(c, t, "outliers", limit);
+	r = scx_agg__report(a, "outliers", &list);
+	if (r)
+		return mcp_fail(c, "outlier analysis failed: %s", strerror(-r));
+	snap = scx_agg__snapshot(a);
+	if (snap) {
+		rc.start_ns = snap->start_ns;
+		rc.end_ns = snap->end_ns;
+	}
+	/* keep the rows of the asked method and category: move them to the front */
+	for (struct scx_table *tb = list; tb && nt < 16; tb = tb->next, nt++) {
+		int mc = col_of(tb, "method"), xc = col_of(tb, "metric");
+		unsigned keep = 0, n = tb->nrows;
+
+		saved[nt] = n;
+		for (unsigned i = 0; i < n && mc >= 0 && xc >= 0; i++) {
+			union scx_cell *row = &tb->cells[(size_t)i * tb->ncols];
+
+			if (strcmp(row[mc].s, engine[m]) || !in_category(row[xc].s, k))
+				continue;
+			if (i != keep) {
+				union scx_cell tmp[SCX_TABLE_MAX_COLS];
+				union scx_cell *dst = &tb->cells[(size_t)keep * tb->ncols];
+
+				memcpy(tmp, dst, tb->ncols * sizeof(*tmp));
+				memcpy(dst, row, tb->ncols * sizeof(*tmp));
+				memcpy(row, tmp, tb->ncols * sizeof(*tmp));
+			}
+			keep++;
+		}
+		if (mc >= 0 && xc >= 0)
+			tb->nrows = keep;
+		if (tb->nrows > limit) {
+			tb->omitted += tb->nrows - limit;
+			tb->nrows = limit;
+		}
+	}
+	scx_report_json(&b, list, &rc);
+	while (b.len && b.data[b.len - 1] == '\n')
+		b.len--;
+	nt = 0;
+	for (struct scx_table *tb = list; tb && nt < 16; tb = tb->next, nt++)
+		tb->nrows = saved[nt];	/* so every cell is freed */
+	scx_table_free(list);
+	if (b.len > c->cap) {
+		scx_buf_free(&b);
+		return mcp_fail(c, "the outlier report does not fit the result size cap; lower limit");
+	}
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	scx_jw_kstr(&c->w, "method", methods[m]);
+	scx_jw_kstr(&c->w, "category", cats[k]);
+	if (k == 2)
+		scx_jw_kstr(&c->w, "note", "the engine ranks tasks, not CPUs; for CPUs see "
+			    "analysis_type cpu-utilization and runqueue-depth");
+	scx_jw_key(&c->w, "report");
+	scx_jw_raw(&c->w, b.data, b.len);
+	scx_jw_obj_end(&c->w);
+	scx_buf_free(&b);
+	return 0;
 }
 
 int mcp_t_discover(struct mcp_call *c)

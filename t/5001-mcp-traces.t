@@ -115,7 +115,8 @@ test_expect_success 'analyses: scx-agg reports, scxtop aliases, unknown names' '
 	text 3 <out | jq -e ".analysis == \"wakeup-graph\" and .report.report == \"wakeup-graph\"" >/dev/null &&
 	test "$(iserr 4 <out)" = true && text 4 <out | grep "one of: cpu-utilization, process-runtime" &&
 	text 5 <out | jq -e ".report.report == \"bottlenecks\"" >/dev/null &&
-	text 6 <out | jq -e ".report.report == \"outliers\"" >/dev/null &&
+	text 6 <out | jq -e ".report.report == \"outliers\" and .method == \"MAD\" and
+		([.report.tables[].rows[].method] - [\"mad\"]) == []" >/dev/null &&
 	text 7 <out | jq -e ".analyses | length == 17" >/dev/null &&
 	test "$(iserr 8 <out)" = true
 '
@@ -187,6 +188,17 @@ test_expect_success SHARED 'wprof capture: counts, and wakeup latency agrees wit
 	test "$a" = "$b" && test "$a" -gt 1000 &&
 	a=$(text 2 <out | jq ".summary.max_ns") && b=$(text 3 <out | jq ".report.tables.summary.rows[0].wake_lat.max") &&
 	test "$a" = "$b"
+'
+
+test_expect_success SHARED 'detect_outliers keeps only the asked method and category' '
+	cp "$SHARED/testdata/perfetto/wprof-schedview.pb.zst" w.pb.zst &&
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"w.pb.zst\",\"trace_id\":\"w\"}"
+	  call 2 detect_outliers "{\"trace_id\":\"w\",\"method\":\"StdDev\",\"category\":\"runtime\",\"limit\":1000}"
+	  call 3 detect_outliers "{\"trace_id\":\"w\",\"method\":\"IQR\",\"category\":\"latency\",\"limit\":1000}"; } | mcp >out &&
+	text 2 <out | jq -e "([.report.tables[].rows[].method] | unique) == [\"stddev\"] and
+		([.report.tables[].rows[].metric] | unique | all(. == \"runtime\" or . == \"switches\"))" >/dev/null &&
+	text 3 <out | jq -e "([.report.tables[].rows[].method] | unique) == [\"iqr\"] and
+		([.report.tables[].rows[].metric] | all(test(\"lat|delay\")))" >/dev/null
 '
 
 test_expect_success SHARED 'the trace memory cap is enforced' '
