@@ -10,6 +10,12 @@
 #include "mcp_live.h"
 #include "mcp_tools.h"
 #include "profile.h"
+#if __has_include("agg.h")
+#include "agg.h"
+#else
+static const char *const scx_softirq_names[10] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+	"IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+#endif
 
 /* No data yet is a state, not a failure: say so and how to get some. */
 static int not_yet(struct mcp_call *c, const char *hint)
@@ -150,21 +156,132 @@ int mcp_t_tracking(struct mcp_call *c)
 	return 0;
 }
 
-static int live_report(struct mcp_call *c, const char *name, int64_t limit)
+/* A view of a rendered report: some tables, some rows, another order. */
+struct view {
+	const char *only;	/* keep this table only; NULL: all */
+	const char *key1, *key2;	/* keep rows where either equals num or str */
+	bool filter;
+	int64_t num;
+	const char *str;
+	const char *sort;	/* sort rows by this number, descending */
+	unsigned limit;
+};
+
+struct vrow {
+	int tok;
+	double key;
+};
+
+static int cmp_vrow(const void *a, const void *b)
 {
-	struct scx_buf b = { 0 };
+	const struct vrow *x = a, *y = b;
+
+	return x->key < y->key ? 1 : x->key > y->key ? -1 : (x->tok > y->tok) - (x->tok < y->tok);
+}
+
+static bool row_match(const struct scx_json_doc *d, int row, const struct view *v)
+{
+	const char *keys[2] = { v->key1, v->key2 };
+
+	for (int i = 0; i < 2; i++) {
+		int t = keys[i] ? scx_json_get(d, row, keys[i]) : -1;
+		int64_t n;
+
+		if (t < 0)
+			continue;
+		if (v->str ? scx_json_eq(d, t, v->str) : (!scx_json_int(d, t, &n) && n == v->num))
+			return true;
+	}
+	return false;
+}
+
+static void raw_tok(struct scx_jw *w, const struct scx_json_doc *d, int t)
+{
+	/* strings come without quotes from jsmn: take them back */
+	int q = d->tok[t].type == JSMN_STRING;
+
+	scx_jw_raw(w, d->js + d->tok[t].start - q, d->tok[t].end - d->tok[t].start + 2 * q);
+}
+
+static void report_view(const char *js, size_t len, const struct view *v, struct scx_buf *out)
+{
+	struct scx_json_doc d = { 0 };
+	struct scx_jw w;
+	int tables;
+	char key[64];
+
+	if (scx_json_parse(&d, js, len) || (tables = scx_json_get(&d, 0, "tables")) < 0 ||
+	    d.tok[tables].type != JSMN_OBJECT) {
+		scx_buf_add(out, js, len);
+		scx_json_free(&d);
+		return;
+	}
+	scx_jw_init(&w, out);
+	scx_jw_obj_begin(&w);
+	for (int i = 1, k = 0; k < d.tok[0].size; k++, i = scx_json_next(&d, i + 1)) {
+		if (i + 1 == tables)
+			continue;
+		scx_json_str(&d, i, key, sizeof(key));
+		scx_jw_key(&w, key);
+		raw_tok(&w, &d, i + 1);
+	}
+	scx_jw_key(&w, "tables");
+	scx_jw_obj_begin(&w);
+	for (int i = tables + 1, k = 0; k < d.tok[tables].size; k++, i = scx_json_next(&d, i + 1)) {
+		int tb = i + 1, rows = scx_json_get(&d, tb, "rows"), om = scx_json_get(&d, tb, "omitted");
+		int64_t omitted = 0;
+		struct vrow *vr;
+		unsigned n = 0, shown = 0;
+		bool has_key;
+
+		scx_json_str(&d, i, key, sizeof(key));
+		if ((v->only && strcmp(key, v->only)) || rows < 0 || d.tok[rows].type != JSMN_ARRAY)
+			continue;
+		if (om >= 0)
+			scx_json_int(&d, om, &omitted);
+		vr = scx_xcalloc(d.tok[rows].size + 1, sizeof(*vr));
+		has_key = d.tok[rows].size && v->filter &&
+			  ((v->key1 && scx_json_get(&d, rows + 1, v->key1) >= 0) ||
+			   (v->key2 && scx_json_get(&d, rows + 1, v->key2) >= 0));
+		for (int r = rows + 1, j = 0; j < d.tok[rows].size; j++, r = scx_json_next(&d, r)) {
+			int sk = v->sort ? scx_json_get(&d, r, v->sort) : -1;
+
+			if (has_key && !row_match(&d, r, v))
+				continue;
+			vr[n].tok = r;
+			vr[n].key = 0;
+			if (sk >= 0)
+				scx_json_double(&d, sk, &vr[n].key);
+			n++;
+		}
+		if (v->sort)
+			qsort(vr, n, sizeof(*vr), cmp_vrow);
+		scx_jw_key(&w, key);
+		scx_jw_obj_begin(&w);
+		scx_jw_key(&w, "rows");
+		scx_jw_arr_begin(&w);
+		for (; shown < n && shown < v->limit; shown++)
+			raw_tok(&w, &d, vr[shown].tok);
+		scx_jw_arr_end(&w);
+		scx_jw_kuint(&w, "omitted", n - shown + (has_key ? 0 : (uint64_t)omitted));
+		scx_jw_obj_end(&w);
+		free(vr);
+	}
+	scx_jw_obj_end(&w);
+	scx_jw_obj_end(&w);
+	scx_json_free(&d);
+}
+
+static int live_report(struct mcp_call *c, const char *name, const struct view *v)
+{
+	struct scx_buf b = { 0 }, view = { 0 };
 	int r;
 
 	if (!c->s->live)
 		return not_yet(c, "no live capture: start one with control_event_tracking "
 			       "{\"action\":\"start\"}, wait a second, then call this again");
-	for (;;) {
-		scx_buf_reset(&b);
-		r = mcp_live_report(c->s, name, (unsigned)limit, &b);
-		if (r || b.len <= c->cap - 512 || limit <= 1)
-			break;
-		limit /= 2;
-	}
+	/* every kept row, then the view picks and cuts */
+	r = mcp_live_report(c->s, name, 100000, &b);
 	if (r == -EAGAIN) {
 		scx_buf_free(&b);
 		return not_yet(c, "the first 1 s interval of the capture has not closed yet; call "
@@ -176,11 +293,18 @@ static int live_report(struct mcp_call *c, const char *name, int64_t limit)
 				r == -EOPNOTSUPP ? "not available in this build (no aggregation "
 				"engine, lib/agg.c)" : strerror(-r));
 	}
+	for (struct view lv = *v;; lv.limit /= 2) {
+		scx_buf_reset(&view);
+		report_view(b.data, b.len, &lv, &view);
+		if (view.len <= c->cap - 512 || lv.limit <= 1)
+			break;
+	}
 	scx_jw_obj_begin(&c->w);
 	scx_jw_key(&c->w, "report");
-	scx_jw_raw(&c->w, b.data, b.len);
+	scx_jw_raw(&c->w, view.data, view.len);
 	scx_jw_obj_end(&c->w);
 	scx_buf_free(&b);
+	scx_buf_free(&view);
 	return 0;
 }
 
@@ -188,23 +312,48 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 {
 	static const char *const modes[] = { "critical", "frequency", "latency", "bidirectional",
 					     "for_pid", "summary", NULL };
+	static const char *const sort[] = { "lat_max", "count", "lat_avg", "count", "count", NULL };
 	int64_t limit = 20, pid = -1;
+	struct view v = { 0 };
+	int m;
 
-	if (mcp_arg_enum(c, "mode", modes, 0) < 0 || mcp_arg_i64(c, "pid", &pid, 1, INT32_MAX) < 0 ||
-	    mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
+	if ((m = mcp_arg_enum(c, "mode", modes, 0)) < 0 ||
+	    mcp_arg_i64(c, "pid", &pid, 1, INT32_MAX) < 0 || mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
 		return -1;
-	return live_report(c, "wakeup-graph", limit);
+	if (m == 4 && pid < 0)
+		return mcp_fail(c, "mode for_pid needs pid");
+	v.limit = (unsigned)limit;
+	v.sort = sort[m];
+	if (m == 5)
+		v.only = "summary";
+	if (pid > 0) {
+		v.filter = true;
+		v.key1 = "waker";
+		v.key2 = "wakee";
+		v.num = pid;
+	}
+	return live_report(c, "wakeup-graph", &v);
 }
 
 int mcp_t_softirq(struct mcp_call *c)
 {
 	static const char *const modes[] = { "summary", "by_type", "by_cpu", NULL };
 	int64_t limit = 20, nr = -1;
+	struct view v = { 0 };
+	int m;
 
-	if (mcp_arg_enum(c, "mode", modes, 0) < 0 || mcp_arg_i64(c, "softirq_nr", &nr, 0, 9) < 0 ||
-	    mcp_arg_i64(c, "limit", &limit, 1, 100) < 0)
+	if ((m = mcp_arg_enum(c, "mode", modes, 0)) < 0 ||
+	    mcp_arg_i64(c, "softirq_nr", &nr, 0, 9) < 0 || mcp_arg_i64(c, "limit", &limit, 1, 100) < 0)
 		return -1;
-	return live_report(c, "softirq", limit);
+	v.limit = (unsigned)limit;
+	v.only = m == 1 ? "vectors" : m == 2 ? "cpus" : NULL;
+	if (nr >= 0) {
+		v.filter = true;
+		v.key1 = "vec";
+		v.key2 = "top_vec";
+		v.str = scx_softirq_names[nr];
+	}
+	return live_report(c, "softirq", &v);
 }
 
 /* ---- profiling --------------------------------------------------------------------- */

@@ -39,6 +39,10 @@ test_expect_success 'live statistics of a closed interval are exact: 500 ms each
 	  req 3 resources/read "{\"uri\":\"stats://aggregated/cpu\"}"
 	  call 4 analyze_waker_wakee "{}"
 	  call 5 control_event_tracking "{\"action\":\"status\"}"
+	  call 6 analyze_waker_wakee "{\"mode\":\"for_pid\",\"pid\":12345}"
+	  call 7 analyze_waker_wakee "{\"mode\":\"summary\"}"
+	  call 8 analyze_waker_wakee "{\"mode\":\"for_pid\",\"pid\":100,\"limit\":1}"
+	  call 9 analyze_softirq "{\"mode\":\"by_cpu\"}"
 	} | mcp --capture --events-cmd "$FAKE" >out &&
 	jq -c "select(.method == \"notifications/resources/updated\") | .params.uri" out | sort -u >uris &&
 	echo "\"stats://aggregated/thread\"" >want && test_cmp want uris &&
@@ -47,7 +51,12 @@ test_expect_success 'live statistics of a closed interval are exact: 500 ms each
 	test_cmp want got &&
 	resp 3 <out | jq -r ".result.contents[0].text" | jq -e ".available and .rows[0].cpu == 0 and .rows[0].util == 1" >/dev/null &&
 	text 4 <out | jq -e ".report.report == \"wakeup-graph\" and (.report.tables.pairs.rows | map(.count) | add) == 100" >/dev/null &&
-	text 5 <out | jq -e ".running == true and .events_total > 200" >/dev/null
+	text 5 <out | jq -e ".running == true and .events_total > 200" >/dev/null &&
+	text 6 <out | jq -e ".report.tables.pairs.rows == []" >/dev/null &&
+	text 7 <out | jq -e "(.report.tables | keys) == [\"summary\"]" >/dev/null &&
+	text 8 <out | jq -e ".report.tables.pairs.rows | length == 1 and (.[0].waker == 100 or .[0].wakee == 100)" >/dev/null &&
+	text 8 <out | jq -e ".report.tables.pairs.omitted == 1" >/dev/null &&
+	text 9 <out | jq -e "(.report.tables | keys) == [\"cpus\"]" >/dev/null
 '
 
 test_expect_success 'no capture: live tools say how to start one; double start and stray stop fail' '
