@@ -302,7 +302,7 @@ static int parse_filters(struct mcp_call *c, struct filt *fs, unsigned *nr)
 		v = scx_json_get(d, o, "value");
 		if (f < 0 || op < 0 || v < 0 || !scx_json_is_str(d, f) || !scx_json_is_str(d, op))
 			return mcp_fail(c, "field_filters[%d] needs field, operator and value", i);
-		memset(&x->fc, 0, sizeof(x->fc));
+		memset(x, 0, sizeof(*x));
 		if (scx_json_str(d, f, x->field, sizeof(x->field)) >= (int)sizeof(x->field))
 			return mcp_fail(c, "field_filters[%d].field is too long", i);
 		x->fc.name = x->field;
