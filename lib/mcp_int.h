@@ -115,8 +115,11 @@ void mcp_page_next(struct mcp_server *s, struct scx_jw *w, unsigned start, unsig
 
 /* ---- tools (mcp_tools.c) --------------------------------------------------- */
 
+struct mcp_tool;
+
 struct mcp_call {
 	struct mcp_server *s;
+	const struct mcp_tool *tool;
 	const struct scx_json_doc *d;
 	int args;			/* the arguments object, or -1 */
 	struct scx_buf out;		/* the result payload (JSON text) */
@@ -133,6 +136,7 @@ struct mcp_tool {
 	const char *schema;		/* inputSchema, JSON text */
 	unsigned flags;
 	int (*fn)(struct mcp_call *c);
+	const char *report;		/* scxtop's analyze_* aliases: the report they run */
 };
 #define MCP_T_RO	1	/* readOnlyHint */
 #define MCP_T_WRITES	2	/* writes a file */

@@ -105,6 +105,30 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"array\",\"items\":{\"type\":\"string\"},\"description\":\"default: all\"}",
 	      REQ("\"trace_id\",\"output_path\"")),
 	  MCP_T_WRITES, mcp_t_export },
+	/* scxtop's one-analysis tools, kept so prompts written for it still work */
+#define ALIAS(tool, rep) \
+	{ tool, "Analysis: " rep, "scxtop name for analyze_trace_scheduling with analysis_type " \
+	  rep ".", OBJ(TRACE_ID "," LIMIT(20, 1000), REQ("\"trace_id\"")), MCP_T_RO, \
+	  mcp_t_analyze, rep }
+	ALIAS("analyze_cpu_utilization", "cpu-utilization"),
+	ALIAS("analyze_process_runtime", "process-runtime"),
+	ALIAS("analyze_wakeup_latency", "wakeup-latency"),
+	ALIAS("analyze_latency_breakdown", "latency-breakdown"),
+	ALIAS("analyze_migration_patterns", "migrations"),
+	ALIAS("analyze_llc_locality", "migrations"),
+	ALIAS("analyze_task_states", "task-states"),
+	ALIAS("analyze_preemptions", "preemptions"),
+	ALIAS("analyze_wakeup_chains", "wakeup-graph"),
+	ALIAS("analyze_runqueue_depth", "runqueue-depth"),
+	ALIAS("analyze_fairness", "fairness"),
+	ALIAS("analyze_dsq", "dsq"),
+	ALIAS("analyze_dsq_latency", "dsq"),
+	ALIAS("analyze_irq", "softirq"),
+	ALIAS("analyze_ipi", "ipi"),
+	ALIAS("analyze_cpu_frequency", "cpu-frequency"),
+	ALIAS("analyze_cpu_idle", "cpu-idle"),
+	ALIAS("analyze_power_state", "cpu-idle"),
+#undef ALIAS
 	/* ---- live machine ---- */
 	{ "query_stats", "Live statistics",
 	  "Statistics of the running capture (cpu, llc, node, dsq, process, thread), or of the "
@@ -206,6 +230,7 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 	int n = scx_json_get(d, params, "name"), args = scx_json_get(d, params, "arguments");
 	const struct mcp_tool *t;
 	struct mcp_call c = { .s = s, .d = d, .args = -1 };
+
 	char name[160];
 
 	if (n < 0 || !scx_json_is_str(d, n))
@@ -214,6 +239,7 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 	t = mcp_tool_find(name);
 	if (!t)
 		return mcp_error(s, MCP_INVALID_PARAMS, "unknown tool: %s", name);
+	c.tool = t;
 	if (args >= 0 && !scx_json_is_null(d, args)) {
 		if (d->tok[args].type != JSMN_OBJECT)
 			return mcp_error(s, MCP_INVALID_PARAMS, "params.arguments must be an object");

@@ -122,6 +122,11 @@ int mcp_t_analyze(struct mcp_call *c)
 	const char *name;
 	unsigned limit;
 
+	if (c->tool && c->tool->report) {
+		if (!t || get_limit(c, 20, 1000, &limit))
+			return -1;
+		return one_report(c, t, c->tool->report, limit);
+	}
 	if (!t || mcp_arg_required(c, "analysis_type") ||
 	    mcp_arg_str(c, "analysis_type", type, sizeof(type)) < 0 || get_limit(c, 20, 1000, &limit))
 		return -1;

@@ -110,6 +110,8 @@ test_expect_success 'analyses: scx-agg reports, scxtop aliases, unknown names' '
 	  call 6 detect_outliers "{\"trace_id\":\"h\",\"method\":\"MAD\"}"
 	  call 7 discover_analyzers "{}"
 	  call 8 detect_outliers "{\"trace_id\":\"h\",\"method\":\"tarot\"}"
+	  call 9 analyze_cpu_utilization "{\"trace_id\":\"h\"}"
+	  call 10 analyze_wakeup_chains "{\"trace_id\":\"h\"}"
 	} | mcp >out &&
 	text 2 <out | jq -e ".analysis == \"cpu-utilization\" and (.report.tables.cpus.rows | length) == 2" >/dev/null &&
 	text 3 <out | jq -e ".analysis == \"wakeup-graph\" and .report.report == \"wakeup-graph\"" >/dev/null &&
@@ -118,7 +120,9 @@ test_expect_success 'analyses: scx-agg reports, scxtop aliases, unknown names' '
 	text 6 <out | jq -e ".report.report == \"outliers\" and .method == \"MAD\" and
 		([.report.tables[].rows[].method] - [\"mad\"]) == []" >/dev/null &&
 	text 7 <out | jq -e ".analyses | length == 17" >/dev/null &&
-	test "$(iserr 8 <out)" = true
+	test "$(iserr 8 <out)" = true &&
+	test "$(text 9 <out | jq -c .report.tables)" = "$(text 2 <out | jq -c .report.tables)" &&
+	text 10 <out | jq -e ".analysis == \"wakeup-graph\"" >/dev/null
 '
 
 # an NDJSON trace of 2000 switches: 0..1999 us on cpu 0, pids 1000+i
