@@ -297,7 +297,8 @@ static int m_initialize(struct mcp_server *s, int params, struct scx_jw *w)
 		    "Linux CPU scheduler (sched_ext) data. Load a Perfetto or scx-events trace with "
 		    "load_perfetto_trace, then use get_trace_summary and analyze_trace_scheduling. "
 		    "For the live machine: control_event_tracking start, then query_stats or the "
-		    "stats:// and events://stream resources. Results are bounded; use limit/offset.");
+		    "stats:// and events://stream resources; start_perf_profiling for CPU profiles. "
+		    "Results are bounded; use limit/offset.");
 	scx_jw_obj_end(w);
 	s->initialized = true;
 	return 0;
