@@ -238,7 +238,8 @@ out:
 static char *profile_dir(const char *file)
 {
 	size_t n = strlen(file);
-	char *dir, *parent, *base, msg[1024];
+	char *dir, *parent, *slash, msg[1024];
+	const char *base;
 	int err;
 
 	while (n > 1 && file[n - 1] == '/')
@@ -254,21 +255,15 @@ static char *profile_dir(const char *file)
 	dir[n - 7] = 0;
 	if (is_dir(dir))
 		return dir;	/* unpacked before */
-	parent = strdup(dir);
-	base = strrchr(parent, '/');
-	if (base) {
-		*base++ = 0;
-		if (!*parent)
-			parent = strcpy(parent, "/");
-	} else {
-		base = parent;
-		parent = ".";
-	}
+	slash = strrchr(dir, '/');
+	parent = slash ? (slash == dir ? strdup("/") : strndup(dir, (size_t)(slash - dir)))
+		       : strdup(".");
+	base = slash ? slash + 1 : dir;
 	err = prof_tar_extract(file, parent, base, msg, sizeof(msg));
+	free(parent);
 	if (err)
 		scx_die(SCX_EXIT_FAIL, "%s", msg);
 	printf("Extracted %s\n", dir);
-	free(base == parent ? base : (parent[0] == '/' && !parent[1] ? NULL : parent));
 	return dir;
 }
 
