@@ -34,6 +34,26 @@ static inline bool is_hexc(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* 8 bytes at a time up to the first '"', '\\' or control byte (or near the end) */
+static inline size_t plain_run(const char *s, size_t i, size_t n)
+{
+	while (i + 8 <= n) {
+		uint64_t w, q, b;
+
+		memcpy(&w, s + i, 8);
+		q = w ^ (ONES * '"');
+		b = w ^ (ONES * '\\');
+		if (((q - ONES) & ~q & HIGHS) | ((b - ONES) & ~b & HIGHS) |
+		    ((w - ONES * 0x20) & ~w & HIGHS))
+			break;
+		i += 8;
+	}
+	return i;
+}
+
 /* at '"'; on success i is past the closing quote and *body the raw content */
 static int str(struct jp *p, struct prof_str *body, bool *esc)
 {
@@ -42,6 +62,8 @@ static int str(struct jp *p, struct prof_str *body, bool *esc)
 	*esc = false;
 	for (;;) {
 		unsigned char c;
+
+		i = plain_run(p->s, i, p->n);
 
 		if (i >= p->n) {
 			p->why = "unterminated string";
@@ -562,12 +584,94 @@ static int rec_member(void *ctx, struct prof_str k, bool kesc, int type, struct 
 	}
 }
 
+/*
+ * The lines process writes have one shape: these keys in this order, no
+ * whitespace, no escapes.  Matching that shape directly is several times
+ * faster than walking members; anything else takes the general path.
+ */
+static bool lit_at(const char *s, size_t n, size_t *i, const char *lit, size_t ln)
+{
+	if (n - *i < ln || memcmp(s + *i, lit, ln))
+		return false;
+	*i += ln;
+	return true;
+}
+
+static bool fast_str(const char *s, size_t n, size_t *i, struct prof_str *out)
+{
+	size_t j;
+
+	if (*i >= n || s[*i] != '"')
+		return false;
+	j = plain_run(s, *i + 1, n);
+	while (j < n && s[j] != '"' && s[j] != '\\' && (unsigned char)s[j] >= 0x20)
+		j++;
+	if (j >= n || s[j] != '"')
+		return false;
+	out->p = s + *i + 1;
+	out->n = j - *i - 1;
+	*i = j + 1;
+	return true;
+}
+
+static bool fast_uint(const char *s, size_t n, size_t *i, uint64_t max, uint64_t *out)
+{
+	size_t j = *i;
+	uint64_t v = 0;
+
+	if (j >= n || s[j] < '0' || s[j] > '9' || (s[j] == '0' && j + 1 < n && s[j + 1] >= '0' &&
+						      s[j + 1] <= '9'))
+		return false;
+	for (; j < n && s[j] >= '0' && s[j] <= '9'; j++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(s[j] - '0');
+	}
+	if (v > max || (j < n && (s[j] == '.' || s[j] == 'e' || s[j] == 'E')))
+		return false;
+	*out = v;
+	*i = j;
+	return true;
+}
+
+#define LIT(str) lit_at(s, n, &i, str, sizeof(str) - 1)
+
+static bool rec_fast(const char *s, size_t n, struct prof_rec *r)
+{
+	size_t i = 0;
+	uint64_t tid, pid;
+
+	if (!(LIT("{\"comm\":") && fast_str(s, n, &i, &r->comm) && LIT(",\"tid\":") &&
+	      fast_uint(s, n, &i, UINT32_MAX, &tid) && LIT(",\"pid\":") &&
+	      fast_uint(s, n, &i, UINT32_MAX, &pid) && LIT(",\"time\":") &&
+	      fast_str(s, n, &i, &r->time) && LIT(",\"addr\":") && fast_str(s, n, &i, &r->addr) &&
+	      LIT(",\"cgroup\":") && fast_str(s, n, &i, &r->cgroup) && LIT(",\"ip\":") &&
+	      fast_str(s, n, &i, &r->ip) && LIT(",\"sym\":") && fast_str(s, n, &i, &r->sym) &&
+	      LIT(",\"dso\":") && fast_str(s, n, &i, &r->dso) && LIT(",\"phys_addr\":") &&
+	      fast_str(s, n, &i, &r->phys) && LIT(",\"data_page_size\":") &&
+	      fast_uint(s, n, &i, UINT64_MAX, &r->page_size)))
+		return false;
+	if (LIT(",\"hint\":")) {
+		if (!fast_uint(s, n, &i, UINT64_MAX, &r->hint))
+			return false;
+		r->has_hint = true;
+	}
+	if (!LIT("}") || i != n)
+		return false;
+	r->tid = (uint32_t)tid;
+	r->pid = (uint32_t)pid;
+	return true;
+}
+
 int prof_rec_parse(const char *line, size_t len, struct prof_rec *r, struct scx_buf *scratch,
 		   size_t *err_off, const char **why)
 {
 	struct rec_ctx c = { .r = r, .scratch = scratch };
 	int err;
 
+	memset(r, 0, sizeof(*r));
+	if (rec_fast(line, len, r))
+		return 0;
 	memset(r, 0, sizeof(*r));
 	scx_buf_reset(scratch);
 	err = prof_json_object(line, len, rec_member, &c, err_off, why);

@@ -16,7 +16,7 @@
 
 static inline bool is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
 struct tok {
@@ -294,6 +294,11 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+/* bytes that need escaping or UTF-8 validation */
+static const unsigned char special[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xff] = 1,
+};
+
 void prof_json_str(struct scx_buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -307,10 +312,14 @@ void prof_json_str(struct scx_buf *b, const char *s, size_t n)
 	*o++ = '"';
 	while (i < n) {
 		unsigned char c = p[i];
+		size_t j = i;
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-			*o++ = (char)c;
-			i++;
+		while (j < n && !special[p[j]])
+			j++;
+		if (j > i) {
+			memcpy(o, p + i, j - i);
+			o += j - i;
+			i = j;
 			continue;
 		}
 		if (c >= 0x80) {
