@@ -55,13 +55,13 @@ int main(void)
 	FILE *f;
 
 	if (geteuid() != 0) {
-		skip_rest(11, "needs root");
+		skip_rest(12, "needs root");
 		return done_testing();
 	}
 	map = task_storage_map("scxprof_test");
 	map2 = task_storage_map("scxprof_other");
 	if (map < 0 || map2 < 0) {
-		skip_rest(11, "cannot create task-storage maps here");
+		skip_rest(12, "cannot create task-storage maps here");
 		return done_testing();
 	}
 	snprintf(pin, sizeof(pin), "/sys/fs/bpf/scx-prof-test-%d", getpid());
@@ -69,7 +69,7 @@ int main(void)
 	/* bpffs is where schedulers pin their maps; mount it like they would */
 	if (bpf_obj_pin(map, pin) && (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL) ||
 				      bpf_obj_pin(map, pin))) {
-		skip_rest(11, "bpffs is not mounted at /sys/fs/bpf");
+		skip_rest(12, "bpffs is not mounted at /sys/fs/bpf");
 		return done_testing();
 	}
 	arr = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scxprof_arr", 4, 8, 1, NULL);
@@ -84,7 +84,7 @@ int main(void)
 	r = prof_hintrec__new(pin, 1, out, err, sizeof(err));
 	if (!r) {
 		printf("# %s\n", err);
-		skip_rest(9, "hints unavailable on this kernel");
+		skip_rest(10, "hints unavailable on this kernel");
 		goto out;
 	}
 	printf("# hint hook: %s\n", prof_hintrec__how(r));
@@ -110,6 +110,24 @@ int main(void)
 	if (f)
 		fclose(f);
 	is_int(n, 1, "exactly the pinned map's update was recorded");
+
+	/* a 1 MB ring holds about 21k events: 40k updates without reading must drop some */
+	r = prof_hintrec__new(pin, 1, out, err, sizeof(err));
+	if (r) {
+		uint64_t written;
+		int fails = 0;
+
+		for (int i = 0; i < 40000; i++)
+			fails += !!bpf_map_update_elem(map, &pidfd, &v, BPF_ANY);
+		prof_hintrec__poll(r, 0);
+		written = prof_hintrec__written(r);
+		dropped = prof_hintrec__free(r);
+		ok(!fails && dropped > 0 && written + dropped >= 40000 && written <= 40000,
+		   "a full ring buffer counts drops: %llu written, %llu dropped",
+		   (unsigned long long)written, (unsigned long long)dropped);
+	} else {
+		ok(0, "recorder reopens: %s", err);
+	}
 	close(pidfd);
 
 	/* the whole record path: fake perf, a child updating its own hint meanwhile */
