@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz the stream reader (format and compression detection, NDJSON, binary
+ * frames, gzip, zstd).  Beyond not crashing, every event read must survive
+ * a re-encode to NDJSON and to binary unchanged: a decoder that accepts what
+ * the encoder cannot reproduce is a bug too.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream-int.h"
+
+/* What the wire can carry: strings end at the first NUL; no dsq, no scx data. */
+static void normalize(struct scx_event *e)
+{
+	const struct scx_ev_desc *d = scx_ev_desc(e->type);
+
+	for (unsigned i = 0; d && i < d->nr_fields; i++) {
+		const struct scx_field *f = &d->fields[i];
+		char *s = (char *)e + f->offset;
+		if (f->kind != SCX_F_STR)
+			continue;
+		size_t n = strnlen(s, f->size);
+		memset(s + n, 0, f->size - n);
+	}
+	if (e->type == SCX_EV_SWITCH && e->sw.dsq_id == SCX_DSQ_NONE) {
+		e->sw.dsq_lat_ns = e->sw.dsq_vtime = e->sw.slice_ns = 0;
+		e->sw.prev_slice_used_ns = 0;
+		e->sw.dsq_depth = 0;
+	}
+}
+
+static void check_same(const char *buf, size_t len, const struct scx_event *want)
+{
+	struct scx_reader *r = scx_reader__mem(buf, len, "re");
+	struct scx_event e;
+
+	if (scx_reader__next(r, &e) != SCX_READ_EVENT || memcmp(&e, want, sizeof(e)))
+		abort();
+	scx_reader__free(r);
+}
+
+/* The input as one NDJSON line: the fast path and jsmn agree on everything. */
+static void differential(const char *line, size_t n)
+{
+	static struct scx_json_doc d1, d2;
+	struct scx_header h1 = { 0 }, h2 = { 0 };
+	struct scx_trailer t1 = { 0 }, t2 = { 0 };
+	struct scx_event e1, e2;
+	char m1[256], m2[256];
+	size_t c1 = 0, c2 = 0;
+
+	if (memchr(line, '\n', n))
+		return;
+	memset(&e1, 0, sizeof(e1));
+	memset(&e2, 0, sizeof(e2));
+	scx_ndjson_no_fast = false;
+	int r1 = scx_ndjson_parse(&d1, line, n, &e1, &h1, &t1, m1, sizeof(m1), &c1);
+	scx_ndjson_no_fast = true;
+	int r2 = scx_ndjson_parse(&d2, line, n, &e2, &h2, &t2, m2, sizeof(m2), &c2);
+	scx_ndjson_no_fast = false;
+	if (r1 != r2 || (r1 == SCX_LINE_EVENT && memcmp(&e1, &e2, sizeof(e1))))
+		abort();
+	/* the same error, though the column may differ when jsmn stops earlier */
+	if (r1 < 0 && strncmp(m1, m2, strcspn(m2, "(")))
+		abort();
+	scx_header_free(&h1);
+	scx_header_free(&h2);
+	scx_trailer_free(&t1);
+	scx_trailer_free(&t2);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct scx_reader *r = scx_reader__mem(data, size, "fuzz");
+	struct scx_event e;
+	char bin[SCX_BIN_FILE_HDR + 4096];
+	size_t max = scx_ndjson_event_max();
+	char *line = malloc(max);
+	int k, n = 0;
+
+	differential((const char *)data, size);
+	scx_reader__header(r);
+	while ((k = scx_reader__next(r, &e)) > 0 && n++ < 10000) {
+		size_t l;
+		if (k != SCX_READ_EVENT) {
+			scx_reader__line(r, &l);
+			continue;
+		}
+		normalize(&e);
+		l = scx_ndjson_format_event(line, &e);
+		if (!l || l > max)
+			abort();
+		check_same(line, l, &e);
+		memcpy(bin, SCX_BIN_MAGIC "\x01\0\0\0", SCX_BIN_FILE_HDR);
+		l = scx_bin_format_event(bin + SCX_BIN_FILE_HDR, &e);
+		if (!l || l > scx_bin_event_max())
+			abort();
+		check_same(bin, SCX_BIN_FILE_HDR + l, &e);
+	}
+	if (k == SCX_READ_ERROR && !scx_reader__error(r))
+		abort();
+	scx_reader__trailer(r);
+	scx_reader__warning(r);
+	scx_reader__offset(r);
+	free(line);
+	scx_reader__free(r);
+	return 0;
+}
