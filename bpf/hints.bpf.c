@@ -9,6 +9,11 @@
  *    trampolines, lockdown); it cannot see the map, so user space filters by
  *    the map id in /proc/PID/fdinfo/FD.
  * Events go through a ring buffer; a full buffer counts a drop, never blocks.
+ *
+ * BPF programs change hints by storing through bpf_task_storage_get()'s
+ * pointer, which no hook sees; the iter/task program reads every task's
+ * current value from the pinned map (reused by fd) so user space can scan
+ * for changes at a fixed cadence.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -46,6 +51,53 @@ static __always_inline void emit(__u64 hints, __s32 map_fd, __s32 key, __u32 src
 	e->src = src;
 	e->pad = 0;
 	bpf_ringbuf_submit(e, 0);
+}
+
+/* the pinned map itself: user space reuses its fd before loading */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} hint_map SEC(".maps");
+
+SEC("?iter/task")
+int scan_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task;
+	struct prof_hint_scan rec;
+	__u64 *v;
+
+	if (!t)
+		return 0;
+	v = bpf_task_storage_get(&hint_map, t, 0, 0);
+	if (!v)
+		return 0;
+	rec.hints = *v;
+	rec.ts = bpf_ktime_get_ns();
+	rec.pid = BPF_CORE_READ(t, pid);
+	rec.tgid = BPF_CORE_READ(t, tgid);
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
+
+/* test only: a BPF-side hint store, as a scheduler would make one */
+__u64 test_hint_value;
+__u32 test_hint_tgid;
+
+SEC("?tp_btf/sys_enter")
+int BPF_PROG(test_store_hint, struct pt_regs *regs, long id)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 *v;
+
+	if (id != 110 /* getppid on x86_64 */ ||
+	    (bpf_get_current_pid_tgid() >> 32) != test_hint_tgid)
+		return 0;
+	v = bpf_task_storage_get(&hint_map, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (v)
+		*v = test_hint_value;
+	return 0;
 }
 
 SEC("?fentry/bpf_map_update_value")

@@ -8,6 +8,13 @@ enum prof_hint_src {
 	PROF_HINT_SRC_KERNEL = 2,	/* bpf_map_update_value(), map already resolved */
 };
 
+/* One task's current hint, from the iter/task scan (sees BPF-side stores too). */
+struct prof_hint_scan {
+	__u64 hints;
+	__u64 ts;
+	__u32 pid, tgid;
+};
+
 /* One map update; the user-space side resolves fds through /proc. */
 struct prof_hint_event {
 	__u64 hints;		/* first 8 bytes of the value */

@@ -19,12 +19,24 @@
 
 #include "../bpf/hints.h"
 
+#define PROF_HINT_SCAN_NS 10000000ULL	/* iter/task scan every 10 ms */
+
+struct last {
+	uint32_t tid;	/* 0: free */
+	uint64_t hints;
+};
+
 struct prof_hintrec {
 	struct hints_bpf *skel;
+	int map_fd;		/* the pinned map */
+	bool scan;		/* iter/task attached */
+	uint64_t last_scan;
+	struct last *seen;	/* tid -> last hint written, open addressing */
+	size_t nseen, capseen;
+	char how[128];
 	struct ring_buffer *rb;
 	int out_fd;
 	uint32_t map_id;
-	const char *how;
 	struct scx_buf buf;
 	uint64_t written, unresolved;
 	int werr;
@@ -61,6 +73,46 @@ static long long proc_field(int pid, const char *file, int fd, const char *key)
 	return v;
 }
 
+static struct last *seen_slot(struct prof_hintrec *r, uint32_t tid)
+{
+	size_t j;
+
+	if ((r->nseen + 1) * 2 > r->capseen) {
+		size_t cap = r->capseen ? r->capseen * 2 : 1024;
+		struct last *t = scx_xcalloc(cap, sizeof(*t));
+
+		for (size_t i = 0; i < r->capseen; i++) {
+			if (!r->seen[i].tid)
+				continue;
+			for (j = r->seen[i].tid * 2654435761u & (cap - 1); t[j].tid; j = (j + 1) & (cap - 1))
+				;
+			t[j] = r->seen[i];
+		}
+		free(r->seen);
+		r->seen = t;
+		r->capseen = cap;
+	}
+	for (j = tid * 2654435761u & (r->capseen - 1); r->seen[j].tid && r->seen[j].tid != tid;
+	     j = (j + 1) & (r->capseen - 1))
+		;
+	return &r->seen[j];
+}
+
+/* write a hint unless it is the value already written for that thread */
+static void emit(struct prof_hintrec *r, const struct prof_hint_rec *h, bool dedupe)
+{
+	struct last *l = seen_slot(r, (uint32_t)h->pid);
+
+	if (l->tid && dedupe && l->hints == h->hints)
+		return;
+	if (!l->tid)
+		r->nseen++;
+	l->tid = (uint32_t)h->pid;
+	l->hints = h->hints;
+	prof_hint_write(&r->buf, h);
+	r->written++;
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct prof_hintrec *r = ctx;
@@ -91,9 +143,30 @@ static int on_event(void *ctx, void *data, size_t size)
 	h.tgid = (int32_t)(tgid > 0 ? tgid : pid);
 	h.hints = e->hints;
 	h.ts = e->ts;
-	prof_hint_write(&r->buf, &h);
-	r->written++;
+	/* an update to the same value is still an update: only the scan dedupes */
+	emit(r, &h, false);
 	return 0;
+}
+
+/* every task's current hint; changes since the last scan are written */
+static void scan(struct prof_hintrec *r)
+{
+	struct prof_hint_scan rec[256];
+	int fd = bpf_iter_create(bpf_link__fd(r->skel->links.scan_tasks));
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	while ((n = read(fd, rec, sizeof(rec))) > 0) {
+		for (size_t i = 0; i < (size_t)n / sizeof(rec[0]); i++) {
+			struct prof_hint_rec h = { (int32_t)rec[i].pid, (int32_t)rec[i].tgid,
+						   rec[i].hints, rec[i].ts };
+
+			emit(r, &h, true);
+		}
+	}
+	close(fd);
+	r->last_scan = scx_now_mono_ns();
 }
 
 static int flush(struct prof_hintrec *r)
@@ -106,7 +179,7 @@ static int flush(struct prof_hintrec *r)
 	return err;
 }
 
-static int try_load(struct prof_hintrec *r, bool fentry, unsigned ring_mb, char *err,
+static int try_load(struct prof_hintrec *r, bool fentry, bool iter, unsigned ring_mb, char *err,
 		    size_t errsz)
 {
 	struct hints_bpf *s = hints_bpf__open();
@@ -121,16 +194,21 @@ static int try_load(struct prof_hintrec *r, bool fentry, unsigned ring_mb, char 
 	bpf_map__set_max_entries(s->maps.events, ring_mb << 20);
 	bpf_program__set_autoload(s->progs.on_update_value, fentry);
 	bpf_program__set_autoload(s->progs.on_sys_bpf, !fentry);
-	e = hints_bpf__load(s);
+	bpf_program__set_autoload(s->progs.scan_tasks, iter);
+	e = bpf_map__reuse_fd(s->maps.hint_map, r->map_fd);
+	if (!e)
+		e = hints_bpf__load(s);
 	if (!e)
 		e = hints_bpf__attach(s);
 	if (e) {
-		snprintf(err, errsz, "%s: %s", fentry ? "fentry/bpf_map_update_value" :
-			 "tracepoint/syscalls/sys_enter_bpf", strerror(-e));
+		snprintf(err, errsz, "%s%s: %s", fentry ? "fentry/bpf_map_update_value" :
+			 "tracepoint/syscalls/sys_enter_bpf", iter ? " with iter/task" : "",
+			 strerror(-e));
 		hints_bpf__destroy(s);
 		return e;
 	}
 	r->skel = s;
+	r->scan = iter;
 	return 0;
 }
 
@@ -140,7 +218,6 @@ struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, i
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof(info);
 	struct prof_hintrec *r;
-	char e1[256], e2[256];
 	int fd;
 
 	if (!ring_mb || (ring_mb & (ring_mb - 1)) || ring_mb > 1024) {
@@ -159,33 +236,53 @@ struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, i
 		close(fd);
 		return NULL;
 	}
-	close(fd);
 	if (info.type != BPF_MAP_TYPE_TASK_STORAGE) {
 		snprintf(err, errsz, "'%s' is not a task-storage map (type %u)", map_path,
 			 info.type);
+		close(fd);
 		errno = EINVAL;
 		return NULL;
 	}
 	r = scx_xcalloc(1, sizeof(*r));
 	r->out_fd = out_fd;
 	r->map_id = info.id;
-	if (!try_load(r, true, ring_mb, e1, sizeof(e1))) {
-		r->how = "fentry/bpf_map_update_value";
-	} else if (!try_load(r, false, ring_mb, e2, sizeof(e2))) {
-		r->how = "tracepoint/syscalls/sys_enter_bpf (fentry refused)";
-	} else {
-		snprintf(err, errsz, "hints unavailable: %s; %s", e1, e2);
-		free(r);
-		errno = ENOTSUP;
-		return NULL;
+	r->map_fd = fd;
+	/* preferred first: exact user-space updates plus the scan for BPF-side stores */
+	{
+		static const struct { bool fentry, iter; } tries[] = {
+			{ true, true }, { false, true }, { true, false }, { false, false },
+		};
+		char e[4][160];
+		size_t k;
+
+		for (k = 0; k < SCX_ARRAY_SIZE(tries); k++)
+			if (!try_load(r, tries[k].fentry, tries[k].iter, ring_mb, e[k], sizeof(e[k])))
+				break;
+		if (k == SCX_ARRAY_SIZE(tries)) {
+			snprintf(err, errsz, "hints unavailable: %s; %s", e[0], e[3]);
+			close(fd);
+			free(r);
+			errno = ENOTSUP;
+			return NULL;
+		}
+		snprintf(r->how, sizeof(r->how), "%s%s%s",
+			 tries[k].fentry ? "fentry/bpf_map_update_value" :
+					   "tracepoint/syscalls/sys_enter_bpf",
+			 tries[k].fentry ? "" : " (fentry refused)",
+			 tries[k].iter ? " + iter/task scan" :
+					 " (no iter/task scan: BPF-side stores are not seen)");
 	}
 	r->rb = ring_buffer__new(bpf_map__fd(r->skel->maps.events), on_event, r, NULL);
 	if (!r->rb) {
 		snprintf(err, errsz, "hints unavailable: ring buffer: %s", strerror(errno));
 		hints_bpf__destroy(r->skel);
+		close(fd);
 		free(r);
 		return NULL;
 	}
+	if (r->scan)
+		scan(r);	/* the hints already set when recording starts */
+	flush(r);
 	return r;
 }
 
@@ -205,6 +302,9 @@ int prof_hintrec__poll(struct prof_hintrec *r, int timeout_ms)
 
 	if (n < 0 && n != -EINTR)
 		return n;
+	/* after the ring, so exact hook timestamps win over the scan's */
+	if (r->scan && scx_now_mono_ns() - r->last_scan >= PROF_HINT_SCAN_NS)
+		scan(r);
 	return flush(r);
 }
 
@@ -220,6 +320,9 @@ uint64_t prof_hintrec__free(struct prof_hintrec *r)
 	if (!r)
 		return 0;
 	/* detach first so the final drain sees everything that was accepted */
+	ring_buffer__consume(r->rb);
+	if (r->scan)
+		scan(r);
 	hints_bpf__detach(r->skel);
 	ring_buffer__consume(r->rb);
 	flush(r);
@@ -230,6 +333,8 @@ uint64_t prof_hintrec__free(struct prof_hintrec *r)
 			 r->unresolved == 1 ? "" : "s");
 	ring_buffer__free(r->rb);
 	hints_bpf__destroy(r->skel);
+	close(r->map_fd);
+	free(r->seen);
 	scx_buf_free(&r->buf);
 	free(r);
 	return dropped;

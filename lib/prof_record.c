@@ -367,7 +367,7 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 		struct pollfd pfd[2] = { { perf.err_fd, POLLIN, 0 },
 					 { hr ? prof_hintrec__fd(hr) : -1, POLLIN, 0 } };
 		uint64_t now = scx_now_mono_ns();
-		int ms = 100;
+		int ms = hr ? 10 : 100;	/* the hint scan runs every 10 ms */
 
 		if (*o->stop) {
 			if (!*interrupted) {
@@ -383,7 +383,7 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 			kill(perf.pid, SIGINT);
 		}
 		if (!stopping && !*interrupted && deadline > now)
-			ms = (int)SCX_MIN((deadline - now) / 1000000 + 1, 100);
+			ms = (int)SCX_MIN((deadline - now) / 1000000 + 1, (uint64_t)ms);
 		if (poll(pfd, 2, ms) > 0) {
 			if (pfd[0].revents)
 				drain(&perf);

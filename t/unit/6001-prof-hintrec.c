@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hints.skel.h"
 #include "prof.h"
 #include "tap.h"
 
@@ -55,13 +56,13 @@ int main(void)
 	FILE *f;
 
 	if (geteuid() != 0) {
-		skip_rest(12, "needs root");
+		skip_rest(13, "needs root");
 		return done_testing();
 	}
 	map = task_storage_map("scxprof_test");
 	map2 = task_storage_map("scxprof_other");
 	if (map < 0 || map2 < 0) {
-		skip_rest(12, "cannot create task-storage maps here");
+		skip_rest(13, "cannot create task-storage maps here");
 		return done_testing();
 	}
 	snprintf(pin, sizeof(pin), "/sys/fs/bpf/scx-prof-test-%d", getpid());
@@ -69,7 +70,7 @@ int main(void)
 	/* bpffs is where schedulers pin their maps; mount it like they would */
 	if (bpf_obj_pin(map, pin) && (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL) ||
 				      bpf_obj_pin(map, pin))) {
-		skip_rest(12, "bpffs is not mounted at /sys/fs/bpf");
+		skip_rest(13, "bpffs is not mounted at /sys/fs/bpf");
 		return done_testing();
 	}
 	arr = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scxprof_arr", 4, 8, 1, NULL);
@@ -84,7 +85,7 @@ int main(void)
 	r = prof_hintrec__new(pin, 1, out, err, sizeof(err));
 	if (!r) {
 		printf("# %s\n", err);
-		skip_rest(10, "hints unavailable on this kernel");
+		skip_rest(11, "hints unavailable on this kernel");
 		goto out;
 	}
 	printf("# hint hook: %s\n", prof_hintrec__how(r));
@@ -129,6 +130,42 @@ int main(void)
 		ok(0, "recorder reopens: %s", err);
 	}
 	close(pidfd);
+
+	/* a store made by a BPF program (as a scheduler makes them) is seen by the scan */
+	{
+		struct hints_bpf *t = hints_bpf__open();
+		char tmpl2[] = "/tmp/scx-prof-hints2.XXXXXX";
+		int out2 = mkstemp(tmpl2), found = 0;
+
+		bpf_program__set_autoload(t->progs.on_update_value, false);
+		bpf_program__set_autoload(t->progs.on_sys_bpf, false);
+		bpf_program__set_autoload(t->progs.scan_tasks, false);
+		bpf_program__set_autoload(t->progs.test_store_hint, true);
+		bpf_map__reuse_fd(t->maps.hint_map, map);
+		t->bss->test_hint_tgid = (__u32)getpid();
+		t->bss->test_hint_value = 0xbeef;
+		if (hints_bpf__load(t) || hints_bpf__attach(t)) {
+			ok(0, "test store program loads");
+		} else {
+			r = prof_hintrec__new(pin, 1, out2, err, sizeof(err));
+			syscall(SYS_getppid);
+			for (int i = 0; r && i < 5; i++)
+				prof_hintrec__poll(r, 20);
+			prof_hintrec__free(r);
+			f = fopen(tmpl2, "r");
+			while (f && fgets(line, sizeof(line), f))
+				if (!prof_hint_parse(line, strlen(line) - 1, &h, &why) &&
+				    h.pid == getpid() && h.hints == 0xbeef)
+					found++;
+			if (f)
+				fclose(f);
+			ok(found == 1, "a BPF-side hint store is recorded once (%s)",
+			   r ? "recorder ran" : err);
+		}
+		hints_bpf__destroy(t);
+		close(out2);
+		unlink(tmpl2);
+	}
 
 	/* the whole record path: fake perf, a child updating its own hint meanwhile */
 	{
