@@ -366,6 +366,40 @@ static void test_misc(void)
 	scx_buf_free(&b);
 }
 
+/* the canonical-shape fast path and the general walker agree on every fixture line */
+static void test_fast_vs_general(void)
+{
+	struct scx_buf scratch = { 0 }, alt = { 0 };
+	size_t n, off, lines = 0, same = 0;
+	char *s = slurp("prof-expected/small.perf.jsonl", &n), *p = s;
+	const char *why;
+
+	while (p && p < s + n) {
+		char *nl = memchr(p, '\n', (size_t)(s + n - p));
+		size_t len = (size_t)(nl - p);
+		struct prof_rec a, b;
+
+		scx_buf_reset(&alt);
+		scx_buf_add(&alt, "{ ", 2);	/* a space: not the canonical shape */
+		scx_buf_add(&alt, p + 1, len - 1);
+		if (!prof_rec_parse(p, len, &a, &scratch, &off, &why) &&
+		    !prof_rec_parse(alt.data, alt.len, &b, &scratch, &off, &why) &&
+		    a.pid == b.pid && a.tid == b.tid && a.page_size == b.page_size &&
+		    a.comm.n == b.comm.n && !memcmp(a.comm.p, b.comm.p, a.comm.n) &&
+		    a.cgroup.n == b.cgroup.n && !memcmp(a.cgroup.p, b.cgroup.p, a.cgroup.n) &&
+		    a.dso.n == b.dso.n && !memcmp(a.dso.p, b.dso.p, a.dso.n) &&
+		    a.phys.n == b.phys.n && !memcmp(a.phys.p, b.phys.p, a.phys.n))
+			same++;
+		lines++;
+		p = nl + 1;
+	}
+	ok(lines == 92 && same == lines, "fast and general perf.jsonl paths agree (%zu of %zu)",
+	   same, lines);
+	free(s);
+	scx_buf_free(&scratch);
+	scx_buf_free(&alt);
+}
+
 int main(void)
 {
 	test_lines();
@@ -374,5 +408,6 @@ int main(void)
 	test_hints();
 	test_mitosis();
 	test_misc();
+	test_fast_vs_general();
 	return done_testing();
 }
