@@ -352,11 +352,16 @@ static int cmd_process(int argc, char **argv)
 		goto fail;
 	}
 	p.verbose = scx_verbose ? stderr : NULL;
+	p.stop = &stop;
 	err = prof_process__fd(&p, in, fd);
 	close(in);
 	if (close(fd) && !err) {
 		err = -errno;
 		snprintf(p.err, sizeof(p.err), "%s", strerror(errno));
+	}
+	if (err == -EINTR) {
+		scx_warn("interrupted: partial output '%s' removed", out);
+		goto fail;
 	}
 	if (err) {
 		scx_warn("%s: %s", script, p.err);

@@ -108,6 +108,7 @@ bool prof_time_ns(struct prof_str t, uint64_t *ns);
 struct prof_process {
 	FILE *verbose;		/* -v: the reason for every skipped line, or NULL */
 	struct prof_hints *hints;	/* attach hints when non-NULL */
+	volatile sig_atomic_t *stop;	/* prof_process__fd returns -EINTR once set */
 	uint64_t parsed, skipped, bad, lineno;
 	char err[512];		/* set when a call returns an error */
 	struct scx_buf carry;	/* partial line between feeds */

@@ -109,6 +109,11 @@ int prof_process__fd(struct prof_process *p, int in, int out)
 	int err = 0;
 
 	for (;;) {
+		if (p->stop && *p->stop) {
+			err = -EINTR;
+			snprintf(p->err, sizeof(p->err), "interrupted");
+			break;
+		}
 		n = read(in, buf, chunk);
 		if (n < 0) {
 			if (errno == EINTR)

@@ -143,6 +143,18 @@ test_expect_success 'process: perf script failing is reported with its message' 
 	grep -F "neither perf.script nor perf.data" err
 '
 
+test_expect_success 'process: an interrupt removes the partial output and says so' '
+	mkdir ff && mkfifo ff/perf.script || exit 1
+	scx-prof process -f ff >out 2>err &
+	pid=$! &&
+	exec 3>ff/perf.script &&
+	n=0 && while ! grep -q "^Parsing" out && [ $n -lt 100 ]; do sleep 0.05; n=$((n+1)); done &&
+	sleep 0.2 && kill -INT $pid &&
+	rc=0 && { wait $pid || rc=$?; } && exec 3>&- && test $rc = 1 &&
+	grep -F "interrupted: partial output '\''ff.out'\'' removed" err &&
+	test ! -e ff.out
+'
+
 test_expect_success 'fuzz targets replay their corpora' '
 	for f in "$SCX_BUILD"/fuzz/prof-*; do
 		test -x "$f" || continue
