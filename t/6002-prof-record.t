@@ -128,4 +128,23 @@ test_expect_success 'record: bad options' '
 	grep -F "cannot open pinned map '\''/nonexistent/map'\''" err && test ! -e hm
 '
 
+if command -v perf >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+	test_expect_success 'record with the real perf: a recording, or perf'\''s own refusal' '
+		rc=0 && perf mem record --all-cgroups --phys-data --data-page-size --ldlat 10 \
+			-o probe.data -- true >/dev/null 2>probe.err || rc=$?
+		if [ $rc = 0 ]; then
+			scx-prof record -t 1 -o real >out 2>err &&
+			tar tzf real.tar.gz >list && grep -Fx real/perf.data list
+		else
+			# no PEBS/IBS here: scx-prof must pass on perf'\''s words
+			msg=$(grep -v "^$" probe.err | tail -n 1) &&
+			test_exit_code 1 scx-prof record -t 1 -o real >out 2>err &&
+			grep -F "perf failed (exit $rc): $msg" err &&
+			test ! -e real && test ! -e real.tar.gz
+		fi
+	'
+else
+	test_skip 'record with the real perf' 'no perf, or not root'
+fi
+
 test_done
