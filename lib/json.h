@@ -98,5 +98,29 @@ int scx_json_bool(const struct scx_json_doc *d, int idx, bool *v);
  */
 int scx_json_str(const struct scx_json_doc *d, int idx, char *buf, size_t size);
 char *scx_json_strdup(const struct scx_json_doc *d, int idx);	/* NULL on error */
+/* Does the string token at idx equal s[0..n) after unescaping? */
+bool scx_json_key_eq(const struct scx_json_doc *d, int idx, const char *s, size_t n);
+
+/* ---- building blocks shared with the event codecs (stream.c) ------------- */
+
+/* Length of the valid UTF-8 sequence at s[0..n), 0 if invalid. */
+size_t scx_utf8_seq(const unsigned char *s, size_t n);
+/*
+ * Write s[0..n) as a quoted JSON string to out (room for 6n+2 bytes); returns
+ * the bytes written.  Invalid UTF-8 bytes become U+FFFD, or with 'bytes' the
+ * escape \u00XX of the byte itself (lossless for event strings, see scx(7)).
+ */
+size_t scx_json_escape_to(char *out, const char *s, size_t n, bool bytes);
+/*
+ * Unescape the inside of a JSON string into buf (at most size bytes, no NUL).
+ * With 'bytes', \u0080-\u00ff decode to the single bytes 0x80-0xff.
+ * Returns the full decoded length or -EINVAL.
+ */
+long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool bytes);
+/* Decimal formatting without printf; out needs 20 (u64) or 21 (i64) bytes. */
+size_t scx_fmt_u64(char *out, uint64_t v);
+size_t scx_fmt_i64(char *out, int64_t v);
+/* A JSON integer literal: sign and magnitude; -EINVAL or -ERANGE. */
+int scx_json_parse_uint_text(const char *s, size_t n, bool *neg, uint64_t *mag);
 
 #endif

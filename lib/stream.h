@@ -77,6 +77,12 @@ enum scx_format scx_reader__format(struct scx_reader *r);
 enum scx_compress scx_reader__compression(struct scx_reader *r);
 uint64_t scx_reader__skipped(struct scx_reader *r);	/* unknown lines/records */
 uint64_t scx_reader__offset(struct scx_reader *r);	/* bytes consumed (decompressed) */
+/*
+ * After SCX_READ_END: "name: byte N: stream ends without a trailer" when the
+ * stream had no trailer (the producer was killed, or the file was cut at a
+ * record boundary), else NULL.  Tools print it as a warning.
+ */
+const char *scx_reader__warning(struct scx_reader *r);
 
 /* ---- writing ------------------------------------------------------------- */
 
@@ -99,6 +105,8 @@ struct scx_writer *scx_writer__fdopen(int fd, const struct scx_writer_opts *o);
 int scx_writer__header(struct scx_writer *w, const struct scx_header *h);
 int scx_writer__event(struct scx_writer *w, const struct scx_event *e);
 int scx_writer__trailer(struct scx_writer *w, const struct scx_trailer *t);
+/* Pass through one JSON object (an SCX_READ_OTHER line): a line, or a JSON record. */
+int scx_writer__raw(struct scx_writer *w, const char *json, size_t n);
 int scx_writer__flush(struct scx_writer *w);
 /* Flush, end the compression frame, close the fd; 0 or the first error seen. */
 int scx_writer__close(struct scx_writer *w);

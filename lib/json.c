@@ -1,0 +1,916 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON writer and reader (see json.h).  jsmn's implementation is compiled
+ * here once; jsmn alone accepts too much ("[1 2]", "{"a":1 "b":2}", "nul"),
+ * so scx_json_parse() checks the separators between tokens, the primitives,
+ * the nesting depth and the bytes (no NUL, valid UTF-8) after jsmn is done.
+ */
+#define SCX_JSON_IMPL
+#include "json.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/* ---- writer -------------------------------------------------------------- */
+
+void scx_jw_init(struct scx_jw *w, struct scx_buf *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->first[0] = true;
+}
+
+/* Comma before a value or key, unless it follows a key or opens a container. */
+static void jw_sep(struct scx_jw *w)
+{
+	if (w->after_key) {
+		w->after_key = false;
+		return;
+	}
+	if (!w->first[w->depth])
+		scx_buf_add(w->out, ",", 1);
+	w->first[w->depth] = false;
+}
+
+static void jw_open(struct scx_jw *w, char c)
+{
+	jw_sep(w);
+	scx_buf_add(w->out, &c, 1);
+	/* deeper nesting is written but its commas are tracked at the cap */
+	if (w->depth < SCX_JW_MAX_DEPTH - 1)
+		w->depth++;
+	w->first[w->depth] = true;
+}
+
+static void jw_close(struct scx_jw *w, char c)
+{
+	scx_buf_add(w->out, &c, 1);
+	if (w->depth > 0)
+		w->depth--;
+	w->after_key = false;
+}
+
+void scx_jw_obj_begin(struct scx_jw *w) { jw_open(w, '{'); }
+void scx_jw_obj_end(struct scx_jw *w) { jw_close(w, '}'); }
+void scx_jw_arr_begin(struct scx_jw *w) { jw_open(w, '['); }
+void scx_jw_arr_end(struct scx_jw *w) { jw_close(w, ']'); }
+
+void scx_jw_key(struct scx_jw *w, const char *key)
+{
+	size_t n = strlen(key);
+
+	jw_sep(w);
+	scx_buf_reserve(w->out, n + 3);
+	char *p = w->out->data + w->out->len;
+	*p++ = '"';
+	memcpy(p, key, n);
+	p += n;
+	*p++ = '"';
+	*p++ = ':';
+	w->out->len += n + 3;
+	w->after_key = true;
+}
+
+void scx_jw_str(struct scx_jw *w, const char *s)
+{
+	scx_jw_strn(w, s ? s : "", s ? strlen(s) : 0);
+}
+
+void scx_jw_strn(struct scx_jw *w, const char *s, size_t n)
+{
+	jw_sep(w);
+	scx_json_escape(w->out, s, n);
+}
+
+void scx_jw_int(struct scx_jw *w, int64_t v)
+{
+	jw_sep(w);
+	scx_buf_reserve(w->out, 24);
+	w->out->len += scx_fmt_i64(w->out->data + w->out->len, v);
+}
+
+void scx_jw_uint(struct scx_jw *w, uint64_t v)
+{
+	jw_sep(w);
+	scx_buf_reserve(w->out, 24);
+	w->out->len += scx_fmt_u64(w->out->data + w->out->len, v);
+}
+
+void scx_jw_double(struct scx_jw *w, double v)
+{
+	if (!isfinite(v)) {
+		scx_jw_null(w);
+		return;
+	}
+	jw_sep(w);
+	/* %.17g round-trips every double; integral values print without a dot */
+	scx_buf_printf(w->out, "%.17g", v);
+}
+
+void scx_jw_bool(struct scx_jw *w, bool v)
+{
+	jw_sep(w);
+	if (v)
+		scx_buf_add(w->out, "true", 4);
+	else
+		scx_buf_add(w->out, "false", 5);
+}
+
+void scx_jw_null(struct scx_jw *w)
+{
+	jw_sep(w);
+	scx_buf_add(w->out, "null", 4);
+}
+
+void scx_jw_raw(struct scx_jw *w, const char *json, size_t n)
+{
+	jw_sep(w);
+	scx_buf_add(w->out, json, n);
+}
+
+void scx_jw_kstr(struct scx_jw *w, const char *k, const char *s)
+{
+	scx_jw_key(w, k);
+	scx_jw_str(w, s);
+}
+
+void scx_jw_kint(struct scx_jw *w, const char *k, int64_t v)
+{
+	scx_jw_key(w, k);
+	scx_jw_int(w, v);
+}
+
+void scx_jw_kuint(struct scx_jw *w, const char *k, uint64_t v)
+{
+	scx_jw_key(w, k);
+	scx_jw_uint(w, v);
+}
+
+void scx_jw_kdouble(struct scx_jw *w, const char *k, double v)
+{
+	scx_jw_key(w, k);
+	scx_jw_double(w, v);
+}
+
+void scx_jw_kbool(struct scx_jw *w, const char *k, bool v)
+{
+	scx_jw_key(w, k);
+	scx_jw_bool(w, v);
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
+ * surrogates, nothing above U+10FFFF), or 0 if the bytes are not one. */
+size_t scx_utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xe0 && s[1] < 0xa0)
+			return 0;	/* overlong */
+		if (c == 0xed && s[1] >= 0xa0)
+			return 0;	/* surrogate */
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (n < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
+		    (s[3] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xf0 && s[1] < 0x90)
+			return 0;	/* overlong */
+		if (c == 0xf4 && s[1] >= 0x90)
+			return 0;	/* above U+10FFFF */
+		return 4;
+	}
+	return 0;
+}
+
+/*
+ * The escaper behind scx_json_escape() and the event codec: 'bytes' says how
+ * an invalid UTF-8 byte is written: as \u00XX (event strings, lossless: the
+ * reader maps it back) or as U+FFFD (everything else: valid, human-readable).
+ * Worst case 6 output bytes per input byte.
+ */
+size_t scx_json_escape_to(char *out, const char *s, size_t n, bool bytes)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *o = out;
+	size_t i = 0;
+
+	*o++ = '"';
+	while (i < n) {
+		unsigned char c = p[i];
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			*o++ = c;
+			i++;
+			continue;
+		}
+		if (c >= 0x80) {
+			size_t l = scx_utf8_seq(p + i, n - i);
+			if (l) {
+				memcpy(o, p + i, l);
+				o += l;
+				i += l;
+			} else if (bytes) {
+				*o++ = '\\', *o++ = 'u', *o++ = '0', *o++ = '0';
+				*o++ = hexdig[c >> 4], *o++ = hexdig[c & 15];
+				i++;
+			} else {
+				*o++ = (char)0xef, *o++ = (char)0xbf, *o++ = (char)0xbd;
+				i++;
+			}
+			continue;
+		}
+		*o++ = '\\';
+		switch (c) {
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\t': *o++ = 't'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\f': *o++ = 'f'; break;
+		default:
+			*o++ = 'u', *o++ = '0', *o++ = '0';
+			*o++ = hexdig[c >> 4], *o++ = hexdig[c & 15];
+		}
+		i++;
+	}
+	*o++ = '"';
+	return o - out;
+}
+
+void scx_json_escape(struct scx_buf *b, const char *s, size_t n)
+{
+	scx_buf_reserve(b, n * 6 + 2);
+	b->len += scx_json_escape_to(b->data + b->len, s, n, false);
+}
+
+/* ---- numbers ------------------------------------------------------------- */
+
+static const char digits2[201] =
+	"0001020304050607080910111213141516171819"
+	"2021222324252627282930313233343536373839"
+	"4041424344454647484950515253545556575859"
+	"6061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+size_t scx_fmt_u64(char *out, uint64_t v)
+{
+	char tmp[20];
+	char *p = tmp + 20;
+	size_t n;
+
+	while (v >= 100) {
+		unsigned d = (v % 100) * 2;
+		v /= 100;
+		p -= 2;
+		p[0] = digits2[d];
+		p[1] = digits2[d + 1];
+	}
+	if (v >= 10) {
+		p -= 2;
+		p[0] = digits2[v * 2];
+		p[1] = digits2[v * 2 + 1];
+	} else {
+		*--p = '0' + v;
+	}
+	n = tmp + 20 - p;
+	memcpy(out, p, n);
+	return n;
+}
+
+size_t scx_fmt_i64(char *out, int64_t v)
+{
+	if (v < 0) {
+		*out = '-';
+		return 1 + scx_fmt_u64(out + 1, -(uint64_t)v);
+	}
+	return scx_fmt_u64(out, v);
+}
+
+/*
+ * A JSON integer (no fraction, no exponent) in s[0..n): *neg and the
+ * magnitude.  -EINVAL for anything else, -ERANGE above UINT64_MAX.
+ */
+int scx_json_parse_uint_text(const char *s, size_t n, bool *neg, uint64_t *mag)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+
+	*neg = false;
+	if (i < n && s[i] == '-') {
+		*neg = true;
+		i++;
+	}
+	if (i >= n || s[i] < '0' || s[i] > '9')
+		return -EINVAL;
+	if (s[i] == '0' && i + 1 < n)
+		return -EINVAL;	/* leading zero, or a fraction/exponent */
+	for (; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+		if (d > 9)
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / 10) {
+			/* keep validating the rest so "1x" with many digits is -EINVAL */
+			for (i++; i < n; i++)
+				if ((unsigned char)s[i] - '0' > 9)
+					return -EINVAL;
+			return -ERANGE;
+		}
+		v = v * 10 + d;
+	}
+	*mag = v;
+	return 0;
+}
+
+/* Is s[0..n) a JSON number (RFC 8259 grammar)? */
+static bool is_json_number(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i >= n)
+		return false;
+	if (s[i] == '0') {
+		i++;
+	} else if (s[i] >= '1' && s[i] <= '9') {
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	} else {
+		return false;
+	}
+	if (i < n && s[i] == '.') {
+		i++;
+		if (i >= n || s[i] < '0' || s[i] > '9')
+			return false;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i >= n || s[i] < '0' || s[i] > '9')
+			return false;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	return i == n;
+}
+
+/* ---- reader -------------------------------------------------------------- */
+
+/*
+ * NUL bytes, control characters other than tab/CR/LF, and invalid UTF-8 are
+ * rejected everywhere.  Most lines are ASCII: test 8 bytes at a time for a
+ * high bit or a byte below 0x20 first.
+ */
+static size_t check_bytes(const char *js, size_t len, const char **why)
+{
+	const unsigned char *p = (const unsigned char *)js;
+	size_t i = 0;
+
+	while (i < len) {
+		if (i + 8 <= len) {
+			uint64_t w;
+			memcpy(&w, p + i, 8);
+			/* high bit set, or byte < 0x20 (x - 0x20 borrows into bit 7) */
+			if (!((w | (w - 0x2020202020202020ull)) & 0x8080808080808080ull)) {
+				i += 8;
+				continue;
+			}
+		}
+		unsigned char c = p[i];
+		if (c >= 0x20 && c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c == '\t' || c == '\n' || c == '\r') {
+			i++;
+			continue;
+		}
+		if (c == 0) {
+			*why = "NUL byte";
+			return i;
+		}
+		if (c < 0x20) {
+			*why = "control character";
+			return i;
+		}
+		size_t l = scx_utf8_seq(p + i, len - i);
+		if (!l) {
+			*why = "invalid UTF-8";
+			return i;
+		}
+		i += l;
+	}
+	return SIZE_MAX;
+}
+
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Real extent of a token in the text: strings include their quotes. */
+static int tok_start(const jsmntok_t *t)
+{
+	return t->type == JSMN_STRING ? t->start - 1 : t->start;
+}
+
+static int tok_end(const jsmntok_t *t)
+{
+	return t->type == JSMN_STRING ? t->end + 1 : t->end;
+}
+
+/* js[from..to) must be whitespace around at most one 'sep' (exactly one if sep). */
+static int check_gap(const char *js, int from, int to, char sep)
+{
+	int i = from;
+
+	while (i < to && is_ws(js[i]))
+		i++;
+	if (sep) {
+		if (i >= to || js[i] != sep)
+			return i;
+		i++;
+		while (i < to && is_ws(js[i]))
+			i++;
+	}
+	return i == to ? -1 : i;
+}
+
+static int fail(struct scx_json_doc *d, size_t off, const char *why)
+{
+	d->err_off = off;
+	d->err = why;
+	d->ntok = 0;
+	return -EINVAL;
+}
+
+/*
+ * The grammar jsmn leaves out: exactly one ':' between key and value, one
+ * ',' between elements, none elsewhere, keys are strings, each key has one
+ * value, primitives are true/false/null/numbers, nesting within the limit.
+ * aux[i] holds the end of the last child seen for container i, and
+ * aux[cap + i] its depth.
+ */
+static int check_structure(struct scx_json_doc *d, int *aux)
+{
+	const char *js = d->js;
+	jsmntok_t *tok = d->tok;
+	int *last = aux, *depth = aux + d->cap;
+
+	if (d->ntok < 1)
+		return fail(d, d->len, "empty document");
+	for (int i = 0; i < d->ntok; i++) {
+		jsmntok_t *t = &tok[i];
+		int p = t->parent;
+		int gap;
+
+		if (t->type == JSMN_PRIMITIVE) {
+			const char *s = js + t->start;
+			size_t n = t->end - t->start;
+			if (!((n == 4 && !memcmp(s, "true", 4)) || (n == 5 && !memcmp(s, "false", 5)) ||
+			      (n == 4 && !memcmp(s, "null", 4)) || is_json_number(s, n)))
+				return fail(d, t->start, "invalid literal");
+		}
+		if (p < 0) {
+			if (i != 0)
+				return fail(d, tok_start(t), "more than one value");
+			gap = check_gap(js, 0, tok_start(t), 0);
+			if (gap >= 0)
+				return fail(d, gap, "unexpected character");
+			depth[i] = 0;
+		} else if (tok[p].type == JSMN_STRING) {
+			/* an object member's value: parent is its key */
+			if (tok[p].size != 1)
+				return fail(d, tok_start(t), "expected ',' or '}'");
+			gap = check_gap(js, tok_end(&tok[p]), tok_start(t), ':');
+			if (gap >= 0)
+				return fail(d, gap, "expected ':'");
+			int obj = tok[p].parent;
+			if (obj < 0 || tok[obj].type != JSMN_OBJECT)
+				return fail(d, tok_end(&tok[p]), "unexpected ':'");
+			last[obj] = tok_end(t);
+			depth[i] = depth[obj];
+		} else {
+			/* an array element or an object key */
+			bool first = last[p] < 0;
+			if (tok[p].type == JSMN_OBJECT && t->type != JSMN_STRING)
+				return fail(d, tok_start(t), "expected a string key");
+			gap = check_gap(js, first ? tok[p].start + 1 : last[p], tok_start(t),
+					first ? 0 : ',');
+			if (gap >= 0)
+				return fail(d, gap, first ? "unexpected character" : "expected ','");
+			last[p] = tok_end(t);
+			depth[i] = depth[p];
+			if (tok[p].type == JSMN_OBJECT && t->size != 1)
+				return fail(d, tok_end(t), "expected ':'");
+		}
+		if (t->type == JSMN_OBJECT || t->type == JSMN_ARRAY) {
+			depth[i]++;
+			if (depth[i] > SCX_JSON_MAX_DEPTH)
+				return fail(d, t->start, "nesting too deep");
+			last[i] = -1;
+		}
+	}
+	/* closing gaps: whitespace only between the last child and the bracket */
+	for (int i = 0; i < d->ntok; i++) {
+		jsmntok_t *t = &tok[i];
+		if (t->type != JSMN_OBJECT && t->type != JSMN_ARRAY)
+			continue;
+		int gap = check_gap(js, last[i] < 0 ? t->start + 1 : last[i], t->end - 1, 0);
+		if (gap >= 0)
+			return fail(d, gap, "unexpected character");
+	}
+	int gap = check_gap(js, tok_end(&tok[0]), (int)d->len, 0);
+	if (gap >= 0)
+		return fail(d, gap, "trailing characters");
+	return 0;
+}
+
+/* Depth scan used before growing the token array, so that a line of a
+ * million '[' fails fast instead of allocating a million tokens. */
+static int scan_depth(const char *js, size_t len, size_t *off)
+{
+	int depth = 0;
+	bool in_str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = js[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		if (c == '"') {
+			in_str = true;
+		} else if (c == '[' || c == '{') {
+			if (++depth > SCX_JSON_MAX_DEPTH) {
+				*off = i;
+				return -1;
+			}
+		} else if (c == ']' || c == '}') {
+			depth--;
+		}
+	}
+	return 0;
+}
+
+int scx_json_parse(struct scx_json_doc *d, const char *js, size_t len)
+{
+	const char *why = NULL;
+	size_t off;
+	jsmn_parser p;
+	int r;
+
+	d->js = js;
+	d->len = len;
+	d->ntok = 0;
+	d->err = NULL;
+	d->err_off = 0;
+	if (len > INT32_MAX / 2)
+		return fail(d, 0, "document too large");
+	off = check_bytes(js, len, &why);
+	if (off != SIZE_MAX)
+		return fail(d, off, why);
+	if (!d->cap) {
+		/* one allocation: tokens, then 2 ints of scratch per token */
+		d->cap = 64;
+		d->tok = scx_xmalloc(d->cap * (sizeof(jsmntok_t) + 2 * sizeof(int)));
+	}
+	for (;;) {
+		jsmn_init(&p);
+		r = jsmn_parse(&p, js, len, d->tok, d->cap);
+		if (r != JSMN_ERROR_NOMEM)
+			break;
+		if (d->cap >= 1024 && scan_depth(js, len, &off))
+			return fail(d, off, "nesting too deep");
+		if (d->cap > INT32_MAX / 4)
+			return fail(d, 0, "document too large");
+		d->cap *= 2;
+		free(d->tok);
+		d->tok = scx_xmalloc(d->cap * (sizeof(jsmntok_t) + 2 * sizeof(int)));
+	}
+	if (r == JSMN_ERROR_INVAL)
+		return fail(d, p.pos, "invalid JSON");
+	if (r == JSMN_ERROR_PART)
+		return fail(d, len, "unexpected end of JSON");
+	d->ntok = r;
+	return check_structure(d, (int *)(d->tok + d->cap));
+}
+
+void scx_json_free(struct scx_json_doc *d)
+{
+	free(d->tok);
+	d->tok = NULL;
+	d->cap = d->ntok = 0;
+}
+
+int scx_json_next(const struct scx_json_doc *d, int idx)
+{
+	int end, i;
+
+	if (idx < 0 || idx >= d->ntok)
+		return d->ntok;
+	if (d->tok[idx].size == 0)
+		return idx + 1;
+	end = d->tok[idx].end;
+	for (i = idx + 1; i < d->ntok && d->tok[i].start < end; i++)
+		;
+	return i;
+}
+
+/* Compare the raw string token to s[0..n); raw text with escapes goes slow. */
+bool scx_json_key_eq(const struct scx_json_doc *d, int idx, const char *s, size_t n)
+{
+	const jsmntok_t *t = &d->tok[idx];
+	const char *p = d->js + t->start;
+	size_t l = t->end - t->start;
+
+	if (t->type != JSMN_STRING)
+		return false;
+	if (!memchr(p, '\\', l))
+		return l == n && !memcmp(p, s, n);
+	char buf[256];
+	int r = scx_json_str(d, idx, buf, sizeof(buf));
+	return r >= 0 && (size_t)r == n && n < sizeof(buf) && !memcmp(buf, s, n);
+}
+
+int scx_json_get(const struct scx_json_doc *d, int obj, const char *key)
+{
+	size_t n = strlen(key);
+	int i, k;
+
+	if (obj < 0 || obj >= d->ntok || d->tok[obj].type != JSMN_OBJECT)
+		return -1;
+	for (i = obj + 1, k = 0; k < d->tok[obj].size && i + 1 < d->ntok; k++) {
+		if (scx_json_key_eq(d, i, key, n))
+			return i + 1;
+		i = scx_json_next(d, i + 1);
+	}
+	return -1;
+}
+
+int scx_json_at(const struct scx_json_doc *d, int arr, int n)
+{
+	int i, k;
+
+	if (arr < 0 || arr >= d->ntok || d->tok[arr].type != JSMN_ARRAY || n < 0 ||
+	    n >= d->tok[arr].size)
+		return -1;
+	for (i = arr + 1, k = 0; k < n; k++)
+		i = scx_json_next(d, i);
+	return i < d->ntok ? i : -1;
+}
+
+bool scx_json_is_str(const struct scx_json_doc *d, int idx)
+{
+	return idx >= 0 && idx < d->ntok && d->tok[idx].type == JSMN_STRING;
+}
+
+bool scx_json_is_null(const struct scx_json_doc *d, int idx)
+{
+	return idx >= 0 && idx < d->ntok && d->tok[idx].type == JSMN_PRIMITIVE &&
+	       d->js[d->tok[idx].start] == 'n';
+}
+
+bool scx_json_eq(const struct scx_json_doc *d, int idx, const char *s)
+{
+	return idx >= 0 && idx < d->ntok && scx_json_key_eq(d, idx, s, strlen(s));
+}
+
+static int num_text(const struct scx_json_doc *d, int idx, const char **s, size_t *n)
+{
+	if (idx < 0 || idx >= d->ntok || d->tok[idx].type != JSMN_PRIMITIVE)
+		return -EINVAL;
+	*s = d->js + d->tok[idx].start;
+	*n = d->tok[idx].end - d->tok[idx].start;
+	return 0;
+}
+
+int scx_json_int(const struct scx_json_doc *d, int idx, int64_t *v)
+{
+	const char *s;
+	size_t n;
+	bool neg;
+	uint64_t m;
+	int err = num_text(d, idx, &s, &n);
+
+	if (!err)
+		err = scx_json_parse_uint_text(s, n, &neg, &m);
+	if (err)
+		return err;
+	if (neg ? m > (uint64_t)INT64_MAX + 1 : m > INT64_MAX)
+		return -ERANGE;
+	*v = neg ? (int64_t)(0 - m) : (int64_t)m;
+	return 0;
+}
+
+int scx_json_uint(const struct scx_json_doc *d, int idx, uint64_t *v)
+{
+	const char *s;
+	size_t n;
+	bool neg;
+	uint64_t m;
+	int err = num_text(d, idx, &s, &n);
+
+	if (!err)
+		err = scx_json_parse_uint_text(s, n, &neg, &m);
+	if (err)
+		return err;
+	if (neg && m)
+		return -ERANGE;
+	*v = m;
+	return 0;
+}
+
+int scx_json_double(const struct scx_json_doc *d, int idx, double *v)
+{
+	const char *s;
+	size_t n;
+	char buf[64];
+	char *end;
+
+	if (num_text(d, idx, &s, &n) || !is_json_number(s, n))
+		return -EINVAL;
+	if (n >= sizeof(buf))
+		return -ERANGE;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	errno = 0;
+	*v = strtod(buf, &end);
+	if (errno == ERANGE && isinf(*v))
+		return -ERANGE;
+	return 0;
+}
+
+int scx_json_bool(const struct scx_json_doc *d, int idx, bool *v)
+{
+	const char *s;
+	size_t n;
+
+	if (num_text(d, idx, &s, &n))
+		return -EINVAL;
+	if (n == 4 && !memcmp(s, "true", 4))
+		*v = true;
+	else if (n == 5 && !memcmp(s, "false", 5))
+		*v = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int hex4(const char *s)
+{
+	int v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	return v;
+}
+
+/*
+ * Unescape s[0..n) (the inside of a string token) into buf, truncating at
+ * size (no NUL added).  With 'bytes', \u0080-\u00ff become the single bytes
+ * 0x80-0xff: the event codec's encoding of bytes that are not UTF-8.
+ * Returns the full unescaped length or -EINVAL.
+ */
+long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool bytes)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		char tmp[4];
+		size_t tl = 1;
+
+		if (c < 0x20)
+			return -EINVAL;
+		if (c != '\\') {
+			/* copy a run of plain bytes at once */
+			size_t j = i + 1;
+			while (j < n && s[j] != '\\' && (unsigned char)s[j] >= 0x20)
+				j++;
+			if (o < size)
+				memcpy(buf + o, s + i, SCX_MIN(j - i, size - o));
+			o += j - i;
+			i = j;
+			continue;
+		}
+		if (i + 1 >= n)
+			return -EINVAL;
+		switch (s[i + 1]) {
+		case '"': tmp[0] = '"'; break;
+		case '\\': tmp[0] = '\\'; break;
+		case '/': tmp[0] = '/'; break;
+		case 'b': tmp[0] = '\b'; break;
+		case 'f': tmp[0] = '\f'; break;
+		case 'n': tmp[0] = '\n'; break;
+		case 'r': tmp[0] = '\r'; break;
+		case 't': tmp[0] = '\t'; break;
+		case 'u': {
+			if (i + 6 > n)
+				return -EINVAL;
+			int cp = hex4(s + i + 2);
+			if (cp < 0)
+				return -EINVAL;
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				if (i + 12 > n || s[i + 6] != '\\' || s[i + 7] != 'u')
+					return -EINVAL;
+				int lo = hex4(s + i + 8);
+				if (lo < 0xdc00 || lo > 0xdfff)
+					return -EINVAL;
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				i += 6;
+			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
+				return -EINVAL;	/* lone low surrogate */
+			}
+			if (cp < 0x80 || (bytes && cp <= 0xff)) {
+				tmp[0] = cp;
+			} else if (cp < 0x800) {
+				tmp[0] = 0xc0 | (cp >> 6);
+				tmp[1] = 0x80 | (cp & 0x3f);
+				tl = 2;
+			} else if (cp < 0x10000) {
+				tmp[0] = 0xe0 | (cp >> 12);
+				tmp[1] = 0x80 | ((cp >> 6) & 0x3f);
+				tmp[2] = 0x80 | (cp & 0x3f);
+				tl = 3;
+			} else {
+				tmp[0] = 0xf0 | (cp >> 18);
+				tmp[1] = 0x80 | ((cp >> 12) & 0x3f);
+				tmp[2] = 0x80 | ((cp >> 6) & 0x3f);
+				tmp[3] = 0x80 | (cp & 0x3f);
+				tl = 4;
+			}
+			i += 4;
+			break;
+		}
+		default:
+			return -EINVAL;
+		}
+		i += 2;
+		for (size_t k = 0; k < tl; k++, o++)
+			if (o < size)
+				buf[o] = tmp[k];
+	}
+	return o > LONG_MAX ? -EINVAL : (long)o;
+}
+
+int scx_json_str(const struct scx_json_doc *d, int idx, char *buf, size_t size)
+{
+	const jsmntok_t *t;
+	long r;
+
+	if (idx < 0 || idx >= d->ntok || d->tok[idx].type != JSMN_STRING)
+		return -EINVAL;
+	t = &d->tok[idx];
+	r = scx_json_unescape(d->js + t->start, t->end - t->start, buf, size ? size - 1 : 0,
+			      false);
+	if (r < 0 || r > INT32_MAX)
+		return -EINVAL;
+	if (size)
+		buf[SCX_MIN((size_t)r, size - 1)] = 0;
+	return r;
+}
+
+char *scx_json_strdup(const struct scx_json_doc *d, int idx)
+{
+	int n = scx_json_str(d, idx, NULL, 0);
+	char *s;
+
+	if (n < 0)
+		return NULL;
+	s = scx_xmalloc(n + 1);
+	scx_json_str(d, idx, s, n + 1);
+	return s;
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NDJSON wire format (man/scx.7): events formatted by hand from the
+ * name table (printf per field would halve the throughput), and decoded from
+ * jsmn tokens expecting the table's field order (any order is accepted).
+ *
+ * Event strings (comm, filename) are bytes, not text: valid UTF-8 is written
+ * as is, each byte of an invalid sequence as \u00XX, and the reader maps
+ * \u0080-\u00ff back to single bytes in event string fields, so every comm
+ * survives a round trip.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream-int.h"
+#include "topo.h"
+#include "util.h"
+
+struct key {
+	char text[48];	/* ,"name": */
+	uint8_t len;
+	uint8_t name_len;
+};
+
+static struct key field_keys[SCX_EV__COUNT][32];
+static struct key type_keys[SCX_EV__COUNT];	/* ,"type":"sched_switch" */
+static uint8_t name_lens[SCX_EV__COUNT];
+static unsigned switch_scx_first;	/* index of dsq_id in the switch fields */
+static size_t line_max;
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+
+static void init_keys(void)
+{
+	for (unsigned t = 1; t < SCX_EV__COUNT; t++) {
+		const struct scx_ev_desc *d = scx_ev_desc(t);
+		size_t max = 64 + strlen(d->name);
+		struct key *k = &type_keys[t];
+
+		name_lens[t] = strlen(d->name);
+		k->len = snprintf(k->text, sizeof(k->text), ",\"type\":\"%s\"", d->name);
+		for (unsigned i = 0; i < d->nr_fields && i < 32; i++) {
+			const struct scx_field *f = &d->fields[i];
+			k = &field_keys[t][i];
+			k->len = snprintf(k->text, sizeof(k->text), ",\"%s\":", f->name);
+			k->name_len = strlen(f->name);
+			max += k->len + (f->kind == SCX_F_STR ? 6 * f->size + 2 : 21);
+			if (t == SCX_EV_SWITCH && !strcmp(f->name, "dsq_id"))
+				switch_scx_first = i;
+		}
+		if (max > line_max)
+			line_max = max;
+	}
+}
+
+size_t scx_ndjson_event_max(void)
+{
+	pthread_once(&keys_once, init_keys);
+	return line_max;
+}
+
+/* Fields of e to write: a switch without sched_ext data stops before dsq_id. */
+static unsigned nr_fields_out(const struct scx_event *e, const struct scx_ev_desc *d)
+{
+	if (e->type == SCX_EV_SWITCH && e->sw.dsq_id == SCX_DSQ_NONE)
+		return switch_scx_first;
+	return d->nr_fields;
+}
+
+size_t scx_ndjson_format_event(char *out, const struct scx_event *e)
+{
+	const struct scx_ev_desc *d = scx_ev_desc(e->type);
+	char *o = out;
+
+	pthread_once(&keys_once, init_keys);
+	if (!d)
+		return 0;
+	memcpy(o, "{\"ts\":", 6);
+	o += 6;
+	o += scx_fmt_u64(o, e->ts);
+	memcpy(o, ",\"cpu\":", 7);
+	o += 7;
+	o += scx_fmt_i64(o, e->cpu);
+	memcpy(o, type_keys[e->type].text, type_keys[e->type].len);
+	o += type_keys[e->type].len;
+
+	unsigned n = nr_fields_out(e, d);
+	for (unsigned i = 0; i < n; i++) {
+		const struct scx_field *f = &d->fields[i];
+		const char *p = (const char *)e + f->offset;
+		const struct key *k = &field_keys[e->type][i];
+		int32_t i32;
+		uint32_t u32;
+		int64_t i64;
+		uint64_t u64;
+
+		memcpy(o, k->text, k->len);
+		o += k->len;
+		switch (f->kind) {
+		case SCX_F_I32:
+			memcpy(&i32, p, 4);
+			o += scx_fmt_i64(o, i32);
+			break;
+		case SCX_F_U32:
+			memcpy(&u32, p, 4);
+			o += scx_fmt_u64(o, u32);
+			break;
+		case SCX_F_I64:
+			memcpy(&i64, p, 8);
+			o += scx_fmt_i64(o, i64);
+			break;
+		case SCX_F_U64:
+			memcpy(&u64, p, 8);
+			o += scx_fmt_u64(o, u64);
+			break;
+		case SCX_F_STR:
+			o += scx_json_escape_to(o, p, strnlen(p, f->size), true);
+			break;
+		}
+	}
+	*o++ = '}';
+	*o++ = '\n';
+	return o - out;
+}
+
+void scx_event_to_json(struct scx_buf *b, const struct scx_event *e)
+{
+	scx_buf_reserve(b, scx_ndjson_event_max());
+	b->len += scx_ndjson_format_event(b->data + b->len, e);
+}
+
+void scx_header_to_json(struct scx_buf *b, const struct scx_header *h)
+{
+	struct scx_jw w;
+
+	scx_jw_init(&w, b);
+	scx_jw_obj_begin(&w);
+	scx_jw_kstr(&w, "type", "header");
+	scx_jw_kint(&w, "version", h->version ? h->version : SCX_WIRE_VERSION);
+	scx_jw_kstr(&w, "producer", h->producer);
+	scx_jw_kstr(&w, "clock", h->clock[0] ? h->clock : "boottime");
+	scx_jw_kstr(&w, "hostname", h->hostname);
+	scx_jw_kstr(&w, "kernel", h->kernel);
+	scx_jw_kuint(&w, "nr_cpus", h->nr_cpus);
+	scx_jw_key(&w, "topology");
+	if (h->topo) {
+		scx_jw_arr_begin(&w);
+		for (unsigned i = 0; i < h->topo->nr_cpus; i++) {
+			const struct scx_cpu_topo *c = &h->topo->cpus[i];
+			scx_jw_obj_begin(&w);
+			scx_jw_kint(&w, "cpu", c->cpu);
+			scx_jw_kint(&w, "core", c->core);
+			scx_jw_kint(&w, "llc", c->llc);
+			scx_jw_kint(&w, "node", c->node);
+			scx_jw_kbool(&w, "online", c->online);
+			scx_jw_obj_end(&w);
+		}
+		scx_jw_arr_end(&w);
+	} else {
+		scx_jw_null(&w);
+	}
+	scx_jw_key(&w, "scheduler");
+	if (h->scheduler[0])
+		scx_jw_str(&w, h->scheduler);
+	else
+		scx_jw_null(&w);
+	scx_jw_key(&w, "options");
+	if (h->options_json && h->options_json[0])
+		scx_jw_raw(&w, h->options_json, strlen(h->options_json));
+	else
+		scx_jw_raw(&w, "{}", 2);
+	scx_jw_kuint(&w, "start_ns", h->start_ns);
+	scx_jw_obj_end(&w);
+}
+
+void scx_trailer_to_json(struct scx_buf *b, const struct scx_trailer *t)
+{
+	struct scx_jw w;
+
+	scx_jw_init(&w, b);
+	scx_jw_obj_begin(&w);
+	scx_jw_kstr(&w, "type", "trailer");
+	scx_jw_key(&w, "counts");
+	scx_jw_obj_begin(&w);
+	for (unsigned k = 1; k < SCX_EV__COUNT; k++)
+		if (t->counts[k])
+			scx_jw_kuint(&w, scx_ev_name(k), t->counts[k]);
+	scx_jw_obj_end(&w);
+	scx_jw_key(&w, "lost");
+	scx_jw_arr_begin(&w);
+	for (unsigned c = 0; t->lost && c < t->nr_cpus; c++)
+		scx_jw_uint(&w, t->lost[c]);
+	scx_jw_arr_end(&w);
+	scx_jw_kuint(&w, "lost_total", t->lost_total);
+	scx_jw_kuint(&w, "end_ns", t->end_ns);
+	scx_jw_obj_end(&w);
+}
+
+/* ---- reading --------------------------------------------------------------- */
+
+static int bad(char *err, size_t errsz, size_t *col, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int bad(char *err, size_t errsz, size_t *col, size_t off, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(err, errsz, "%s (column %zu)", what, off + 1);
+	*col = off;
+	return -EINVAL;
+}
+
+/* An integer token into a field of kind 'kind': range-checked. */
+static int get_num(const struct scx_json_doc *d, int idx, int kind, int64_t *v)
+{
+	const jsmntok_t *t = &d->tok[idx];
+	bool neg;
+	uint64_t m;
+	int err;
+
+	if (t->type != JSMN_PRIMITIVE)
+		return -EINVAL;
+	err = scx_json_parse_uint_text(d->js + t->start, t->end - t->start, &neg, &m);
+	if (err)
+		return err;
+	switch (kind) {
+	case SCX_F_I32:
+		if (neg ? m > 0x80000000ull : m > INT32_MAX)
+			return -ERANGE;
+		break;
+	case SCX_F_U32:
+		if ((neg && m) || m > UINT32_MAX)
+			return -ERANGE;
+		break;
+	case SCX_F_I64:
+		if (neg ? m > (uint64_t)INT64_MAX + 1 : m > INT64_MAX)
+			return -ERANGE;
+		break;
+	case SCX_F_U64:
+		if (neg && m)
+			return -ERANGE;
+		break;
+	}
+	*v = neg ? (int64_t)(0 - m) : (int64_t)m;
+	return 0;
+}
+
+static int get_field(const struct scx_json_doc *d, int idx, const struct scx_field *f,
+		     struct scx_event *e, const char *kname, char *err, size_t errsz, size_t *col)
+{
+	const jsmntok_t *t = &d->tok[idx];
+	int64_t v;
+	int r;
+
+	if (f->kind == SCX_F_STR) {
+		char *dst = (char *)e + f->offset;
+		if (t->type != JSMN_STRING)
+			return bad(err, errsz, col, t->start, "%s.%s: expected a string", kname,
+				   f->name);
+		/* longer strings are cut to the field, as the kernel cuts comms */
+		long n = scx_json_unescape(d->js + t->start, t->end - t->start, dst, f->size, true);
+		if (n < 0)
+			return bad(err, errsz, col, t->start, "%s.%s: bad string escape", kname,
+				   f->name);
+		if ((size_t)n < f->size)
+			memset(dst + n, 0, f->size - n);
+		return 0;
+	}
+	r = get_num(d, idx, f->kind, &v);
+	if (r == -ERANGE)
+		return bad(err, errsz, col, t->start, "%s.%s: number out of range", kname,
+			   f->name);
+	if (r)
+		return bad(err, errsz, col, t->start, "%s.%s: expected an integer", kname, f->name);
+	scx_field_set_int(e, f, v);
+	return 0;
+}
+
+static bool raw_eq(const struct scx_json_doc *d, int idx, const char *s, size_t n)
+{
+	const jsmntok_t *t = &d->tok[idx];
+
+	return (size_t)(t->end - t->start) == n && !memcmp(d->js + t->start, s, n);
+}
+
+static unsigned kind_by_token(const struct scx_json_doc *d, int idx)
+{
+	const jsmntok_t *t = &d->tok[idx];
+	size_t n = t->end - t->start;
+	const char *s = d->js + t->start;
+
+	for (unsigned k = 1; k < SCX_EV__COUNT; k++)
+		if (name_lens[k] == n && !memcmp(scx_ev_name(k), s, n))
+			return k;
+	if (memchr(s, '\\', n)) {
+		char buf[64];
+		int l = scx_json_str(d, idx, buf, sizeof(buf));
+		if (l > 0 && (size_t)l < sizeof(buf))
+			return scx_ev_type_by_name(buf, l);
+	}
+	return SCX_EV_NONE;
+}
+
+static int parse_event(const struct scx_json_doc *d, unsigned kind, struct scx_event *e,
+		       char *err, size_t errsz, size_t *col)
+{
+	const struct scx_ev_desc *desc = scx_ev_desc(kind);
+	const jsmntok_t *tok = d->tok;
+	unsigned cursor = 0;
+	int i = 1;
+
+	scx_event_init(e, kind);
+	for (int k = 0; k < tok[0].size; k++) {
+		int v = i + 1;
+		const jsmntok_t *kt = &tok[i];
+		size_t kl = kt->end - kt->start;
+		const char *ks = d->js + kt->start;
+		const struct scx_field *f = NULL;
+		int64_t x;
+		int r;
+
+		if (cursor < desc->nr_fields && field_keys[kind][cursor].name_len == kl &&
+		    !memcmp(desc->fields[cursor].name, ks, kl)) {
+			f = &desc->fields[cursor++];
+		} else if (kl == 2 && !memcmp(ks, "ts", 2)) {
+			r = get_num(d, v, SCX_F_U64, &x);
+			if (r)
+				return bad(err, errsz, col, tok[v].start, "%s.%s", desc->name,
+					   r == -ERANGE ? "ts: out of range" : "ts: expected an integer");
+			e->ts = x;
+		} else if (kl == 3 && !memcmp(ks, "cpu", 3)) {
+			r = get_num(d, v, SCX_F_I32, &x);
+			if (r)
+				return bad(err, errsz, col, tok[v].start, "%s.%s", desc->name,
+					   r == -ERANGE ? "cpu: out of range" : "cpu: expected an integer");
+			e->cpu = x;
+		} else if (kl == 4 && !memcmp(ks, "type", 4)) {
+			/* already read */
+		} else {
+			f = scx_ev_field(kind, ks, kl);
+			if (!f && memchr(ks, '\\', kl)) {
+				char buf[64];
+				int l = scx_json_str(d, i, buf, sizeof(buf));
+				if (l > 0 && (size_t)l < sizeof(buf))
+					f = scx_ev_field(kind, buf, l);
+			}
+			if (f)
+				cursor = f - desc->fields + 1;
+			/* unknown keys: fields of a newer version, ignored */
+		}
+		if (f && (r = get_field(d, v, f, e, desc->name, err, errsz, col)))
+			return r;
+		i = tok[v].size ? scx_json_next(d, v) : v + 1;
+	}
+	return SCX_LINE_EVENT;
+}
+
+static void copy_str(const struct scx_json_doc *d, int idx, char *dst, size_t size)
+{
+	if (scx_json_is_str(d, idx))
+		scx_json_str(d, idx, dst, size);
+	else
+		dst[0] = 0;
+}
+
+static int get_u64(const struct scx_json_doc *d, int obj, const char *key, uint64_t *v)
+{
+	int i = scx_json_get(d, obj, key);
+
+	*v = 0;
+	if (i < 0 || scx_json_is_null(d, i))
+		return 0;
+	return scx_json_uint(d, i, v);
+}
+
+static int parse_header(const struct scx_json_doc *d, struct scx_header *h, char *err,
+			size_t errsz, size_t *col)
+{
+	int64_t ver;
+	uint64_t v;
+	int i, r;
+
+	scx_header_free(h);
+	memset(h, 0, sizeof(*h));
+	i = scx_json_get(d, 0, "version");
+	if (i < 0 || scx_json_int(d, i, &ver))
+		return bad(err, errsz, col, i < 0 ? 0 : (size_t)d->tok[i].start,
+			   "header: missing or bad \"version\"");
+	if (ver < 1 || ver > SCX_WIRE_VERSION) {
+		char what[64];
+		snprintf(what, sizeof(what), "%lld (this reader knows %d)", (long long)ver,
+			 SCX_WIRE_VERSION);
+		return bad(err, errsz, col, d->tok[i].start, "header: unsupported version %s", what);
+	}
+	h->version = ver;
+	copy_str(d, scx_json_get(d, 0, "producer"), h->producer, sizeof(h->producer));
+	copy_str(d, scx_json_get(d, 0, "clock"), h->clock, sizeof(h->clock));
+	copy_str(d, scx_json_get(d, 0, "hostname"), h->hostname, sizeof(h->hostname));
+	copy_str(d, scx_json_get(d, 0, "kernel"), h->kernel, sizeof(h->kernel));
+	copy_str(d, scx_json_get(d, 0, "scheduler"), h->scheduler, sizeof(h->scheduler));
+	if ((r = get_u64(d, 0, "nr_cpus", &v)) || v > 1u << 20)
+		return bad(err, errsz, col, 0, "header: bad \"nr_cpus\"");
+	h->nr_cpus = v;
+	if (get_u64(d, 0, "start_ns", &h->start_ns))
+		return bad(err, errsz, col, 0, "header: bad \"start_ns\"");
+	i = scx_json_get(d, 0, "topology");
+	if (i >= 0 && d->tok[i].type == JSMN_ARRAY && d->tok[i].size > 0) {
+		size_t off = 0;
+		if (scx_topo_from_json(d, i, &h->topo, &off))
+			return bad(err, errsz, col, off, "header: bad \"topology\"");
+	} else if (i >= 0 && !scx_json_is_null(d, i) && d->tok[i].type != JSMN_ARRAY) {
+		return bad(err, errsz, col, d->tok[i].start, "header: bad \"topology\"");
+	}
+	i = scx_json_get(d, 0, "options");
+	if (i >= 0 && d->tok[i].type == JSMN_OBJECT) {
+		size_t n = d->tok[i].end - d->tok[i].start;
+		h->options_json = scx_xmalloc(n + 1);
+		memcpy(h->options_json, d->js + d->tok[i].start, n);
+		h->options_json[n] = 0;
+	}
+	return SCX_LINE_HEADER;
+}
+
+static int parse_trailer(const struct scx_json_doc *d, struct scx_trailer *t, char *err,
+			 size_t errsz, size_t *col)
+{
+	int i;
+
+	scx_trailer_free(t);
+	memset(t, 0, sizeof(*t));
+	i = scx_json_get(d, 0, "counts");
+	if (i >= 0 && d->tok[i].type == JSMN_OBJECT) {
+		int k = i + 1;
+		for (int n = 0; n < d->tok[i].size; n++) {
+			unsigned kind = kind_by_token(d, k);
+			uint64_t v;
+			if (scx_json_uint(d, k + 1, &v))
+				return bad(err, errsz, col, d->tok[k + 1].start,
+					   "trailer: bad count");
+			if (kind)
+				t->counts[kind] = v;
+			k = scx_json_next(d, k + 1);
+		}
+	}
+	i = scx_json_get(d, 0, "lost");
+	if (i >= 0 && d->tok[i].type == JSMN_ARRAY && d->tok[i].size > 0) {
+		t->nr_cpus = d->tok[i].size;
+		t->lost = scx_xcalloc(t->nr_cpus, sizeof(*t->lost));
+		for (unsigned c = 0; c < t->nr_cpus; c++)
+			if (scx_json_uint(d, i + 1 + c, &t->lost[c]))
+				return bad(err, errsz, col, d->tok[i].start,
+					   "trailer: bad \"lost\"");
+	}
+	if (get_u64(d, 0, "lost_total", &t->lost_total) || get_u64(d, 0, "end_ns", &t->end_ns))
+		return bad(err, errsz, col, 0, "trailer: bad number");
+	return SCX_LINE_TRAILER;
+}
+
+int scx_ndjson_parse(struct scx_json_doc *d, const char *line, size_t n, struct scx_event *e,
+		     struct scx_header *h, struct scx_trailer *t, char *err, size_t errsz,
+		     size_t *col)
+{
+	const jsmntok_t *tok;
+	int type = -1;
+
+	pthread_once(&keys_once, init_keys);
+	if (scx_json_parse(d, line, n))
+		return bad(err, errsz, col, d->err_off, "%s", d->err);
+	tok = d->tok;
+	if (tok[0].type != JSMN_OBJECT)
+		return bad(err, errsz, col, tok[0].start, "expected a JSON object");
+	/* "type" is the third key of an event line; look for it first */
+	for (int k = 0, i = 1; k < tok[0].size; k++) {
+		if (raw_eq(d, i, "type", 4) || scx_json_key_eq(d, i, "type", 4)) {
+			type = i + 1;
+			break;
+		}
+		i = tok[i + 1].size ? scx_json_next(d, i + 1) : i + 2;
+	}
+	if (type < 0 || tok[type].type != JSMN_STRING)
+		return SCX_LINE_OTHER;
+
+	unsigned kind = kind_by_token(d, type);
+	if (kind)
+		return parse_event(d, kind, e, err, errsz, col);
+	if (scx_json_eq(d, type, "header"))
+		return parse_header(d, h, err, errsz, col);
+	if (scx_json_eq(d, type, "trailer"))
+		return parse_trailer(d, t, err, errsz, col);
+	return SCX_LINE_OTHER;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the stream codecs, shared by stream.c (reader and writer
+ * objects), ndjson.c, binframe.c and zio.c.  Not for tools: use stream.h.
+ */
+#ifndef SCX_STREAM_INT_H
+#define SCX_STREAM_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "json.h"
+#include "stream.h"
+
+/* ---- binary frames (man/scx.7) ------------------------------------------- */
+
+#define SCX_BIN_MAGIC "\x89SCX\r\n\x1a\n"
+#define SCX_BIN_MAGIC_LEN 8
+#define SCX_BIN_FILE_HDR 12		/* magic + u32 version */
+#define SCX_BIN_REC_HDR 8		/* u16 kind, u16 flags, u32 length */
+#define SCX_BIN_MAX_EVENT 4096		/* payload cap of an event record */
+#define SCX_BIN_MAX_RECORD (16u << 20)	/* payload cap of any record */
+#define SCX_MAX_LINE (16u << 20)	/* NDJSON line cap */
+
+/* record kinds above the event kinds */
+#define SCX_REC_HEADER 0x8001	/* payload: the header as a JSON object */
+#define SCX_REC_TRAILER 0x8002	/* payload: the trailer as a JSON object */
+#define SCX_REC_JSON 0x8003	/* payload: any other JSON object (passed through) */
+
+/* Largest encoded event record (header included) and NDJSON line. */
+size_t scx_bin_event_max(void);
+size_t scx_ndjson_event_max(void);
+
+/* Encode e as a whole record at out; returns bytes, 0 for an unknown type. */
+size_t scx_bin_format_event(char *out, const struct scx_event *e);
+/* Decode an event payload of record 'kind'; 0 or -EINVAL with err set. */
+int scx_bin_parse_event(const char *p, size_t n, unsigned kind, struct scx_event *e,
+			char *err, size_t errsz);
+/* Record header at out. */
+void scx_bin_rec_hdr(char *out, unsigned kind, uint32_t len);
+
+/* ---- NDJSON --------------------------------------------------------------- */
+
+/* One event line with its '\n' at out (room: scx_ndjson_event_max()); 0 if bad type. */
+size_t scx_ndjson_format_event(char *out, const struct scx_event *e);
+/* Header and trailer objects (no newline). */
+void scx_header_to_json(struct scx_buf *b, const struct scx_header *h);
+void scx_trailer_to_json(struct scx_buf *b, const struct scx_trailer *t);
+
+enum scx_line {
+	SCX_LINE_EVENT = 1,
+	SCX_LINE_HEADER,
+	SCX_LINE_TRAILER,
+	SCX_LINE_OTHER,
+	SCX_LINE_BLANK,
+};
+
+/*
+ * Classify and decode one JSON object.  EVENT fills e; HEADER fills h (after
+ * freeing what it held); TRAILER fills t likewise; OTHER is any object whose
+ * "type" is not ours.  -EINVAL with err ("invalid JSON (column 12)") and
+ * *col (byte offset in the line) on bad input.
+ */
+int scx_ndjson_parse(struct scx_json_doc *d, const char *line, size_t n, struct scx_event *e,
+		     struct scx_header *h, struct scx_trailer *t, char *err, size_t errsz,
+		     size_t *col);
+
+/* The header's "topology" array at arr into *out (topo.c); -EINVAL + *bad_off. */
+int scx_topo_from_json(const struct scx_json_doc *d, int arr, struct scx_topo **out,
+		       size_t *bad_off);
+
+/* ---- compressed input --------------------------------------------------- */
+
+struct scx_zin {
+	int fd;				/* -1 for memory */
+	enum scx_compress comp;
+	const char *src;		/* staged raw bytes: cbuf or the caller's memory */
+	char *cbuf;
+	size_t ccap, clen, cpos;
+	bool eof;			/* no more raw bytes */
+	uint64_t raw_off;		/* raw bytes consumed before src[0] */
+	z_stream zs;
+	bool zs_live, member_done;
+	ZSTD_DStream *zd;
+	size_t zret;
+	char err[160];			/* "byte N: ..." */
+};
+
+/* Stage the first bytes and detect the compression; -errno, or -EINVAL + err. */
+int scx_zin_open(struct scx_zin *z, int fd, const void *mem, size_t memlen);
+/* Up to n decompressed bytes; 0 at the end, -errno / -EINVAL with err set. */
+ssize_t scx_zin_read(struct scx_zin *z, char *dst, size_t n);
+void scx_zin_close(struct scx_zin *z);
+/* Plain input straight from memory: the reader can use it without copying. */
+bool scx_zin_is_plain_mem(const struct scx_zin *z);
+
+/* ---- compressed output -------------------------------------------------- */
+
+struct scx_zout {
+	int fd;
+	enum scx_compress comp;
+	z_stream zs;
+	bool zs_live;
+	ZSTD_CCtx *zc;
+	char *obuf;
+	size_t ocap;
+};
+
+int scx_zout_open(struct scx_zout *z, int fd, enum scx_compress comp, int level);
+/* mode: 0 buffer, 1 flush (the reader can decode all so far), 2 end of stream */
+int scx_zout_write(struct scx_zout *z, const char *p, size_t n, int mode);
+void scx_zout_close(struct scx_zout *z);
+
+#endif
