@@ -152,41 +152,41 @@ struct col {
 #define ID(n, h, w) { n, h, w, -1, CF_ID }
 #define V(n, h, w, c, f) { n, h, w, c, f }
 #define LAT_COLS \
-	V("p50", "LAT.p50", 8, TC_P50, CF_NS), V("p90", "LAT.p90", 8, TC_P90, CF_NS), \
-	V("p99", "LAT.p99", 8, TC_P99, CF_NS)
+	V("p50", "LAT.p50", 9, TC_P50, CF_NS), V("p90", "LAT.p90", 9, TC_P90, CF_NS), \
+	V("p99", "LAT.p99", 9, TC_P99, CF_NS)
 #define MIG_COLS \
-	V("mig", "MIG/s", 7, TC_MIG, CF_RATE), V("xllc", "XLLC/s", 7, TC_XLLC, CF_RATE), \
-	V("xnode", "XNODE/s", 8, TC_XNODE, CF_RATE)
+	V("mig", "MIG/s", 7, TC_MIG, CF_RATE), V("xllc", "XLLC/s", 8, TC_XLLC, CF_RATE), \
+	V("xnode", "XNODE/s", 9, TC_XNODE, CF_RATE)
 
 static const struct col cpu_cols[] = {
 	ID("cpu", "CPU", 5), { "llc", "LLC", 4, -1, CF_PARENT },
-	V("util", "UTIL%", 6, TC_UTIL, CF_PCT), V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("wake", "WAKE/s", 7, TC_WAKE, CF_RATE), LAT_COLS, MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 6, TC_SIRQ, CF_PCT), { 0 }
+	V("util", "UTIL%", 7, TC_UTIL, CF_PCT), V("sw", "SW/s", 7, TC_SW, CF_RATE),
+	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS, MIG_COLS,
+	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT), { 0 }
 };
 static const struct col llc_cols[] = {
 	ID("llc", "LLC", 5), { "node", "NODE", 5, -1, CF_PARENT },
-	V("util", "UTIL%", 6, TC_UTIL, CF_PCT), V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("wake", "WAKE/s", 7, TC_WAKE, CF_RATE), LAT_COLS, MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 6, TC_SIRQ, CF_PCT), { 0 }
+	V("util", "UTIL%", 7, TC_UTIL, CF_PCT), V("sw", "SW/s", 7, TC_SW, CF_RATE),
+	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS, MIG_COLS,
+	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT), { 0 }
 };
 static const struct col node_cols[] = {
-	ID("node", "NODE", 5), V("util", "UTIL%", 6, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE), V("wake", "WAKE/s", 7, TC_WAKE, CF_RATE), LAT_COLS,
-	MIG_COLS, V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 6, TC_SIRQ, CF_PCT),
+	ID("node", "NODE", 5), V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
+	V("sw", "SW/s", 7, TC_SW, CF_RATE), V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS,
+	MIG_COLS, V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
 	{ 0 }
 };
 static const struct col proc_cols[] = {
 	ID("pid", "PID", 8), { "comm", "COMM", 17, -1, CF_LABEL },
-	V("threads", "THR", 4, TC_THREADS, CF_NUM), V("util", "CPU%", 6, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE), V("wake", "WAKE/s", 7, TC_WAKE, CF_RATE), LAT_COLS,
+	V("threads", "THR", 5, TC_THREADS, CF_NUM), V("util", "CPU%", 6, TC_UTIL, CF_PCT),
+	V("sw", "SW/s", 7, TC_SW, CF_RATE), V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS,
 	MIG_COLS, V("slice", "SLICE", 8, TC_SLICE, CF_NS), { 0 }
 };
 static const struct col dsq_cols[] = {
-	{ "dsq", "DSQ", 18, -1, CF_HEX }, V("disp", "DISP/s", 7, TC_DISP, CF_RATE),
-	V("p50", "QLAT.p50", 9, TC_P50, CF_NS), V("p90", "QLAT.p90", 9, TC_P90, CF_NS),
-	V("p99", "QLAT.p99", 9, TC_P99, CF_NS), V("depth", "DEPTH", 6, TC_DEPTH, CF_NUM),
-	V("maxdepth", "MAXDEP", 7, TC_DEPTHMAX, CF_NUM),
+	{ "dsq", "DSQ", 18, -1, CF_HEX }, V("disp", "DISP/s", 8, TC_DISP, CF_RATE),
+	V("p50", "QLAT.p50", 10, TC_P50, CF_NS), V("p90", "QLAT.p90", 10, TC_P90, CF_NS),
+	V("p99", "QLAT.p99", 10, TC_P99, CF_NS), V("depth", "DEPTH", 7, TC_DEPTH, CF_NUM),
+	V("maxdepth", "MAXDEP", 8, TC_DEPTHMAX, CF_NUM),
 	V("vtime", "VTIME+", 9, TC_VTIME, CF_RATE), V("slice", "SLICE", 8, TC_SLICE, CF_NS),
 	{ 0 }
 };
@@ -582,7 +582,7 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 	return buf;
 }
 
-#define BAR_W 20
+#define BAR_W 12
 
 static void f_bar(struct frame *f, double util, int w)
 {
@@ -621,7 +621,7 @@ static void f_spark(struct frame *f, const struct top_row *r, int w)
 
 static int graph_width(const struct top_view *v)
 {
-	return v->mode == TM_BAR ? BAR_W + 3 : v->mode == TM_SPARK ? 25 : 0;
+	return v->mode == TM_BAR ? BAR_W + 3 : v->mode == TM_SPARK ? 17 : 0;
 }
 
 static void f_row(struct frame *f, const struct col *cols, const struct top_row *r, int indent,
@@ -860,8 +860,11 @@ static void f_tabs(struct frame *f)
 
 		f_text(f, " ", 1);
 		f_sgr(f, cur ? R_TAB : R_DIM);
-		f_printf(f, "%s %s", f->v->keyname[TA_VIEW_CPU + i][0] ? f->v->keyname[TA_VIEW_CPU + i] :
-			 tabs[i].key, tabs[i].name);
+		const char *k = f->v->keyname[TA_VIEW_CPU + i];
+		/* the first key bound, if any */
+		int kl = k[0] ? (int)strcspn(k, " ") : (int)strlen(tabs[i].key);
+
+		f_printf(f, "%.*s %s", kl, k[0] ? k : tabs[i].key, tabs[i].name);
 		f_sgr(f, R_NONE);
 	}
 	f_printf(f, "   mode %s", top_mode_name(f->v->mode));

@@ -124,7 +124,7 @@ struct top_view {
 	bool utf8;			/* sparkline/bar glyphs */
 	unsigned refresh_ms;
 	int rows, cols;			/* terminal size; rows <= 0: no limit */
-	char status[128];		/* one-shot message in the footer */
+	char status[512];		/* one-shot message in the footer */
 	const char *config_path;	/* for the help view */
 	char keyname[TA__COUNT][12];	/* key bound to each action, for help */
 	bool want_toggle;		/* Enter: fold/unfold at the next render */

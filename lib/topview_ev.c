@@ -663,7 +663,7 @@ static void on_switch(struct top_ev *a, struct cpu *c, const struct scx_event *e
 		}
 		next->waking_ts = 0;
 	}
-	if (s->dsq_id != SCX_DSQ_NONE) {
+	if (s->dsq_id != SCX_DSQ_NONE && s->next_pid > 0) {
 		struct dsq *d = get_dsq(a, s->dsq_id);
 
 		d->disp++;
