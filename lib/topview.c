@@ -431,13 +431,14 @@ struct frame {
 	int max;	/* columns available; < 0 no limit */
 	int line;	/* lines emitted */
 	bool sgr;	/* an SGR is active */
+	bool insel;	/* drawing the selected row: one attribute for all of it */
 };
 
 static void f_sgr(struct frame *f, enum role r)
 {
 	const char *p;
 
-	if (!f->v->escapes)
+	if (!f->v->escapes || (f->insel && r != R_SEL))
 		return;
 	if (r == R_NONE) {
 		if (f->sgr)
@@ -515,6 +516,7 @@ static void f_pad(struct frame *f, int to)
 
 static void f_eol(struct frame *f)
 {
+	f->insel = false;
 	f_sgr(f, R_NONE);
 	if (f->v->escapes) {
 		scx_buf_addstr(f->out, "\033[K");
@@ -630,8 +632,10 @@ static void f_row(struct frame *f, const struct col *cols, const struct top_row 
 	char buf[64];
 	int x = 0;
 
-	if (sel)
+	if (sel) {
 		f_sgr(f, R_SEL);
+		f->insel = true;
+	}
 	for (int i = 0; cols[i].name; i++) {
 		const struct col *c = &cols[i];
 		const char *s = cell(c, r, buf, sizeof(buf));
@@ -646,23 +650,20 @@ static void f_row(struct frame *f, const struct col *cols, const struct top_row 
 				f_str(f, s);
 			} else {
 				f_pad(f, x + w - 1 - (int)strlen(s));
-				if (!sel && c->c == TC_UTIL && r->has[TC_UTIL] && f->v->mode == TM_NUM)
+				if (c->c == TC_UTIL && r->has[TC_UTIL] && f->v->mode == TM_NUM)
 					f_sgr(f, level(r->v[TC_UTIL]));
 				f_str(f, s);
-				if (!sel && c->c == TC_UTIL && f->v->mode == TM_NUM)
+				if (c->c == TC_UTIL && f->v->mode == TM_NUM)
 					f_sgr(f, R_NONE);
 			}
 		}
 		x += w;
 		f_pad(f, x);
-		if (c->c == TC_UTIL && f->v->mode != TM_NUM && !sel) {
+		if (c->c == TC_UTIL && f->v->mode != TM_NUM) {
 			if (f->v->mode == TM_BAR)
 				f_bar(f, r->has[TC_UTIL] ? SCX_MIN(r->v[TC_UTIL], 1.0) : 0, BAR_W);
 			else
 				f_spark(f, r, graph_width(f->v) - 1);
-			x += graph_width(f->v);
-			f_pad(f, x);
-		} else if (c->c == TC_UTIL && f->v->mode != TM_NUM) {
 			x += graph_width(f->v);
 			f_pad(f, x);
 		}
@@ -790,31 +791,34 @@ static void f_title(struct frame *f, const struct top_model *m)
 	double win = m->end_ns > m->start_ns ? (m->end_ns - m->start_ns) / 1e9 : 0;
 	char b1[32];
 
+	/* states and losses first: they must survive a narrow terminal */
 	f_sgr(f, R_TITLE);
 	f_str(f, "scx-top");
 	f_sgr(f, R_NONE);
-	f_printf(f, "  %s  cpus %u  llcs %u  nodes %u  window %.2fs  events %s/s", m->source,
-		 m->nr_cpus, m->nr_llcs, m->nr_nodes, win,
-		 top_fmt_rate(win > 0 ? m->events / win : 0, b1, sizeof(b1)));
-	if (m->scheduler[0])
-		f_printf(f, "  sched %s", m->scheduler);
-	if (m->lost_total) {
-		f_text(f, "  ", 2);
-		f_sgr(f, R_ALERT);
-		f_printf(f, "LOST %llu events (%llu this window)", (unsigned long long)m->lost_total,
-			 (unsigned long long)m->lost);
-		f_sgr(f, R_NONE);
-	}
 	if (f->v->paused) {
 		f_text(f, "  ", 2);
 		f_sgr(f, R_ALERT);
 		f_str(f, "PAUSED");
+		f_sgr(f, R_NONE);
 	}
 	if (f->v->ended) {
 		f_text(f, "  ", 2);
 		f_sgr(f, R_TITLE);
 		f_str(f, "END OF INPUT");
+		f_sgr(f, R_NONE);
 	}
+	if (m->lost_total) {
+		f_text(f, "  ", 2);
+		f_sgr(f, R_ALERT);
+		f_printf(f, "LOST %llu events (%llu in window)", (unsigned long long)m->lost_total,
+			 (unsigned long long)m->lost);
+		f_sgr(f, R_NONE);
+	}
+	f_printf(f, "  %s  cpus %u  llcs %u  nodes %u  window %.2fs  events %s/s", m->source,
+		 m->nr_cpus, m->nr_llcs, m->nr_nodes, win,
+		 top_fmt_rate(win > 0 ? m->events / win : 0, b1, sizeof(b1)));
+	if (m->scheduler[0])
+		f_printf(f, "  sched %s", m->scheduler);
 	f_eol(f);
 }
 
