@@ -695,7 +695,7 @@ static void f_header(struct frame *f, const struct col *cols, int sort, bool asc
 			if (f->v->utf8)
 				f_glyph(f, asc ? "▲" : "▼", asc ? '^' : 'v');
 			else
-				f_text(f, asc ? "+" : "-", 1);
+				f_text(f, asc ? "^" : "v", 1);
 		}
 		x += c->width;
 		f_pad(f, x);

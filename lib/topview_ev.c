@@ -22,6 +22,7 @@
 struct hist {
 	uint32_t b[NB];
 	uint64_t n;
+	uint64_t min, max;	/* exact: a percentile is clamped into [min, max] */
 };
 
 static unsigned hbucket(uint64_t v)
@@ -54,7 +55,10 @@ static double hvalue(unsigned i)
 static void hadd(struct hist *h, uint64_t v)
 {
 	h->b[hbucket(v)]++;
-	h->n++;
+	if (!h->n++ || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
 }
 
 static void hmerge(struct hist *d, const struct hist *s)
@@ -63,6 +67,10 @@ static void hmerge(struct hist *d, const struct hist *s)
 		return;
 	for (unsigned i = 0; i < NB; i++)
 		d->b[i] += s->b[i];
+	if (!d->n || s->min < d->min)
+		d->min = s->min;
+	if (s->max > d->max)
+		d->max = s->max;
 	d->n += s->n;
 }
 
@@ -72,12 +80,16 @@ static double hpct(const struct hist *h, double p)
 
 	if (rank < 1)
 		rank = 1;
+	double v = hvalue(NB - 1);
+
 	for (unsigned i = 0; i < NB; i++) {
 		acc += h->b[i];
-		if (acc >= rank)
-			return hvalue(i);
+		if (acc >= rank) {
+			v = hvalue(i);
+			break;
+		}
 	}
-	return hvalue(NB - 1);
+	return v < h->min ? h->min : v > h->max ? h->max : v;
 }
 
 static void put_pcts(struct top_row *r, const struct hist *h)
