@@ -96,6 +96,7 @@ struct scx_agg_stats {
 	uint64_t running_ns, runnable_ns, preempted_ns, sleeping_ns, blocked_ns, other_ns;
 	uint64_t rq_depth_ns;		/* CPUs: integral of tasks waiting; / time = avg depth */
 	uint64_t rq_depth_max;
+	uint64_t cstate_obs_ns;		/* CPUs: time since the first cpu_idle event */
 	struct scx_hist wake_lat;	/* waking -> switch-in, ns */
 	struct scx_hist rq_delay;	/* runnable -> switch-in, ns */
 	struct scx_hist slice;		/* length of running intervals, ns */
@@ -177,8 +178,9 @@ enum scx_agg_mkind {
 	SCX_AGG_M_NS,		/* time, ns */
 	SCX_AGG_M_RATIO,	/* 0..1 (util may exceed 1 for processes) */
 	SCX_AGG_M_KHZ,
-	SCX_AGG_M_DIST,		/* a histogram: struct scx_dist */
+	SCX_AGG_M_DIST,		/* a histogram of ns: struct scx_dist */
 	SCX_AGG_M_NUM,		/* a plain number (average depth, vtime) */
+	SCX_AGG_M_DISTN,	/* a histogram of plain numbers (depths) */
 };
 
 struct scx_agg_metric {
@@ -197,6 +199,15 @@ extern const unsigned scx_agg_nr_metrics;
  */
 bool scx_agg_metric_get(const struct scx_agg_snap *s, const struct scx_agg_group *g, unsigned i,
 			double *v, struct scx_dist *d);
+/* g NULL above means the snapshot's total (all CPUs). */
+
+struct scx_buf;
+/* The snapshot as one NDJSON line (schema below), with '\n'. */
+void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s);
+/* Aligned tables with units, one per group kind. */
+void scx_agg_snap_text(struct scx_buf *b, const struct scx_agg_snap *s);
+/* OpenMetrics text exposition of the snapshot, without the final "# EOF". */
+void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s);
 
 extern const char *const scx_agg_by_names[SCX_AGG_BY__COUNT];	/* "cpu", "llc", ... */
 extern const char *const scx_softirq_names[SCX_NR_SOFTIRQS];	/* "HI", "TIMER", ... */

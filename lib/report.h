@@ -62,7 +62,8 @@ void scx_table_str(struct scx_table *t, unsigned row, unsigned col, const char *
 void scx_table_int(struct scx_table *t, unsigned row, unsigned col, int64_t v);
 void scx_table_uint(struct scx_table *t, unsigned row, unsigned col, uint64_t v);
 void scx_table_num(struct scx_table *t, unsigned row, unsigned col, double v);
-void scx_table_dist(struct scx_table *t, unsigned row, unsigned col, const struct scx_hist *h);
+void scx_table_dist(struct scx_table *t, unsigned row, unsigned col, const struct scx_dist *d);
+void scx_table_hist(struct scx_table *t, unsigned row, unsigned col, const struct scx_hist *h);
 /* Append tb to the list that starts at *head. */
 void scx_table_append(struct scx_table **head, struct scx_table *tb);
 
