@@ -151,7 +151,7 @@ fuzz-build: $(FUZZ_BINS)
 FUZZ_SECONDS ?= 30
 $(O)/libfuzzer/%: t/fuzz/%.c $(LIB_SRC) $(PROTO_C)
 	$(call msg,FUZZ,$@)
-	$(Q)mkdir -p $(@D) && $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=gnu11 \
+	$(Q)mkdir -p $(@D) && $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -DSCX_VERSION='"$(VERSION)"' -std=gnu11 \
 		-I$(O) -I$(O)/proto -Ilib $(PKG_CFLAGS) $< $(LIB_SRC) $(PROTO_C) $(LIBS) -o $@
 fuzz: $(patsubst t/fuzz/%.c,$(O)/libfuzzer/%,$(filter-out t/fuzz/driver.c,$(FUZZ_SRC)))
 	$(Q)for f in $^; do n=$${f##*/}; mkdir -p $(O)/corpus/$$n; \

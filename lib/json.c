@@ -498,8 +498,9 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 				return fail(d, gap, "unexpected character");
 			depth[i] = 0;
 		} else if (tok[p].type == JSMN_STRING) {
-			/* an object member's value: parent is its key */
-			if (tok[p].size != 1)
+			/* an object member's value: parent is its key; a second value
+			 * under one key means a missing ',' */
+			if (tok[p].size != 1 && i != p + 1)
 				return fail(d, tok_start(t), "expected ',' or '}'");
 			gap = check_gap(js, tok_end(&tok[p]), tok_start(t), ':');
 			if (gap >= 0)
@@ -520,7 +521,7 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 				return fail(d, gap, first ? "unexpected character" : "expected ','");
 			last[p] = tok_end(t);
 			depth[i] = depth[p];
-			if (tok[p].type == JSMN_OBJECT && t->size != 1)
+			if (tok[p].type == JSMN_OBJECT && t->size == 0)
 				return fail(d, tok_end(t), "expected ':'");
 		}
 		if (t->type == JSMN_OBJECT || t->type == JSMN_ARRAY) {
@@ -610,6 +611,8 @@ int scx_json_parse(struct scx_json_doc *d, const char *js, size_t len)
 		free(d->tok);
 		d->tok = scx_xmalloc(d->cap * (sizeof(jsmntok_t) + 2 * sizeof(int)));
 	}
+	if ((r == JSMN_ERROR_INVAL || r == JSMN_ERROR_PART) && scan_depth(js, len, &off))
+		return fail(d, off, "nesting too deep");
 	if (r == JSMN_ERROR_INVAL)
 		return fail(d, p.pos, "invalid JSON");
 	if (r == JSMN_ERROR_PART)

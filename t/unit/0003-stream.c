@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stream codecs: every kind with random and edge values round-trips through
+ * NDJSON, binary, gzip and zstd (and conversions between them) unchanged;
+ * truncated, corrupt, hostile and empty input fail with the offset.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "stream-int.h"
+#include "tap.h"
+#include "topo.h"
+#include "util.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: reproducible across runs */
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ull;
+}
+
+static int64_t edge_int(int kind)
+{
+	static const int64_t i32[] = { 0, -1, 1, INT32_MIN, INT32_MAX };
+	static const int64_t u32[] = { 0, 1, UINT32_MAX, 0x80000000ll };
+	static const int64_t i64[] = { 0, -1, INT64_MIN, INT64_MAX };
+	static const uint64_t u64[] = { 0, 1, UINT64_MAX, UINT64_MAX - 1, 1ull << 63 };
+	uint64_t r = rnd();
+
+	switch (kind) {
+	case SCX_F_I32:
+		return r % 3 ? (int32_t)rnd() : i32[r % 5];
+	case SCX_F_U32:
+		return r % 3 ? (uint32_t)rnd() : (uint32_t)u32[r % 4];
+	case SCX_F_I64:
+		return r % 3 ? (int64_t)rnd() : i64[r % 4];
+	default:
+		return r % 3 ? (int64_t)rnd() : (int64_t)u64[r % 5];
+	}
+}
+
+/* Bytes that stress the string codec: quotes, controls, valid and invalid UTF-8. */
+static void rand_str(char *dst, unsigned size)
+{
+	static const char *pieces[] = { "a", "\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9",
+					"\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff", "\xc3",
+					"\xed\xa0\x80", "\xc0\xaf", "\x80", "/", "kworker/0:1" };
+	unsigned len = rnd() % (size + 1), n = 0;
+
+	memset(dst, 0, size);
+	while (n < len) {
+		const char *p = pieces[rnd() % SCX_ARRAY_SIZE(pieces)];
+		size_t l = strlen(p);
+		if (n + l > size)
+			break;
+		memcpy(dst + n, p, l);
+		n += l;
+	}
+	if (rnd() % 8 == 0)
+		memset(dst, 'x', size);	/* full length, no NUL */
+}
+
+static void rand_event(struct scx_event *e, unsigned type)
+{
+	const struct scx_ev_desc *d = scx_ev_desc(type);
+
+	scx_event_init(e, type);
+	e->ts = edge_int(SCX_F_U64);
+	e->cpu = rnd() % 4 ? (int32_t)(rnd() % 512) : (int32_t)edge_int(SCX_F_I32);
+	for (unsigned i = 0; i < d->nr_fields; i++) {
+		const struct scx_field *f = &d->fields[i];
+		if (f->kind == SCX_F_STR)
+			rand_str((char *)e + f->offset, f->size);
+		else
+			scx_field_set_int(e, f, edge_int(f->kind));
+	}
+	/* sched_ext fields exist only with a dsq: the codecs drop them otherwise */
+	if (type == SCX_EV_SWITCH && (rnd() % 2 || e->sw.dsq_id == SCX_DSQ_NONE)) {
+		struct scx_event z;
+		scx_event_init(&z, type);
+		e->sw.dsq_id = SCX_DSQ_NONE;
+		e->sw.dsq_lat_ns = e->sw.dsq_vtime = e->sw.slice_ns = 0;
+		e->sw.prev_slice_used_ns = 0;
+		e->sw.dsq_depth = 0;
+		(void)z;
+	}
+}
+
+#define NEV 20000
+static struct scx_event evs[NEV];
+
+static struct scx_header hdr;
+static struct scx_trailer trl;
+
+/* Write events (and header/trailer) to a memfd; returns the bytes in *out. */
+static size_t write_stream(enum scx_format fmt, enum scx_compress c, const struct scx_event *ev,
+			   size_t n, bool head, bool tail, char **out)
+{
+	struct scx_writer_opts o = { .format = fmt, .compress = c };
+	int fd = memfd_create("stream", 0);
+	struct scx_writer *w = scx_writer__fdopen(dup(fd), &o);
+	int err = 0;
+
+	if (head)
+		err |= scx_writer__header(w, &hdr);
+	for (size_t i = 0; i < n; i++)
+		err |= scx_writer__event(w, &ev[i]);
+	if (tail)
+		err |= scx_writer__trailer(w, &trl);
+	err |= scx_writer__close(w);
+	if (err)
+		printf("# write error %d\n", err);
+	off_t len = lseek(fd, 0, SEEK_END);
+	*out = malloc(len + 1);
+	if (pread(fd, *out, len, 0) != len)
+		len = 0;
+	close(fd);
+	return len;
+}
+
+static struct scx_event got[NEV + 16];
+
+/* Read all events; returns count or -1 (error message printed). */
+static long read_all(struct scx_reader *r)
+{
+	long n = 0;
+	int k;
+
+	while ((k = scx_reader__next(r, &got[n])) != SCX_READ_END) {
+		if (k == SCX_READ_ERROR) {
+			printf("# %s\n", scx_reader__error(r));
+			return -1;
+		}
+		if (k == SCX_READ_EVENT && n < NEV + 15)
+			n++;
+	}
+	return n;
+}
+
+static bool same_events(const struct scx_event *a, const struct scx_event *b, long n)
+{
+	for (long i = 0; i < n; i++) {
+		if (memcmp(&a[i], &b[i], sizeof(a[i]))) {
+			struct scx_buf x = { 0 }, y = { 0 };
+			scx_event_to_json(&x, &a[i]);
+			scx_event_to_json(&y, &b[i]);
+			printf("# event %ld differs:\n# %.*s# %.*s", i, (int)x.len, x.data,
+			       (int)y.len, y.data);
+			scx_buf_free(&x);
+			scx_buf_free(&y);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool same_header(const struct scx_header *a, const struct scx_header *b)
+{
+	if (!a || !b)
+		return false;
+	return a->version == b->version && !strcmp(a->producer, b->producer) &&
+	       !strcmp(a->clock, b->clock) && !strcmp(a->hostname, b->hostname) &&
+	       !strcmp(a->kernel, b->kernel) && a->nr_cpus == b->nr_cpus &&
+	       !strcmp(a->scheduler, b->scheduler) && a->start_ns == b->start_ns &&
+	       a->options_json && b->options_json && !strcmp(a->options_json, b->options_json) &&
+	       a->topo && b->topo && a->topo->nr_cpus == b->topo->nr_cpus &&
+	       !memcmp(a->topo->cpus, b->topo->cpus, a->topo->nr_cpus * sizeof(*a->topo->cpus)) &&
+	       a->topo->nr_llcs == b->topo->nr_llcs && a->topo->nr_nodes == b->topo->nr_nodes;
+}
+
+static bool same_trailer(const struct scx_trailer *a, const struct scx_trailer *b)
+{
+	return a && b && !memcmp(a->counts, b->counts, sizeof(a->counts)) &&
+	       a->nr_cpus == b->nr_cpus && !memcmp(a->lost, b->lost, a->nr_cpus * 8) &&
+	       a->lost_total == b->lost_total && a->end_ns == b->end_ns;
+}
+
+static const char *fmt_name[] = { "auto", "ndjson", "binary" };
+static const char *comp_name[] = { "plain", "gzip", "zstd" };
+
+static void round_trips(void)
+{
+	for (int f = SCX_FMT_NDJSON; f <= SCX_FMT_BINARY; f++) {
+		for (int c = SCX_COMP_NONE; c <= SCX_COMP_ZSTD; c++) {
+			char *buf;
+			size_t len = write_stream(f, c, evs, NEV, true, true, &buf);
+			struct scx_reader *r = scx_reader__mem(buf, len, "mem");
+			const char *what = fmt_name[f], *how = comp_name[c];
+
+			ok(same_header(scx_reader__header(r), &hdr), "%s %s: header", what, how);
+			is_int(scx_reader__format(r), f, "%s %s: format detected", what, how);
+			is_int(scx_reader__compression(r), c, "%s %s: compression detected", what,
+			       how);
+			long n = read_all(r);
+			is_int(n, NEV, "%s %s: all events read", what, how);
+			ok(n == NEV && same_events(evs, got, NEV), "%s %s: events equal", what, how);
+			ok(same_trailer(scx_reader__trailer(r), &trl), "%s %s: trailer", what, how);
+			ok(!scx_reader__warning(r), "%s %s: no warning", what, how);
+			is_int(scx_reader__skipped(r), 0, "%s %s: nothing skipped", what, how);
+			scx_reader__free(r);
+
+			/* the same bytes through a file descriptor (buffer refills) */
+			char path[] = "/tmp/scx-stream-XXXXXX";
+			int fd = mkstemp(path);
+			ok(fd >= 0 && write(fd, buf, len) == (ssize_t)len, "temp file");
+			close(fd);
+			r = scx_reader__open(path);
+			n = read_all(r);
+			ok(n == NEV && same_events(evs, got, NEV) &&
+			   same_header(scx_reader__header(r), &hdr) &&
+			   same_trailer(scx_reader__trailer(r), &trl),
+			   "%s %s: from a file", what, how);
+			scx_reader__free(r);
+			unlink(path);
+
+			/* concatenated: two captures back to back read as one */
+			char *two = malloc(2 * len);
+			memcpy(two, buf, len);
+			memcpy(two + len, buf, len);
+			r = scx_reader__mem(two, 2 * len, "two");
+			static struct scx_event both[2 * NEV];
+			long m = 0;
+			int k;
+			while ((k = scx_reader__next(r, &both[m % (2 * NEV)])) > 0)
+				m += k == SCX_READ_EVENT;
+			ok(k == SCX_READ_END && m == 2 * NEV &&
+			   same_events(evs, both + NEV, NEV), "%s %s: concatenated streams", what,
+			   how);
+			scx_reader__free(r);
+			free(two);
+			free(buf);
+		}
+	}
+}
+
+/* NDJSON -> binary -> zstd NDJSON: each step keeps every byte. */
+static void conversions(void)
+{
+	char *a, *b, *c2, *d;
+	size_t la = write_stream(SCX_FMT_NDJSON, SCX_COMP_NONE, evs, NEV, true, true, &a);
+	struct scx_reader *r = scx_reader__mem(a, la, "a");
+	long n = read_all(r);
+	size_t lb = write_stream(SCX_FMT_BINARY, SCX_COMP_GZIP, got, n, true, true, &b);
+	scx_reader__free(r);
+	r = scx_reader__mem(b, lb, "b");
+	n = read_all(r);
+	size_t lc = write_stream(SCX_FMT_NDJSON, SCX_COMP_ZSTD, got, n, true, true, &c2);
+	scx_reader__free(r);
+	r = scx_reader__mem(c2, lc, "c");
+	n = read_all(r);
+	size_t ld = write_stream(SCX_FMT_NDJSON, SCX_COMP_NONE, got, n, true, true, &d);
+	ok(n == NEV && same_events(evs, got, NEV), "ndjson -> gzip binary -> zstd ndjson: events");
+	ok(la == ld && !memcmp(a, d, la), "ndjson text is byte-identical after the trip");
+	scx_reader__free(r);
+	free(a);
+	free(b);
+	free(c2);
+	free(d);
+}
+
+static void every_kind_text(void)
+{
+	/* one hand-checked line per detail of the format */
+	struct scx_event e;
+	struct scx_buf b = { 0 };
+
+	scx_event_init(&e, SCX_EV_SWITCH);
+	e.ts = 1000;
+	e.cpu = 1;
+	e.sw.prev_pid = 7;
+	e.sw.prev_tgid = 7;
+	memcpy(e.sw.prev_comm, "a\xff" "b\"", 4);
+	e.sw.prev_prio = 120;
+	e.sw.prev_state = SCX_STATE_PREEMPTED;
+	e.sw.next_pid = 0;
+	memcpy(e.sw.next_comm, "swapper/1", 9);
+	e.sw.next_prio = 120;
+	scx_event_to_json(&b, &e);
+	scx_buf_add(&b, "", 1);
+	is_str(b.data,
+	       "{\"ts\":1000,\"cpu\":1,\"type\":\"sched_switch\",\"prev_pid\":7,\"prev_tgid\":7,"
+	       "\"prev_comm\":\"a\\u00ffb\\\"\",\"prev_prio\":120,\"prev_state\":256,"
+	       "\"next_pid\":0,\"next_tgid\":0,\"next_comm\":\"swapper/1\",\"next_prio\":120}\n",
+	       "switch line without sched_ext fields");
+	b.len = 0;
+	e.sw.dsq_id = 0x8000000000000002ull;
+	e.sw.dsq_depth = 3;
+	scx_event_to_json(&b, &e);
+	scx_buf_add(&b, "", 1);
+	ok(strstr(b.data, ",\"dsq_id\":9223372036854775810,\"dsq_lat_ns\":0,\"dsq_depth\":3,"
+			  "\"dsq_vtime\":0,\"slice_ns\":0,\"prev_slice_used_ns\":0}\n") != NULL,
+	   "switch line with sched_ext fields");
+
+	/* the binary writer cuts a dsq-less switch right before dsq_id */
+	const struct scx_ev_desc *d = scx_ev_desc(SCX_EV_SWITCH);
+	ok(!strcmp(d->fields[9].name, "dsq_id"), "dsq_id is switch field 9 (binframe.c relies on it)");
+	char rec[512];
+	e.sw.dsq_id = SCX_DSQ_NONE;
+	e.sw.dsq_depth = 0;
+	size_t n = scx_bin_format_event(rec, &e);
+	/* 8 header + 12 ts/cpu + 4*6 ints + 8 state + (1+4) + (1+9) comms */
+	is_int(n, 8 + 12 + 24 + 8 + 5 + 10, "binary switch record size");
+	ok(!memcmp(rec, "\x01\x00\x00\x00", 4) && rec[4] == (char)(n - 8), "record header");
+	scx_buf_free(&b);
+}
+
+static int read_err(const char *buf, size_t len, const char **msg)
+{
+	static char saved[512];
+	struct scx_reader *r = scx_reader__mem(buf, len, "in");
+	struct scx_event e;
+	int k;
+
+	while ((k = scx_reader__next(r, &e)) > 0)
+		;
+	snprintf(saved, sizeof(saved), "%s", k < 0 ? scx_reader__error(r) : "");
+	*msg = saved;
+	scx_reader__free(r);
+	return k;
+}
+
+#define has(msg, s) (strstr((msg), (s)) != NULL)
+
+static void errors(void)
+{
+	const char *m;
+	char *buf;
+	size_t len;
+	int k;
+
+	k = read_err("", 0, &m);
+	ok(k < 0 && !strcmp(m, "in: empty input"), "empty input: %s", m);
+
+	len = write_stream(SCX_FMT_NDJSON, SCX_COMP_NONE, evs, 3, true, false, &buf);
+	k = read_err(buf, len, &m);
+	ok(k == 0, "ndjson without trailer reads");
+	struct scx_reader *r = scx_reader__mem(buf, len, "in");
+	ok(read_all(r) == 3 && scx_reader__warning(r) &&
+	   has(scx_reader__warning(r), "without a trailer"), "missing trailer reported: %s",
+	   scx_reader__warning(r));
+	scx_reader__free(r);
+	free(buf);
+
+	static const struct {
+		const char *in, *msg, *what;
+	} nd[] = {
+		{ "{\"ts\":1,\"cpu\":0,\"type\":\"sched_waking\",\"pid\":1}\n{\"ts\":\n",
+		  "in: line 2: unexpected end of JSON (column 7)", "truncated line" },
+		{ "\n\n{\"type\":\"sched_waking\",\"pid\":\"x\"}\n",
+		  "in: line 3: sched_waking.pid: expected an integer (column 31)", "string for int" },
+		{ "{\"type\":\"sched_waking\",\"pid\":2147483648}\n",
+		  "in: line 1: sched_waking.pid: number out of range (column 30)", "int32 range" },
+		{ "{\"type\":\"cpu_idle\",\"state\":-1}\n",
+		  "in: line 1: cpu_idle.state: number out of range (column 28)", "u32 negative" },
+		{ "{\"type\":\"sched_waking\",\"comm\":\"a\xff\"}\n",
+		  "in: line 1: invalid UTF-8 (column 33)", "raw invalid UTF-8" },
+		{ "{\"type\":\"sched_waking\",\"comm\":\"a\\ud800\"}\n",
+		  "in: line 1: sched_waking.comm: bad string escape (column 32)", "lone surrogate" },
+		{ "[1]\n", "in: line 1: expected a JSON object (column 1)", "not an object" },
+		{ "{\"type\":\"header\",\"version\":2}\n",
+		  "in: line 1: header: unsupported version 2 (this reader knows 1) (column 28)",
+		  "future version" },
+		{ "{\"type\":\"header\"}\n", "in: line 1: header: missing or bad \"version\" (column 1)",
+		  "no version" },
+	};
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(nd); i++) {
+		k = read_err(nd[i].in, strlen(nd[i].in), &m);
+		ok(k < 0 && !strcmp(m, nd[i].msg), "%s: %s", nd[i].what, m);
+	}
+	k = read_err("{\"type\":\"x\"}\n{\"a\0\":1}\n", 22, &m);
+	ok(k < 0 && !strcmp(m, "in: line 2: NUL byte (column 4)"), "NUL byte: %s", m);
+
+	struct scx_buf deep = { 0 };
+	for (int i = 0; i < 100; i++)
+		scx_buf_add(&deep, "[", 1);
+	k = read_err(deep.data, deep.len, &m);
+	ok(k < 0 && !strcmp(m, "in: line 1: nesting too deep (column 65)"), "deep nesting: %s", m);
+	scx_buf_free(&deep);
+
+	/* lines that are not events: passed through and counted */
+	const char *mix = "{\"type\":\"snapshot\",\"x\":[1]}\n"
+			  "{\"ts\":5,\"cpu\":1,\"type\":\"sched_wakeup\",\"pid\":9,\"new\":1}\n"
+			  "{\"no_type\":1}\r\n";
+	struct scx_event e;
+	size_t l;
+	r = scx_reader__mem(mix, strlen(mix), "mix");
+	ok(scx_reader__header(r) == NULL, "no header line: header is NULL");
+	is_int(scx_reader__next(r, &e), SCX_READ_OTHER, "unknown type is OTHER");
+	const char *line = scx_reader__line(r, &l);
+	ok(l == 27 && !memcmp(line, "{\"type\":\"snapshot\",\"x\":[1]}", l), "raw line kept");
+	is_int(scx_reader__next(r, &e), SCX_READ_EVENT, "event after it");
+	ok(e.type == SCX_EV_WAKEUP && e.wake.pid == 9 && e.ts == 5 && e.cpu == 1 &&
+	   e.wake.tgid == 0, "unknown field ignored, missing fields zero");
+	is_int(scx_reader__next(r, &e), SCX_READ_OTHER, "object without type is OTHER");
+	is_int(scx_reader__next(r, &e), SCX_READ_END, "end");
+	is_int(scx_reader__skipped(r), 2, "two lines counted as skipped");
+	scx_reader__free(r);
+
+	/* \u00XX in event strings are bytes; elsewhere they are code points */
+	const char *bytes = "{\"type\":\"sched_waking\",\"comm\":\"\\u00e9\\u00ff\\u0041\\u20ac\"}";
+	r = scx_reader__mem(bytes, strlen(bytes), "b");
+	ok(scx_reader__next(r, &e) == SCX_READ_EVENT &&
+	   !strcmp(e.wake.comm, "\xe9\xff" "A\xe2\x82\xac"), "\\u00XX decodes to one byte");
+	scx_reader__free(r);
+
+	/* binary: cut at every byte, and a few hostile records */
+	len = write_stream(SCX_FMT_BINARY, SCX_COMP_NONE, evs, 5, true, true, &buf);
+	int crashes = 0, clean_end = 0;
+	/* (a cut inside the 8-byte magic is not binary any more: NDJSON errors) */
+	for (size_t cut = 8; cut < len; cut++) {
+		k = read_err(buf, cut, &m);
+		if (k == 0)
+			clean_end++;
+		else if (k < 0 && has(m, "in: byte "))
+			;
+		else
+			crashes++;
+	}
+	is_int(crashes, 0, "every cut gives an error with a byte offset or a clean end");
+	/* clean ends: after the file header and at the 6 boundaries after it */
+	is_int(clean_end, 7, "cuts at record boundaries end cleanly (trailer then missing)");
+	k = read_err(buf, len - 3, &m);
+	ok(k < 0 && has(m, "truncated record (kind 32770"), "cut trailer: %s", m);
+
+	char hostile[64];
+	memcpy(hostile, SCX_BIN_MAGIC "\x01\0\0\0", 12);
+	scx_bin_rec_hdr(hostile + 12, SCX_EV_SWITCH, 0xffffffffu);
+	k = read_err(hostile, 20, &m);
+	ok(k < 0 && !strcmp(m, "in: byte 12: record length 4294967295 exceeds the limit"),
+	   "huge length: %s", m);
+	scx_bin_rec_hdr(hostile + 12, SCX_EV_SWITCH, 5000);
+	k = read_err(hostile, 20, &m);
+	ok(k < 0 && has(m, "byte 12: record length 5000 exceeds"), "event over 4 KiB: %s", m);
+	scx_bin_rec_hdr(hostile + 12, 0x7777, 4);
+	memcpy(hostile + 20, "abcd", 4);
+	scx_bin_rec_hdr(hostile + 24, SCX_EV_SOFTIRQ_ENTRY, 16);
+	memset(hostile + 32, 0, 16);
+	hostile[44] = 3;
+	r = scx_reader__mem(hostile, 48, "in");
+	ok(scx_reader__next(r, &e) == SCX_READ_EVENT && e.type == SCX_EV_SOFTIRQ_ENTRY &&
+	   e.softirq.vec == 3 && scx_reader__skipped(r) == 1, "unknown kind skipped");
+	scx_reader__free(r);
+	scx_bin_rec_hdr(hostile + 12, SCX_EV_TASK_RENAME, 12 + 4 + 4 + 1);
+	memset(hostile + 20, 0, 21);
+	hostile[40] = 17;	/* oldcomm length 17 > 16 */
+	k = read_err(hostile, 41, &m);
+	ok(k < 0 && !strcmp(m, "in: byte 12: task_rename.oldcomm: string length 17 exceeds 16"),
+	   "string longer than its field: %s", m);
+	scx_bin_rec_hdr(hostile + 12, SCX_EV_FORK, 14);
+	k = read_err(hostile, 34, &m);
+	ok(k < 0 && !strcmp(m, "in: byte 12: sched_process_fork.parent_pid: record ends inside the field"),
+	   "field cut by the record length: %s", m);
+	memcpy(hostile, SCX_BIN_MAGIC "\x02\0\0\0", 12);
+	k = read_err(hostile, 12, &m);
+	ok(k < 0 && has(m, "unsupported version 2"), "binary version 2: %s", m);
+	free(buf);
+
+	/* compressed: truncated and corrupt */
+	for (int c = SCX_COMP_GZIP; c <= SCX_COMP_ZSTD; c++) {
+		len = write_stream(SCX_FMT_NDJSON, c, evs, 200, true, true, &buf);
+		k = read_err(buf, len - 5, &m);
+		ok(k < 0 && has(m, "in: byte ") && has(m, "truncated"), "%s truncated: %s",
+		   comp_name[c], m);
+		buf[len / 2] ^= 0x55;
+		buf[len / 2 + 1] ^= 0x55;
+		k = read_err(buf, len, &m);
+		ok(k < 0 && has(m, "in: "), "%s corrupt: %s", comp_name[c], m);
+		free(buf);
+	}
+	/* gzip of nothing is empty input too */
+	len = write_stream(SCX_FMT_NDJSON, SCX_COMP_GZIP, evs, 0, false, false, &buf);
+	k = read_err(buf, len, &m);
+	ok(k < 0 && !strcmp(m, "in: empty input"), "empty gzip: %s", m);
+	free(buf);
+}
+
+static void epipe(void)
+{
+	int p[2];
+	struct scx_writer_opts o = { .format = SCX_FMT_NDJSON };
+	int err = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(p))
+		return;
+	close(p[0]);
+	struct scx_writer *w = scx_writer__fdopen(p[1], &o);
+	for (int i = 0; i < NEV && !err; i++)
+		err = scx_writer__event(w, &evs[i]);
+	if (!err)
+		err = scx_writer__flush(w);
+	is_int(err, -EPIPE, "closed pipe gives -EPIPE");
+	is_int(scx_writer__event(w, &evs[0]), -EPIPE, "and keeps giving it");
+	is_int(scx_writer__close(w), -EPIPE, "close reports it");
+}
+
+int main(void)
+{
+	static const struct scx_cpu_topo cpus[] = {
+		{ 0, 0, 0, 0, true }, { 2, 1, 0, 0, true }, { 5, 2, 1, 1, false },
+	};
+
+	for (unsigned i = 0; i < NEV; i++)
+		rand_event(&evs[i], 1 + i % (SCX_EV__COUNT - 1));
+	hdr.version = 1;
+	strcpy(hdr.producer, "t-0003");
+	strcpy(hdr.clock, "boottime");
+	strcpy(hdr.hostname, "h\"o\\st");
+	strcpy(hdr.kernel, "6.18.0-test");
+	hdr.nr_cpus = 6;
+	hdr.topo = scx_topo__from_cpus(cpus, 3);
+	strcpy(hdr.scheduler, "scx_rusty");
+	hdr.options_json = scx_xstrdup("{\"duration\":30,\"events\":[\"switch\",\"wakeup\"]}");
+	hdr.start_ns = UINT64_MAX;
+	for (unsigned k = 1; k < SCX_EV__COUNT; k++)
+		trl.counts[k] = k * 1000 + 7;
+	trl.nr_cpus = 6;
+	trl.lost = scx_xcalloc(6, 8);
+	trl.lost[5] = UINT64_MAX;
+	trl.lost_total = 12;
+	trl.end_ns = 123456789;
+
+	every_kind_text();
+	round_trips();
+	conversions();
+	errors();
+	epipe();
+	scx_header_free(&hdr);
+	scx_trailer_free(&trl);
+	return done_testing();
+}
