@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agg.h"
 #include "opts.h"
 #include "stream.h"
 #include "term.h"
@@ -29,12 +30,14 @@
 #include "util.h"
 
 enum {
-	OPT_VIEW = 256, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
+	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
 };
 
 static const struct scx_opt options[] = {
 	{ 'i', "input", "FILE", "read events or scx-agg snapshots from FILE (default stdin)",
 	  "@file" },
+	{ OPT_TOPOLOGY, "topology", "FILE",
+	  "cpu topology (JSON) when the input has none (default: this machine's)", "@file" },
 	{ 'b', "batch", NULL, "plain-text frames on stdout, no terminal control (like top -b)" },
 	{ 'n', "iterations", "N", "stop after N frames" },
 	{ 'd', "delay", "SECONDS", "refresh interval and window length (default 1s)" },
@@ -74,25 +77,78 @@ struct shared {
 
 struct input {
 	struct scx_reader *r;
-	struct top_ev *ev;
+	struct scx_agg *agg;		/* raw events, created at the first one */
+	uint64_t interval_ns;
+	struct scx_topo *topo;		/* from the stream header, or NULL */
+	char scheduler[64];
+	bool ready;			/* emit() filled snap */
 	struct top_model snap;		/* scratch for snapshot lines */
 	struct top_model last;		/* previous window (history) */
-	bool topo_set;
+	bool topo_set, flushed;
+	uint64_t snaps;			/* scx-agg snapshot lines read */
 	uint64_t skipped;
 };
 
-static void input_topo(struct input *in)
+static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
-	const struct scx_header *h;
+	struct input *in = ctx;
 
-	if (in->topo_set)
-		return;
+	/* the flush after an interval that ended exactly at the last event */
+	if (s->final && s->end_ns <= s->start_ns)
+		return 0;
+	top_model_from_agg(&in->snap, s, in->topo);
+	memcpy(in->snap.scheduler, in->scheduler, sizeof(in->scheduler));
+	in->ready = true;
+	return 0;
+}
+
+/*
+ * scx-agg snapshots carry no topology: use this machine's when it has every
+ * cpu of the snapshot (the live case), else leave cpus ungrouped.
+ */
+static struct scx_topo *local_topo(const struct top_model *m)
+{
+	struct scx_topo *t = scx_topo__from_sysfs("/sys");
+
+	for (unsigned i = 0; t && i < m->t[TT_CPU].n; i++) {
+		if (!scx_topo__cpu(t, (int)m->t[TT_CPU].rows[i].id)) {
+			scx_topo__free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+/* The engine, at the first event: the header (and its topology) is known then. */
+static void input_start(struct input *in)
+{
+	const struct scx_header *h = scx_reader__header(in->r);
+	struct scx_agg_opts o = {
+		.interval_ns = in->interval_ns,
+		.by = (1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) |
+		      (1u << SCX_AGG_PID) | (1u << SCX_AGG_TGID) | (1u << SCX_AGG_DSQ),
+		.emit = on_snap,
+		.ctx = in,
+	};
+
 	in->topo_set = true;
-	h = scx_reader__header(in->r);
-	if (h && h->topo)
-		top_ev__set_topo(in->ev, h->topo);
-	if (h && h->scheduler[0])
-		top_ev__set_scheduler(in->ev, h->scheduler);
+	if (h && h->topo && !in->topo)	/* --topology wins */
+		in->topo = scx_topo__dup(h->topo);
+	if (h)
+		snprintf(in->scheduler, sizeof(in->scheduler), "%s", h->scheduler);
+	in->agg = scx_agg__new(in->topo, &o);
+	if (!in->agg)
+		scx_die(SCX_EXIT_FAIL, "cannot start the aggregation: %s", strerror(errno));
+}
+
+/* A model is ready: history and the running loss count. */
+static const struct top_model *input_ready(struct input *in)
+{
+	in->ready = false;
+	in->snap.lost_total = in->last.lost_total + in->snap.lost;
+	top_model_carry_hist(&in->snap, &in->last);
+	top_model_copy(&in->last, &in->snap);
+	return &in->snap;
 }
 
 /*
@@ -109,9 +165,11 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 	for (;;) {
 		ret = scx_reader__next(in->r, &e);
 		if (ret == SCX_READ_EVENT) {
-			input_topo(in);
-			if (top_ev__add(in->ev, &e)) {
-				*m = top_ev__model(in->ev);
+			if (!in->topo_set)
+				input_start(in);
+			scx_agg__add(in->agg, &e);
+			if (in->ready) {
+				*m = input_ready(in);
 				return 1;
 			}
 		} else if (ret == SCX_READ_OTHER) {
@@ -121,15 +179,30 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 				scx_debug(1, "%s", err);
 				continue;
 			}
-			in->snap.lost_total = in->last.lost_total + in->snap.lost;
-			top_model_carry_hist(&in->snap, &in->last);
-			top_model_copy(&in->last, &in->snap);
-			*m = &in->snap;
+			in->snaps++;
+			if (in->snap.end_ns <= in->snap.start_ns)
+				continue;	/* an empty final interval */
+			if (!in->topo_set) {
+				const struct scx_header *h = scx_reader__header(in->r);
+
+				in->topo_set = true;
+				if (h && h->topo && !in->topo)
+					in->topo = scx_topo__dup(h->topo);
+				else if (!in->topo)
+					in->topo = local_topo(&in->snap);
+			}
+			if (in->topo)
+				top_model_apply_topo(&in->snap, in->topo);
+			*m = input_ready(in);
 			return 1;
 		} else if (ret == SCX_READ_END) {
-			if (top_ev__flush(in->ev)) {
-				*m = top_ev__model(in->ev);
-				return 1;
+			if (in->agg && !in->flushed) {
+				in->flushed = true;
+				scx_agg__flush(in->agg);
+				if (in->ready) {
+					*m = input_ready(in);
+					return 1;
+				}
 			}
 			return 0;
 		} else {
@@ -171,7 +244,7 @@ static int run_batch(struct input *in, struct top_view *v, uint64_t iterations)
 		scx_warn("%s", err);
 		return SCX_EXIT_FAIL;
 	}
-	if (ret == 0 && scx_reader__warning(in->r))
+	if (ret == 0 && scx_reader__warning(in->r) && !in->snaps)
 		scx_warn("%s", scx_reader__warning(in->r));
 	return 0;
 }
@@ -192,13 +265,12 @@ static void *reader_main(void *arg)
 		top_model_copy(&sh.model, m);
 		sh.version++;
 		pthread_mutex_unlock(&sh.lock);
-		top_ev__set_interval(in->ev, atomic_load(&sh.interval_ns));
 	}
 	pthread_mutex_lock(&sh.lock);
 	sh.ended = true;
 	if (ret < 0)
 		snprintf(sh.err, sizeof(sh.err), "%s", err);
-	else if (scx_reader__warning(in->r))
+	else if (scx_reader__warning(in->r) && !in->snaps)
 		snprintf(sh.warn, sizeof(sh.warn), "%s", scx_reader__warning(in->r));
 	pthread_mutex_unlock(&sh.lock);
 	return NULL;
@@ -214,7 +286,7 @@ struct ui {
 
 static void set_status(struct ui *u, const char *msg)
 {
-	snprintf(u->v->status, sizeof(u->v->status), "%s", msg);
+	snprintf(u->v->status, sizeof(u->v->status), "%.500s", msg);
 	u->status_until = scx_now_mono_ns() + 3000000000ull;
 }
 
@@ -299,7 +371,7 @@ static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
 			}
 			v->ended = sh.ended;
 			if (sh.err[0] && !v->status[0])
-				snprintf(v->status, sizeof(v->status), "input error: %s", sh.err);
+				snprintf(v->status, sizeof(v->status), "input error: %.480s", sh.err);
 			pthread_mutex_unlock(&sh.lock);
 			scx_buf_reset(&out);
 			top_render(&out, &shown, v);
@@ -347,7 +419,7 @@ static void conf_warn(const char *msg, void *ctx)
 int main(int argc, char **argv)
 {
 	const char *arg, *input = NULL, *config = NULL, *sort = NULL, *filter = NULL;
-	const char *view = NULL, *mode = NULL, *theme = NULL;
+	const char *view = NULL, *mode = NULL, *theme = NULL, *topology = NULL;
 	bool batch = false, no_config = false, save = false;
 	uint64_t iterations = 0, delay = 0;
 	struct top_view v;
@@ -371,6 +443,7 @@ int main(int argc, char **argv)
 				scx_usage_error(&cmd, "bad --delay '%s' (50ms to 60s)", arg);
 			break;
 		case OPT_VIEW: view = arg; break;
+		case OPT_TOPOLOGY: topology = arg; break;
 		case 'm': mode = arg; break;
 		case OPT_SORT: sort = arg; break;
 		case OPT_FILTER: filter = arg; break;
@@ -452,13 +525,21 @@ int main(int argc, char **argv)
 	if (!in.r)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", input ? input : "stdin",
 			strerror(errno));
-	in.ev = top_ev__new(NULL, (uint64_t)v.refresh_ms * 1000000);
+	in.interval_ns = (uint64_t)v.refresh_ms * 1000000;
+	if (topology) {
+		char terr[256];
+
+		in.topo = scx_topo__from_file(topology, terr, sizeof(terr));
+		if (!in.topo)
+			scx_die(SCX_EXIT_FAIL, "%s", terr);
+	}
 	if (warnings)
 		snprintf(v.status, sizeof(v.status), "config: %d warning%s, see stderr after exit",
 			 warnings, warnings > 1 ? "s" : "");
 	rc = batch ? run_batch(&in, &v, iterations) : run_tty(&in, &v, &km, config, iterations);
 	if (batch) {
-		top_ev__free(in.ev);
+		scx_agg__free(in.agg);
+		scx_topo__free(in.topo);
 		scx_reader__free(in.r);
 		top_model_free(&in.snap);
 		top_model_free(&in.last);

@@ -7,8 +7,9 @@
  * without escape sequences, so everything here is testable without a
  * terminal and the terminal layer (term.h) only writes the buffer out.
  *
- * Models are filled either from raw events (topview_ev.c, in-process
- * aggregation) or from scx-agg snapshot lines (topview_snap.c).
+ * Models are filled either from lib/agg snapshots (topview_agg.c: raw
+ * events aggregated in-process) or from scx-agg's NDJSON snapshot lines
+ * (topview_snap.c).
  */
 #ifndef SCX_TOPVIEW_H
 #define SCX_TOPVIEW_H
@@ -170,35 +171,15 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 const char *top_fmt_rate(double v, char *buf, size_t size);	/* 12.3k */
 const char *top_fmt_ns(double ns, char *buf, size_t size);	/* 12.3us */
 
-/* ---- raw events -> models (topview_ev.c) -------------------------------- */
-
-/*
- * In-process aggregation of raw events into one model per window of event
- * time (not wall time, so a replay gives the frames the live run would have).
- * Wakeup-to-run latency is taken from waking (or wakeup when the stream has
- * no waking) to the switch-in of that task; percentiles come from log-linear
- * histograms with 8 sub-buckets per power of two (at most 6.25% relative
- * error).  Memory is bounded by live threads: exits drop their state.
- */
-struct top_ev;
 struct scx_topo;
 
-/* topo may be NULL (every cpu in LLC 0, node 0); it is copied. */
-struct top_ev *top_ev__new(const struct scx_topo *topo, uint64_t interval_ns);
-void top_ev__free(struct top_ev *a);
-void top_ev__set_topo(struct top_ev *a, const struct scx_topo *topo);
-void top_ev__set_interval(struct top_ev *a, uint64_t interval_ns);
-/* sched_ext scheduler name from the stream header ("" none). */
-void top_ev__set_scheduler(struct top_ev *a, const char *name);
-/*
- * Add one event.  Returns 1 when the event's time closed a window before the
- * event was counted: top_ev__model() then holds that window.  Else 0.
- */
-int top_ev__add(struct top_ev *a, const struct scx_event *e);
-/* End of input: close the partial window.  1 if it held events. */
-int top_ev__flush(struct top_ev *a);
-/* The last closed window (valid until the next add/flush). */
-const struct top_model *top_ev__model(const struct top_ev *a);
+/* ---- lib/agg snapshots -> models (topview_agg.c) ------------------------ */
+
+struct scx_agg_snap;
+/* Fill m from an in-process lib/agg snapshot; topo (may be NULL) places cpus
+ * in their LLC and node.  lost_total and scheduler are the caller's. */
+void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
+			const struct scx_topo *topo);
 
 /* ---- scx-agg snapshots -> models (topview_snap.c) ------------------------ */
 
@@ -207,6 +188,8 @@ const struct top_model *top_ev__model(const struct top_ev *a);
  * interval).  Returns 0, or -EINVAL with a message in err when the line is
  * not a snapshot scx-top understands.  prev (may be NULL) gives history.
  */
+/* Place cpu rows in their LLC and node, and LLC rows in their node. */
+void top_model_apply_topo(struct top_model *m, const struct scx_topo *topo);
 int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err, size_t errsz);
 
 #endif

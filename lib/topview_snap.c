@@ -65,26 +65,16 @@ static void metrics(const struct sp *p, struct top_row *r, int obj)
 	rate(p, r, obj, "migr_cross_node", TC_XNODE);
 	rate(p, r, obj, "dsq_dispatches", TC_DISP);
 	dist(p, r, obj, "wake_lat");
-	if (num(p, obj, "freq_khz", &v) || num(p, obj, "avg_freq_khz", &v)) {
+	if (num(p, obj, "avg_freq_khz", &v)) {
 		r->v[TC_FREQ] = v;
 		r->has[TC_FREQ] = true;
 	}
-	/* softirq: {"TIMER":{"count":N,"ns":T},...}: the time share of all vectors */
-	t = scx_json_get(&p->d, obj, "softirq");
-	if (t >= 0 && p->d.tok[t].type == JSMN_OBJECT) {
-		double ns = 0, x;
+	if (num(p, obj, "softirq_ns", &v)) {
+		/* per cpu of the group, like util */
+		double n = 1;
 
-		for (int i = 0; i < p->d.tok[t].size; i++) {
-			int k = t + 1, val;
-
-			/* walk to the i-th key */
-			for (int j = 0; j < i; j++)
-				k = scx_json_next(&p->d, k + 1);
-			val = k + 1;
-			if (num(p, val, "ns", &x))
-				ns += x;
-		}
-		r->v[TC_SIRQ] = ns / 1e9 / p->secs;
+		num(p, obj, "cpus", &n);
+		r->v[TC_SIRQ] = v / 1e9 / p->secs / (n > 0 ? n : 1);
 		r->has[TC_SIRQ] = true;
 	}
 	t = scx_json_get(&p->d, obj, "slice_used");
@@ -178,7 +168,7 @@ int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err,
 					r->has[TC_DEPTH] = true;
 				if (d >= 0 && num(&p, d, "max", &r->v[TC_DEPTHMAX]))
 					r->has[TC_DEPTHMAX] = true;
-				if (num(&p, e, "vtime", &r->v[TC_VTIME]))
+				if (num(&p, e, "vtime_delta", &r->v[TC_VTIME]))
 					r->has[TC_VTIME] = true;
 			}
 		}
