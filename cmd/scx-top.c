@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +225,7 @@ static int run_batch(struct input *in, struct top_view *v, uint64_t iterations)
 
 	v->escapes = v->color = false;
 	v->rows = v->cols = 0;
+	signal(SIGPIPE, SIG_IGN);	/* EPIPE from write() instead: a normal stop */
 	while ((ret = input_next(in, &m, err, sizeof(err))) > 0) {
 		scx_buf_reset(&out);
 		if (frames)
@@ -469,8 +471,11 @@ int main(int argc, char **argv)
 	/* the command line wins over the file */
 	if (view && ((i = top_view_by_name(view)) < 0))
 		scx_usage_error(&cmd, "unknown view '%s'", view);
-	if (view)
+	if (view) {
 		v.view = v.prev_view = i;
+		if (i == TV_HELP)
+			v.prev_view = TV_CPU;
+	}
 	if (mode && (i = top_mode_by_name(mode)) < 0)
 		scx_usage_error(&cmd, "unknown mode '%s'", mode);
 	if (mode)

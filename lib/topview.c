@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* scx-top's view model, key actions and frame renderer (see topview.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -864,11 +865,17 @@ static void f_tabs(struct frame *f)
 
 		f_text(f, " ", 1);
 		f_sgr(f, cur ? R_TAB : R_DIM);
-		const char *k = f->v->keyname[TA_VIEW_CPU + i];
-		/* the first key bound, if any */
-		int kl = k[0] ? (int)strcspn(k, " ") : (int)strlen(tabs[i].key);
+		const char *k = f->v->keyname[TA_VIEW_CPU + i], *p;
+		int kl;
 
-		f_printf(f, "%.*s %s", kl, k[0] ? k : tabs[i].key, tabs[i].name);
+		/* a letter bound to it if there is one, else the first key */
+		for (p = k; *p && !(isalnum((unsigned char)p[0]) && (!p[1] || p[1] == ' '));
+		     p += strcspn(p, " "), p += *p == ' ')
+			;
+		if (!*p)
+			p = k[0] ? k : tabs[i].key;
+		kl = (int)strcspn(p, " ");
+		f_printf(f, "%.*s %s", kl, p, tabs[i].name);
 		f_sgr(f, R_NONE);
 	}
 	f_printf(f, "   mode %s", top_mode_name(f->v->mode));
@@ -936,7 +943,7 @@ static int f_help(struct frame *f, const struct top_model *m, int first, int ava
 
 	scx_buf_printf(&lines, "settings: refresh %u ms  mode %s  theme %s%s  view %s\n",
 		       f->v->refresh_ms, top_mode_name(f->v->mode), top_theme_name(f->v->theme),
-		       f->v->color ? "" : " (NO_COLOR)", top_view_name(f->v->prev_view));
+		       f->v->color ? "" : " (colour off)", top_view_name(f->v->prev_view));
 	scx_buf_printf(&lines, "config:   %s\n", f->v->config_path ? f->v->config_path : "(none)");
 	scx_buf_printf(&lines, "input:    %s, %llu windows so far\n", m->source,
 		       (unsigned long long)m->seq);
