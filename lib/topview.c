@@ -589,12 +589,8 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 
 static void f_bar(struct frame *f, double util, int w)
 {
-	int n = (int)(util * w + 0.5);
+	int n = !(util > 0) ? 0 : util >= 1 ? w : (int)(util * w + 0.5);
 
-	if (n > w)
-		n = w;
-	if (n < 0)
-		n = 0;
 	f_text(f, "[", 1);
 	f_sgr(f, level(util));
 	for (int i = 0; i < n; i++)
@@ -613,9 +609,9 @@ static void f_spark(struct frame *f, const struct top_row *r, int w)
 	f_pad(f, f->col + (w - n));
 	for (int i = (int)r->nr_hist - n; i < (int)r->nr_hist; i++) {
 		double u = r->hist[i];
-		int k = (int)(u * 8);
+		/* compare before converting: a NaN or huge value is not an int */
+		int k = !(u > 0) ? 0 : u >= 1 ? 7 : (int)(u * 8);
 
-		k = k > 7 ? 7 : k < 0 ? 0 : k;
 		f_sgr(f, level(u));
 		f_glyph(f, g[k], a[k]);
 	}
