@@ -27,8 +27,13 @@ struct top_row *top_table_get(struct top_table *t, int64_t id, int64_t parent)
 {
 	struct top_row *r = top_table_find(t, id);
 
-	if (r)
-		return r;
+	return r ? r : top_table_add(t, id, parent);
+}
+
+struct top_row *top_table_add(struct top_table *t, int64_t id, int64_t parent)
+{
+	struct top_row *r;
+
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 16;
 		t->rows = scx_xrealloc(t->rows, t->cap * sizeof(*t->rows));
@@ -84,13 +89,39 @@ void top_model_copy(struct top_model *dst, const struct top_model *src)
 	}
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = (*(const struct top_row *const *)a)->id;
+	int64_t y = (*(const struct top_row *const *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
 void top_model_carry_hist(struct top_model *m, const struct top_model *prev)
 {
+	const struct top_row **idx = NULL;
+	unsigned cap = 0;
+
+	/* thousands of threads: look rows up in a sorted index, not one by one */
 	for (int i = 0; i < TT__COUNT; i++) {
+		unsigned np = prev ? prev->t[i].n : 0;
+
+		if (np > cap) {
+			cap = np;
+			idx = scx_xrealloc(idx, cap * sizeof(*idx));
+		}
+		for (unsigned j = 0; j < np; j++)
+			idx[j] = &prev->t[i].rows[j];
+		if (np)
+			qsort(idx, np, sizeof(*idx), cmp_id);
 		for (unsigned j = 0; j < m->t[i].n; j++) {
-			struct top_row *r = &m->t[i].rows[j];
-			const struct top_row *p = prev ? top_table_find(&prev->t[i], r->id) : NULL;
+			struct top_row *r = &m->t[i].rows[j], key = { .id = r->id };
+			const struct top_row *kp = &key, **hit;
+			const struct top_row *p;
 			unsigned n = 0;
+
+			hit = np ? bsearch(&kp, idx, np, sizeof(*idx), cmp_id) : NULL;
+			p = hit ? *hit : NULL;
 
 			if (p) {
 				n = SCX_MIN(p->nr_hist, TOP_HIST - 1);
@@ -100,6 +131,7 @@ void top_model_carry_hist(struct top_model *m, const struct top_model *prev)
 			r->nr_hist = n;
 		}
 	}
+	free(idx);
 }
 
 /* ---- names ------------------------------------------------------------------ */
@@ -368,15 +400,47 @@ void top_view_edit_key(struct top_view *v, int ch)
 
 /* ---- number formats --------------------------------------------------------- */
 
+/*
+ * v with 'dec' (0-2) decimals and a unit, into buf (>= 32 bytes).  Frames
+ * format thousands of numbers and printf's exact float conversion was most
+ * of the render time, so common values take this integer path.
+ */
+static const char *fixed(double v, int dec, const char *unit, char *buf, size_t size)
+{
+	static const unsigned scale[] = { 1, 10, 100 };
+	char tmp[24];
+	uint64_t x, ip;
+	size_t n = 0, len = 0;
+
+	if (!(v >= 0) || v >= 1e15 || size < 32) {
+		snprintf(buf, size, "%.*f%s", dec, v, unit);
+		return buf;
+	}
+	x = (uint64_t)(v * scale[dec] + 0.5);
+	ip = x / scale[dec];
+	do {
+		tmp[n++] = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	while (n)
+		buf[len++] = tmp[--n];
+	if (dec) {
+		unsigned fp = (unsigned)(x % scale[dec]);
+
+		buf[len++] = '.';
+		if (dec == 2)
+			buf[len++] = (char)('0' + fp / 10);
+		buf[len++] = (char)('0' + fp % 10);
+	}
+	while (*unit && len < size - 1)
+		buf[len++] = *unit++;
+	buf[len] = 0;
+	return buf;
+}
+
 static const char *fmt3(double v, const char *unit, char *buf, size_t size)
 {
-	if (v < 9.995)
-		snprintf(buf, size, "%.2f%s", v, unit);
-	else if (v < 99.95)
-		snprintf(buf, size, "%.1f%s", v, unit);
-	else
-		snprintf(buf, size, "%.0f%s", v, unit);
-	return buf;
+	return fixed(v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0, unit, buf, size);
 }
 
 const char *top_fmt_rate(double v, char *buf, size_t size)
@@ -384,9 +448,9 @@ const char *top_fmt_rate(double v, char *buf, size_t size)
 	if (v < 0.05)
 		snprintf(buf, size, "0");
 	else if (v < 9.95)
-		snprintf(buf, size, "%.1f", v);
+		fixed(v, 1, "", buf, size);
 	else if (v < 9999.5)
-		snprintf(buf, size, "%.0f", v);
+		fixed(v, 0, "", buf, size);
 	else if (v < 999.5e3)
 		fmt3(v / 1e3, "k", buf, size);
 	else if (v < 999.5e6)
@@ -399,7 +463,7 @@ const char *top_fmt_rate(double v, char *buf, size_t size)
 const char *top_fmt_ns(double ns, char *buf, size_t size)
 {
 	if (ns < 999.5)
-		snprintf(buf, size, "%.0fns", ns);
+		fixed(ns, 0, "ns", buf, size);
 	else if (ns < 999.5e3)
 		fmt3(ns / 1e3, "us", buf, size);
 	else if (ns < 999.5e6)
@@ -433,6 +497,7 @@ struct frame {
 	int line;	/* lines emitted */
 	bool sgr;	/* an SGR is active */
 	bool insel;	/* drawing the selected row: one attribute for all of it */
+	enum role role;	/* of the active SGR */
 };
 
 static void f_sgr(struct frame *f, enum role r)
@@ -455,12 +520,17 @@ static void f_sgr(struct frame *f, enum role r)
 	} else {
 		p = themes[f->v->theme][r];
 	}
+	if (f->sgr && f->role == r)
+		return;		/* already on: sparklines repeat a colour a lot */
 	if (f->sgr)
 		scx_buf_addstr(f->out, "\033[0m");
 	f->sgr = false;
 	if (p && *p) {
-		scx_buf_printf(f->out, "\033[%sm", p);
+		scx_buf_addstr(f->out, "\033[");
+		scx_buf_addstr(f->out, p);
+		scx_buf_addstr(f->out, "m");
 		f->sgr = true;
+		f->role = r;
 	}
 }
 
@@ -469,12 +539,13 @@ static void f_text(struct frame *f, const char *s, size_t n)
 {
 	if (f->max >= 0 && f->col + (int)n > f->max)
 		n = f->col < f->max ? (size_t)(f->max - f->col) : 0;
+	scx_buf_reserve(f->out, n);
 	for (size_t i = 0; i < n; i++) {
 		/* comms come from the traced machine: never let a control byte
 		 * or a partial UTF-8 sequence reach the terminal */
 		unsigned char c = (unsigned char)s[i];
 
-		scx_buf_add(f->out, c >= 32 && c < 127 ? (const char *)&s[i] : "?", 1);
+		f->out->data[f->out->len++] = c >= 32 && c < 127 ? (char)c : '?';
 	}
 	f->col += (int)n;
 }
@@ -511,8 +582,17 @@ static void f_glyph(struct frame *f, const char *g, char a)
 
 static void f_pad(struct frame *f, int to)
 {
-	while (f->col < to && (f->max < 0 || f->col < f->max))
-		f_text(f, " ", 1);
+	int n;
+
+	if (f->max >= 0 && to > f->max)
+		to = f->max;
+	n = to - f->col;
+	if (n <= 0)
+		return;
+	scx_buf_reserve(f->out, n);
+	memset(f->out->data + f->out->len, ' ', n);
+	f->out->len += n;
+	f->col = to;
 }
 
 static void f_eol(struct frame *f)
@@ -553,7 +633,11 @@ static enum role level(double util)
 static const char *cell(const struct col *c, const struct top_row *r, char *buf, size_t size)
 {
 	switch (c->fmt) {
-	case CF_ID: snprintf(buf, size, "%lld", (long long)r->id); return buf;
+	case CF_ID:
+		if (r->id >= 0)
+			return fixed((double)r->id, 0, "", buf, size);
+		snprintf(buf, size, "%lld", (long long)r->id);
+		return buf;
 	case CF_HEX:
 		if ((uint64_t)r->id >> 63)
 			/* built-in DSQs (SCX_DSQ_FLAG_BUILTIN) have the top bit set */
@@ -572,15 +656,15 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 	if (!r->has[c->c])
 		return "-";
 	switch (c->fmt) {
-	case CF_PCT: snprintf(buf, size, "%.1f", r->v[c->c] * 100); break;
+	case CF_PCT: fixed(r->v[c->c] * 100, 1, "", buf, size); break;
 	case CF_RATE: top_fmt_rate(r->v[c->c], buf, size); break;
 	case CF_NS: top_fmt_ns(r->v[c->c], buf, size); break;
 	case CF_MHZ:
 		if (r->v[c->c] <= 0)
 			return "-";
-		snprintf(buf, size, "%.0f", r->v[c->c] / 1000);
+		fixed(r->v[c->c] / 1000, 0, "", buf, size);
 		break;
-	default: snprintf(buf, size, "%.0f", r->v[c->c]); break;
+	default: fixed(r->v[c->c], 0, "", buf, size); break;
 	}
 	return buf;
 }

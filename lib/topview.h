@@ -83,6 +83,8 @@ struct top_model {
 /* Row in table tt with id, created (zeroed, has[] false) if absent. */
 struct top_row *top_table_get(struct top_table *t, int64_t id, int64_t parent);
 struct top_row *top_table_find(const struct top_table *t, int64_t id);
+/* Append a row without looking for an existing one (the feeder knows ids are unique). */
+struct top_row *top_table_add(struct top_table *t, int64_t id, int64_t parent);
 void top_table_clear(struct top_table *t);
 void top_model_reset(struct top_model *m);	/* keeps allocations */
 void top_model_free(struct top_model *m);

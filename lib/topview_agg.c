@@ -97,7 +97,7 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 			case SCX_AGG_LLC: parent = llc_node(topo, g->key); break;
 			case SCX_AGG_PID: parent = g->tgid; break;
 			}
-			r = top_table_get(&m->t[tt[by]], g->key, parent);
+			r = top_table_add(&m->t[tt[by]], g->key, parent);
 			if (by == SCX_AGG_CPU) {
 				c = topo ? scx_topo__cpu(topo, (int)g->key) : NULL;
 				r->aux = c ? c->llc : 0;
