@@ -23,23 +23,11 @@ static bool num(const struct sp *p, int obj, const char *key, double *v)
 	return t >= 0 && !scx_json_double(&p->d, t, v);
 }
 
-/* A rate from a count: *v per second of the snapshot's interval. */
-static void rate(const struct sp *p, struct top_row *r, int obj, const char *key, int col)
+static void dist(const struct sp *p, struct top_row *r, int t)
 {
-	double v;
-
-	if (num(p, obj, key, &v)) {
-		r->v[col] = v / p->secs;
-		r->has[col] = true;
-	}
-}
-
-static void dist(const struct sp *p, struct top_row *r, int obj, const char *key)
-{
-	int t = scx_json_get(&p->d, obj, key);
 	double n = 0;
 
-	if (t < 0 || !num(p, t, "count", &n) || n <= 0)
+	if (!num(p, t, "count", &n) || n <= 0)
 		return;
 	if (num(p, t, "p50", &r->v[TC_P50]))
 		r->has[TC_P50] = true;
@@ -49,37 +37,65 @@ static void dist(const struct sp *p, struct top_row *r, int obj, const char *key
 		r->has[TC_P99] = true;
 }
 
-static void metrics(const struct sp *p, struct top_row *r, int obj)
+static bool key_is(const struct sp *p, int k, const char *s)
 {
-	int t;
-	double v;
+	size_t n = strlen(s);
 
-	if (num(p, obj, "util", &v)) {
-		r->v[TC_UTIL] = v;
-		r->has[TC_UTIL] = true;
+	return p->d.tok[k].end - p->d.tok[k].start == (int)n &&
+	       !memcmp(p->d.js + p->d.tok[k].start, s, n);
+}
+
+static bool val(const struct sp *p, int t, double *v)
+{
+	return !scx_json_double(&p->d, t, v);
+}
+
+/*
+ * One pass over a group object's members: snapshots of big machines hold
+ * thousands of groups, so no per-metric key search.
+ */
+static void metrics(const struct sp *p, struct top_row *r, int obj, bool dsq)
+{
+	static const struct { const char *key; int col; bool rate; } simple[] = {
+		{ "util", TC_UTIL, false }, { "switches", TC_SW, true },
+		{ "wakeups", TC_WAKE, true }, { "migrations", TC_MIG, true },
+		{ "migr_cross_llc", TC_XLLC, true }, { "migr_cross_node", TC_XNODE, true },
+		{ "dsq_dispatches", TC_DISP, true }, { "avg_freq_khz", TC_FREQ, false },
+		{ "threads", TC_THREADS, false }, { "vtime_delta", TC_VTIME, false },
+	};
+	double v, cpus = 1, sirq = -1;
+	int k = obj + 1;
+
+	for (int m = 0; m < p->d.tok[obj].size && k + 1 < p->d.ntok; m++, k = scx_json_next(&p->d, k + 1)) {
+		int t = k + 1;
+
+		for (unsigned i = 0; i < SCX_ARRAY_SIZE(simple); i++) {
+			if (key_is(p, k, simple[i].key) && val(p, t, &v)) {
+				r->v[simple[i].col] = simple[i].rate ? v / p->secs : v;
+				r->has[simple[i].col] = true;
+			}
+		}
+		if (key_is(p, k, "cpus"))
+			val(p, t, &cpus);
+		else if (key_is(p, k, "softirq_ns"))
+			val(p, t, &sirq);
+		else if (key_is(p, k, dsq ? "dsq_lat" : "wake_lat"))
+			dist(p, r, t);
+		else if (key_is(p, k, "slice_used") && num(p, t, "count", &v) && v > 0 &&
+			 num(p, t, "avg", &r->v[TC_SLICE]))
+			r->has[TC_SLICE] = true;
+		else if (dsq && key_is(p, k, "dsq_depth") && num(p, t, "count", &v) && v > 0) {
+			if (num(p, t, "avg", &r->v[TC_DEPTH]))
+				r->has[TC_DEPTH] = true;
+			if (num(p, t, "max", &r->v[TC_DEPTHMAX]))
+				r->has[TC_DEPTHMAX] = true;
+		}
 	}
-	rate(p, r, obj, "switches", TC_SW);
-	rate(p, r, obj, "wakeups", TC_WAKE);
-	rate(p, r, obj, "migrations", TC_MIG);
-	rate(p, r, obj, "migr_cross_llc", TC_XLLC);
-	rate(p, r, obj, "migr_cross_node", TC_XNODE);
-	rate(p, r, obj, "dsq_dispatches", TC_DISP);
-	dist(p, r, obj, "wake_lat");
-	if (num(p, obj, "avg_freq_khz", &v)) {
-		r->v[TC_FREQ] = v;
-		r->has[TC_FREQ] = true;
-	}
-	if (num(p, obj, "softirq_ns", &v)) {
+	if (sirq >= 0) {
 		/* per cpu of the group, like util */
-		double n = 1;
-
-		num(p, obj, "cpus", &n);
-		r->v[TC_SIRQ] = v / 1e9 / p->secs / (n > 0 ? n : 1);
+		r->v[TC_SIRQ] = sirq / 1e9 / p->secs / (cpus > 0 ? cpus : 1);
 		r->has[TC_SIRQ] = true;
 	}
-	t = scx_json_get(&p->d, obj, "slice_used");
-	if (t >= 0 && num(p, t, "count", &v) && v > 0 && num(p, t, "avg", &r->v[TC_SLICE]))
-		r->has[TC_SLICE] = true;
 }
 
 static int64_t ikey(const struct sp *p, int obj, const char *key, int64_t def)
@@ -139,38 +155,26 @@ int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err,
 	for (unsigned k = 0; g >= 0 && k < SCX_ARRAY_SIZE(kinds); k++) {
 		int arr = scx_json_get(&p.d, g, kinds[k]), e;
 
-		for (int i = 0; arr >= 0 && (e = scx_json_at(&p.d, arr, i)) >= 0; i++) {
-			int64_t id = ikey(&p, e, kinds[k], -1), parent = -1;
+		if (arr < 0 || p.d.tok[arr].type != JSMN_ARRAY)
+			continue;
+		/* walk the elements in order: scx_json_at(i) would be quadratic */
+		e = arr + 1;
+		for (int i = 0; i < p.d.tok[arr].size && e < p.d.ntok; i++, e = scx_json_next(&p.d, e)) {
+			int64_t id, parent = -1;
 			struct top_row *r;
 
+			if (p.d.tok[e].type != JSMN_OBJECT)
+				continue;
+			id = ikey(&p, e, kinds[k], -1);
 			if (tables[k] == TT_CPU || tables[k] == TT_LLC)
 				parent = ikey(&p, e, "node", 0);
 			else if (tables[k] == TT_THREAD)
 				parent = ikey(&p, e, "tgid", id);
-			r = top_table_get(&m->t[tables[k]], id, parent);
+			r = top_table_add(&m->t[tables[k]], id, parent);
 			if (tables[k] == TT_CPU)
 				r->aux = ikey(&p, e, "llc", 0);
 			label(&p, r, e);
-			metrics(&p, r, e);
-			if (tables[k] == TT_PROC && num(&p, e, "threads", &v)) {
-				r->v[TC_THREADS] = v;
-				r->has[TC_THREADS] = true;
-			}
-			if (tables[k] == TT_DSQ) {
-				int d = scx_json_get(&p.d, e, "dsq_lat");
-
-				/* the DSQ view's latency is the queueing latency */
-				r->has[TC_P50] = r->has[TC_P90] = r->has[TC_P99] = false;
-				if (d >= 0)
-					dist(&p, r, e, "dsq_lat");
-				d = scx_json_get(&p.d, e, "dsq_depth");
-				if (d >= 0 && num(&p, d, "avg", &r->v[TC_DEPTH]))
-					r->has[TC_DEPTH] = true;
-				if (d >= 0 && num(&p, d, "max", &r->v[TC_DEPTHMAX]))
-					r->has[TC_DEPTHMAX] = true;
-				if (num(&p, e, "vtime_delta", &r->v[TC_VTIME]))
-					r->has[TC_VTIME] = true;
-			}
+			metrics(&p, r, e, tables[k] == TT_DSQ);
 		}
 	}
 	m->nr_cpus = m->t[TT_CPU].n;
