@@ -14,6 +14,7 @@
  * stream is written as fast as possible.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,10 @@ int main(int argc, char **argv)
 			int pid = 1000 + cpu * 4 + (int)(r % 4), tgid = 1000 + cpu * 4;
 			/* cpus of higher nodes are busier, so views differ visibly */
 			unsigned busy = 100 + 800 * (cpu / (cpus / nodes)) / nodes;
+			/* and their load swings over ~20 s, so histories have a shape */
+			double phase = (double)s / 3000.0 + cpu * 0.7;
+
+			busy = (unsigned)(busy * (0.55 + 0.45 * sin(phase)));
 			uint64_t lat = 2000 + (r >> 8) % 50000, run = busy * (900 + (r >> 20) % 200);
 
 			if ((r >> 32) % 1000 >= rate)

@@ -726,10 +726,7 @@ static void f_row(struct frame *f, const struct col *cols, const struct top_row 
 			f_pad(f, x + indent);
 			f_text(f, s, strnlen(s, w - 1 - indent));
 		} else {
-			if (i == 0 && indent) {
-				f_pad(f, x + indent);
-				f_str(f, s);
-			} else {
+			{
 				f_pad(f, x + w - 1 - (int)strlen(s));
 				if (c->c == TC_UTIL && r->has[TC_UTIL] && f->v->mode == TM_NUM)
 					f_sgr(f, level(r->v[TC_UTIL]));

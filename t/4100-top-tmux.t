@@ -127,12 +127,12 @@ test_expect_success TMUX 'filter by comm, then by pid, then clear' '
 
 test_expect_success TMUX 'Enter shows the threads of the selected process' '
 	sed -n 5p screen.txt | grep -q "^ *1016 rcu_sched  *4 " &&
-	keys g Enter && wait_for "  1017    rcu_sched" &&
+	keys g Enter && wait_for "1017   rcu_sched" &&
 	sed -n 6,9p screen.txt | awk "{ print \$1, \$2 }" | sort >threads &&
 	printf "%s rcu_sched\n" 1016 1017 1018 1019 >expect &&
 	test_cmp expect threads &&
 	sed -n 10p screen.txt | grep -q "^ *10[0-9][0-9] [a-z]" &&
-	keys Enter && gone "  1017    rcu_sched"
+	keys Enter && gone "1017   rcu_sched"
 '
 
 test_expect_success TMUX 'pause, refresh rate, theme, save config' '

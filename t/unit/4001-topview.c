@@ -217,7 +217,7 @@ static void test_render(void)
 	top_render(&b, &m, &v);
 	is_int(v.expanded, 400, "Enter unfolds the selected process");
 	is_int(v.nr_lines, 6, "4 processes and 2 threads");
-	ok(!strncmp(line(&b, 5, l, sizeof(l)), "  400", 5), "thread row indented under it");
+	ok(!strncmp(line(&b, 5, l, sizeof(l)), "    400   delta", 15), "thread row, comm indented");
 
 	/* terminal frame: clipped to the size, footer on the last row */
 	v.escapes = true;
