@@ -263,7 +263,7 @@ void top_view_init(struct top_view *v)
 	v->view = v->prev_view = TV_CPU;
 	v->mode = TM_BAR;
 	v->refresh_ms = 1000;
-	v->expanded = -1;
+	v->expanded = v->sel_id = -1;
 	v->color = v->escapes = true;
 	/* most views sort by their id; processes and DSQs by activity */
 	v->sort[TV_CPU] = v->sort[TV_LLC] = v->sort[TV_NODE] = 0;
@@ -285,6 +285,7 @@ static void set_view(struct top_view *v, enum top_viewid to)
 		v->prev_view = v->view;
 	v->view = to;
 	v->scroll = v->sel = 0;
+	v->sel_id = -1;
 }
 
 static void move(struct top_view *v, int delta)
@@ -292,6 +293,7 @@ static void move(struct top_view *v, int delta)
 	int max = v->nr_lines - 1;
 
 	if (v->view == TV_PROC) {
+		v->sel_moved = true;
 		v->sel += delta;
 		if (v->sel > max)
 			v->sel = max;
@@ -1138,14 +1140,28 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 		f_header(&f, cols, v->sort[v->view], v->sort_asc[v->view]);
 		nl = build_lines(m, v, &lines);
 		v->nr_lines = (int)nl;
+		/* the selection stays on its process when the order changes */
+		if (v->view == TV_PROC && !v->sel_moved && v->sel_id >= 0) {
+			for (unsigned i = 0; i < nl; i++) {
+				if (lines[i].kind == 0 && lines[i].r->id == v->sel_id) {
+					v->sel = (int)i;
+					break;
+				}
+			}
+		}
+		v->sel_moved = false;
 		if (v->view == TV_PROC && v->want_toggle) {
+			int64_t id = v->sel < (int)nl ? lines[v->sel].r->id : -1;
+
 			if (v->sel < (int)nl && lines[v->sel].kind == 0)
-				v->expanded = v->expanded == lines[v->sel].r->id ? -1 :
-					      lines[v->sel].r->id;
-			v->want_toggle = false;
+				v->expanded = v->expanded == id ? -1 : id;
 			free(lines);
 			nl = build_lines(m, v, &lines);
 			v->nr_lines = (int)nl;
+			/* unfolding may move the process: find it again */
+			for (unsigned i = 0; i < nl; i++)
+				if (lines[i].kind == 0 && lines[i].r->id == id)
+					v->sel = (int)i;
 		}
 		v->want_toggle = false;
 		/* keep scroll and selection inside the data */
@@ -1161,6 +1177,8 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 			if (v->sel >= v->scroll + avail)
 				v->scroll = v->sel - avail + 1;
 		}
+		if (v->view == TV_PROC)
+			v->sel_id = v->sel < (int)nl && lines[v->sel].kind == 0 ? lines[v->sel].r->id : -1;
 		first = v->scroll;
 		for (unsigned i = first; i < nl; i++) {
 			if (avail == -2 || (avail > 0 && (int)i >= first + avail))

@@ -116,6 +116,8 @@ struct top_view {
 	bool sort_asc[TV__COUNT];
 	int scroll;			/* first data line shown */
 	int sel;			/* selected line (process view) */
+	int64_t sel_id;			/* ... and its pid: the selection follows it */
+	bool sel_moved;			/* sel changed by a key: sel_id follows sel */
 	int64_t expanded;		/* pid whose threads are shown, -1 none */
 	char filter[64];		/* comm substring or pid; "" none */
 	bool editing;			/* filter prompt open */

@@ -211,13 +211,24 @@ static void test_render(void)
 	top_render(&b, &m, &v);
 	is_int(v.nr_lines, 1, "filter by pid");
 	v.filter[0] = 0;
-	v.sel = 0;
+	top_view_action(&v, TA_HOME);	/* select the first line again */
 	top_view_action(&v, TA_ENTER);
 	scx_buf_reset(&b);
 	top_render(&b, &m, &v);
 	is_int(v.expanded, 400, "Enter unfolds the selected process");
 	is_int(v.nr_lines, 6, "4 processes and 2 threads");
 	ok(!strncmp(line(&b, 5, l, sizeof(l)), "    400   delta", 15), "thread row, comm indented");
+
+	/* the selection follows its process when the order changes */
+	top_view_action(&v, TA_ENTER);		/* fold again */
+	scx_buf_reset(&b);
+	top_render(&b, &m, &v);
+	is_int(v.sel_id, 400, "delta selected");
+	top_table_find(&m.t[TT_PROC], 400)->v[TC_UTIL] = 0;
+	scx_buf_reset(&b);
+	top_render(&b, &m, &v);
+	is_int(v.sel, 3, "delta now last, still selected");
+	is_int(v.sel_id, 400, "by pid");
 
 	/* terminal frame: clipped to the size, footer on the last row */
 	v.escapes = true;
