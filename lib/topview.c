@@ -641,8 +641,15 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 		snprintf(buf, size, "%lld", (long long)r->id);
 		return buf;
 	case CF_HEX:
-		if ((uint64_t)r->id >> 63)
-			/* built-in DSQs (SCX_DSQ_FLAG_BUILTIN) have the top bit set */
+		/* built-in DSQs (SCX_DSQ_FLAG_BUILTIN, the top bit) by name */
+		if ((uint64_t)r->id == 0x8000000000000001ull)
+			snprintf(buf, size, "global");
+		else if ((uint64_t)r->id == 0x8000000000000002ull)
+			snprintf(buf, size, "local");
+		else if (((uint64_t)r->id >> 62) == 3)
+			snprintf(buf, size, "local_on:%llu",
+				 (unsigned long long)((uint64_t)r->id & 0xffffffffull));
+		else if ((uint64_t)r->id >> 63)
 			snprintf(buf, size, "0x%llx", (unsigned long long)r->id);
 		else
 			snprintf(buf, size, "%lld", (long long)r->id);
@@ -691,14 +698,20 @@ static void f_spark(struct frame *f, const struct top_row *r, int w)
 	static const char *const g[8] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
 	static const char a[8] = { '_', '.', ':', '-', '=', '+', '*', '#' };
 	int n = SCX_MIN((int)r->nr_hist, w);
+	double top = 0, scale;
 
+	/* full height is 25%, 50% or 100%, the least that holds the history:
+	 * light loads keep a visible shape, and rows stay comparable */
+	for (int i = (int)r->nr_hist - n; i < (int)r->nr_hist; i++)
+		top = r->hist[i] > top ? r->hist[i] : top;
+	scale = top <= 0.25 ? 4 : top <= 0.5 ? 2 : 1;
 	f_pad(f, f->col + (w - n));
 	for (int i = (int)r->nr_hist - n; i < (int)r->nr_hist; i++) {
-		double u = r->hist[i];
+		double u = r->hist[i] * scale;
 		/* compare before converting: a NaN or huge value is not an int */
 		int k = !(u > 0) ? 0 : u >= 1 ? 7 : (int)(u * 8);
 
-		f_sgr(f, level(u));
+		f_sgr(f, level(r->hist[i]));
 		f_glyph(f, g[k], a[k]);
 	}
 	f_sgr(f, R_NONE);

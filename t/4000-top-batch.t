@@ -74,9 +74,9 @@ test_expect_success 'batch output has no escape sequence; stdout not a tty means
 test_expect_success 'bar and sparkline modes, ASCII without a UTF-8 locale' '
 	scx-top -b --no-config -m spark <"$in" >out &&
 	grep -q "^CPU^ LLC  UTIL% history" out &&
-	grep -q "^   0   0   10.0  *=_ " out &&
+	grep -q "^   0   0   10.0  *#. " out &&
 	LANG=C.UTF-8 scx-top -b --no-config -m spark <"$in" >out &&
-	grep -q "^   0   0   10.0  *▅▁ " out
+	grep -q "^   0   0   10.0  *█▂ " out
 '
 
 test_expect_success '-n stops after N frames; sort and filter options' '
