@@ -42,7 +42,11 @@ void top_keymap_names(const struct top_keymap *km, struct top_view *v)
 
 		if (!km->act[k])
 			continue;
-		scx_term_key_name(k, name, sizeof(name));
+		/* the help shows '=' and '#' as typed; the file needs their names */
+		if (k > ' ' && k < 127)
+			snprintf(name, sizeof(name), "%c", k);
+		else
+			scx_term_key_name(k, name, sizeof(name));
 		if (n + strlen(name) + (n ? 1 : 0) < sizeof(v->keyname[0]))
 			snprintf(d + n, sizeof(v->keyname[0]) - n, "%s%s", n ? " " : "", name);
 	}
