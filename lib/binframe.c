@@ -127,7 +127,7 @@ int scx_bin_parse_event(const char *p, size_t n, unsigned kind, struct scx_event
 		snprintf(err, errsz, "%s record too short (%zu bytes)", d->name, n);
 		return -EINVAL;
 	}
-	scx_event_init(e, kind);
+	scx_event_init_fast(e, kind);
 	e->ts = get64(p);
 	e->cpu = (int32_t)get32(p + 8);
 	p += 12;

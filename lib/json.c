@@ -211,13 +211,16 @@ size_t scx_json_escape_to(char *out, const char *s, size_t n, bool bytes)
 
 	*o++ = '"';
 	while (i < n) {
+		size_t j = scx_json_plain_end(s, i, n);
+		if (j > i) {
+			memcpy(o, s + i, j - i);
+			o += j - i;
+			i = j;
+			if (i == n)
+				break;
+		}
 		unsigned char c = p[i];
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-			*o++ = c;
-			i++;
-			continue;
-		}
 		if (c >= 0x80) {
 			size_t l = scx_utf8_seq(p + i, n - i);
 			if (l) {
@@ -268,29 +271,56 @@ static const char digits2[201] =
 	"6061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-size_t scx_fmt_u64(char *out, uint64_t v)
+/* Exactly 8 digits of v < 10^8, with 32-bit arithmetic. */
+static inline void fmt8(char *o, uint32_t v)
 {
-	char tmp[20];
-	char *p = tmp + 20;
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(o, digits2 + (hi / 100) * 2, 2);
+	memcpy(o + 2, digits2 + (hi % 100) * 2, 2);
+	memcpy(o + 4, digits2 + (lo / 100) * 2, 2);
+	memcpy(o + 6, digits2 + (lo % 100) * 2, 2);
+}
+
+static inline size_t fmt_small(char *out, uint32_t v)
+{
+	char tmp[10];
+	char *p = tmp + 10;
 	size_t n;
 
 	while (v >= 100) {
 		unsigned d = (v % 100) * 2;
 		v /= 100;
 		p -= 2;
-		p[0] = digits2[d];
-		p[1] = digits2[d + 1];
+		memcpy(p, digits2 + d, 2);
 	}
 	if (v >= 10) {
 		p -= 2;
-		p[0] = digits2[v * 2];
-		p[1] = digits2[v * 2 + 1];
+		memcpy(p, digits2 + v * 2, 2);
 	} else {
 		*--p = '0' + v;
 	}
-	n = tmp + 20 - p;
+	n = tmp + 10 - p;
 	memcpy(out, p, n);
 	return n;
+}
+
+size_t scx_fmt_u64(char *out, uint64_t v)
+{
+	size_t n;
+
+	if (v < 100000000)
+		return fmt_small(out, v);
+	if (v < 10000000000000000ull) {
+		n = fmt_small(out, v / 100000000);
+		fmt8(out + n, v % 100000000);
+		return n + 8;
+	}
+	n = fmt_small(out, v / 10000000000000000ull);
+	v %= 10000000000000000ull;
+	fmt8(out + n, v / 100000000);
+	fmt8(out + n + 8, v % 100000000);
+	return n + 16;
 }
 
 size_t scx_fmt_i64(char *out, int64_t v)
@@ -490,6 +520,9 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 			      (n == 4 && !memcmp(s, "null", 4)) || is_json_number(s, n)))
 				return fail(d, t->start, "invalid literal");
 		}
+		last[i] = -1;
+		if (p >= 0 && tok[p].type == JSMN_PRIMITIVE)
+			return fail(d, tok_start(t), "unexpected ':'");	/* jsmn: "1:2" */
 		if (p < 0) {
 			if (i != 0)
 				return fail(d, tok_start(t), "more than one value");
@@ -528,7 +561,6 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 			depth[i]++;
 			if (depth[i] > SCX_JSON_MAX_DEPTH)
 				return fail(d, t->start, "nesting too deep");
-			last[i] = -1;
 		}
 	}
 	/* closing gaps: whitespace only between the last child and the bracket */

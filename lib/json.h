@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define JSMN_STRICT
 #define JSMN_PARENT_LINKS
@@ -117,6 +118,35 @@ size_t scx_json_escape_to(char *out, const char *s, size_t n, bool bytes);
  * Returns the full decoded length or -EINVAL.
  */
 long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool bytes);
+/* Index of the first byte at or after i that is '"', '\\', a control or non-ASCII. */
+static inline size_t scx_json_plain_end(const char *s, size_t i, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+
+	while (i + 8 <= n) {
+		uint64_t w, q, b, t;
+		memcpy(&w, s + i, 8);
+		q = w ^ (ones * '"');
+		b = w ^ (ones * '\\');
+		/* zero-byte tests and a borrow test for < 0x20; false hits can only
+		 * follow a true one, and the lowest hit is taken */
+		t = ((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w;
+		t &= high;
+		if (t)
+			return i + (__builtin_ctzll(t) >> 3);
+		i += 8;
+	}
+#endif
+	while (i < n) {
+		unsigned char c = s[i];
+		if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+			break;
+		i++;
+	}
+	return i;
+}
+
 /* Decimal formatting without printf; out needs 20 (u64) or 21 (i64) bytes. */
 size_t scx_fmt_u64(char *out, uint64_t v);
 size_t scx_fmt_i64(char *out, int64_t v);

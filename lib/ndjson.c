@@ -21,10 +21,12 @@
 #include "util.h"
 
 struct key {
-	char text[48];	/* ,"name": */
+	char text[32];	/* ,"name": or ,"type":"kind" (at most 28 bytes today) */
 	uint8_t len;
 	uint8_t name_len;
 };
+
+bool scx_ndjson_no_fast;
 
 static struct key field_keys[SCX_EV__COUNT][32];
 static struct key type_keys[SCX_EV__COUNT];	/* ,"type":"sched_switch" */
@@ -51,6 +53,7 @@ static void init_keys(void)
 			if (t == SCX_EV_SWITCH && !strcmp(f->name, "dsq_id"))
 				switch_scx_first = i;
 		}
+		max += sizeof(k->text);	/* slack for the fixed-size key copies */
 		if (max > line_max)
 			line_max = max;
 	}
@@ -84,7 +87,7 @@ size_t scx_ndjson_format_event(char *out, const struct scx_event *e)
 	memcpy(o, ",\"cpu\":", 7);
 	o += 7;
 	o += scx_fmt_i64(o, e->cpu);
-	memcpy(o, type_keys[e->type].text, type_keys[e->type].len);
+	memcpy(o, type_keys[e->type].text, sizeof(type_keys[e->type].text));
 	o += type_keys[e->type].len;
 
 	unsigned n = nr_fields_out(e, d);
@@ -97,7 +100,8 @@ size_t scx_ndjson_format_event(char *out, const struct scx_event *e)
 		int64_t i64;
 		uint64_t u64;
 
-		memcpy(o, k->text, k->len);
+		/* fixed-size copy: no call, the buffer has slack (see line_max) */
+		memcpy(o, k->text, sizeof(k->text));
 		o += k->len;
 		switch (f->kind) {
 		case SCX_F_I32:
@@ -217,19 +221,43 @@ static int bad(char *err, size_t errsz, size_t *col, size_t off, const char *fmt
 	return -EINVAL;
 }
 
-/* An integer token into a field of kind 'kind': range-checked. */
-static int get_num(const struct scx_json_doc *d, int idx, int kind, int64_t *v)
+/* A value on the line: a string's inside (escapes undecoded) or a literal. */
+struct val {
+	const char *s;
+	size_t n;
+	bool str;
+	size_t off;	/* column of s in the line, as reported in errors */
+	bool plain;	/* the fast path saw no escape in this string */
+	bool is_int;	/* the fast path parsed an integer literal: */
+	bool neg;
+	uint64_t mag;
+};
+
+static struct val tok_val(const struct scx_json_doc *d, int idx)
 {
 	const jsmntok_t *t = &d->tok[idx];
+
+	return (struct val){ d->js + t->start, t->end - t->start, t->type == JSMN_STRING,
+			     t->start, false, false, false, 0 };
+}
+
+/* An integer literal for a field of kind 'kind': range-checked. */
+static int get_num(const struct val *x, int kind, int64_t *v)
+{
 	bool neg;
 	uint64_t m;
 	int err;
 
-	if (t->type != JSMN_PRIMITIVE)
+	if (x->str)
 		return -EINVAL;
-	err = scx_json_parse_uint_text(d->js + t->start, t->end - t->start, &neg, &m);
-	if (err)
-		return err;
+	if (x->is_int) {
+		neg = x->neg;
+		m = x->mag;
+	} else {
+		err = scx_json_parse_uint_text(x->s, x->n, &neg, &m);
+		if (err)
+			return err;
+	}
 	switch (kind) {
 	case SCX_F_I32:
 		if (neg ? m > 0x80000000ull : m > INT32_MAX)
@@ -252,35 +280,96 @@ static int get_num(const struct scx_json_doc *d, int idx, int kind, int64_t *v)
 	return 0;
 }
 
-static int get_field(const struct scx_json_doc *d, int idx, const struct scx_field *f,
-		     struct scx_event *e, const char *kname, char *err, size_t errsz, size_t *col)
+static int get_field(const struct val *x, const struct scx_field *f, struct scx_event *e,
+		     const char *kname, char *err, size_t errsz, size_t *col)
 {
-	const jsmntok_t *t = &d->tok[idx];
 	int64_t v;
 	int r;
 
 	if (f->kind == SCX_F_STR) {
 		char *dst = (char *)e + f->offset;
-		if (t->type != JSMN_STRING)
-			return bad(err, errsz, col, t->start, "%s.%s: expected a string", kname,
+		if (!x->str)
+			return bad(err, errsz, col, x->off, "%s.%s: expected a string", kname,
 				   f->name);
 		/* longer strings are cut to the field, as the kernel cuts comms */
-		long n = scx_json_unescape(d->js + t->start, t->end - t->start, dst, f->size, true);
+		long n = x->plain ? (long)x->n : scx_json_unescape(x->s, x->n, dst, f->size, true);
+		if (x->plain)
+			memcpy(dst, x->s, SCX_MIN(x->n, (size_t)f->size));
 		if (n < 0)
-			return bad(err, errsz, col, t->start, "%s.%s: bad string escape", kname,
+			return bad(err, errsz, col, x->off, "%s.%s: bad string escape", kname,
 				   f->name);
 		if ((size_t)n < f->size)
 			memset(dst + n, 0, f->size - n);
 		return 0;
 	}
-	r = get_num(d, idx, f->kind, &v);
+	r = get_num(x, f->kind, &v);
 	if (r == -ERANGE)
-		return bad(err, errsz, col, t->start, "%s.%s: number out of range", kname,
-			   f->name);
+		return bad(err, errsz, col, x->off, "%s.%s: number out of range", kname, f->name);
 	if (r)
-		return bad(err, errsz, col, t->start, "%s.%s: expected an integer", kname, f->name);
-	scx_field_set_int(e, f, v);
+		return bad(err, errsz, col, x->off, "%s.%s: expected an integer", kname, f->name);
+	char *p = (char *)e + f->offset;
+	if (f->kind == SCX_F_I32 || f->kind == SCX_F_U32) {
+		int32_t v32 = (int32_t)v;
+		memcpy(p, &v32, 4);
+	} else {
+		memcpy(p, &v, 8);
+	}
 	return 0;
+}
+
+/*
+ * a[0..n) == b[0..n) for key names without a call: a is the name inside a
+ * 32-byte key text (readable up to 30 bytes from a), b a key on the line.
+ */
+static inline bool key_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, x2, y2;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&x2, a + n - 8, 8);
+		memcpy(&y2, b + n - 8, 8);
+		return x == y && x2 == y2;
+	}
+	return !memcmp(a, b, n);
+}
+
+/* ts, cpu and the fields of one key/value pair of an event line. */
+static int event_kv(unsigned kind, const char *ks, size_t kl, const struct val *x,
+		    struct scx_event *e, unsigned *cursor, char *err, size_t errsz, size_t *col)
+{
+	const struct scx_ev_desc *desc = scx_ev_desc(kind);
+	const struct scx_field *f = NULL;
+	int64_t v;
+	int r;
+
+	if (*cursor < desc->nr_fields && field_keys[kind][*cursor].name_len == kl &&
+	    key_eq(field_keys[kind][*cursor].text + 2, ks, kl)) {
+		f = &desc->fields[(*cursor)++];
+	} else if (kl == 2 && !memcmp(ks, "ts", 2)) {
+		r = get_num(x, SCX_F_U64, &v);
+		if (r)
+			return bad(err, errsz, col, x->off, "%s.ts: %s", desc->name,
+				   r == -ERANGE ? "out of range" : "expected an integer");
+		e->ts = v;
+		return 0;
+	} else if (kl == 3 && !memcmp(ks, "cpu", 3)) {
+		r = get_num(x, SCX_F_I32, &v);
+		if (r)
+			return bad(err, errsz, col, x->off, "%s.cpu: %s", desc->name,
+				   r == -ERANGE ? "out of range" : "expected an integer");
+		e->cpu = v;
+		return 0;
+	} else if (kl == 4 && !memcmp(ks, "type", 4)) {
+		return 0;
+	} else {
+		f = scx_ev_field(kind, ks, kl);
+		if (f)
+			*cursor = f - desc->fields + 1;
+	}
+	/* unknown keys: fields of a newer version, ignored */
+	return f ? get_field(x, f, e, desc->name, err, errsz, col) : 0;
 }
 
 static bool raw_eq(const struct scx_json_doc *d, int idx, const char *s, size_t n)
@@ -311,7 +400,6 @@ static unsigned kind_by_token(const struct scx_json_doc *d, int idx)
 static int parse_event(const struct scx_json_doc *d, unsigned kind, struct scx_event *e,
 		       char *err, size_t errsz, size_t *col)
 {
-	const struct scx_ev_desc *desc = scx_ev_desc(kind);
 	const jsmntok_t *tok = d->tok;
 	unsigned cursor = 0;
 	int i = 1;
@@ -320,42 +408,20 @@ static int parse_event(const struct scx_json_doc *d, unsigned kind, struct scx_e
 	for (int k = 0; k < tok[0].size; k++) {
 		int v = i + 1;
 		const jsmntok_t *kt = &tok[i];
-		size_t kl = kt->end - kt->start;
 		const char *ks = d->js + kt->start;
-		const struct scx_field *f = NULL;
-		int64_t x;
+		size_t kl = kt->end - kt->start;
+		char buf[64];
 		int r;
 
-		if (cursor < desc->nr_fields && field_keys[kind][cursor].name_len == kl &&
-		    !memcmp(desc->fields[cursor].name, ks, kl)) {
-			f = &desc->fields[cursor++];
-		} else if (kl == 2 && !memcmp(ks, "ts", 2)) {
-			r = get_num(d, v, SCX_F_U64, &x);
-			if (r)
-				return bad(err, errsz, col, tok[v].start, "%s.%s", desc->name,
-					   r == -ERANGE ? "ts: out of range" : "ts: expected an integer");
-			e->ts = x;
-		} else if (kl == 3 && !memcmp(ks, "cpu", 3)) {
-			r = get_num(d, v, SCX_F_I32, &x);
-			if (r)
-				return bad(err, errsz, col, tok[v].start, "%s.%s", desc->name,
-					   r == -ERANGE ? "cpu: out of range" : "cpu: expected an integer");
-			e->cpu = x;
-		} else if (kl == 4 && !memcmp(ks, "type", 4)) {
-			/* already read */
-		} else {
-			f = scx_ev_field(kind, ks, kl);
-			if (!f && memchr(ks, '\\', kl)) {
-				char buf[64];
-				int l = scx_json_str(d, i, buf, sizeof(buf));
-				if (l > 0 && (size_t)l < sizeof(buf))
-					f = scx_ev_field(kind, buf, l);
-			}
-			if (f)
-				cursor = f - desc->fields + 1;
-			/* unknown keys: fields of a newer version, ignored */
+		if (memchr(ks, '\\', kl)) {
+			int l = scx_json_str(d, i, buf, sizeof(buf));
+			ks = buf;
+			kl = l > 0 && (size_t)l < sizeof(buf) ? (size_t)l : 0;
 		}
-		if (f && (r = get_field(d, v, f, e, desc->name, err, errsz, col)))
+		struct val x = tok_val(d, v);
+		if (tok[v].type == JSMN_OBJECT || tok[v].type == JSMN_ARRAY)
+			x.str = false;	/* get_num rejects "[" */
+		if ((r = event_kv(kind, ks, kl, &x, e, &cursor, err, errsz, col)))
 			return r;
 		i = tok[v].size ? scx_json_next(d, v) : v + 1;
 	}
@@ -463,6 +529,226 @@ static int parse_trailer(const struct scx_json_doc *d, struct scx_trailer *t, ch
 	return SCX_LINE_TRAILER;
 }
 
+/*
+ * The fast path for event lines: one pass over a flat object (values are
+ * strings or literals), checking the grammar, UTF-8 and control characters
+ * as strictly as scx_json_parse() does.  Anything else (nesting, escaped
+ * keys, errors) returns -1 and goes the jsmn way, which also words the
+ * error message, so both paths accept and reject exactly the same lines.
+ */
+struct kv {
+	const char *k;
+	size_t kl;
+	struct val v;
+	bool kesc;
+};
+
+#define MAX_KV 48
+
+static inline size_t skip_ws(const char *s, size_t i, size_t n)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+		i++;
+	return i;
+}
+
+/* Scan a string's inside from i; returns the index of the closing quote or 0. */
+static size_t scan_str(const char *s, size_t i, size_t n, bool *esc)
+{
+	for (;;) {
+		i = scx_json_plain_end(s, i, n);
+		if (i >= n)
+			return 0;
+		unsigned char c = s[i];
+		if (c == '"')
+			return i;
+		if (c == '\\') {
+			*esc = true;
+			if (i + 1 >= n)
+				return 0;
+			switch (s[i + 1]) {
+			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+				i += 2;
+				continue;
+			case 'u':
+				if (i + 6 > n)
+					return 0;
+				for (int k = 2; k < 6; k++) {
+					char h = s[i + k];
+					if (!((h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') ||
+					      (h >= 'A' && h <= 'F')))
+						return 0;
+				}
+				i += 6;
+				continue;
+			default:
+				return 0;
+			}
+		}
+		if (c < 0x20)
+			return 0;
+		size_t l = scx_utf8_seq((const unsigned char *)s + i, n - i);
+		if (!l)
+			return 0;
+		i += l;
+	}
+}
+
+static inline size_t skip_ws1(const char *s, size_t i, size_t n)
+{
+	return i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') ?
+		       skip_ws(s, i, n) : i;
+}
+
+/*
+ * Up to 8 leading decimal digits of p (8 bytes readable) in one go: returns
+ * how many, and *m = *m * 10^count + their value.  Byte 0 is the first
+ * character on little-endian machines; elsewhere this falls back to a loop.
+ */
+static inline unsigned digits8(const char *p, uint64_t *m)
+{
+	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					   100000000 };
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w, d, bad;
+	unsigned k;
+
+	memcpy(&w, p, 8);
+	d = w - 0x3030303030303030ull;
+	/* high bit where a byte is not '0'..'9'; carries and borrows only reach
+	 * bytes after the first bad one, and that one is found by ctz */
+	bad = (d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull;
+	k = bad ? __builtin_ctzll(bad) >> 3 : 8;
+	if (!k)
+		return 0;
+	if (k < 8)
+		d <<= (8 - k) * 8;	/* drop what follows, pad with leading zeros */
+	d = d * 10 + (d >> 8);
+	d = (((d & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+	     (((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
+	*m = *m * pow10[k] + d;
+	return k;
+#else
+	unsigned k = 0;
+	uint64_t v = 0;
+
+	while (k < 8 && (unsigned char)(p[k] - '0') <= 9)
+		v = v * 10 + (p[k++] - '0');
+	*m = *m * pow10[k] + v;
+	return k;
+#endif
+}
+
+static int flat_scan(const char *s, size_t n, struct kv *kv)
+{
+	size_t i = skip_ws1(s, 0, n);
+	int cnt = 0;
+
+	if (i >= n || s[i] != '{')
+		return -1;
+	i = skip_ws1(s, i + 1, n);
+	if (i < n && s[i] == '}')
+		return skip_ws1(s, i + 1, n) == n ? 0 : -1;
+	for (;;) {
+		struct kv *p = &kv[cnt];
+		size_t q;
+
+		if (cnt == MAX_KV || i >= n || s[i] != '"')
+			return -1;
+		p->kesc = false;
+		q = scan_str(s, i + 1, n, &p->kesc);
+		if (!q)
+			return -1;
+		p->k = s + i + 1;
+		p->kl = q - i - 1;
+		i = skip_ws1(s, q + 1, n);
+		if (i >= n || s[i] != ':')
+			return -1;
+		i = skip_ws1(s, i + 1, n);
+		if (i >= n)
+			return -1;
+		if (s[i] == '"') {
+			bool esc = false;
+			q = scan_str(s, i + 1, n, &esc);
+			if (!q)
+				return -1;
+			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, !esc, false, false, 0 };
+			i = q + 1;
+		} else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
+			/* integers are parsed here, once; other numbers take the slow path */
+			size_t d0 = i + (s[i] == '-'), j = d0;
+			uint64_t m = 0;
+			unsigned k;
+			while (j + 8 <= n && j - d0 < 16 && (k = digits8(s + j, &m)) > 0) {
+				j += k;
+				if (k < 8)
+					break;
+			}
+			while (j < n && (unsigned char)(s[j] - '0') <= 9 && j - d0 < 19)
+				m = m * 10 + (s[j++] - '0');
+			if (j == d0 || (s[d0] == '0' && j - d0 > 1) ||
+			    (j < n && ((unsigned char)(s[j] - '0') <= 9 || s[j] == '.' || s[j] == 'e' ||
+				       s[j] == 'E')))
+				return -1;
+			p->v = (struct val){ s + i, j - i, false, i, false, true, s[i] == '-', m };
+			i = j;
+		} else {
+			size_t l;
+			if (n - i >= 4 && !memcmp(s + i, "true", 4))
+				l = 4;
+			else if (n - i >= 5 && !memcmp(s + i, "false", 5))
+				l = 5;
+			else if (n - i >= 4 && !memcmp(s + i, "null", 4))
+				l = 4;
+			else
+				return -1;
+			p->v = (struct val){ s + i, l, false, i, false, false, false, 0 };
+			i += l;
+		}
+		cnt++;
+		i = skip_ws1(s, i, n);
+		if (i < n && s[i] == ',') {
+			i = skip_ws1(s, i + 1, n);
+			continue;
+		}
+		if (i < n && s[i] == '}')
+			return skip_ws1(s, i + 1, n) == n ? cnt : -1;
+		return -1;
+	}
+}
+
+static int fast_event(const char *line, size_t n, struct scx_event *e, char *err, size_t errsz,
+		      size_t *col)
+{
+	struct kv kv[MAX_KV];
+	int cnt = flat_scan(line, n, kv);
+	unsigned kind = 0, cursor = 0;
+	int r;
+
+	if (cnt <= 0)
+		return -1;
+	for (int i = 0; i < cnt; i++) {
+		if (kv[i].kesc)
+			return -1;
+		if (kv[i].kl == 4 && !memcmp(kv[i].k, "type", 4)) {
+			const struct val *t = &kv[i].v;
+			if (!t->str)
+				return -1;
+			for (unsigned k = 1; k < SCX_EV__COUNT && !kind; k++)
+				if (name_lens[k] == t->n && !memcmp(scx_ev_name(k), t->s, t->n))
+					kind = k;
+			break;
+		}
+	}
+	if (!kind)
+		return -1;	/* header, trailer, other, escaped type: the slow way */
+	scx_event_init_fast(e, kind);
+	for (int i = 0; i < cnt; i++)
+		if ((r = event_kv(kind, kv[i].k, kv[i].kl, &kv[i].v, e, &cursor, err, errsz, col)))
+			return r;
+	return SCX_LINE_EVENT;
+}
+
 int scx_ndjson_parse(struct scx_json_doc *d, const char *line, size_t n, struct scx_event *e,
 		     struct scx_header *h, struct scx_trailer *t, char *err, size_t errsz,
 		     size_t *col)
@@ -471,6 +757,9 @@ int scx_ndjson_parse(struct scx_json_doc *d, const char *line, size_t n, struct 
 	int type = -1;
 
 	pthread_once(&keys_once, init_keys);
+	int r = scx_ndjson_no_fast ? -1 : fast_event(line, n, e, err, errsz, col);
+	if (r != -1)
+		return r;
 	if (scx_json_parse(d, line, n))
 		return bad(err, errsz, col, d->err_off, "%s", d->err);
 	tok = d->tok;

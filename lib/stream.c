@@ -335,7 +335,8 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 		if (r->len - r->pos < SCX_BIN_REC_HDR)
 			return fail(r, "byte %llu: truncated record header (%zu of %d bytes)",
 				    (unsigned long long)off, r->len - r->pos, SCX_BIN_REC_HDR);
-		if (!memcmp(r->data + r->pos, SCX_BIN_MAGIC, SCX_BIN_REC_HDR)) {
+		if (r->data[r->pos] == SCX_BIN_MAGIC[0] &&
+		    !memcmp(r->data + r->pos, SCX_BIN_MAGIC, SCX_BIN_MAGIC_LEN)) {
 			/* concatenated captures: another file header, then its records */
 			if (fill(r, SCX_BIN_FILE_HDR) < 0)
 				return SCX_READ_ERROR;
@@ -637,6 +638,15 @@ static void raw_json(struct scx_buf *b, const void *s)
 
 int scx_writer__header(struct scx_writer *w, const struct scx_header *h)
 {
+	/* options are copied raw: a bad object would break every reader */
+	if (h->options_json && h->options_json[0]) {
+		struct scx_json_doc d = { 0 };
+		int bad = scx_json_parse(&d, h->options_json, strlen(h->options_json)) ||
+			  d.tok[0].type != JSMN_OBJECT;
+		scx_json_free(&d);
+		if (bad)
+			return -EINVAL;
+	}
 	return put_json(w, SCX_REC_HEADER, hdr_json, h);
 }
 

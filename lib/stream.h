@@ -59,6 +59,7 @@ struct scx_reader;
 
 /* path NULL or "-" reads stdin.  NULL + errno on open failure. */
 struct scx_reader *scx_reader__open(const char *path);
+/* Reads fd (not closed by scx_reader__free()); name is used in messages. */
 struct scx_reader *scx_reader__fdopen(int fd, const char *name);
 /* Reads from memory (fuzzing, tests); buf must outlive the reader. */
 struct scx_reader *scx_reader__mem(const void *buf, size_t len, const char *name);
@@ -96,12 +97,14 @@ struct scx_writer;
 
 /* path NULL or "-" writes stdout.  NULL + errno. */
 struct scx_writer *scx_writer__open(const char *path, const struct scx_writer_opts *o);
+/* scx_writer__close() closes fd unless it is 0, 1 or 2. */
 struct scx_writer *scx_writer__fdopen(int fd, const struct scx_writer_opts *o);
 /*
  * All return 0 or -errno.  -EPIPE means the reader went away: a producer
  * stops quietly (exit 0) and does not try to write a trailer.
  * Output is buffered; nothing reaches the fd before ~64 KiB or a flush.
  */
+/* -EINVAL if h->options_json is not a JSON object. */
 int scx_writer__header(struct scx_writer *w, const struct scx_header *h);
 int scx_writer__event(struct scx_writer *w, const struct scx_event *e);
 int scx_writer__trailer(struct scx_writer *w, const struct scx_trailer *t);

@@ -215,9 +215,9 @@ static int llc_leader(const char *root, int cpu)
 			 idx);
 		mask = scx_xcalloc(MAX_CPUS / 8, 1);
 		if (!read_cpulist(path, mask)) {
-			for (int c = 0; c < MAX_CPUS && first < 0; c++)
-				if (bit(mask, c))
-					first = c;
+			for (int b = 0; b < MAX_CPUS / 8 && first < 0; b++)
+				if (mask[b])
+					first = b * 8 + __builtin_ctz(mask[b]);
 		}
 		free(mask);
 		if (first < 0)

@@ -40,6 +40,36 @@ static void check_same(const char *buf, size_t len, const struct scx_event *want
 	scx_reader__free(r);
 }
 
+/* The input as one NDJSON line: the fast path and jsmn agree on everything. */
+static void differential(const char *line, size_t n)
+{
+	static struct scx_json_doc d1, d2;
+	struct scx_header h1 = { 0 }, h2 = { 0 };
+	struct scx_trailer t1 = { 0 }, t2 = { 0 };
+	struct scx_event e1, e2;
+	char m1[256], m2[256];
+	size_t c1 = 0, c2 = 0;
+
+	if (memchr(line, '\n', n))
+		return;
+	memset(&e1, 0, sizeof(e1));
+	memset(&e2, 0, sizeof(e2));
+	scx_ndjson_no_fast = false;
+	int r1 = scx_ndjson_parse(&d1, line, n, &e1, &h1, &t1, m1, sizeof(m1), &c1);
+	scx_ndjson_no_fast = true;
+	int r2 = scx_ndjson_parse(&d2, line, n, &e2, &h2, &t2, m2, sizeof(m2), &c2);
+	scx_ndjson_no_fast = false;
+	if (r1 != r2 || (r1 == SCX_LINE_EVENT && memcmp(&e1, &e2, sizeof(e1))))
+		abort();
+	/* the same error, though the column may differ when jsmn stops earlier */
+	if (r1 < 0 && strncmp(m1, m2, strcspn(m2, "(")))
+		abort();
+	scx_header_free(&h1);
+	scx_header_free(&h2);
+	scx_trailer_free(&t1);
+	scx_trailer_free(&t2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct scx_reader *r = scx_reader__mem(data, size, "fuzz");
@@ -49,6 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *line = malloc(max);
 	int k, n = 0;
 
+	differential((const char *)data, size);
 	scx_reader__header(r);
 	while ((k = scx_reader__next(r, &e)) > 0 && n++ < 10000) {
 		size_t l;

@@ -164,6 +164,8 @@ static void reader_bad(void)
 		{ "[\"a\x01\"]", 3, "control character" },
 		{ "[\"\\q\"]", 1, "bad escape (jsmn)" },
 		{ "[\"a\":1]", 4, "colon in array" },
+		{ "[1 :2]", 4, "colon after a number" },
+		{ "3\r:26\r", 3, "colon after a top-level number (found by the fuzzer)" },
 	};
 	struct scx_json_doc d = { 0 };
 

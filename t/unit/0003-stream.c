@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stream-int.h"
@@ -309,6 +310,29 @@ static void every_kind_text(void)
 	/* 8 header + 12 ts/cpu + 4*6 ints + 8 state + (1+4) + (1+9) comms */
 	is_int(n, 8 + 12 + 24 + 8 + 5 + 10, "binary switch record size");
 	ok(!memcmp(rec, "\x01\x00\x00\x00", 4) && rec[4] == (char)(n - 8), "record header");
+
+	/* the example record of man/scx.7, byte for byte */
+	static const unsigned char man_example[67] = {
+		0x01, 0x00, 0x00, 0x00, 0x3b, 0x00, 0x00, 0x00,
+		0xe8, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+		0x07, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00,
+		0x04, 'b', 'a', 's', 'h',
+		0x78, 0x00, 0x00, 0x00,
+		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x09, 's', 'w', 'a', 'p', 'p', 'e', 'r', '/', '1',
+		0x78, 0x00, 0x00, 0x00,
+	};
+	scx_event_init(&e, SCX_EV_SWITCH);
+	e.ts = 1000;
+	e.cpu = 1;
+	e.sw.prev_pid = e.sw.prev_tgid = 7;
+	strcpy(e.sw.prev_comm, "bash");
+	e.sw.prev_prio = e.sw.next_prio = 120;
+	e.sw.prev_state = SCX_STATE_INTERRUPTIBLE;
+	strcpy(e.sw.next_comm, "swapper/1");
+	n = scx_bin_format_event(rec, &e);
+	ok(n == sizeof(man_example) && !memcmp(rec, man_example, n), "man page example record");
 	scx_buf_free(&b);
 }
 
@@ -482,6 +506,111 @@ static void errors(void)
 	free(buf);
 }
 
+/* A writer that trickles the stream through a pipe in random small pieces:
+ * detection, the binary file header and records straddle every read. */
+static void trickle(void)
+{
+	for (int f = SCX_FMT_NDJSON; f <= SCX_FMT_BINARY; f++) {
+		for (int c = SCX_COMP_NONE; c <= SCX_COMP_ZSTD; c++) {
+			char *buf;
+			size_t len = write_stream(f, c, evs, 3000, true, true, &buf);
+			int p[2];
+
+			if (pipe(p))
+				return;
+			pid_t pid = fork();
+			if (pid == 0) {
+				close(p[0]);
+				for (size_t off = 0; off < len;) {
+					size_t n = 1 + rnd() % 700;	/* SCX_MIN evaluates twice */
+					n = SCX_MIN(len - off, n);
+					if (write(p[1], buf + off, n) != (ssize_t)n)
+						_exit(1);
+					off += n;
+				}
+				_exit(0);
+			}
+			close(p[1]);
+			struct scx_reader *r = scx_reader__fdopen(p[0], "pipe");
+			long n = read_all(r);
+			ok(n == 3000 && same_events(evs, got, 3000) &&
+			   same_header(scx_reader__header(r), &hdr) &&
+			   same_trailer(scx_reader__trailer(r), &trl),
+			   "%s %s: trickled through a pipe", fmt_name[f], comp_name[c]);
+			scx_reader__free(r);
+			close(p[0]);
+			waitpid(pid, NULL, 0);
+			free(buf);
+		}
+	}
+}
+
+static void long_lines(void)
+{
+	size_t n = SCX_MAX_LINE + 100;
+	char *big = malloc(n);
+	const char *m;
+	int k;
+
+	memset(big, ' ', n);
+	big[0] = '{';
+	memcpy(big + 1, "\"type\":\"x\",\"pad\":\"", 18);
+	big[n - 3] = '"';
+	big[n - 2] = '}';
+	big[n - 1] = '\n';
+	k = read_err(big, n, &m);
+	ok(k < 0 && !strcmp(m, "in: line 1: line longer than 16777216 bytes"), "line over 16 MiB: %s",
+	   m);
+	/* just under the cap is fine, and passes through as an other line */
+	n = 1 << 20;
+	big[n - 3] = '"';
+	big[n - 2] = '}';
+	big[n - 1] = '\n';
+	k = read_err(big, n, &m);
+	ok(k == 0, "a 1 MiB line is fine: %s", m);
+	free(big);
+}
+
+/* The fast NDJSON path agrees with the jsmn path on numbers of every length. */
+static void numbers(void)
+{
+	struct scx_json_doc d = { 0 };
+	struct scx_header h = { 0 };
+	struct scx_trailer t = { 0 };
+	int bad = 0;
+
+	for (int len = 1; len <= 21; len++) {
+		for (int rep = 0; rep < 50; rep++) {
+			char line[128], num[32], m1[128], m2[128];
+			struct scx_event e1, e2;
+			size_t c;
+			int neg = rep % 5 == 0;
+			for (int k = 0; k < len; k++)
+				num[k] = '0' + (k == 0 && len > 1 ? 1 + rnd() % 9 : rnd() % 10);
+			if (rep == 1)
+				memset(num, '9', len);
+			num[len] = 0;
+			snprintf(line, sizeof(line), "{\"ts\":%s,\"type\":\"lost\",\"count\":%s%s}  ",
+				 num, neg ? "-" : "", num);
+			size_t n = strlen(line) - 2 + rep % 3;
+			scx_ndjson_no_fast = false;
+			int r1 = scx_ndjson_parse(&d, line, n, &e1, &h, &t, m1, sizeof(m1), &c);
+			scx_ndjson_no_fast = true;
+			int r2 = scx_ndjson_parse(&d, line, n, &e2, &h, &t, m2, sizeof(m2), &c);
+			scx_ndjson_no_fast = false;
+			unsigned long long want = strtoull(num, NULL, 10);
+			if (r1 != r2 || (r1 > 0 && (memcmp(&e1, &e2, sizeof(e1)) || e1.ts != want)) ||
+			    (r1 < 0 && strcmp(m1, m2))) {
+				printf("# %s: %d %d %s %s\n", line, r1, r2, r1 < 0 ? m1 : "",
+				       r2 < 0 ? m2 : "");
+				bad++;
+			}
+		}
+	}
+	is_int(bad, 0, "fast and jsmn paths agree on integers of 1 to 21 digits");
+	scx_json_free(&d);
+}
+
 static void epipe(void)
 {
 	int p[2];
@@ -500,6 +629,16 @@ static void epipe(void)
 	is_int(err, -EPIPE, "closed pipe gives -EPIPE");
 	is_int(scx_writer__event(w, &evs[0]), -EPIPE, "and keeps giving it");
 	is_int(scx_writer__close(w), -EPIPE, "close reports it");
+
+	struct scx_header h = hdr;
+	w = scx_writer__open("/dev/null", &o);
+	h.options_json = "{\"a\":";
+	is_int(scx_writer__header(w, &h), -EINVAL, "options that are not JSON rejected");
+	h.options_json = "[1]";
+	is_int(scx_writer__header(w, &h), -EINVAL, "options that are not an object rejected");
+	h.options_json = NULL;
+	is_int(scx_writer__header(w, &h), 0, "no options: {}");
+	is_int(scx_writer__close(w), 0, "close");
 }
 
 int main(void)
@@ -532,6 +671,9 @@ int main(void)
 	round_trips();
 	conversions();
 	errors();
+	trickle();
+	long_lines();
+	numbers();
 	epipe();
 	scx_header_free(&hdr);
 	scx_trailer_free(&trl);

@@ -68,6 +68,53 @@ static void sysfs(void)
 	scx_topo__free(t);
 }
 
+/*
+ * This machine's /sys against lscpu(1): the same cpus, the same grouping into
+ * cores and LLCs (the last cache column), the same nodes.  Ids may be numbered
+ * differently, so groupings are compared pairwise.
+ */
+static void against_lscpu(void)
+{
+	FILE *f = popen("lscpu -a -p=CPU,CORE,NODE,CACHE 2>/dev/null", "r");
+	struct scx_topo *t = scx_topo__from_sysfs("/sys");
+	int cpu[256], core[256], node[256], llc[256], n = 0, bad = 0;
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f) && n < 256) {
+		char *last;
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%d,%d,%d", &cpu[n], &core[n], &node[n]) != 3)
+			continue;
+		last = strrchr(line, ':');
+		llc[n] = last ? atoi(last + 1) : atoi(strrchr(line, ',') + 1);
+		n++;
+	}
+	if (f)
+		pclose(f);
+	if (!n) {
+		ok(1, "# SKIP lscpu not available");
+		scx_topo__free(t);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct scx_cpu_topo *a = scx_topo__cpu(t, cpu[i]);
+		if (!a || a->node != node[i]) {
+			bad++;
+			continue;
+		}
+		for (int j = 0; j < n; j++) {
+			const struct scx_cpu_topo *b = scx_topo__cpu(t, cpu[j]);
+			if (!b || (a->core == b->core) != (core[i] == core[j]) ||
+			    (a->llc == b->llc) != (llc[i] == llc[j]))
+				bad++;
+		}
+	}
+	ok(t && n <= (int)t->nr_cpus && !bad, "/sys agrees with lscpu on %d cpus (%d mismatches)", n,
+	   bad);
+	scx_topo__free(t);
+}
+
 static void synthetic_and_copies(void)
 {
 	struct scx_topo *t = scx_topo__synthetic(8, 4, 1), *d;
@@ -131,6 +178,7 @@ static void from_file(void)
 int main(void)
 {
 	sysfs();
+	against_lscpu();
 	synthetic_and_copies();
 	from_file();
 	return done_testing();
