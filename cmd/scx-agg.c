@@ -251,6 +251,10 @@ int main(int argc, char **argv)
 			scx_die(SCX_EXIT_FAIL, "cannot read topology '%s': %s", topo_path,
 				msg[0] ? msg : strerror(errno));
 	}
+	/* keep only what the reports read: per-CPU metrics alone are much cheaper */
+	ao.need = SCX_AGG_NEED_CPUS;
+	for (unsigned i = 0; i < c.nr_reports; i++)
+		ao.need |= scx_agg_report_needs(c.reports[i]);
 	ao.emit = on_snapshot;
 	ao.ctx = &c;
 

@@ -158,11 +158,32 @@ static void gtab_grow(struct gtab *t)
 	t->cap = ncap;
 }
 
+/*
+ * At most GROUPS_MAX processes, comms or DSQs per interval: past that, new
+ * ones are merged into one group with key -1 and comm "(other)", so memory
+ * stays bounded however many processes come and go in an interval.
+ */
+#define GROUPS_MAX (1u << 16)
+
 /* Group by key, or by comm when comm is not NULL. */
 static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 {
 	unsigned m, i;
 	struct grp *g;
+
+	if (t->n >= GROUPS_MAX) {
+		m = t->cap - 1;
+		for (i = (comm ? hash_comm(comm) : hash64(key)) & m; (g = t->slot[i]); i = (i + 1) & m)
+			if (comm ? !strncmp(g->comm, comm, SCX_COMM_LEN) : g->key == key)
+				return g;
+		if (!t->other) {
+			t->other = scx_xcalloc(1, sizeof(*t->other));
+			stats_init(&t->other->s);
+			t->other->key = -1;
+			strcpy(t->other->comm, "(other)");
+		}
+		return t->other;
+	}
 
 	if ((t->n + 1) * 4 > t->cap * 3)
 		gtab_grow(t);
@@ -186,6 +207,11 @@ static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 
 static void gtab_clear(struct gtab *t)
 {
+	if (t->other) {
+		stats_free(&t->other->s);
+		free(t->other);
+		t->other = NULL;
+	}
 	for (unsigned i = 0; i < t->cap; i++) {
 		if (!t->slot[i])
 			continue;
@@ -196,11 +222,26 @@ static void gtab_clear(struct gtab *t)
 	t->n = 0;
 }
 
+/*
+ * Pairs of an interval, at most PAIRS_MAX: past that, new pairs land in a
+ * scratch entry and are counted in t->dropped, so memory stays bounded.
+ */
+#define PAIRS_MAX (1u << 16)
+
 static struct pair *ptab_get(struct ptab *t, int32_t a, int32_t b)
 {
 	uint64_t key = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1;
 	unsigned m, i;
 
+	if ((t->n + 1) * 4 > t->cap * 3 && t->n >= PAIRS_MAX) {
+		m = t->cap - 1;
+		for (i = hash64(key) & m; t->slot[i].key; i = (i + 1) & m)
+			if (t->slot[i].key == key)
+				return &t->slot[i];
+		t->dropped++;
+		memset(&t->scratch, 0, sizeof(t->scratch));
+		return &t->scratch;
+	}
 	if ((t->n + 1) * 4 > t->cap * 3) {
 		unsigned ncap = t->cap ? t->cap * 2 : 256;
 		struct pair *ns = scx_xcalloc(ncap, sizeof(*ns));
@@ -230,6 +271,7 @@ static void ptab_clear(struct ptab *t)
 	if (t->slot)
 		memset(t->slot, 0, t->cap * sizeof(*t->slot));
 	t->n = 0;
+	t->dropped = 0;
 }
 
 /* ---- threads ----------------------------------------------------------------- */
@@ -308,7 +350,7 @@ static void fold_thread(struct scx_agg *a, struct thread *t)
 {
 	struct grp *g;
 
-	if (t->folded || !agg_stats_active(&t->s))
+	if (t->folded || !agg_stats_active(&t->s) || !a->fold)
 		return;
 	g = gtab_get(&a->tgid, t->tgid, NULL);
 	agg_stats_merge(&g->s, &t->s);
@@ -349,9 +391,10 @@ static void account_state(struct thread *t, uint64_t ts)
 	}
 }
 
-static void set_state(struct thread *t, uint64_t ts, uint8_t st)
+static void set_state(const struct scx_agg *a, struct thread *t, uint64_t ts, uint8_t st)
 {
-	account_state(t, ts);
+	if (a->tstats)
+		account_state(t, ts);
 	t->state = st;
 	t->state_ts = ts;
 }
@@ -476,14 +519,17 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		bool invol = st == TS_RUNNABLE || st == TS_PREEMPTED;
 
 		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
-		if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid && ts >= c->run_start)
-			scx_hist_add(&p->s.slice, ts - c->run_start);
-		set_state(p, ts, st);
-		p->s.switches++;
-		if (invol)
-			p->s.involuntary++;
-		else
-			p->s.voluntary++;
+		if (a->tstats) {
+			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
+			    ts >= c->run_start)
+				scx_hist_add(&p->s.slice, ts - c->run_start);
+			p->s.switches++;
+			if (invol)
+				p->s.involuntary++;
+			else
+				p->s.voluntary++;
+		}
+		set_state(a, p, ts, st);
 		if (c) {
 			c->s.switches++;
 			if (invol)
@@ -496,7 +542,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 			p->waking_ts = p->wakeup_ts = 0;
 			p->chain_len = 0;
 			enqueue(a, p, e->cpu, ts);
-			if (sw->next_pid) {
+			if (sw->next_pid && a->pairs) {
 				struct pair *pr = ptab_get(&a->preempts, sw->next_pid, sw->prev_pid);
 
 				pr->count++;
@@ -505,7 +551,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		if (sw->dsq_id != SCX_DSQ_NONE) {
 			struct scx_agg_stats *gs = NULL;
 
-			scx_hist_add(&p->s.slice_used, sw->prev_slice_used_ns);
+			if (a->tstats)
+				scx_hist_add(&p->s.slice_used, sw->prev_slice_used_ns);
 			if (c)
 				scx_hist_add(&c->s.slice_used, sw->prev_slice_used_ns);
 			if (p->dsq != SCX_DSQ_NONE) {
@@ -519,27 +566,32 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
 
-			scx_hist_add(&n->s.rq_delay, d);
+			if (a->tstats)
+				scx_hist_add(&n->s.rq_delay, d);
 			if (c)
 				scx_hist_add(&c->s.rq_delay, d);
 			if (!n->waking_ts)
 				scx_hist_add(&a->lb_preempt, d);
 			if (n->waking_ts) {
 				uint64_t w = ts >= n->waking_ts ? ts - n->waking_ts : 0;
-				struct pair *pr = ptab_get(&a->wakes, n->waker, n->pid);
 
-				scx_hist_add(&n->s.wake_lat, w);
+				if (a->tstats)
+					scx_hist_add(&n->s.wake_lat, w);
 				if (n->wakeup_ts && n->wakeup_ts >= n->waking_ts && ts >= n->wakeup_ts) {
 					scx_hist_add(&a->lb_wake, n->wakeup_ts - n->waking_ts);
 					scx_hist_add(&a->lb_run, ts - n->wakeup_ts);
 				}
 				if (c)
 					scx_hist_add(&c->s.wake_lat, w);
-				pr->runs++;
-				pr->sum_ns += w;
-				pr->max_ns = SCX_MAX(pr->max_ns, w);
+				if (a->pairs) {
+					struct pair *pr = ptab_get(&a->wakes, n->waker, n->pid);
+
+					pr->runs++;
+					pr->sum_ns += w;
+					pr->max_ns = SCX_MAX(pr->max_ns, w);
+				}
 				n->chain_lat += w;
-				if (n->chain_len >= 2) {
+				if (n->chain_len >= 2 && a->pairs) {
 					/* keep the NR_CHAINS chains of most latency */
 					struct chain *ch = NULL;
 
@@ -567,10 +619,11 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		}
 		if (n->qcpu >= 0)
 			dequeue(a, n, ts);
-		set_state(n, ts, TS_RUNNING);
+		set_state(a, n, ts, TS_RUNNING);
 		n->runnable_ts = n->waking_ts = n->wakeup_ts = 0;
 		n->cpu = e->cpu;
-		n->s.slices++;
+		if (a->tstats)
+			n->s.slices++;
 		if (c)
 			c->s.slices++;
 		if (sw->dsq_id != SCX_DSQ_NONE) {
@@ -611,7 +664,7 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	}
 	if (t->state == TS_RUNNING || t->state == TS_RUNNABLE || t->state == TS_PREEMPTED)
 		return;	/* spurious: it never slept */
-	set_state(t, e->ts, TS_RUNNABLE);
+	set_state(a, t, e->ts, TS_RUNNABLE);
 	t->runnable_ts = t->waking_ts = e->ts;
 	t->wakeup_ts = e->type == SCX_EV_WAKEUP ? e->ts : 0;
 	t->waker = w->waker_pid;
@@ -627,6 +680,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	}
 	if (c)
 		enqueue(a, t, c->id, e->ts);
+	if (!a->pairs)
+		return;
 	ptab_get(&a->wakes, w->waker_pid, w->pid)->count++;
 	/* a waker that runs because it was woken extends its own chain */
 	t->chain_len = 0;
@@ -754,7 +809,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 		account_state(t, ts);
 		if (t->qcpu >= 0)
 			dequeue(a, t, ts);
-		if (a->o.by & (1u << SCX_AGG_PID)) {
+		if ((a->o.by & (1u << SCX_AGG_PID)) && a->ndead < GROUPS_MAX) {
+			a->ndead++;
 			t->dead = true;	/* its row is still due at the end of the interval */
 			t->state = TS_UNKNOWN;
 		} else {
@@ -859,6 +915,7 @@ static void reset_interval(struct scx_agg *a)
 		if (!t)
 			continue;
 		if (t->dead) {
+			a->ndead--;
 			thread_unlink(a, t);
 			i--;	/* the cluster shifted into this slot */
 			continue;
@@ -906,10 +963,12 @@ static struct scx_agg_group *add_group(struct scx_agg *a, enum scx_agg_by by)
 
 static void gtab_groups(struct scx_agg *a, struct gtab *t, enum scx_agg_by by)
 {
-	for (unsigned i = 0; i < t->cap; i++) {
-		struct grp *gr = t->slot[i];
+	for (unsigned i = 0; i <= t->cap; i++) {
+		struct grp *gr = i < t->cap ? t->slot[i] : NULL;
 		struct scx_agg_group *g;
 
+		if (!gr && i == t->cap && t->other)
+			gr = t->other;
 		if (!gr)
 			continue;
 		g = add_group(a, by);
@@ -1181,6 +1240,16 @@ static void setup_topo(struct scx_agg *a)
 		stats_init(&a->llc[i]);
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
 		stats_init(&a->node[i]);
+	/* every CPU of the topology has a row, even one no event mentions */
+	for (unsigned i = 0; i < a->nr_cpus; i++)
+		stats_free(&a->cpus[i].s);
+	free(a->cpus);
+	a->cpus = NULL;
+	a->nr_cpus = 0;
+	if (a->topo && a->topo->nr_cpus && a->topo->max_cpu >= 0 && a->topo->max_cpu <= MAX_CPU_ID) {
+		cpu_get(a, a->topo->max_cpu);
+		a->cpus[a->topo->max_cpu].seen = false;
+	}
 	if (a->topo) {
 		for (unsigned i = 0; i < a->topo->nr_cpus; i++) {
 			const struct scx_cpu_topo *ct = &a->topo->cpus[i];
@@ -1207,6 +1276,16 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 		a->o.by = SCX_AGG_BY_DEFAULT;
 	if (!a->o.limit)
 		a->o.limit = 20;
+	a->need = a->o.need ? a->o.need : SCX_AGG_NEED_ALL;
+	if (a->o.by & (1u << SCX_AGG_PID))
+		a->need |= SCX_AGG_NEED_THREADS;
+	if (a->o.by & (1u << SCX_AGG_TGID | 1u << SCX_AGG_COMM))
+		a->need |= SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES;
+	if (a->need & (SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PAIRS))
+		a->need |= SCX_AGG_NEED_THREADS;
+	a->fold = a->need & SCX_AGG_NEED_PROCESSES;
+	a->tstats = a->need & SCX_AGG_NEED_THREADS;
+	a->pairs = a->need & SCX_AGG_NEED_PAIRS;
 	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++)
 		a->th[i] = scx_agg_thresholds[i].def;
 	stats_init(&a->snap.total);
@@ -1226,7 +1305,7 @@ int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo)
 {
 	struct scx_topo *t = NULL;
 
-	if (a->started || a->nr_cpus)
+	if (a->started)
 		return -EBUSY;
 	if (topo && !(t = scx_topo__dup(topo)))
 		return -ENOMEM;

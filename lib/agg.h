@@ -140,7 +140,20 @@ struct scx_agg_opts {
 	/* Called at every closed interval; non-zero return stops: add() returns it. */
 	int (*emit)(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx);
 	void *ctx;
+	/*
+	 * What to keep beyond the per-CPU metrics: SCX_AGG_NEED_* bits, 0 for
+	 * all.  --by pid/tgid/comm add what they need; the rest is for reports
+	 * (scx_agg_report_needs()).  Less is faster: per-CPU only is about twice
+	 * as fast as everything.
+	 */
+	unsigned need;
 };
+
+#define SCX_AGG_NEED_THREADS 1u		/* per-thread stats */
+#define SCX_AGG_NEED_PROCESSES 2u	/* per-process and per-comm tables */
+#define SCX_AGG_NEED_PAIRS 4u		/* waker/wakee and preemption pairs, chains */
+#define SCX_AGG_NEED_CPUS 8u		/* per-CPU metrics only (always kept) */
+#define SCX_AGG_NEED_ALL 7u
 
 /*
  * topo may be NULL (CPUs then appear as seen, in LLC and node -1); it is
@@ -220,6 +233,8 @@ struct scx_table;	/* report.h */
 
 /* Report names ("cpu-utilization", ...), NULL-terminated. */
 extern const char *const scx_agg_report_names[];
+/* SCX_AGG_NEED_* bits a report needs (0 for an unknown name). */
+unsigned scx_agg_report_needs(const char *name);
 /*
  * Run a named report on the closed interval.  *out is a list of tables
  * (report.h) the caller frees with scx_table_free().  0, -ENOENT for an

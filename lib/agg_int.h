@@ -68,6 +68,7 @@ struct grp {
 struct gtab {
 	struct grp **slot;
 	unsigned cap, n;
+	struct grp *other;	/* what did not fit (see GROUPS_MAX) */
 };
 
 struct pair {
@@ -78,6 +79,8 @@ struct pair {
 struct ptab {
 	struct pair *slot;
 	unsigned cap, n;
+	uint64_t dropped;	/* events whose pair did not fit */
+	struct pair scratch;
 };
 
 #define NR_CHAINS 32
@@ -100,6 +103,7 @@ struct scx_agg {
 
 	struct thread **tslot;	/* open addressing by pid */
 	unsigned tcap, nthreads;
+	unsigned ndead;		/* freed threads kept for their --by pid row */
 
 	struct gtab tgid, comm, dsq;
 	struct ptab wakes, preempts;
@@ -109,6 +113,10 @@ struct scx_agg {
 	struct chain chains[NR_CHAINS];
 	unsigned nr_chains;
 
+	unsigned need;		/* SCX_AGG_NEED_* */
+	bool fold;		/* keep the process and comm tables */
+	bool tstats;		/* keep per-thread stats */
+	bool pairs;
 	bool started, closed;	/* closed: holds a closed interval, reset on the next add */
 	uint64_t iv_start, iv_end, last_ts;
 	struct scx_agg_snap snap;
@@ -155,3 +163,9 @@ enum {
 int agg_report_sched(struct scx_agg *a, const char *name, struct scx_table **out);
 int agg_report_cpu(struct scx_agg *a, const char *name, struct scx_table **out);
 int agg_report_analysis(struct scx_agg *a, const char *name, struct scx_table **out);
+
+/* Entries 0..cap of a group table: cap is the "(other)" group, maybe NULL. */
+static inline struct grp *agg_gtab_at(const struct gtab *t, unsigned i)
+{
+	return i < t->cap ? t->slot[i] : t->other;
+}

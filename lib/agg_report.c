@@ -36,6 +36,23 @@ const struct scx_agg_threshold scx_agg_thresholds[] = {
 };
 const unsigned scx_agg_nr_thresholds = TH__COUNT;
 
+unsigned scx_agg_report_needs(const char *name)
+{
+	static const struct { const char *name; unsigned need; } t[] = {
+		{ "process-runtime", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES },
+		{ "task-states", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES },
+		{ "wakeup-latency", SCX_AGG_NEED_THREADS }, { "migrations", SCX_AGG_NEED_THREADS },
+		{ "fairness", SCX_AGG_NEED_THREADS }, { "outliers", SCX_AGG_NEED_THREADS },
+		{ "preemptions", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
+		{ "wakeup-graph", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
+	};
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(t); i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].need;
+	return 0;
+}
+
 int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 {
 	int err;
@@ -84,11 +101,11 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 	uint64_t total = 0, dur = agg_dur(a);
 	unsigned row;
 
-	for (unsigned i = 0; i < a->tgid.cap; i++)
-		if (a->tgid.slot[i])
-			total += a->tgid.slot[i]->s.busy_ns;
-	for (unsigned i = 0; i < a->tgid.cap; i++) {
-		struct grp *g = a->tgid.slot[i];
+	for (unsigned i = 0; i <= a->tgid.cap; i++)
+		if (agg_gtab_at(&a->tgid, i))
+			total += agg_gtab_at(&a->tgid, i)->s.busy_ns;
+	for (unsigned i = 0; i <= a->tgid.cap; i++) {
+		struct grp *g = agg_gtab_at(&a->tgid, i);
 
 		if (!g)
 			continue;
@@ -249,9 +266,12 @@ static int task_states(struct scx_agg *a, const char *r, struct scx_table **out)
 	FOR_THREADS(a, th)
 		state_row(t, th->pid, th->comm, &th->s);
 	finish(a, out, t, 2);
-	for (unsigned i = 0; i < a->tgid.cap; i++)
-		if (a->tgid.slot[i])
-			state_row(p, a->tgid.slot[i]->key, a->tgid.slot[i]->comm, &a->tgid.slot[i]->s);
+	for (unsigned i = 0; i <= a->tgid.cap; i++) {
+		const struct grp *g = agg_gtab_at(&a->tgid, i);
+
+		if (g)
+			state_row(p, g->key, g->comm, &g->s);
+	}
 	finish(a, out, p, 2);
 	return 0;
 }
@@ -261,6 +281,18 @@ static const char *comm_of(struct scx_agg *a, int32_t pid)
 	struct thread *t = pid ? agg_thread_find(a, pid) : NULL;
 
 	return t ? t->comm : pid ? "?" : "(irq/idle)";
+}
+
+/* How many pairs, and how many events found the pair table full. */
+static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, struct scx_table **out)
+{
+	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL };
+	struct scx_table *s = table(r, "summary", sc);
+	unsigned row = scx_table_row(s);
+
+	scx_table_uint(s, row, 0, pt->n);
+	scx_table_uint(s, row, 1, pt->dropped);
+	scx_table_append(out, s);
 }
 
 static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
@@ -287,6 +319,7 @@ static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_str(p, row, 3, comm_of(a, y));
 		scx_table_uint(p, row, 4, pr->count);
 	}
+	pairs_summary(a, r, &a->preempts, out);
 	finish(a, out, p, 4);
 	FOR_THREADS(a, th) {
 		unsigned row;
@@ -329,6 +362,7 @@ static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out
 		scx_table_uint(p, row, 5, pr->runs ? pr->sum_ns / pr->runs : 0);
 		scx_table_uint(p, row, 6, pr->max_ns);
 	}
+	pairs_summary(a, r, &a->wakes, out);
 	finish(a, out, p, 4);
 	for (unsigned i = 0; i < a->nr_chains; i++) {
 		const struct chain *ch = &a->chains[i];

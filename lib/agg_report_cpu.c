@@ -218,8 +218,8 @@ static int dsq(struct scx_agg *a, const char *r, struct scx_table **out)
 	struct scx_table *d = scx_table_new(r, "dsqs", dc);
 	uint64_t dur = agg_dur(a);
 
-	for (unsigned i = 0; i < a->dsq.cap; i++) {
-		const struct grp *g = a->dsq.slot[i];
+	for (unsigned i = 0; i <= a->dsq.cap; i++) {
+		const struct grp *g = agg_gtab_at(&a->dsq, i);
 		unsigned row;
 
 		if (!g)

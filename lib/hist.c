@@ -51,8 +51,11 @@ void scx_hist__grow(struct scx_hist *h, unsigned idx)
 	unsigned lo = h->b ? SCX_MIN(h->lo, idx) : idx, hi = h->b ? SCX_MAX(h->hi, idx + 1) : idx + 1;
 	uint64_t *nb;
 
-	lo -= lo % step;
-	hi = SCX_MIN((hi + step - 1) / step * step, SCX_HIST_NR_BUCKETS);
+	/* a histogram with one value keeps one bucket: most tasks have few samples */
+	if (h->b) {
+		lo -= lo % step;
+		hi = SCX_MIN((hi + step - 1) / step * step, SCX_HIST_NR_BUCKETS);
+	}
 	nb = scx_xcalloc(hi - lo, sizeof(*nb));
 	if (h->b) {
 		memcpy(nb + (h->lo - lo), h->b, (h->hi - h->lo) * sizeof(*nb));
