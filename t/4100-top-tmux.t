@@ -8,7 +8,9 @@ gen=$SCX_BUILD/bench/top-gen
 S=scx-top-test-$$
 LANG=C.UTF-8
 export LANG
-trap 'tmux kill-session -t "$S" 2>/dev/null; cd /; rm -rf "$TRASH"' EXIT
+# a tmux server of our own (-L), started with this environment (ASAN_OPTIONS...)
+tmux() { command tmux -L "$S" "$@"; }
+trap 'tmux kill-server 2>/dev/null; cd /; rm -rf "$TRASH"' EXIT
 
 # start ARGS...: run scx-top in a fresh 120x32 tmux pane on in.ndjson, with
 # the tty settings recorded before and after, and its exit code in rc.
