@@ -18,7 +18,7 @@ B=${SCX_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/.output}
 gen=$B/bench/top-gen
 T=$(mktemp -d /tmp/scx-top-bench.XXXXXX)
 S=scx-top-bench-$$
-trap 'tmux kill-session -t $S 2>/dev/null; rm -rf "$T"' EXIT
+trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$T"' EXIT
 HZ=$(getconf CLK_TCK)
 
 echo "## scx-top ($(nproc) cpus, $(uname -r))"
@@ -36,40 +36,48 @@ awk '{ k = $1 " " $2; sub(":", "", k); us[k] = us[k] " " $5; lines[k] = $3; byte
 	"$T/render.txt" | sort
 echo
 
-# cpu_pct PID SECONDS: % of one core used by PID over SECONDS
-cpu_pct() {
-	a=$(awk '{ print $14 + $15 }' /proc/$1/stat)
-	sleep "$2"
-	b=$(awk '{ print $14 + $15 }' /proc/$1/stat)
-	awk -v a="$a" -v b="$b" -v s="$2" -v hz="$HZ" 'BEGIN { printf "%.2f", (b - a) / hz / s * 100 }'
+# ticks PID: utime+stime of the whole process, of its main (ui) thread, and
+# of the others (the reader: decoding and aggregation)
+ticks() {
+	all=$(awk '{ print $14 + $15 }' /proc/$1/stat)
+	ui=$(awk '{ print $14 + $15 }' /proc/$1/task/$1/stat)
+	echo "$all $ui"
 }
 
-# live NAME CMD: CMD feeds scx-top -d 250ms in a 200x60 tmux pane
+# live NAME CMD: CMD feeds scx-top -d 250ms in a 200x60 tmux pane; CPU over 15 s
 live() {
-	tmux kill-session -t $S 2>/dev/null
-	tmux new-session -d -s $S -x 200 -y 60 "$2 | $B/scx-top --no-config -d 250ms"
+	tmux -L $S kill-server 2>/dev/null
+	tmux -L $S new-session -d -x 200 -y 60 "$2 | $B/scx-top --no-config -d 250ms"
 	sleep 4
 	pid=$(pgrep -n -x scx-top)
-	rate=$(awk '{ print $0 }' /dev/null)
-	pct=$(cpu_pct "$pid" 15)
-	tmux capture-pane -p -t $S | head -1 | grep -o "events [0-9.kM]*/s" >"$T/ev" || true
-	printf "| %s | %s | %s |\n" "$1" "$(cat "$T/ev")" "$pct"
-	tmux kill-session -t $S 2>/dev/null
+	a=$(ticks "$pid")
+	sleep 15
+	b=$(ticks "$pid")
+	tmux -L $S capture-pane -p | head -1 | grep -o "events [0-9.kM]*/s" | sed 's/events //' >"$T/ev" || true
+	echo "$a $b" | awk -v hz="$HZ" -v n="$1" -v ev="$(cat "$T/ev")" '{
+		all = ($3 - $1) / hz / 15 * 100; ui = ($4 - $2) / hz / 15 * 100;
+		printf "| %s | %s | %.2f | %.2f | %.2f |\n", n, ev, all, ui, all - ui }'
+	tmux -L $S kill-server 2>/dev/null
 	sleep 1
 }
 
 echo "### CPU use at 4 frames/s (-d 250ms), 512 CPUs, 8 nodes, 200x60 terminal"
 echo
-echo "| input | event rate | scx-top CPU % of one core |"
-echo "|---|---|---:|"
+echo "Percent of one core over 15 s; ui = the main thread (keys, render, write);"
+echo "reader = decoding and aggregation (lib/stream, lib/agg, lib/json)."
+echo
+echo "| input | events/s | scx-top total | ui thread | reader thread |"
+echo "|---|---:|---:|---:|---:|"
 if command -v tmux >/dev/null; then
-	live "scx-agg snapshots (-i 250ms)" \
+	live "scx-agg snapshots (--by cpu,llc,node,tgid,pid,dsq -i 250ms)" \
 		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f binary | $B/scx-agg -i 250ms --by cpu,llc,node,tgid,pid,dsq"
+	live "scx-agg snapshots (--by cpu,llc,node -i 250ms)" \
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f binary | $B/scx-agg -i 250ms --by cpu,llc,node"
 	live "raw events, binary" "$gen -c 512 -N 8 -l 8 -s 25 -r 5 -R -f binary"
 	live "raw events, binary" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f binary"
 	live "raw events, NDJSON" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f ndjson"
 else
-	echo "| (tmux missing: skipped) | | |"
+	echo "| (tmux missing: skipped) | | | | |"
 fi
 echo
 
