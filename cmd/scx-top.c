@@ -16,7 +16,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +72,6 @@ struct shared {
 	bool ended;
 	char err[512];			/* input error, "" none */
 	char warn[512];			/* end-of-input warning */
-	_Atomic uint64_t interval_ns;	/* the ui's refresh, applied at window ends */
 };
 
 struct input {
@@ -337,7 +335,6 @@ static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
 	int err, rc = 0;
 
 	strcpy(shown.source, "events");
-	atomic_store(&sh.interval_ns, (uint64_t)v->refresh_ms * 1000000);
 	err = scx_term__open();
 	if (err)
 		scx_die(SCX_EXIT_FAIL, "cannot open the terminal /dev/tty: %s", strerror(-err));
@@ -389,7 +386,6 @@ static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
 				break;
 			if (scx_term__read_keys(on_key, &u) < 0)
 				break;
-			atomic_store(&sh.interval_ns, (uint64_t)v->refresh_ms * 1000000);
 			redraw = true;
 		}
 	}

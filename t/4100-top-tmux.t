@@ -228,6 +228,24 @@ test_expect_success TMUX 'NO_COLOR: no colour codes, only reverse and bold' '
 	keys q && wait_exit
 '
 
+test_expect_success TMUX 'bad input: the error in the footer, frame kept, exit 1 after q' '
+	head -20000 in.ndjson >bad.ndjson &&
+	echo "{\"ts\":9,\"cpu\":0,\"type\":\"sched_switch\",\"prev_pid\":\"x\"}" >>bad.ndjson &&
+	INPUT=bad.ndjson start && wait_for "input error: stdin: line 20001: " &&
+	grep -q "END OF INPUT" screen.txt &&
+	keys q && wait_exit &&
+	test "$(cat rc)" = 1 &&
+	test_cmp stty.before stty.after
+'
+
+test_expect_success TMUX 'a config with warnings: a note in the footer' '
+	mkdir -p "$XDG_CONFIG_HOME/scx-top" &&
+	printf "colour = red\n" >"$XDG_CONFIG_HOME/scx-top/config" &&
+	start && wait_for "config: 1 warning, see stderr after exit" &&
+	keys q && wait_exit &&
+	rm "$XDG_CONFIG_HOME/scx-top/config"
+'
+
 test_expect_success TMUX 'stdin a terminal: a usage error, not a hang' '
 	pane "scx-top 2>err; echo \$? >rc3; sleep 60" &&
 	wait_file rc3 &&
