@@ -149,6 +149,20 @@ test_expect_success '512 cpus in 8 nodes' '
 	test $(grep -c "^ *[0-9][0-9]*  *[0-7]  *[0-9.]*  " out) = 64
 '
 
+test_expect_success '512 cpus: raw events and scx-agg snapshots give the same frames' '
+	"$SCX_BUILD/bench/top-gen" -c 512 -N 8 -l 8 -s 2 -r 20 >big.ndjson &&
+	head -1 big.ndjson >big.topo &&
+	for v in cpu llc node proc dsq; do
+		# (snapshots carry no scheduler name)
+		scx-top -b --no-config -m num --view $v <big.ndjson |
+		sed "s/  sched scx_synth$//" >direct &&
+		scx-agg -i 1s --by cpu,llc,node,tgid,pid,dsq <big.ndjson |
+		scx-top -b --no-config -m num --view $v --topology big.topo |
+		sed "/^scx-top/s/  scx-agg  /  events  /" >snap &&
+		test $(wc -l <direct) -gt 10 && test_cmp direct snap || exit 1
+	done
+'
+
 test_expect_success 'compressed input' '
 	gzip -c "$in" >in.gz &&
 	scx-top -b --no-config -m num <in.gz >out &&
