@@ -172,7 +172,7 @@ int top_action_by_name(const char *s) { return by_name(action_names, TA__COUNT, 
 
 /* ---- columns ---------------------------------------------------------------- */
 
-enum cfmt { CF_ID, CF_HEX, CF_LABEL, CF_PARENT, CF_PCT, CF_RATE, CF_NS, CF_MHZ, CF_NUM };
+enum cfmt { CF_ID, CF_HEX, CF_LABEL, CF_PARENT, CF_PCT, CF_RATE, CF_NS, CF_MHZ, CF_NUM, CF_NUM1 };
 
 struct col {
 	const char *name;	/* config/sort name */
@@ -218,7 +218,7 @@ static const struct col proc_cols[] = {
 static const struct col dsq_cols[] = {
 	{ "dsq", "DSQ", 18, -1, CF_HEX }, V("disp", "DISP/s", 8, TC_DISP, CF_RATE),
 	V("p50", "QLAT.p50", 10, TC_P50, CF_NS), V("p90", "QLAT.p90", 10, TC_P90, CF_NS),
-	V("p99", "QLAT.p99", 10, TC_P99, CF_NS), V("depth", "DEPTH", 7, TC_DEPTH, CF_NUM),
+	V("p99", "QLAT.p99", 10, TC_P99, CF_NS), V("depth", "DEPTH", 7, TC_DEPTH, CF_NUM1),
 	V("maxdepth", "MAXDEP", 8, TC_DEPTHMAX, CF_NUM),
 	V("vtime", "VTIME+", 9, TC_VTIME, CF_RATE), V("slice", "SLICE", 8, TC_SLICE, CF_NS),
 	{ 0 }
@@ -673,6 +673,7 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 			return "-";
 		fixed(r->v[c->c] / 1000, 0, "", buf, size);
 		break;
+	case CF_NUM1: fixed(r->v[c->c], 1, "", buf, size); break;
 	default: fixed(r->v[c->c], 0, "", buf, size); break;
 	}
 	return buf;
