@@ -30,7 +30,7 @@
 #include "util.h"
 
 enum {
-	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
+	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_REORDER, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
 };
 
 static const struct scx_opt options[] = {
@@ -38,6 +38,8 @@ static const struct scx_opt options[] = {
 	  "@file" },
 	{ OPT_TOPOLOGY, "topology", "FILE",
 	  "cpu topology (JSON) when the input has none (default: this machine's)", "@file" },
+	{ OPT_REORDER, "reorder", "DURATION",
+	  "hold events this long to put them in time order (default 100ms, 0: off)" },
 	{ 'b', "batch", NULL, "plain-text frames on stdout, no terminal control (like top -b)" },
 	{ 'n', "iterations", "N", "stop after N frames" },
 	{ 'd', "delay", "SECONDS", "refresh interval and window length (default 1s)" },
@@ -83,7 +85,9 @@ struct input {
 	bool ready;			/* emit() filled snap */
 	struct top_model snap;		/* scratch for snapshot lines */
 	struct top_model last;		/* previous window (history) */
-	bool topo_set, flushed;
+	bool topo_set, flushed, eof;
+	uint64_t reorder_ns;		/* 0: feed events as they come */
+	struct top_order *order;
 	uint64_t snaps;			/* scx-agg snapshot lines read */
 	uint64_t skipped;
 };
@@ -162,15 +166,41 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 	int ret;
 
 	for (;;) {
-		ret = scx_reader__next(in->r, &e);
-		if (ret == SCX_READ_EVENT) {
-			if (!in->topo_set)
-				input_start(in);
+		/* events leave the reorder buffer one at a time: each may close
+		 * a window, and every window is a frame */
+		while (in->order && top_order__pop(in->order, &e, in->eof)) {
 			scx_agg__add(in->agg, &e);
 			if (in->ready) {
 				*m = input_ready(in);
 				return 1;
 			}
+		}
+		if (in->eof) {
+			if (in->agg && !in->flushed) {
+				in->flushed = true;
+				scx_agg__flush(in->agg);
+				if (in->ready) {
+					*m = input_ready(in);
+					return 1;
+				}
+			}
+			return 0;
+		}
+		ret = scx_reader__next(in->r, &e);
+		if (ret == SCX_READ_EVENT) {
+			if (!in->topo_set)
+				input_start(in);
+			if (!in->reorder_ns) {
+				scx_agg__add(in->agg, &e);
+				if (in->ready) {
+					*m = input_ready(in);
+					return 1;
+				}
+				continue;
+			}
+			if (!in->order)
+				in->order = top_order__new(in->reorder_ns);
+			top_order__push(in->order, &e);
 		} else if (ret == SCX_READ_OTHER) {
 			line = scx_reader__line(in->r, &len);
 			if (top_snap_parse(&in->snap, line, len, err, errsz) < 0) {
@@ -195,15 +225,7 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 			*m = input_ready(in);
 			return 1;
 		} else if (ret == SCX_READ_END) {
-			if (in->agg && !in->flushed) {
-				in->flushed = true;
-				scx_agg__flush(in->agg);
-				if (in->ready) {
-					*m = input_ready(in);
-					return 1;
-				}
-			}
-			return 0;
+			in->eof = true;
 		} else {
 			snprintf(err, errsz, "%s", scx_reader__error(in->r));
 			return -1;
@@ -419,7 +441,7 @@ int main(int argc, char **argv)
 	const char *arg, *input = NULL, *config = NULL, *sort = NULL, *filter = NULL;
 	const char *view = NULL, *mode = NULL, *theme = NULL, *topology = NULL;
 	bool batch = false, no_config = false, save = false;
-	uint64_t iterations = 0, delay = 0;
+	uint64_t iterations = 0, delay = 0, reorder = 100000000;
 	struct top_view v;
 	struct top_keymap km;
 	struct input in = { 0 };
@@ -442,6 +464,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_VIEW: view = arg; break;
 		case OPT_TOPOLOGY: topology = arg; break;
+		case OPT_REORDER:
+			if (scx_parse_duration(arg, &reorder) || reorder > 10000000000ull)
+				scx_usage_error(&cmd, "bad --reorder '%s' (0 to 10s)", arg);
+			break;
 		case 'm': mode = arg; break;
 		case OPT_SORT: sort = arg; break;
 		case OPT_FILTER: filter = arg; break;
@@ -527,6 +553,7 @@ int main(int argc, char **argv)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", input ? input : "stdin",
 			strerror(errno));
 	in.interval_ns = (uint64_t)v.refresh_ms * 1000000;
+	in.reorder_ns = reorder;
 	if (topology) {
 		char terr[256];
 
@@ -540,6 +567,7 @@ int main(int argc, char **argv)
 	rc = batch ? run_batch(&in, &v, iterations) : run_tty(&in, &v, &km, config, iterations);
 	if (batch) {
 		scx_agg__free(in.agg);
+		top_order__free(in.order);
 		scx_topo__free(in.topo);
 		scx_reader__free(in.r);
 		top_model_free(&in.snap);

@@ -170,6 +170,15 @@ test_expect_success '512 cpus: raw events and scx-agg snapshots give the same fr
 	done
 '
 
+test_expect_success 'events out of order across cpus are put back in order' '
+	# top-small-ooo.ndjson: cpu 2 events flushed late, and the waking of
+	# 102 (on cpu 3) after its switch-in on cpu 1, as scx-events staging does
+	scx-top -b --no-config -m num <"$TDATA/top-small-ooo.ndjson" >out &&
+	test_cmp "$TDATA/top-small.cpu.txt" out &&
+	scx-top -b --no-config -m num --reorder 0 <"$TDATA/top-small-ooo.ndjson" >out &&
+	grep -q "^   1   1   10.0      0       0        -        -        -    1.0" out
+'
+
 test_expect_success 'compressed input' '
 	gzip -c "$in" >in.gz &&
 	scx-top -b --no-config -m num <in.gz >out &&

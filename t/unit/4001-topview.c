@@ -317,8 +317,35 @@ static void test_actions(void)
 	ok(!v.sort_asc[TV_LLC], "a number column sorts descending");
 }
 
+static void test_order(void)
+{
+	static const uint64_t in[] = { 10, 30, 20, 25, 40, 35, 200, 190, 5 };
+	static const uint64_t want[] = { 10, 20, 25, 30, 35, 40, 5, 190, 200 };
+	struct top_order *o = top_order__new(100);
+	struct scx_event e;
+	uint64_t out[16];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(in); i++) {
+		scx_event_init(&e, SCX_EV_SWITCH);
+		e.ts = in[i];
+		e.cpu = (int)i;
+		top_order__push(o, &e);
+		while (top_order__pop(o, &e, false))
+			out[n++] = e.ts;
+	}
+	is_int(n, 7, "events 100 ns older than the newest (and the late one) went out");
+	while (top_order__pop(o, &e, true))
+		out[n++] = e.ts;
+	is_int(n, SCX_ARRAY_SIZE(want), "drained");
+	ok(!memcmp(out, want, sizeof(want)), "in time order, the late one as it came");
+	is_int(top_order__late(o), 1, "one event came too late");
+	top_order__free(o);
+}
+
 int main(void)
 {
+	test_order();
 	test_formats();
 	test_keys();
 	test_conf();
