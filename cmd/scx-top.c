@@ -87,6 +87,7 @@ struct input {
 	struct top_model last;		/* previous window (history) */
 	bool topo_set, flushed, eof;
 	uint64_t reorder_ns;		/* 0: feed events as they come */
+	uint64_t last_ts;		/* newest event fed before reordering began */
 	struct top_order *order;
 	uint64_t snaps;			/* scx-agg snapshot lines read */
 	uint64_t skipped;
@@ -190,7 +191,11 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 		if (ret == SCX_READ_EVENT) {
 			if (!in->topo_set)
 				input_start(in);
-			if (!in->reorder_ns) {
+			/* in order so far (files, replays): no buffer and no delay;
+			 * from the first event older than one before (live
+			 * scx-events), every event goes through the buffer */
+			if (!in->order && (!in->reorder_ns || e.ts >= in->last_ts)) {
+				in->last_ts = e.ts;
 				scx_agg__add(in->agg, &e);
 				if (in->ready) {
 					*m = input_ready(in);
@@ -198,8 +203,11 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 				}
 				continue;
 			}
-			if (!in->order)
+			if (!in->order) {
 				in->order = top_order__new(in->reorder_ns);
+				scx_debug(1, "events out of order: reordering within %llu ms",
+					  (unsigned long long)(in->reorder_ns / 1000000));
+			}
 			top_order__push(in->order, &e);
 		} else if (ret == SCX_READ_OTHER) {
 			line = scx_reader__line(in->r, &len);

@@ -14,14 +14,18 @@
 
 #include "topview.h"
 
-struct item {
-	struct scx_event e;
+/* The heap holds keys only; events stay put in a slab (cheap sift swaps). */
+struct key {
+	uint64_t ts;
 	uint64_t seq;		/* arrival order: keeps equal timestamps in order */
+	uint32_t slot;
 };
 
 struct top_order {
-	struct item *h;
-	size_t n, cap;
+	struct key *h;
+	struct scx_event *slab;
+	uint32_t *free;		/* free slab slots */
+	size_t n, cap, nfree;
 	uint64_t window, newest, seq, late, released_ts;
 };
 
@@ -38,32 +42,43 @@ void top_order__free(struct top_order *o)
 	if (!o)
 		return;
 	free(o->h);
+	free(o->slab);
+	free(o->free);
 	free(o);
 }
 
-static bool before(const struct item *a, const struct item *b)
+static bool before(const struct key *a, const struct key *b)
 {
-	return a->e.ts < b->e.ts || (a->e.ts == b->e.ts && a->seq < b->seq);
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
 void top_order__push(struct top_order *o, const struct scx_event *e)
 {
 	size_t i;
+	uint32_t slot;
 
 	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 1024;
-		o->h = scx_xrealloc(o->h, o->cap * sizeof(*o->h));
+		size_t cap = o->cap ? o->cap * 2 : 1024;
+
+		o->h = scx_xrealloc(o->h, cap * sizeof(*o->h));
+		o->slab = scx_xrealloc(o->slab, cap * sizeof(*o->slab));
+		o->free = scx_xrealloc(o->free, cap * sizeof(*o->free));
+		/* the new slots are free (the old ones are all in use: n == cap) */
+		for (size_t k = o->cap; k < cap; k++)
+			o->free[o->nfree++] = (uint32_t)(cap - 1 - (k - o->cap));
+		o->cap = cap;
 	}
 	if (e->ts < o->released_ts)
 		o->late++;
 	if (e->ts > o->newest)
 		o->newest = e->ts;
+	slot = o->free[--o->nfree];
+	o->slab[slot] = *e;
 	i = o->n++;
-	o->h[i].e = *e;
-	o->h[i].seq = o->seq++;
+	o->h[i] = (struct key){ e->ts, o->seq++, slot };
 	while (i) {
 		size_t p = (i - 1) / 2;
-		struct item t;
+		struct key t;
 
 		if (!before(&o->h[i], &o->h[p]))
 			break;
@@ -80,15 +95,16 @@ bool top_order__pop(struct top_order *o, struct scx_event *e, bool drain)
 
 	if (!o->n)
 		return false;
-	if (!drain && o->h[0].e.ts + o->window > o->newest)
+	if (!drain && o->h[0].ts + o->window > o->newest)
 		return false;
-	*e = o->h[0].e;
+	*e = o->slab[o->h[0].slot];
+	o->free[o->nfree++] = o->h[0].slot;
 	if (e->ts > o->released_ts)
 		o->released_ts = e->ts;
 	o->h[0] = o->h[--o->n];
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct item t;
+		struct key t;
 
 		if (l < o->n && before(&o->h[l], &o->h[m]))
 			m = l;
