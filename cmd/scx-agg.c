@@ -315,7 +315,8 @@ int main(int argc, char **argv)
 		scx_reader__free(r);
 		if (rc || c.werr || err)
 			break;
-		memset(lost.cpu, 0, lost.n * sizeof(*lost.cpu));
+		if (lost.cpu)
+			memset(lost.cpu, 0, lost.n * sizeof(*lost.cpu));
 	}
 	if (!a && !rc) {
 		/* empty input: still one (empty) snapshot, so a pipeline sees a result */

@@ -163,7 +163,7 @@ static void gtab_grow(struct gtab *t)
  * ones are merged into one group with key -1 and comm "(other)", so memory
  * stays bounded however many processes come and go in an interval.
  */
-#define GROUPS_MAX (1u << 16)
+#define GROUPS_MAX (1u << 14)
 
 /* Group by key, or by comm when comm is not NULL. */
 static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
@@ -296,16 +296,11 @@ static void thread_table_grow(struct scx_agg *a)
 	a->tcap = ncap;
 }
 
-static struct thread *thread_get(struct scx_agg *a, int32_t pid, int32_t tgid, const char *comm)
+static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, const char *comm)
 {
-	struct thread *t = agg_thread_find(a, pid);
+	struct thread *t;
 	unsigned m, i;
 
-	if (t) {
-		if (tgid > 0)
-			t->tgid = tgid;
-		return t;
-	}
 	if ((a->nthreads + 1) * 2 > a->tcap)
 		thread_table_grow(a);
 	t = scx_xcalloc(1, sizeof(*t));
@@ -322,6 +317,18 @@ static struct thread *thread_get(struct scx_agg *a, int32_t pid, int32_t tgid, c
 		;
 	a->tslot[i] = t;
 	a->nthreads++;
+	return t;
+}
+
+static inline struct thread *thread_get(struct scx_agg *a, int32_t pid, int32_t tgid,
+					const char *comm)
+{
+	struct thread *t = agg_thread_find(a, pid);
+
+	if (!t)
+		return thread_new(a, pid, tgid, comm);
+	if (tgid > 0)
+		t->tgid = tgid;
 	return t;
 }
 
@@ -401,7 +408,7 @@ static void set_state(const struct scx_agg *a, struct thread *t, uint64_t ts, ui
 
 /* ---- cpus ---------------------------------------------------------------------- */
 
-static struct cpu *cpu_get(struct scx_agg *a, int32_t id)
+static struct cpu *cpu_get_slow(struct scx_agg *a, int32_t id)
 {
 	if (id < 0 || id > MAX_CPU_ID)
 		return NULL;
@@ -425,6 +432,15 @@ static struct cpu *cpu_get(struct scx_agg *a, int32_t id)
 	}
 	a->cpus[id].seen = true;
 	return &a->cpus[id];
+}
+
+static inline struct cpu *cpu_get(struct scx_agg *a, int32_t id)
+{
+	if ((uint32_t)id < a->nr_cpus) {
+		a->cpus[id].seen = true;
+		return &a->cpus[id];
+	}
+	return cpu_get_slow(a, id);
 }
 
 static void cpu_account(struct cpu *c, uint64_t ts)
@@ -1108,12 +1124,16 @@ static int roll(struct scx_agg *a, uint64_t ts)
 	}
 	if (!a->o.interval_ns)
 		return 0;
-	while (ts >= a->iv_end) {
+	while (ts >= a->iv_end && a->iv_end != UINT64_MAX) {
 		uint64_t gap = (ts - a->iv_end) / a->o.interval_ns;
 
 		err = close_interval(a, a->iv_end, false);
 		a->iv_start = a->iv_end;
-		a->iv_end += a->o.interval_ns;
+		/* the end of time is one long last interval, never a wrap */
+		if (a->iv_end > UINT64_MAX - a->o.interval_ns)
+			a->iv_end = UINT64_MAX;
+		else
+			a->iv_end += a->o.interval_ns;
 		if (gap > MAX_GAP_INTERVALS) {
 			/* one snapshot spans the quiet stretch */
 			a->iv_end = a->iv_start + gap * a->o.interval_ns;

@@ -180,13 +180,28 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 
 /* ---- NDJSON ---------------------------------------------------------------------- */
 
+/* Doubles with 9 significant digits: enough, and no 0.0092149999999999992 */
+static void jw_num(struct scx_jw *w, double v)
+{
+	char buf[32];
+	int n;
+
+	if (!isfinite(v)) {
+		scx_jw_null(w);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%.9g", v);
+	scx_jw_raw(w, buf, n);
+}
+
 static void json_dist(struct scx_jw *w, const struct scx_dist *d)
 {
 	scx_jw_obj_begin(w);
 	scx_jw_kuint(w, "count", d->count);
 	if (d->count) {
 		scx_jw_kuint(w, "min", d->min);
-		scx_jw_kdouble(w, "avg", round(d->avg * 10) / 10);
+		scx_jw_key(w, "avg");
+		jw_num(w, round(d->avg * 10) / 10);
 		scx_jw_kuint(w, "p50", d->p50);
 		scx_jw_kuint(w, "p90", d->p90);
 		scx_jw_kuint(w, "p99", d->p99);
@@ -211,7 +226,7 @@ static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn, const 
 		if (k == SCX_AGG_M_DIST || k == SCX_AGG_M_DISTN)
 			json_dist(w, &d);
 		else if (k == SCX_AGG_M_RATIO || k == SCX_AGG_M_NUM || k == SCX_AGG_M_KHZ)
-			scx_jw_double(w, round(v * 1e6) / 1e6);
+			jw_num(w, v);
 		else
 			scx_jw_uint(w, (uint64_t)v);
 		if (i == M_SOFTIRQ_NS && v > 0) {

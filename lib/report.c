@@ -164,6 +164,19 @@ void scx_table_sort_desc(struct scx_table *t, unsigned col)
 
 /* ---- NDJSON ---------------------------------------------------------------------- */
 
+static void jw_num(struct scx_jw *w, double v)
+{
+	char buf[32];
+	int n;
+
+	if (!isfinite(v)) {
+		scx_jw_null(w);
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%.9g", v);
+	scx_jw_raw(w, buf, n);
+}
+
 static void json_cell(struct scx_jw *w, const struct scx_col *col, const union scx_cell *x)
 {
 	switch (col->kind) {
@@ -172,13 +185,14 @@ static void json_cell(struct scx_jw *w, const struct scx_col *col, const union s
 	case SCX_COL_UINT:
 	case SCX_COL_NS: scx_jw_uint(w, x->u); break;
 	case SCX_COL_NUM:
-	case SCX_COL_PCT: scx_jw_double(w, round(x->d * 1e4) / 1e4); break;
+	case SCX_COL_PCT: jw_num(w, x->d); break;
 	case SCX_COL_DIST:
 		scx_jw_obj_begin(w);
 		scx_jw_kuint(w, "count", x->dist ? x->dist->count : 0);
 		if (x->dist && x->dist->count) {
 			scx_jw_kuint(w, "min", x->dist->min);
-			scx_jw_kdouble(w, "avg", round(x->dist->avg * 10) / 10);
+			scx_jw_key(w, "avg");
+			jw_num(w, round(x->dist->avg * 10) / 10);
 			scx_jw_kuint(w, "p50", x->dist->p50);
 			scx_jw_kuint(w, "p90", x->dist->p90);
 			scx_jw_kuint(w, "p99", x->dist->p99);
@@ -262,7 +276,6 @@ static void text_cell(char *buf, size_t n, const struct scx_col *col, const unio
 			scx_fmt_ns(sub == 1 ? x->dist->p50 : sub == 2 ? x->dist->p99 : x->dist->max, buf, n);
 		break;
 	}
-	buf[MAXW - 1] = 0;
 }
 
 void scx_report_text(struct scx_buf *b, const struct scx_table *list, const struct scx_report_ctx *c)
