@@ -1208,6 +1208,9 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 			if (v->view == TV_DSQ)
 				f_str(&f, "no DSQ data: the stream has no sched_ext switch or "
 					  "dsq_insert events");
+			else if ((v->view == TV_LLC || v->view == TV_NODE) && m->t[TT_CPU].n)
+				f_str(&f, "no LLC or node groups: the input has no CPU topology "
+					  "(see --topology)");
 			else if (v->filter[0] && v->view == TV_PROC)
 				f_str(&f, "no process matches the filter");
 			else

@@ -179,6 +179,15 @@ test_expect_success 'events out of order across cpus are put back in order' '
 	grep -q "^   1   1   10.0      0       0        -        -        -    1.0" out
 '
 
+test_expect_success SHARED 'a Perfetto trace replayed through scx-perfetto' '
+	trace=$SHARED/testdata/perfetto/upstream/cpu_idle_freq.pb &&
+	test -x "$SCX_BUILD/scx-perfetto" || { echo "no scx-perfetto in this build"; exit 0; }
+	scx-perfetto -i "$trace" | scx-top -b --no-config -m num -n 1 >out &&
+	grep -q "^   0   0    0.0 .*  1704    0.0$" out &&
+	scx-perfetto -i "$trace" | scx-top -b --no-config -m num -n 1 --view node >out &&
+	grep -q "the input has no CPU topology" out
+'
+
 test_expect_success 'compressed input' '
 	gzip -c "$in" >in.gz &&
 	scx-top -b --no-config -m num <in.gz >out &&
