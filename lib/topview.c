@@ -1214,7 +1214,8 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 			else if (v->filter[0] && v->view == TV_PROC)
 				f_str(&f, "no process matches the filter");
 			else
-				f_str(&f, m->seq ? "no data in this window" : "waiting for input...");
+				f_str(&f, m->seq ? "no data in this window" :
+					  v->ended ? "the input held no events" : "waiting for input...");
 			f_eol(&f);
 		}
 		free(lines);
