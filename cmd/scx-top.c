@@ -26,6 +26,7 @@
 #include "stream.h"
 #include "term.h"
 #include "topconf.h"
+#include "reorder.h"
 #include "topview.h"
 #include "util.h"
 
@@ -88,7 +89,7 @@ struct input {
 	bool topo_set, flushed, eof;
 	uint64_t reorder_ns;		/* 0: feed events as they come */
 	uint64_t last_ts;		/* newest event fed before reordering began */
-	struct top_order *order;
+	struct scx_reorder *order;
 	uint64_t snaps;			/* scx-agg snapshot lines read */
 	uint64_t skipped;
 };
@@ -169,7 +170,7 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 	for (;;) {
 		/* events leave the reorder buffer one at a time: each may close
 		 * a window, and every window is a frame */
-		while (in->order && top_order__pop(in->order, &e, in->eof)) {
+		while (in->order && scx_reorder__pop(in->order, &e, in->eof)) {
 			scx_agg__add(in->agg, &e);
 			if (in->ready) {
 				*m = input_ready(in);
@@ -204,11 +205,11 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 				continue;
 			}
 			if (!in->order) {
-				in->order = top_order__new(in->reorder_ns);
+				in->order = scx_reorder__new(in->reorder_ns);
 				scx_debug(1, "events out of order: reordering within %llu ms",
 					  (unsigned long long)(in->reorder_ns / 1000000));
 			}
-			top_order__push(in->order, &e);
+			scx_reorder__push(in->order, &e);
 		} else if (ret == SCX_READ_OTHER) {
 			line = scx_reader__line(in->r, &len);
 			if (top_snap_parse(&in->snap, line, len, err, errsz) < 0) {
@@ -575,7 +576,7 @@ int main(int argc, char **argv)
 	rc = batch ? run_batch(&in, &v, iterations) : run_tty(&in, &v, &km, config, iterations);
 	if (batch) {
 		scx_agg__free(in.agg);
-		top_order__free(in.order);
+		scx_reorder__free(in.order);
 		scx_topo__free(in.topo);
 		scx_reader__free(in.r);
 		top_model_free(&in.snap);

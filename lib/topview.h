@@ -177,22 +177,6 @@ const char *top_fmt_ns(double ns, char *buf, size_t size);	/* 12.3us */
 
 struct scx_topo;
 
-/* ---- time order (topview_order.c) ---------------------------------------- */
-
-/*
- * A reorder buffer: push events as they come, pop them in timestamp order
- * once the newest event pushed is window_ns later (or all, when draining).
- * Live scx-events streams are ordered per CPU only (staged flushes).
- */
-struct top_order;
-struct top_order *top_order__new(uint64_t window_ns);
-void top_order__free(struct top_order *o);
-void top_order__push(struct top_order *o, const struct scx_event *e);
-/* true with *e set to the oldest event that may go; drain: any. */
-bool top_order__pop(struct top_order *o, struct scx_event *e, bool drain);
-/* Events that arrived after a later one had already been popped. */
-uint64_t top_order__late(const struct top_order *o);
-
 /* ---- lib/agg snapshots -> models (topview_agg.c) ------------------------ */
 
 struct scx_agg_snap;

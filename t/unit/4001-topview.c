@@ -7,6 +7,7 @@
 #include "tap.h"
 #include "term.h"
 #include "topconf.h"
+#include "reorder.h"
 #include "topview.h"
 
 static int key1(const char *s, size_t *used)
@@ -321,7 +322,7 @@ static void test_order(void)
 {
 	static const uint64_t in[] = { 10, 30, 20, 25, 40, 35, 200, 190, 5 };
 	static const uint64_t want[] = { 10, 20, 25, 30, 35, 40, 5, 190, 200 };
-	struct top_order *o = top_order__new(100);
+	struct scx_reorder *o = scx_reorder__new(100);
 	struct scx_event e;
 	uint64_t out[16];
 	unsigned n = 0;
@@ -330,17 +331,17 @@ static void test_order(void)
 		scx_event_init(&e, SCX_EV_SWITCH);
 		e.ts = in[i];
 		e.cpu = (int)i;
-		top_order__push(o, &e);
-		while (top_order__pop(o, &e, false))
+		scx_reorder__push(o, &e);
+		while (scx_reorder__pop(o, &e, false))
 			out[n++] = e.ts;
 	}
 	is_int(n, 7, "events 100 ns older than the newest (and the late one) went out");
-	while (top_order__pop(o, &e, true))
+	while (scx_reorder__pop(o, &e, true))
 		out[n++] = e.ts;
 	is_int(n, SCX_ARRAY_SIZE(want), "drained");
 	ok(!memcmp(out, want, sizeof(want)), "in time order, the late one as it came");
-	is_int(top_order__late(o), 1, "one event came too late");
-	top_order__free(o);
+	is_int(scx_reorder__late(o), 1, "one event came too late");
+	scx_reorder__free(o);
 }
 
 int main(void)

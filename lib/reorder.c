@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Put a live stream back in time order before aggregation.  scx-events
+ * Put a live stream back in time order.  scx-events
  * stages events per CPU and flushes each CPU's batch on its own (up to its
  * --flush delay, 50 ms by default), so its stream is ordered per CPU but
  * not across CPUs, and an engine that follows tasks across CPUs (a thread
@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topview.h"
+#include "reorder.h"
+#include "util.h"
 
 /* The heap holds keys only; events stay put in a slab (cheap sift swaps). */
 struct key {
@@ -21,7 +22,7 @@ struct key {
 	uint32_t slot;
 };
 
-struct top_order {
+struct scx_reorder {
 	struct key *h;
 	struct scx_event *slab;
 	uint32_t *free;		/* free slab slots */
@@ -29,15 +30,15 @@ struct top_order {
 	uint64_t window, newest, seq, late, released_ts;
 };
 
-struct top_order *top_order__new(uint64_t window_ns)
+struct scx_reorder *scx_reorder__new(uint64_t window_ns)
 {
-	struct top_order *o = scx_xcalloc(1, sizeof(*o));
+	struct scx_reorder *o = scx_xcalloc(1, sizeof(*o));
 
 	o->window = window_ns;
 	return o;
 }
 
-void top_order__free(struct top_order *o)
+void scx_reorder__free(struct scx_reorder *o)
 {
 	if (!o)
 		return;
@@ -52,7 +53,7 @@ static bool before(const struct key *a, const struct key *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
-void top_order__push(struct top_order *o, const struct scx_event *e)
+void scx_reorder__push(struct scx_reorder *o, const struct scx_event *e)
 {
 	size_t i;
 	uint32_t slot;
@@ -89,7 +90,7 @@ void top_order__push(struct top_order *o, const struct scx_event *e)
 	}
 }
 
-bool top_order__pop(struct top_order *o, struct scx_event *e, bool drain)
+bool scx_reorder__pop(struct scx_reorder *o, struct scx_event *e, bool drain)
 {
 	size_t i = 0;
 
@@ -120,7 +121,12 @@ bool top_order__pop(struct top_order *o, struct scx_event *e, bool drain)
 	return true;
 }
 
-uint64_t top_order__late(const struct top_order *o)
+uint64_t scx_reorder__late(const struct scx_reorder *o)
 {
 	return o->late;
+}
+
+uint64_t scx_reorder__held(const struct scx_reorder *o)
+{
+	return o->n;
 }
