@@ -91,6 +91,7 @@ test_expect_success BPF 'real scx-events: live switches reach events://stream an
 	  sleep 2.5
 	  req 3 resources/read "{\"uri\":\"events://stream\"}"
 	  call 4 query_stats "{\"stat_type\":\"cpu\"}"
+	  req 6 resources/read "{\"uri\":\"bpf://programs\"}"
 	  call 5 control_event_tracking "{\"action\":\"stop\"}"
 	} | mcp >out 2>err &&
 	test "$(iserr 2 <out)" = false &&
@@ -98,7 +99,9 @@ test_expect_success BPF 'real scx-events: live switches reach events://stream an
 	resp 3 <out | jq -r ".result.contents[0].text" | jq -e ".producer == \"scx-events\" and
 		([.events[] | select(.type == \"sched_switch\")] | length) > 0" >/dev/null &&
 	text 4 <out | jq -e ".available and (.rows | length) == $(nproc)" >/dev/null &&
-	text 5 <out | jq -e ".exit_status == 0 and .lost_events == 0" >/dev/null
+	text 5 <out | jq -e ".exit_status == 0 and .lost_events == 0" >/dev/null &&
+	resp 6 <out | jq -r ".result.contents[0].text" | jq -e ".total > 0 and .total == (.programs | length) + (.omitted // 0) and
+		all(.programs[]; .id > 0 and (.name | type) == \"string\")" >/dev/null
 '
 
 test_done
