@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx-perfetto: scx events -> Perfetto trace (default), or with -i a
+ * Perfetto trace (ours, traced's, wprof's) -> scx events.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "opts.h"
+#include "perfetto_read.h"
+#include "perfetto_write.h"
+#include "stream.h"
+#include "util.h"
+
+enum {
+	OPT_NO_COMPACT = 256, OPT_DEFLATE, OPT_STAT, OPT_SOURCE, OPT_RAW_STATE, OPT_FORMAT,
+	OPT_COMPRESS, OPT_BUNDLE,
+};
+
+static const struct scx_opt opts[] = {
+	{ 'i', "input", "TRACE", "read a Perfetto trace and write its events", "@file" },
+	{ 'o', "output", "FILE", "write to FILE instead of stdout ('-' = stdout)", "@file" },
+	{ OPT_STAT, "stat", NULL, "with -i: print a summary of the trace instead of events" },
+	{ OPT_FORMAT, "format", "FORMAT", "with -i: event format to write", "ndjson binary" },
+	{ OPT_COMPRESS, "compress", "CODEC", "with -i: compress the event stream", "none gzip zstd" },
+	{ OPT_SOURCE, "source", "SOURCE",
+	  "with -i: scheduler events from ftrace bundles, track events, or auto",
+	  "auto ftrace track" },
+	{ OPT_RAW_STATE, "raw-state", NULL, "with -i: keep prev_state as the trace has it" },
+	{ OPT_NO_COMPACT, "no-compact", NULL, "write plain sched_switch/sched_waking, not compact_sched" },
+	{ OPT_DEFLATE, "deflate", NULL, "write deflate compressed_packets" },
+	{ OPT_BUNDLE, "bundle-events", "N", "events per cpu bundle (default 1024)" },
+	{ 'v', "verbose", NULL, "more messages" },
+	{ 0 },
+};
+
+static const struct scx_cmd cmd = {
+	.name = "scx-perfetto",
+	.args = "[EVENTS]",
+	.summary = "Convert scx events to a Perfetto trace, or (-i) a Perfetto trace to scx events.",
+	.opts = opts,
+	.footer = "Examples:\n"
+		  "  scx-events -d 30 | scx-perfetto -o sched.pftrace\n"
+		  "  scx-perfetto -i wprof.pb.zst | scx-agg --report all\n"
+		  "  scx-perfetto -i trace.pb --stat\n",
+};
+
+static volatile sig_atomic_t stop;
+static int input_fd = -1;
+
+/*
+ * Ctrl-C reaches the whole pipeline; SIGTERM from a supervisor: stop reading
+ * (closing the input wakes a blocked read) and finish the trace cleanly.
+ */
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+	if (input_fd >= 0)
+		close(input_fd);
+}
+
+struct rd_ctx {
+	struct scx_writer *w;
+	const char *out;
+	int err;
+	uint64_t lost[1024];	/* for the trailer */
+	unsigned lost_cpus;
+};
+
+static int on_trace(void *ctx, const struct scx_pf_trace *t)
+{
+	struct rd_ctx *c = ctx;
+	int rc = scx_writer__header(c->w, &t->hdr);
+
+	if (rc)
+		c->err = rc;
+	return rc;
+}
+
+static int on_event(void *ctx, const struct scx_event *e)
+{
+	struct rd_ctx *c = ctx;
+	int rc = scx_writer__event(c->w, e);
+
+	if (e->type == SCX_EV_LOST && e->cpu >= 0 && e->cpu < 1024) {
+		c->lost[e->cpu] += e->lost.count;
+		if ((unsigned)e->cpu + 1 > c->lost_cpus)
+			c->lost_cpus = e->cpu + 1;
+	}
+	if (rc)
+		c->err = rc;
+	return rc;
+}
+
+static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opts *po,
+		   struct scx_writer_opts *wo)
+{
+	static struct rd_ctx c;
+
+	c.out = out;
+	struct scx_pf_trace *t = NULL;
+	int rc, ret = SCX_EXIT_OK;
+
+	if (!stat) {
+		c.w = scx_writer__open(out, wo);
+		if (!c.w)
+			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(errno));
+		po->on_event = on_event;
+		po->on_trace = on_trace;
+		po->ctx = &c;
+	}
+	rc = scx_pf_read_path(in, po, &t);
+	if (rc == -EBADMSG && t) {
+		scx_warn("%s", t->error);
+		ret = SCX_EXIT_FAIL;
+	} else if (rc && c.err == -EPIPE) {
+		ret = SCX_EXIT_OK;	/* the reader went away: a normal stop */
+	} else if (rc && c.err) {
+		scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-c.err));
+		ret = SCX_EXIT_FAIL;
+	} else if (rc) {
+		scx_warn("cannot read '%s': %s", in, strerror(-rc));
+		ret = SCX_EXIT_FAIL;
+	}
+	if (stat && t && (!rc || rc == -EBADMSG)) {
+		struct scx_buf b = { 0 };
+		FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
+		if (!f)
+			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(errno));
+		scx_pf_stat_format(&b, t);
+		fwrite(b.data, 1, b.len, f);
+		scx_buf_free(&b);
+		if (fflush(f) || ferror(f)) {
+			scx_warn("cannot write '%s': %s", out ? out : "-", strerror(errno));
+			ret = SCX_EXIT_FAIL;
+		}
+		if (f != stdout)
+			fclose(f);
+	}
+	if (c.w) {
+		if (!c.err && t && (!rc || rc == -EBADMSG)) {
+			struct scx_trailer tr = { 0 };
+			memcpy(tr.counts, t->stat.events, sizeof(tr.counts));
+			tr.end_ns = t->stat.last_ts;
+			tr.nr_cpus = SCX_MAX(c.lost_cpus, t->hdr.nr_cpus);
+			tr.lost = c.lost;
+			for (unsigned i = 0; i < c.lost_cpus; i++)
+				tr.lost_total += c.lost[i];
+			c.err = scx_writer__trailer(c.w, &tr);
+		}
+		int cr = scx_writer__close(c.w);
+		if (!c.err)
+			c.err = cr;
+		if (c.err && c.err != -EPIPE && ret == SCX_EXIT_OK) {
+			scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-c.err));
+			ret = SCX_EXIT_FAIL;
+		}
+	}
+	scx_pf_trace__free(t);
+	return ret;
+}
+
+static int do_write(const char *in, const char *out, const struct scx_pf_write_opts *wo)
+{
+	struct scx_reader *r = scx_reader__open(in);
+	struct scx_pf_writer *w;
+	struct scx_event e;
+	int rc, ret = SCX_EXIT_OK;
+	bool header = false;
+
+	if (!r)
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", in ? in : "-", strerror(errno));
+	if (isatty(1) && (!out || !strcmp(out, "-")))
+		scx_die(SCX_EXIT_USAGE, "refusing to write a binary trace to a terminal (use -o FILE)");
+	w = scx_pf_writer__open(out, wo);
+	if (!w)
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(errno));
+	if (!in || !strcmp(in, "-"))
+		input_fd = 0;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while ((rc = scx_reader__next(r, &e)) != SCX_READ_END) {
+		if (rc == SCX_READ_ERROR) {
+			if (stop)
+				break;
+			scx_warn("%s", scx_reader__error(r));
+			ret = SCX_EXIT_FAIL;
+			break;
+		}
+		if (!header) {
+			header = true;
+			scx_pf_writer__header(w, scx_reader__header(r));
+		}
+		if (rc != SCX_READ_EVENT)
+			continue;
+		if ((rc = scx_pf_writer__event(w, &e))) {
+			if (rc != -EPIPE) {
+				scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-rc));
+				ret = SCX_EXIT_FAIL;
+			}
+			break;
+		}
+	}
+	rc = scx_pf_writer__close(w);
+	if (rc && rc != -EPIPE && ret == SCX_EXIT_OK) {
+		scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-rc));
+		ret = SCX_EXIT_FAIL;
+	}
+	scx_reader__free(r);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *arg, *in = NULL, *out = NULL;
+	struct scx_pf_opts po = { 0 };
+	struct scx_writer_opts wo = { 0 };
+	struct scx_pf_write_opts pw = { 0 };
+	bool stat = false, reading = false;
+	uint64_t v;
+	int key;
+
+	scx_set_prog(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	while ((key = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
+		switch (key) {
+		case 'i':
+			in = arg;
+			reading = true;
+			break;
+		case 'o':
+			out = arg;
+			break;
+		case OPT_STAT:
+			stat = true;
+			break;
+		case OPT_FORMAT:
+			if (scx_format_parse(arg, &wo.format))
+				scx_usage_error(&cmd, "unknown format '%s'", arg);
+			break;
+		case OPT_COMPRESS:
+			if (scx_compress_parse(arg, &wo.compress))
+				scx_usage_error(&cmd, "unknown compression '%s'", arg);
+			break;
+		case OPT_SOURCE:
+			if (!strcmp(arg, "auto"))
+				po.source = SCX_PF_SRC_AUTO;
+			else if (!strcmp(arg, "ftrace"))
+				po.source = SCX_PF_SRC_FTRACE;
+			else if (!strcmp(arg, "track"))
+				po.source = SCX_PF_SRC_TRACK;
+			else
+				scx_usage_error(&cmd, "unknown source '%s'", arg);
+			break;
+		case OPT_RAW_STATE:
+			po.raw_state = true;
+			break;
+		case OPT_NO_COMPACT:
+			pw.no_compact = true;
+			break;
+		case OPT_DEFLATE:
+			pw.deflate = true;
+			break;
+		case OPT_BUNDLE:
+			if (scx_parse_u64(arg, &v) || !v || v > 1000000)
+				scx_usage_error(&cmd, "bad --bundle-events '%s'", arg);
+			pw.bundle_events = (unsigned)v;
+			break;
+		case 'v':
+			scx_verbose++;
+			break;
+		}
+	}
+	if (reading) {
+		if (optind < argc)
+			scx_usage_error(&cmd, "extra operand '%s' (with -i, the trace is -i's argument)",
+					argv[optind]);
+		return do_read(in, out, stat, &po, &wo);
+	}
+	if (stat)
+		scx_usage_error(&cmd, "--stat needs -i TRACE");
+	if (optind + 1 < argc)
+		scx_usage_error(&cmd, "extra operand '%s'", argv[optind + 1]);
+	return do_write(optind < argc ? argv[optind] : NULL, out, &pw);
+}

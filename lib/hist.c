@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Log-linear histograms: see hist.h for the error bound and why they merge. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "util.h"
+
+void scx_hist_init(struct scx_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+void scx_hist_free(struct scx_hist *h)
+{
+	free(h->b);
+	scx_hist_init(h);
+}
+
+void scx_hist_reset(struct scx_hist *h)
+{
+	if (h->b)
+		memset(h->b, 0, (h->hi - h->lo) * sizeof(*h->b));
+	h->count = h->sum = h->max = 0;
+	h->min = UINT64_MAX;
+}
+
+uint64_t scx_hist_bucket_low(unsigned idx, uint64_t *width)
+{
+	unsigned octave, shift;
+
+	if (idx < SCX_HIST_EXACT) {
+		*width = 1;
+		return idx;
+	}
+	octave = (idx - SCX_HIST_EXACT) >> SCX_HIST_SUB_BITS;	/* 0 for [128, 256) */
+	shift = octave + 1;
+	*width = 1ull << shift;
+	return (uint64_t)((1u << SCX_HIST_SUB_BITS) + (idx & ((1u << SCX_HIST_SUB_BITS) - 1))) << shift;
+}
+
+/*
+ * Grow the bucket window to hold idx, rounded out to whole powers of two so a
+ * histogram does not reallocate on every new bucket.
+ */
+void scx_hist__grow(struct scx_hist *h, unsigned idx)
+{
+	const unsigned step = 1u << SCX_HIST_SUB_BITS;
+	unsigned lo = h->b ? SCX_MIN(h->lo, idx) : idx, hi = h->b ? SCX_MAX(h->hi, idx + 1) : idx + 1;
+	uint64_t *nb;
+
+	/* a histogram with one value keeps one bucket: most tasks have few samples */
+	if (h->b) {
+		lo -= lo % step;
+		hi = SCX_MIN((hi + step - 1) / step * step, SCX_HIST_NR_BUCKETS);
+	}
+	nb = scx_xcalloc(hi - lo, sizeof(*nb));
+	if (h->b) {
+		memcpy(nb + (h->lo - lo), h->b, (h->hi - h->lo) * sizeof(*nb));
+		free(h->b);
+	}
+	h->b = nb;
+	h->lo = lo;
+	h->hi = hi;
+}
+
+void scx_hist_merge(struct scx_hist *dst, const struct scx_hist *src)
+{
+	if (!src->count)
+		return;
+	for (unsigned i = src->lo; i < src->hi; i++) {
+		uint64_t n = src->b[i - src->lo];
+
+		if (!n)
+			continue;
+		if (i < dst->lo || i >= dst->hi || !dst->b)
+			scx_hist__grow(dst, i);
+		dst->b[i - dst->lo] += n;
+	}
+	dst->count += src->count;
+	dst->sum += src->sum;
+	dst->min = SCX_MIN(dst->min, src->min);
+	dst->max = SCX_MAX(dst->max, src->max);
+}
+
+uint64_t scx_hist_quantile(const struct scx_hist *h, double q)
+{
+	uint64_t rank, seen = 0, w, v;
+
+	if (!h->count)
+		return 0;
+	if (q <= 0)
+		return h->min;
+	if (q >= 1)
+		return h->max;
+	rank = (uint64_t)(q * h->count);
+	if ((double)rank < q * h->count)
+		rank++;
+	if (!rank)
+		rank = 1;
+	for (unsigned i = h->lo; i < h->hi; i++) {
+		seen += h->b[i - h->lo];
+		if (seen < rank)
+			continue;
+		v = scx_hist_bucket_low(i, &w) + w / 2;
+		return SCX_MAX(SCX_MIN(v, h->max), h->min);
+	}
+	return h->max;
+}
+
+void scx_hist_dist(const struct scx_hist *h, struct scx_dist *d)
+{
+	memset(d, 0, sizeof(*d));
+	if (!h->count)
+		return;
+	d->count = h->count;
+	d->min = h->min;
+	d->max = h->max;
+	d->avg = (double)h->sum / h->count;
+	d->p50 = scx_hist_quantile(h, 0.50);
+	d->p90 = scx_hist_quantile(h, 0.90);
+	d->p99 = scx_hist_quantile(h, 0.99);
+	d->p999 = scx_hist_quantile(h, 0.999);
+}
+
+size_t scx_hist_bytes(const struct scx_hist *h)
+{
+	return h->b ? (h->hi - h->lo) * sizeof(*h->b) : 0;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Log-linear histograms of unsigned 64-bit values (nanoseconds, depths).
+ *
+ * Values below 128 are counted exactly.  Above, every power of two is cut
+ * into 64 equal buckets, and a quantile is reported as the middle of its
+ * bucket (clamped to the exact min and max), so a reported quantile is
+ * within 1/128 (0.79%) of a value of that rank.  count, sum, min and max are
+ * exact.  Two histograms merge by adding bucket counts, so the merge of the
+ * per-CPU histograms of an LLC is exactly the histogram the LLC would have
+ * had if it had been fed directly.
+ *
+ * Buckets are kept in one array covering only the range of indices seen, so
+ * a histogram of latencies between 1us and 10ms costs about 7 KiB.
+ */
+#ifndef SCX_HIST_H
+#define SCX_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SCX_HIST_SUB_BITS 6			/* 64 buckets per power of two */
+#define SCX_HIST_EXACT (2u << SCX_HIST_SUB_BITS)	/* values below are exact */
+#define SCX_HIST_NR_BUCKETS (SCX_HIST_EXACT + (64 - SCX_HIST_SUB_BITS - 1) * (1u << SCX_HIST_SUB_BITS))
+#define SCX_HIST_REL_ERROR (1.0 / (2u << SCX_HIST_SUB_BITS))	/* 1/128 */
+
+struct scx_hist {
+	uint64_t count, sum, min, max;	/* sum wraps after 584 years of ns */
+	uint32_t lo, hi;		/* b[] holds the counts of buckets [lo, hi) */
+	uint64_t *b;
+};
+
+/* count..max of a histogram; every field 0 when count is 0 */
+struct scx_dist {
+	uint64_t count, min, max, p50, p90, p99, p999;
+	double avg;
+};
+
+#define SCX_HIST_INIT { 0, 0, UINT64_MAX, 0, 0, 0, NULL }
+
+void scx_hist_init(struct scx_hist *h);
+void scx_hist_free(struct scx_hist *h);	/* leaves an empty, usable histogram */
+void scx_hist_reset(struct scx_hist *h);	/* empty it, keep its memory */
+
+static inline unsigned scx_hist_index(uint64_t v)
+{
+	unsigned msb;
+
+	if (v < SCX_HIST_EXACT)
+		return (unsigned)v;
+	msb = 63 - __builtin_clzll(v);
+	return ((msb - SCX_HIST_SUB_BITS) << SCX_HIST_SUB_BITS) + (unsigned)(v >> (msb - SCX_HIST_SUB_BITS));
+}
+
+/* Lowest value of bucket idx, and its width. */
+uint64_t scx_hist_bucket_low(unsigned idx, uint64_t *width);
+
+void scx_hist__grow(struct scx_hist *h, unsigned idx);
+
+static inline void scx_hist_add_n(struct scx_hist *h, uint64_t v, uint64_t n)
+{
+	unsigned idx = scx_hist_index(v);
+
+	if (!n)
+		return;
+	if (idx < h->lo || idx >= h->hi)
+		scx_hist__grow(h, idx);
+	h->b[idx - h->lo] += n;
+	h->count += n;
+	h->sum += v * n;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+static inline void scx_hist_add(struct scx_hist *h, uint64_t v)
+{
+	scx_hist_add_n(h, v, 1);
+}
+
+/* dst += src; exact (see above). */
+void scx_hist_merge(struct scx_hist *dst, const struct scx_hist *src);
+/* Value of rank ceil(q * count) (nearest rank), q in [0, 1]; 0 when empty. */
+uint64_t scx_hist_quantile(const struct scx_hist *h, double q);
+void scx_hist_dist(const struct scx_hist *h, struct scx_dist *d);
+/* Bytes of bucket memory held (for the memory figures). */
+size_t scx_hist_bytes(const struct scx_hist *h);
+
+#endif

@@ -1,0 +1,37 @@
+#!/bin/sh
+# scx-agg against `perf sched latency` on the same events: a workload is
+# recorded with `perf sched record`, its events are converted to our NDJSON
+# (t/data/agg-perf2scx.pl) and every task's switch count, max delay and total
+# delay must match perf's within the tolerances in t/data/agg-perfcmp.pl
+# (switches +-1, max 2us, total 1% + 2us per switch: perf prints ms with 3
+# decimals).  sched_waking is left out because perf 6.1 measures from
+# sched_wakeup; R+ switch-outs are read as sleeps like perf 6.1 does (see
+# agg-perf2scx.pl).
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success ROOT,PERF 'record a workload with perf sched' '
+	perf sched record -q -o "$TRASH/perf.data" -e sched:sched_wakeup -- \
+		perf bench sched messaging -g 2 -l 20 >/dev/null 2>&1 &&
+	test -s "$TRASH/perf.data"
+'
+
+test_expect_success ROOT,PERF 'per-task switches, max and average delay match perf sched latency' '
+	perf sched latency -p -i "$TRASH/perf.data" >perf.txt 2>/dev/null &&
+	perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
+		perl "$TDATA/agg-perf2scx.pl" --perf-r-plus-sleeps >events.ndjson &&
+	scx-agg -b pid events.ndjson >agg.ndjson &&
+	perl "$TDATA/agg-perfcmp.pl" perf.txt agg.ndjson >cmp.txt;
+	rc=$?; cat cmp.txt; test $rc = 0 &&
+	n=$(sed -n "s/^compared //p" cmp.txt) && test "$n" -ge 10
+'
+
+test_expect_success ROOT,PERF 'counting R+ waits gives at least as many delays' '
+	perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
+		perl "$TDATA/agg-perf2scx.pl" >events-rplus.ndjson &&
+	scx-agg -b pid events-rplus.ndjson >agg-rplus.ndjson &&
+	a=$(grep -o "\"rq_delay\":{\"count\":[0-9]*" agg.ndjson | awk -F: "{ s += \$NF } END { print s }") &&
+	b=$(grep -o "\"rq_delay\":{\"count\":[0-9]*" agg-rplus.ndjson | awk -F: "{ s += \$NF } END { print s }") &&
+	test "$b" -ge "$a"
+'
+
+test_done

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz target: any bytes through the stream reader into the aggregation
+ * engine with every group, every report and every output format, at a tiny
+ * interval so boundaries, gaps and out-of-order events are all exercised.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agg.h"
+#include "report.h"
+#include "stream.h"
+#include "util.h"
+
+static int emit(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
+{
+	struct scx_buf *b = ctx;
+	struct scx_report_ctx rc = { s->seq, s->start_ns, s->end_ns };
+
+	scx_buf_reset(b);
+	scx_agg_snap_json(b, s);
+	scx_agg_snap_text(b, s);
+	scx_agg_snap_openmetrics(b, s);
+	for (unsigned i = 0; scx_agg_report_names[i]; i++) {
+		struct scx_table *t;
+
+		if (scx_agg__report(a, scx_agg_report_names[i], &t))
+			continue;
+		scx_report_json(b, t, &rc);
+		scx_report_text(b, t, &rc);
+		scx_report_openmetrics(b, t);
+		scx_table_free(t);
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct scx_reader *r = scx_reader__mem(data, size, "fuzz");
+	struct scx_buf b = { 0 };
+	struct scx_agg_opts o = { .interval_ns = 100000, .by = (1u << SCX_AGG_BY__COUNT) - 1,
+				  .emit = emit, .ctx = &b };
+	struct scx_agg *a = NULL;
+	struct scx_event e;
+	int st, n = 0;
+
+	if (!r)
+		return 0;
+	while ((st = scx_reader__next(r, &e)) != SCX_READ_END && st != SCX_READ_ERROR) {
+		if (!a) {
+			const struct scx_header *h = scx_reader__header(r);
+
+			a = scx_agg__new(h ? h->topo : NULL, &o);
+			if (!a)
+				break;
+		}
+		if (st == SCX_READ_EVENT && scx_agg__add(a, &e))
+			break;
+		if (++n > 100000)
+			break;
+	}
+	if (a) {
+		scx_agg__note_lost(a, 1, 3);
+		scx_agg__flush(a);
+		scx_agg__free(a);
+	}
+	scx_reader__free(r);
+	scx_buf_free(&b);
+	return 0;
+}

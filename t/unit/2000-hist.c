@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Log-linear histogram: exact below 128, 1/128 relative error above, exact merges. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "hist.h"
+#include "tap.h"
+
+static int cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+int main(void)
+{
+	struct scx_hist h, a, b, ab;
+	struct scx_dist d;
+	uint64_t seed = 88172645463325252ull, w, *v;
+	unsigned n = 100000, bad = 0;
+	double worst = 0;
+
+	/* every bucket's range maps back to it */
+	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++) {
+		uint64_t lo = scx_hist_bucket_low(i, &w);
+
+		if (scx_hist_index(lo) != i || scx_hist_index(lo + w - 1) != i)
+			bad++;
+		if (i >= SCX_HIST_EXACT && (double)w / 2 / lo > SCX_HIST_REL_ERROR + 1e-12)
+			bad++;
+	}
+	is_int(bad, 0, "every bucket covers [low, low+width) with width/2 <= low/128");
+	is_int(scx_hist_index(UINT64_MAX), SCX_HIST_NR_BUCKETS - 1, "the largest value has the last bucket");
+
+	scx_hist_init(&h);
+	for (uint64_t x = 0; x < 128; x++)
+		scx_hist_add(&h, x);
+	scx_hist_dist(&h, &d);
+	is_int(d.count, 128, "count");
+	is_int(d.p50, 63, "p50 of 0..127 is exact: rank 64 is 63");
+	is_int(d.p99, 126, "p99 of 0..127 is exact: rank ceil(126.72) = 127 is 126");
+	is_int(d.max, 127, "max");
+	ok(d.avg == 63.5, "avg is exact");
+	scx_hist_free(&h);
+
+	/* random values over 1ns..17s: every percentile within 1/128 of the true one */
+	v = malloc(n * sizeof(*v));
+	scx_hist_init(&h);
+	for (unsigned i = 0; i < n; i++) {
+		v[i] = rnd(&seed) >> (rnd(&seed) % 30 + 30);
+		scx_hist_add(&h, v[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp);
+	for (int k = 1; k < 1000; k++) {
+		double q = k / 1000.0;
+		uint64_t rank = (uint64_t)(q * n), want;
+
+		if ((double)rank < q * n)	/* nearest rank: ceil(q * n) */
+			rank++;
+		want = v[rank ? rank - 1 : 0];
+		uint64_t got = scx_hist_quantile(&h, q);
+		double err = want ? fabs((double)got - want) / want : got;
+
+		if (err > worst)
+			worst = err;
+	}
+	ok(worst <= SCX_HIST_REL_ERROR, "worst relative error over 999 quantiles %.5f <= 1/128", worst);
+	is_int(scx_hist_quantile(&h, 1), v[n - 1], "q=1 is the exact max");
+	is_int(scx_hist_quantile(&h, 0), v[0], "q=0 is the exact min");
+
+	/* merge(a, b) is exactly the histogram fed with both */
+	scx_hist_init(&a);
+	scx_hist_init(&b);
+	scx_hist_init(&ab);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t x = rnd(&seed) >> (rnd(&seed) % 40 + 20);
+
+		scx_hist_add(i & 1 ? &a : &b, x);
+		scx_hist_add(&ab, x);
+	}
+	scx_hist_merge(&a, &b);
+	bad = a.count != ab.count || a.sum != ab.sum || a.min != ab.min || a.max != ab.max;
+	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++) {
+		uint64_t ca = i >= a.lo && i < a.hi ? a.b[i - a.lo] : 0;
+		uint64_t cb = i >= ab.lo && i < ab.hi ? ab.b[i - ab.lo] : 0;
+
+		bad += ca != cb;
+	}
+	is_int(bad, 0, "merged histogram equals the one fed with all values, bucket by bucket");
+	scx_hist_reset(&a);
+	is_int(a.count, 0, "reset empties");
+	scx_hist_add(&a, 1000);
+	is_int(scx_hist_quantile(&a, 0.5), 1000, "a single value is reported exactly (clamped to min/max)");
+	scx_hist_free(&a);
+	scx_hist_free(&b);
+	scx_hist_free(&ab);
+	scx_hist_free(&h);
+	free(v);
+	return done_testing();
+}

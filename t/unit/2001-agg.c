@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The aggregation engine fed struct scx_event directly, on a fake topology of
+ * 4 CPUs: cpus 0-1 are LLC 0 on node 0, cpus 2-3 LLC 1 on node 1.  Every
+ * expected number is worked out by hand in the comments.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "report.h"
+#include "tap.h"
+
+static struct scx_event ev(uint64_t ts, int cpu, unsigned type)
+{
+	struct scx_event e;
+
+	scx_event_init(&e, type);
+	e.ts = ts;
+	e.cpu = cpu;
+	return e;
+}
+
+static struct scx_event sw(uint64_t ts, int cpu, int prev, int64_t state, int next)
+{
+	struct scx_event e = ev(ts, cpu, SCX_EV_SWITCH);
+
+	e.sw.prev_pid = e.sw.prev_tgid = prev;
+	e.sw.next_pid = e.sw.next_tgid = next;
+	e.sw.prev_state = state;
+	snprintf(e.sw.prev_comm, SCX_COMM_LEN, "t%d", prev);
+	snprintf(e.sw.next_comm, SCX_COMM_LEN, "t%d", next);
+	return e;
+}
+
+static struct scx_event wake(uint64_t ts, int cpu, int pid, int target, int waker)
+{
+	struct scx_event e = ev(ts, cpu, SCX_EV_WAKING);
+
+	e.wake.pid = e.wake.tgid = pid;
+	e.wake.target_cpu = target;
+	e.wake.waker_pid = e.wake.waker_tgid = waker;
+	snprintf(e.wake.comm, SCX_COMM_LEN, "t%d", pid);
+	return e;
+}
+
+static struct scx_event mig(uint64_t ts, int pid, int from, int to)
+{
+	struct scx_event e = ev(ts, to, SCX_EV_MIGRATE);
+
+	e.mig.pid = e.mig.tgid = pid;
+	e.mig.orig_cpu = from;
+	e.mig.dest_cpu = to;
+	return e;
+}
+
+#define MAXSNAP 8
+static struct got {
+	uint64_t start, end, lost, events, unknown;
+	double util[4], llc_util[2], node_util[2], total_util;
+	uint64_t busy[4], idle[4], sw[4], invol[4], xllc[4], xnode[4];
+	uint64_t llc_wake_count[2], llc_rq_max[2];
+	bool rollup_exact;
+	unsigned nr_pid;
+} got[MAXSNAP];
+static unsigned nsnap;
+
+static const struct scx_agg_group *find(const struct scx_agg_snap *s, int by, int64_t key)
+{
+	for (unsigned i = 0; i < s->nr[by]; i++)
+		if (s->groups[by][i].key == key)
+			return &s->groups[by][i];
+	return NULL;
+}
+
+static bool same_hist(const struct scx_hist *x, const struct scx_hist *y)
+{
+	if (x->count != y->count || x->sum != y->sum || (x->count && (x->min != y->min || x->max != y->max)))
+		return false;
+	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++) {
+		uint64_t a = i >= x->lo && i < x->hi ? x->b[i - x->lo] : 0;
+		uint64_t b = i >= y->lo && i < y->hi ? y->b[i - y->lo] : 0;
+
+		if (a != b)
+			return false;
+	}
+	return true;
+}
+
+static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
+{
+	struct got *g = &got[nsnap < MAXSNAP ? nsnap++ : MAXSNAP - 1];
+	double v;
+	struct scx_dist d;
+
+	g->start = s->start_ns;
+	g->end = s->end_ns;
+	g->lost = s->lost;
+	g->events = s->events;
+	g->unknown = s->unknown;
+	g->nr_pid = s->nr[SCX_AGG_PID];
+	for (int c = 0; c < 4; c++) {
+		const struct scx_agg_group *gr = find(s, SCX_AGG_CPU, c);
+
+		scx_agg_metric_get(s, gr, 0, &g->util[c], &d);
+		g->busy[c] = gr->s->busy_ns;
+		g->idle[c] = gr->s->idle_ns;
+		g->sw[c] = gr->s->switches;
+		g->invol[c] = gr->s->involuntary;
+		g->xllc[c] = gr->s->migr_cross_llc;
+		g->xnode[c] = gr->s->migr_cross_node;
+	}
+	g->rollup_exact = true;
+	for (int l = 0; l < 2; l++) {
+		const struct scx_agg_group *gr = find(s, SCX_AGG_LLC, l);
+		struct scx_hist m = SCX_HIST_INIT;
+
+		scx_agg_metric_get(s, gr, 0, &g->llc_util[l], &d);
+		scx_agg_metric_get(s, find(s, SCX_AGG_NODE, l), 0, &g->node_util[l], &d);
+		g->llc_wake_count[l] = gr->s->wake_lat.count;
+		g->llc_rq_max[l] = gr->s->rq_delay.max;
+		/* the LLC's histogram is the merge of its CPUs' */
+		scx_hist_merge(&m, &find(s, SCX_AGG_CPU, 2 * l)->s->rq_delay);
+		scx_hist_merge(&m, &find(s, SCX_AGG_CPU, 2 * l + 1)->s->rq_delay);
+		g->rollup_exact &= same_hist(&m, &gr->s->rq_delay);
+		scx_hist_free(&m);
+	}
+	scx_agg_metric_get(s, NULL, 0, &v, &d);
+	g->total_util = v;
+	return 0;
+}
+
+static int feed(struct scx_agg *a, const struct scx_event *e, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (scx_agg__add(a, &e[i]))
+			return -1;
+	return 0;
+}
+
+/*
+ * The scenario (ns):
+ *  1000 cpu0: idle -> 100            cpu2: 300 sleeps (S) -> idle
+ *  2000 100 wakes 200 onto cpu2      2500 200 migrates cpu2 -> cpu0 (cross LLC and node)
+ *  3000 cpu0: 100 preempted (R+) -> 200   (200 waited 1000 since waking)
+ *  4000 300 woken onto cpu2 (irq)    4500 cpu2: idle -> 300 (waited 500)
+ *  5000 cpu0: 200 sleeps -> 100 (100 waited 2000 after preemption)
+ *  6000 cpu2: 300 blocks (D) -> idle   7000 cpu0 lost 5 events
+ * 10000 cpu0: 100 sleeps -> idle
+ */
+static void scenario(struct scx_event *e, unsigned *n)
+{
+	struct scx_event l = ev(7000, 0, SCX_EV_LOST), u = ev(2600, 1, 200);
+
+	l.lost.count = 5;
+	*n = 0;
+	e[(*n)++] = sw(1000, 0, 0, 0, 100);
+	e[(*n)++] = sw(1000, 2, 300, SCX_STATE_INTERRUPTIBLE, 0);
+	e[(*n)++] = wake(2000, 0, 200, 2, 100);
+	e[(*n)++] = mig(2500, 200, 2, 0);
+	e[(*n)++] = u;	/* a type the engine does not know */
+	e[(*n)++] = sw(3000, 0, 100, SCX_STATE_PREEMPTED, 200);
+	e[(*n)++] = wake(4000, 3, 300, 2, 0);
+	e[(*n)++] = sw(4500, 2, 0, 0, 300);
+	e[(*n)++] = sw(5000, 0, 200, SCX_STATE_INTERRUPTIBLE, 100);
+	e[(*n)++] = sw(6000, 2, 300, SCX_STATE_UNINTERRUPTIBLE, 0);
+	e[(*n)++] = l;
+	e[(*n)++] = sw(10000, 0, 100, SCX_STATE_INTERRUPTIBLE, 0);
+}
+
+static uint64_t report_cell(struct scx_agg *a, const char *rep, const char *table, unsigned row,
+			    const char *col, bool *found)
+{
+	struct scx_table *t, *x;
+	uint64_t v = 0;
+
+	*found = false;
+	if (scx_agg__report(a, rep, &t))
+		return 0;
+	for (x = t; x; x = x->next) {
+		if (strcmp(x->name, table) || row >= x->nrows)
+			continue;
+		for (unsigned c = 0; c < x->ncols; c++) {
+			if (strcmp(x->cols[c].name, col))
+				continue;
+			*found = true;
+			v = x->cols[c].kind == SCX_COL_INT ? (uint64_t)x->cells[row * x->ncols + c].i :
+			    x->cols[c].kind == SCX_COL_NUM || x->cols[c].kind == SCX_COL_PCT ?
+				(uint64_t)(x->cells[row * x->ncols + c].d * 1000 + 0.5) :
+				x->cells[row * x->ncols + c].u;
+		}
+	}
+	scx_table_free(t);
+	return v;
+}
+
+int main(void)
+{
+	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
+	struct scx_agg_opts o = { .emit = on_snap, .by = (1u << SCX_AGG_BY__COUNT) - 1 };
+	/* by all: the process tables are kept (see the memory test below) */
+	struct scx_event e[32];
+	struct scx_agg *a;
+	unsigned n;
+	bool f;
+
+	ok(topo && topo->nr_llcs == 2 && topo->nr_nodes == 2, "fake topology: 2 LLCs on 2 nodes");
+	scenario(e, &n);
+
+	/* ---- one interval: [1000, 10000], 9000 ns */
+	a = scx_agg__new(topo, &o);
+	feed(a, e, n);
+	scx_agg__flush(a);
+	is_int(nsnap, 1, "--once: one snapshot");
+	is_int(got[0].start, 1000, "starts at the first event");
+	is_int(got[0].end, 10000, "ends at the last event");
+	/* cpu0 ran 100 1000-3000, 200 3000-5000, 100 5000-10000: busy 9000 of 9000 */
+	is_int(got[0].busy[0], 9000, "cpu0 busy");
+	ok(got[0].util[0] == 1.0, "cpu0 util 1");
+	/* cpu2: idle 1000-4500 and 6000-10000, 300 ran 4500-6000 */
+	is_int(got[0].busy[2], 1500, "cpu2 busy");
+	is_int(got[0].idle[2], 7500, "cpu2 idle");
+	/* LLC 0 = cpus 0,1: 9000 / (9000 * 2); LLC 1: 1500 / 18000; total 10500 / 36000 */
+	ok(got[0].llc_util[0] == 0.5, "llc0 util 0.5 (%g)", got[0].llc_util[0]);
+	ok(got[0].llc_util[1] == 1500.0 / 18000, "llc1 util 1/12 (%g)", got[0].llc_util[1]);
+	ok(got[0].node_util[1] == 1500.0 / 18000, "node1 util 1/12");
+	ok(got[0].total_util == 10500.0 / 36000, "total util (%g)", got[0].total_util);
+	/* switches on cpu0: 100 R+, 200 S, 100 S; one involuntary */
+	is_int(got[0].sw[0], 3, "cpu0 switches");
+	is_int(got[0].invol[0], 1, "cpu0 involuntary (the R+ preemption)");
+	is_int(got[0].xllc[0], 1, "migration 2->0 is cross-LLC, counted on cpu0");
+	is_int(got[0].xnode[0], 1, "... and cross-node");
+	is_int(got[0].xllc[2], 0, "nothing migrated into cpu2");
+	/* wake latencies: 200 on cpu0 (1000), 300 on cpu2 (500); rq delay adds 100's 2000 */
+	is_int(got[0].llc_wake_count[0], 1, "llc0 has one wakeup latency");
+	is_int(got[0].llc_rq_max[0], 2000, "llc0 max run-queue delay is 100's preemption wait");
+	is_int(got[0].llc_rq_max[1], 500, "llc1 max run-queue delay");
+	ok(got[0].rollup_exact, "LLC histograms are exactly the merge of their CPUs'");
+	is_int(got[0].lost, 5, "lost events carried");
+	is_int(got[0].unknown, 1, "unknown event type counted");
+	is_int(got[0].nr_pid, 3, "three threads");
+
+	is_int(report_cell(a, "preemptions", "pairs", 0, "preemptor", &f), 200, "200 preempted ...");
+	is_int(report_cell(a, "preemptions", "pairs", 0, "preempted", &f), 100, "... 100");
+	is_int(report_cell(a, "preemptions", "pairs", 0, "count", &f), 1, "once");
+	is_int(report_cell(a, "migrations", "summary", 0, "cross_node", &f), 1, "migrations report");
+	is_int(report_cell(a, "task-states", "threads", 0, "preempted", &f), 2000,
+	       "100 spent 2000 preempted (R+)");
+	is_int(report_cell(a, "task-states", "threads", 0, "running", &f), 7000, "100 ran 7000");
+	is_int(report_cell(a, "wakeup-graph", "pairs", 1, "lat_max", &f) +
+	       report_cell(a, "wakeup-graph", "pairs", 0, "lat_max", &f), 1500,
+	       "wakeup-graph: 100->200 took 1000, irq->300 500");
+	/* fairness: runtimes 1500, 2000, 7000: gini = 2*(1500+4000+21000)/(3*10500) - 4/3 */
+	is_int(report_cell(a, "fairness", "summary", 0, "gini", &f),
+	       (uint64_t)((2.0 * 26500 / 31500 - 4.0 / 3) * 1000 + 0.5), "fairness gini");
+	{
+		struct scx_table *t;
+
+		is_int(scx_agg__report(a, "no-such-report", &t), -ENOENT, "unknown report: -ENOENT");
+	}
+	scx_agg__free(a);
+
+	/* ---- intervals of 4000: [1000,5000) [5000,9000) [9000,10000] */
+	nsnap = 0;
+	o.interval_ns = 4000;
+	a = scx_agg__new(topo, &o);
+	feed(a, e, n);
+	scx_agg__flush(a);
+	is_int(nsnap, 3, "three intervals");
+	is_int(got[0].busy[0], 4000, "interval 0: cpu0 busy 1000-5000");
+	is_int(got[1].busy[0], 4000, "interval 1: 100 runs 5000-9000, split at the boundary");
+	is_int(got[2].busy[0], 1000, "interval 2: 9000-10000");
+	is_int(got[0].busy[2], 500, "interval 0: cpu2 busy 4500-5000");
+	is_int(got[1].busy[2], 1000, "interval 1: cpu2 busy 5000-6000");
+	is_int(got[0].lost + got[1].lost + got[2].lost, 5, "lost once");
+	is_int(got[1].lost, 5, "in the interval it was reported in");
+	is_int(got[0].events + got[1].events + got[2].events, n, "every event in one interval");
+	scx_agg__free(a);
+
+	/* ---- memory stays bounded: 200000 short-lived threads */
+	{
+		struct scx_agg_opts o2 = { 0 };
+		size_t mem_small = 0, mem_big;
+		unsigned maxthr = 0;
+
+		a = scx_agg__new(topo, &o2);
+		for (int i = 0; i < 200000; i++) {
+			int pid = 1000 + i;
+			uint64_t t = 10000 + (uint64_t)i * 100;
+			struct scx_event x[4];
+
+			x[0] = wake(t, 1, pid, 1, 0);
+			x[1] = sw(t + 10, 1, 0, 0, pid);
+			x[2] = sw(t + 50, 1, pid, SCX_STATE_DEAD, 0);
+			x[3] = ev(t + 60, 1, SCX_EV_FREE);
+			x[3].task.pid = x[3].task.tgid = pid;
+			feed(a, x, 4);
+			if (i == 100000)
+				mem_small = scx_agg__mem(a);
+			if (scx_agg__snapshot(a) == NULL && i % 1000 == 0) {
+				const struct scx_agg_snap *s;
+
+				scx_agg__advance(a, t);	/* no interval: nothing closes */
+				s = scx_agg__snapshot(a);
+				(void)s;
+			}
+		}
+		mem_big = scx_agg__mem(a);
+		ok(mem_big <= mem_small + mem_small / 10, "memory after 200k threads %zu about as after 100k (%zu): bounded", mem_big,
+		   mem_small);
+		scx_agg__flush(a);
+		maxthr = scx_agg__snapshot(a)->nr_threads;
+		is_int(maxthr, 0, "freed threads are dropped");
+		scx_agg__free(a);
+	}
+
+	/* ---- spurious waking and out-of-order events */
+	{
+		struct scx_agg_opts o3 = { .emit = on_snap };
+		struct scx_event x[] = {
+			sw(1000, 0, 0, 0, 7), wake(1500, 1, 7, 0, 9),	/* 7 is running: spurious */
+			sw(2000, 0, 7, SCX_STATE_INTERRUPTIBLE, 0), wake(3000, 1, 7, 0, 9),
+			sw(2500, 1, 0, 0, 0),	/* late */
+			sw(3700, 0, 0, 0, 7),
+		};
+
+		nsnap = 0;
+		a = scx_agg__new(topo, &o3);
+		feed(a, x, SCX_ARRAY_SIZE(x));
+		scx_agg__flush(a);
+		is_int(scx_agg__snapshot(a)->out_of_order, 1, "an older event is counted out of order");
+		is_int(scx_agg__snapshot(a)->total.wake_lat.count, 1, "the spurious waking gave no latency");
+		is_int(scx_agg__snapshot(a)->total.wake_lat.max, 700, "wake latency 3000 -> 3700");
+		scx_agg__free(a);
+	}
+	scx_topo__free(topo);
+	return done_testing();
+}
