@@ -13,6 +13,7 @@
 
 #include "../bpf/events.h"
 #include "capture.h"
+#include "reorder.h"
 #include "events.skel.h"
 #include "json.h"
 #include "util.h"
@@ -91,6 +92,14 @@ struct scx_capture {
 	uint64_t *lost;		/* reported so far, per cpu */
 	uint64_t *stat_buf;	/* scratch for percpu lookups */
 	uint64_t delivered;
+	/*
+	 * Staging ships each CPU's records on its own schedule, so the ring
+	 * holds them in order per CPU only.  Consumers follow tasks across
+	 * CPUs (a wakeup on one, the switch-in on another) and need one
+	 * order: records wait here until nothing older can still come.
+	 */
+	struct scx_reorder *order;
+	uint64_t order_window;
 	bool stopped;
 };
 
@@ -339,17 +348,29 @@ static int deliver_records(struct scx_capture *c, const void *data, size_t len)
 			scx_warn("corrupt BPF record (%zu bytes left): skipped", len);
 			return 0;
 		}
-		if (e.type != SCX_EV_NONE) {
-			int err = c->fn(c->ctx, &e);
-
-			c->delivered++;
-			if (err)
-				return c->cb_err = err;
-		}
+		if (e.type != SCX_EV_NONE)
+			scx_reorder__push(c->order, &e);
 		p += n;
 		len -= n;
 	}
 	return 0;
+}
+
+/* Hand over, oldest first, the events nothing older can precede any more. */
+static int release(struct scx_capture *c, bool drain)
+{
+	struct scx_event e;
+
+	if (!drain && c->order_window)
+		scx_reorder__advance(c->order, scx_now_boot_ns() - c->order_window);
+	while (!c->cb_err && scx_reorder__pop(c->order, &e, drain)) {
+		int err = c->fn(c->ctx, &e);
+
+		c->delivered++;
+		if (err)
+			return c->cb_err = err;
+	}
+	return c->cb_err;
 }
 
 static int on_sample(void *ctx, void *data, size_t len)
@@ -375,8 +396,7 @@ static int report_lost(struct scx_capture *c)
 		e.cpu = i;
 		e.lost.count = c->stat_buf[i] - c->lost[i];
 		c->lost[i] = c->stat_buf[i];
-		if (c->fn(c->ctx, &e))
-			return c->cb_err = -EPIPE;
+		scx_reorder__push(c->order, &e);
 	}
 	return 0;
 }
@@ -399,6 +419,8 @@ int scx_capture__poll(struct scx_capture *c, int timeout_ms)
 	if (err < 0)
 		return err;
 	err = report_lost(c);
+	if (!err)
+		err = release(c, false);
 	if (err)
 		return err;
 	return c->delivered - before;
@@ -440,6 +462,13 @@ int scx_capture__stop(struct scx_capture *c)
 	free(vals);
 	if (!err)
 		err = report_lost(c);
+	if (!err)
+		err = release(c, true);
+	if (scx_reorder__late(c->order))
+		scx_warn("%llu events came later than the %llu ms reorder window: "
+			 "stream order is not exact (raise --flush's margin or use --no-stage)",
+			 (unsigned long long)scx_reorder__late(c->order),
+			 (unsigned long long)(c->order_window / 1000000));
 	return err;
 }
 
@@ -501,6 +530,12 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	c->o = *o;
 	c->fn = fn;
 	c->ctx = ctx;
+	/* a staged record waits at most flush_ns; twice that covers the ring's
+	 * own delay.  Unstaged records are in reservation order, off by the few
+	 * ns between a timestamp and its reservation. */
+	c->order_window = o->no_stage ? 10000000ull
+				      : 2 * (o->flush_ns ? o->flush_ns : DEFAULT_FLUSH_NS);
+	c->order = scx_reorder__new(c->order_window);
 	want = o->events ? o->events : SCX_CAP_ALL;
 	libbpf_set_print(libbpf_print);
 
@@ -652,6 +687,7 @@ void scx_capture__free(struct scx_capture *c)
 	events_bpf__destroy(c->skel);
 	free(c->lost);
 	free(c->stat_buf);
+	scx_reorder__free(c->order);
 	free(c);
 }
 

@@ -17,6 +17,11 @@ struct scx_reorder;
 struct scx_reorder *scx_reorder__new(uint64_t window_ns);
 void scx_reorder__free(struct scx_reorder *o);
 void scx_reorder__push(struct scx_reorder *o, const struct scx_event *e);
+/*
+ * Nothing older than ts can still arrive: lets events out when the stream
+ * goes quiet (a live producer passes its clock minus its worst delay).
+ */
+void scx_reorder__advance(struct scx_reorder *o, uint64_t ts);
 /* true with *e set to the oldest event that may go; drain: any. */
 bool scx_reorder__pop(struct scx_reorder *o, struct scx_event *e, bool drain);
 /* Events that arrived after a later one had already been popped. */
