@@ -34,12 +34,16 @@ measure() {
 events() { "$agg" "$@" | grep -o '"events":[0-9]*' | awk -F: '{ s += $2 } END { print s }'; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", (s > 0 ? n / s / 1e6 : 0) }'; }
 
+load=$(cut -d" " -f1 /proc/loadavg)
 "$gen" -f binary -n "$N" -o "$tmp/ev.bin"
 "$gen" -f ndjson -n "$N" -o "$tmp/ev.ndjson"
 nev=$(events -i 1s "$tmp/ev.bin")
 set -- $(measure "$agg" -i 1s "$tmp/ev.bin"); bin_s=$1
 set -- $(measure "$agg" -i 1s "$tmp/ev.ndjson"); nd_s=$1
 set -- $(measure "$agg" -i 1s -b all "$tmp/ev.bin"); all_s=$1
+# the engine alone, events already decoded in memory
+eng=$("$SCX_BUILD/bench/agg-engine" "$tmp/ev.bin" "$REPS" | sed -n 's/.*, \([0-9.]*\)M events.*/\1/p')
+eng_all=$("$SCX_BUILD/bench/agg-engine" "$tmp/ev.bin" "$REPS" 0x7f | sed -n 's/.*, \([0-9.]*\)M events.*/\1/p')
 
 "$gen" -f binary -n 480000 -o "$tmp/small.bin"
 nsmall=$(events "$tmp/small.bin")
@@ -75,7 +79,7 @@ cat >"$out" <<EOM
 # scx-agg
 
 Measured by bench/agg.sh on $(uname -r), $(nproc) CPUs shared with other jobs; CPU time (user+sys)
-of one process on one core, best of $REPS runs.  Input from bench/agg-gen (synthetic, self-consistent
+of one process on one core, best of $REPS runs (load average at the start: $load).  Input from bench/agg-gen (synthetic, self-consistent
 switch/waking/migrate/softirq/idle/ipi mix on 8 CPUs, 200 threads), read from the page cache.
 
 | run | events | CPU time | events/s |
@@ -83,6 +87,8 @@ switch/waking/migrate/softirq/idle/ipi mix on 8 CPUs, 200 threads), read from th
 | --by cpu,llc,node -i 1s, binary frames | $nev | ${bin_s}s | $(rate "$nev" "$bin_s")M |
 | --by cpu,llc,node -i 1s, NDJSON | $nev | ${nd_s}s | $(rate "$nev" "$nd_s")M |
 | --by all -i 1s, binary frames | $nev | ${all_s}s | $(rate "$nev" "$all_s")M |
+| engine alone (bench/agg-engine, decoded events in memory), cpu,llc,node | $nev | | ${eng}M |
+| engine alone, --by all (every table kept) | $nev | | ${eng_all}M |
 | --report all --once, binary | $nsmall | ${rep_s}s (peak ${rep_rss} KiB) | $(rate "$nsmall" "$rep_s")M |
 
 Same events as perf (a live \`perf bench sched messaging -g 10 -l 300\` recorded with
