@@ -109,5 +109,9 @@ threads and CPUs:
 | events (attempts) | threads | CPUs | peak RSS KiB |
 |---|---|---|---|
 $mem_rows
+Memory grows with threads, not with events or CPUs: with everything kept, each thread's three
+latency histograms (wake_lat, rq_delay, slice; dense over the range of values seen) cost about
+17 KiB when its values span 1us..30ms, so 20000 busy threads take about 340 MB.  The default
+(--by cpu,llc,node, no reports) keeps no per-thread histograms.
 EOM
 cat "$out"
