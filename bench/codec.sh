@@ -67,5 +67,10 @@ Anchors from research/perf.md section 4 (same machine, other day, 138-byte lines
 snprintf NDJSON 3.54M lines/s, jsmn tokenize 4.49M, jsmn extract into a struct 3.49M,
 jq 169k lines/s.  Our NDJSON lines are longer (${line_b} bytes: every field named), so
 compare MB/s too: ${line_b} bytes x rate.
+
+Compressed writing is bound by the compressor at its default level (zstd 3, gzip 6):
+\`zstd -3\` itself compresses the binary stream at about 100 MB/s on this machine,
+i.e. ~1.7M binary events/s, so a producer that must keep up with more than that
+should write binary uncompressed and compress downstream or on another core.
 EOF
 echo "wrote $out"

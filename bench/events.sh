@@ -7,7 +7,10 @@
 # The machine is shared, so a pair is "clean" when other processes used
 # < 0.15 CPU during both runs (/proc/stat busy time minus the workload's and
 # the tracer's own CPU time); the median is over clean pairs when there are
-# 3 or more, else over all pairs (marked "*").
+# 3 or more, else over all pairs (marked "*").  Because the throughput of a
+# shared machine is noisy, the table also gives the wl-CPU ratio: untraced /
+# traced CPU time (user+sys) of the workload itself, which is where tracepoint
+# programs run; other load hardly moves it.
 #
 #   REPS=5 LOOPS=400000 sh bench/events.sh            (needs root)
 #   TRACERS="scx-bin perf-record" sh bench/events.sh   (a subset)
@@ -19,6 +22,7 @@ REPS=${REPS:-5}
 LOOPS=${LOOPS:-400000}
 MSG_LOOPS=${MSG_LOOPS:-200}
 OUT=${OUT:-$(mktemp -d /tmp/scx-bench-events.XXXXXX)}
+mkdir -p "$OUT"
 TRACERS=${TRACERS:-"scx-bin scx-ndjson scx-all-ndjson scx-bin-nostage perf-record perf-sched bpftrace-count"}
 SCHED5=sched:sched_switch,sched:sched_wakeup,sched:sched_waking,sched:sched_wakeup_new,sched:sched_migrate_task
 
@@ -70,6 +74,7 @@ stop_tracer() {
 	wait "$tpid" 2>/dev/null
 	lost=$(sed -n 's/.* written, \([0-9]*\) lost.*/\1/p' "$OUT/err")
 	captured=$(sed -n 's/.*: \([0-9]*\) events written.*/\1/p' "$OUT/err")
+	: "${lost:=-}" "${captured:=-}"
 	rm -f "$OUT/perf.data" "$OUT/perf.data.old"
 }
 
@@ -84,7 +89,7 @@ one_run() {
 	[ "$5" = none ] || stop_tracer
 	other=$(echo "$b0 $b1 $t0 $t1 $2 $3 $4 $hz" |
 		awk '{ o = (($2 - $1) - ($4 - $3)) / $8 - ($6 + $7); if (o < 0) o = 0; printf "%.2f", o / $5 }')
-	echo "$1 $other $captured $lost"
+	echo "$1 $other $captured $lost $(echo "$3 $4" | awk '{ printf "%.3f", $1 + $2 }')"
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -95,13 +100,13 @@ cell() {
 	i=0
 	while [ $i -lt "$REPS" ]; do
 		if [ $((i % 2)) = 0 ]; then
-			set -- $(one_run "$KIND" none); bm=$1 bo=$2
-			set -- $(one_run "$KIND" "$TR"); tm=$1 to=$2 cap=$3 lo=$4
+			set -- $(one_run "$KIND" none); bm=$1 bo=$2 bc=$5
+			set -- $(one_run "$KIND" "$TR"); tm=$1 to=$2 cap=$3 lo=$4 tc=$5
 		else
-			set -- $(one_run "$KIND" "$TR"); tm=$1 to=$2 cap=$3 lo=$4
-			set -- $(one_run "$KIND" none); bm=$1 bo=$2
+			set -- $(one_run "$KIND" "$TR"); tm=$1 to=$2 cap=$3 lo=$4 tc=$5
+			set -- $(one_run "$KIND" none); bm=$1 bo=$2 bc=$5
 		fi
-		echo "$bm $tm $bo $to $cap $lo" | awk '{ c = ($3 < 0.15 && $4 < 0.15); printf "%.3f %d %s %s %s %s\n", $2 / $1, c, $1, $2, $5, $6 }' >>"$OUT/pairs"
+		echo "$bm $tm $bo $to $cap $lo $bc $tc" | awk '{ c = ($3 < 0.15 && $4 < 0.15); printf "%.3f %d %s %s %s %s %.3f\n", $2 / $1, c, $1, $2, $5, $6, $7 / $8 }' >>"$OUT/pairs"
 		i=$((i + 1))
 	done
 	nclean=$(awk '$2 == 1' "$OUT/pairs" | wc -l)
@@ -115,15 +120,16 @@ cell() {
 	base=$(awk '{ print $3 }' "$OUT/pairs" | median)
 	lost=$(awk '{ s += ($6 == "-" ? 0 : $6) } END { print s }' "$OUT/pairs")
 	capd=$(awk '{ print $5 }' "$OUT/pairs" | grep -v -- - | median)
+	cpu=$(awk '{ print $7 }' "$OUT/pairs" | median)
 	cp "$OUT/pairs" "$OUT/pairs.$KIND.$TR"
-	printf '| %s | %s | **%s**%s [%s-%s] | %s/%s | %s | %s |\n' "$KIND" "$TR" "$med" "$mark" \
-		"$lo" "$hi" "$nclean" "$REPS" "$capd" "$lost"
+	printf '| %s | %s | **%s**%s [%s-%s] | %s/%s | %s | %s | %s |\n' "$KIND" "$TR" "$med" "$mark" \
+		"$lo" "$hi" "$nclean" "$REPS" "$cpu" "$capd" "$lost"
 }
 
 echo "bench/events.sh: $(nproc) cpus, kernel $(uname -r), reps $REPS, pipe -l $LOOPS; logs in $OUT" >&2
 echo
-echo "| workload | tracer | thr ratio median [min-max] | clean pairs | events captured/run | lost |"
-echo "|---|---|---|---|---|---|"
+echo "| workload | tracer | thr ratio median [min-max] | clean pairs | wl-CPU ratio median | events captured/run | lost |"
+echo "|---|---|---|---|---|---|---|"
 for KIND in pipe messaging; do
 	for TR in $TRACERS; do
 		case "$KIND $TR" in "messaging scx-bin-nostage" | "messaging scx-all-ndjson") continue ;; esac
@@ -148,3 +154,28 @@ for fmt in binary ndjson; do
 	echo "$fmt $n $sz $t0 $t1 $l" | awk '{ printf "| %s | %d | %d | %.1f | %.0f | %s |\n", $1, $2, $3, $3 / $2, $2 / ($5 - $4), $6 }'
 	rm -f "$OUT/cap.$fmt"
 done
+
+# In-kernel cost per tracepoint hit, from the kernel's own BPF run-time
+# statistics (kernel.bpf_stats_enabled): sum of run_time_ns / run_cnt over the
+# tracer's programs during one pipe run.  Throughput on a shared machine is
+# noisy; this is not (it includes ~2 clock reads of the statistics itself).
+# perf record and perf sched use no BPF, so only the BPF tracers appear.
+echo
+echo "| tracer | BPF ns per tracepoint hit | hits |"
+echo "|---|---|---|"
+old=$(sysctl -n kernel.bpf_stats_enabled)
+sysctl -qw kernel.bpf_stats_enabled=1
+for TR in scx-bin scx-bin-nostage bpftrace-count; do
+	start_tracer "$TR"
+	ids=$(cat /proc/$tpid/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*//p' | sort -u)
+	for i in $ids; do bpftool prog show id "$i"; done >"$OUT/before"
+	taskset -c 0 perf bench sched pipe -l "$LOOPS" >/dev/null 2>&1
+	for i in $ids; do bpftool prog show id "$i"; done >"$OUT/after"
+	stop_tracer
+	for f in before after; do
+		sed -n 's/.*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2/p' "$OUT/$f" |
+			awk '{ t += $1; n += $2 } END { print t + 0, n + 0 }'
+	done | paste -s -d ' ' |
+		awk -v tr="$TR" '{ n = $4 - $2; printf "| %s | %.1f | %d |\n", tr, n ? ($3 - $1) / n : 0, n }'
+done
+sysctl -qw kernel.bpf_stats_enabled="$old"

@@ -41,7 +41,7 @@ const volatile __u32 sw_state_arg = 1;		/* sched_switch has the prev_state argum
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 32 << 20);
+	__uint(max_entries, 64 << 20);
 } rb SEC(".maps");
 
 struct {
@@ -76,11 +76,15 @@ static __always_inline __u64 wake_flags(__u64 size)
 	return BPF_RB_NO_WAKEUP;
 }
 
+/* Staged bytes stay below EV_STAGE_SIZE, so the mask below is exact; it is
+ * there for the verifier, which loses a plain bounds check in some builds. */
+#define STAGE_CAP (EV_STAGE_SIZE - 8)
+
 static __always_inline void stage_flush(struct ev_stage *st)
 {
-	__u32 len = st->len;
+	__u32 len = st->len & (EV_STAGE_SIZE - 1);
 
-	if (len == 0 || len > EV_STAGE_SIZE)
+	if (len == 0)
 		goto out;
 	if (bpf_ringbuf_output(&rb, st->buf, len, wake_flags(len)))
 		stat_add(EV_STAT_LOST, st->nr);
@@ -111,10 +115,11 @@ static __always_inline void emit(void *rec, __u32 size, bool idle)
 	if (!st || st->busy)
 		goto nested;
 	st->busy = 1;
-	if (st->len + size > EV_STAGE_SIZE)
+	if (st->len + size > STAGE_CAP)
 		stage_flush(st);
 	off = st->len;
-	if (off > EV_STAGE_SIZE - size) {
+	if (off > STAGE_CAP - size) {	/* cannot happen after the flush */
+		stat_add(EV_STAT_LOST, 1);
 		st->busy = 0;
 		return;
 	}
@@ -134,6 +139,55 @@ direct:
 		stat_add(EV_STAT_LOST, 1);
 	else
 		stat_add(EV_STAT_EMITTED, 1);
+}
+
+/*
+ * The hot events (switch, wakeups) are built in place in the staging buffer,
+ * saving the copy from the stack: rec_begin() returns where to build a record
+ * of 'size' bytes (the stage, or 'tmp' on the stack when staging is off or
+ * this CPU is already appending), rec_end() finishes it.  Every byte of such
+ * a record must be written: the stage holds older records' bytes.
+ */
+static __always_inline void *rec_begin(struct ev_stage **stp, void *tmp, __u32 size)
+{
+	struct ev_stage *st;
+	__u32 zero = 0, off;
+
+	*stp = NULL;
+	if (!stage_on)
+		return tmp;
+	st = bpf_map_lookup_elem(&stage, &zero);
+	if (!st || st->busy)
+		return tmp;
+	st->busy = 1;
+	if (st->len + size > STAGE_CAP)
+		stage_flush(st);
+	off = st->len;
+	if (off > STAGE_CAP - size) {
+		st->busy = 0;
+		return tmp;
+	}
+	*stp = st;
+	return st->buf + off;
+}
+
+static __always_inline void rec_end(struct ev_stage *st, void *rec, __u32 size, bool idle)
+{
+	struct ev_hdr *h = rec;
+
+	if (!st) {
+		emit(rec, size, idle);
+		return;
+	}
+	h->size = size;
+	h->cpu = bpf_get_smp_processor_id();
+	if (st->len == 0)
+		st->first_ts = h->ts;
+	st->len += size;
+	st->nr++;
+	if (idle || h->ts - st->first_ts >= flush_ns)
+		stage_flush(st);
+	st->busy = 0;
 }
 
 static __always_inline bool sampled_out(void)
@@ -378,14 +432,16 @@ static __always_inline bool switch_ok(struct task_struct *prev, struct task_stru
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	struct ev_switch e;
+	struct ev_switch tmp, *e;
+	struct ev_stage *st;
 
 	if (!switch_ok(prev, next))
 		return 0;
-	e.h.type = EVK_SWITCH;
-	e._pad = 0;
-	fill_switch(&e, preempt, prev, next, ctx);
-	emit(&e, sizeof(e), next->pid == 0);
+	e = rec_begin(&st, &tmp, sizeof(*e));
+	e->h.type = EVK_SWITCH;
+	e->_pad = 0;
+	fill_switch(e, preempt, prev, next, ctx);
+	rec_end(st, e, sizeof(*e), next->pid == 0);
 	return 0;
 }
 
@@ -441,23 +497,25 @@ int BPF_PROG(on_switch_scx, bool preempt, struct task_struct *prev, struct task_
 
 static __always_inline void wakeup_event(struct task_struct *p, __u16 kind)
 {
-	struct ev_wakeup e;
+	struct ev_wakeup tmp, *e;
+	struct ev_stage *st;
 	__u64 id;
 
 	if (!cpu_ok() || sampled_out() || (task_filter_on() && !task_ok(p)))
 		return;
 	id = bpf_get_current_pid_tgid();
-	e.h.ts = bpf_ktime_get_boot_ns();
-	e.h.type = kind;
-	e.h.aux = 0;
-	e.pid = p->pid;
-	e.tgid = p->tgid;
-	e.prio = p->prio;
-	e.target_cpu = task_cpu(p);
-	e.waker_pid = (__u32)id;
-	e.waker_tgid = id >> 32;
-	copy_comm(e.comm, p);
-	emit(&e, sizeof(e), false);
+	e = rec_begin(&st, &tmp, sizeof(*e));
+	e->h.ts = bpf_ktime_get_boot_ns();
+	e->h.type = kind;
+	e->h.aux = 0;
+	e->pid = p->pid;
+	e->tgid = p->tgid;
+	e->prio = p->prio;
+	e->target_cpu = task_cpu(p);
+	e->waker_pid = (__u32)id;
+	e->waker_tgid = id >> 32;
+	copy_comm(e->comm, p);
+	rec_end(st, e, sizeof(*e), false);
 }
 
 SEC("tp_btf/sched_waking")

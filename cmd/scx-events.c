@@ -35,7 +35,7 @@ static const struct scx_opt options[] = {
 	{ 'f', "format", "FORMAT", "output format (default ndjson)", "ndjson binary" },
 	{ 'z', "compress", "METHOD", "compress the output", "none gzip zstd" },
 	{ 'o', "output", "FILE", "write to FILE (default: standard output)", "@file" },
-	{ 'b', "ring-size", "SIZE", "BPF ring buffer size, a power of two (default 32M)" },
+	{ 'b', "ring-size", "SIZE", "BPF ring buffer size, a power of two (default 64M)" },
 	{ OPT_WAKEUP, "wakeup", "SIZE", "backlog that wakes the reader early (default 256K)" },
 	{ OPT_FLUSH, "flush", "DURATION", "max time a record stays staged per CPU (default 50ms)" },
 	{ OPT_NO_STAGE, "no-stage", NULL, "one ring buffer record per event (slower; to compare)" },

@@ -19,7 +19,7 @@
 
 _Static_assert(SCX_CAP_SCX == EVS_SCX && SCX_CAP_CPUHP == EVS_CPUHP, "selection bits drifted");
 
-#define DEFAULT_RING (32ull << 20)
+#define DEFAULT_RING (64ull << 20)
 #define DEFAULT_WAKEUP (256ull << 10)
 #define DEFAULT_FLUSH_NS 50000000ull
 

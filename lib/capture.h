@@ -54,7 +54,7 @@ struct scx_capture_opts {
 	const uint8_t *cpus;	/* bitmap of nr_cpu_bits, NULL: all */
 	unsigned nr_cpu_bits;
 	uint32_t sample;	/* keep 1 event in N; 0 or 1 keeps all */
-	uint64_t ring_size;	/* bytes, power of two; 0: 32 MiB */
+	uint64_t ring_size;	/* bytes, power of two; 0: 64 MiB */
 	uint64_t wakeup_bytes;	/* backlog that wakes the consumer; 0: 256 KiB */
 	uint64_t flush_ns;	/* max age of a staged record; 0: 50 ms */
 	bool no_stage;		/* one ring-buffer record per event (for comparison) */

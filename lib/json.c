@@ -516,7 +516,8 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 		if (t->type == JSMN_PRIMITIVE) {
 			const char *s = js + t->start;
 			size_t n = t->end - t->start;
-			if (!((n == 4 && !memcmp(s, "true", 4)) || (n == 5 && !memcmp(s, "false", 5)) ||
+			if (!((n == 4 && !memcmp(s, "true", 4)) ||
+			      (n == 5 && !memcmp(s, "false", 5)) ||
 			      (n == 4 && !memcmp(s, "null", 4)) || is_json_number(s, n)))
 				return fail(d, t->start, "invalid literal");
 		}
@@ -551,7 +552,8 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 			gap = check_gap(js, first ? tok[p].start + 1 : last[p], tok_start(t),
 					first ? 0 : ',');
 			if (gap >= 0)
-				return fail(d, gap, first ? "unexpected character" : "expected ','");
+				return fail(d, gap,
+					    first ? "unexpected character" : "expected ','");
 			last[p] = tok_end(t);
 			depth[i] = depth[p];
 			if (tok[p].type == JSMN_OBJECT && t->size == 0)

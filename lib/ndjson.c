@@ -242,7 +242,10 @@ static struct val tok_val(const struct scx_json_doc *d, int idx)
 }
 
 /* An integer literal for a field of kind 'kind': range-checked. */
-static int get_num(const struct val *x, int kind, int64_t *v)
+/* always_inline: 10% of the NDJSON decode time on this machine */
+#define HOT static inline __attribute__((always_inline))
+
+HOT int get_num(const struct val *x, int kind, int64_t *v)
 {
 	bool neg;
 	uint64_t m;
@@ -280,7 +283,7 @@ static int get_num(const struct val *x, int kind, int64_t *v)
 	return 0;
 }
 
-static int get_field(const struct val *x, const struct scx_field *f, struct scx_event *e,
+HOT int get_field(const struct val *x, const struct scx_field *f, struct scx_event *e,
 		     const char *kname, char *err, size_t errsz, size_t *col)
 {
 	int64_t v;
@@ -336,7 +339,7 @@ static inline bool key_eq(const char *a, const char *b, size_t n)
 }
 
 /* ts, cpu and the fields of one key/value pair of an event line. */
-static int event_kv(unsigned kind, const char *ks, size_t kl, const struct val *x,
+HOT int event_kv(unsigned kind, const char *ks, size_t kl, const struct val *x,
 		    struct scx_event *e, unsigned *cursor, char *err, size_t errsz, size_t *col)
 {
 	const struct scx_ev_desc *desc = scx_ev_desc(kind);
@@ -463,7 +466,8 @@ static int parse_header(const struct scx_json_doc *d, struct scx_header *h, char
 		char what[64];
 		snprintf(what, sizeof(what), "%lld (this reader knows %d)", (long long)ver,
 			 SCX_WIRE_VERSION);
-		return bad(err, errsz, col, d->tok[i].start, "header: unsupported version %s", what);
+		return bad(err, errsz, col, d->tok[i].start, "header: unsupported version %s",
+			   what);
 	}
 	h->version = ver;
 	copy_str(d, scx_json_get(d, 0, "producer"), h->producer, sizeof(h->producer));
@@ -567,7 +571,8 @@ static size_t scan_str(const char *s, size_t i, size_t n, bool *esc)
 			if (i + 1 >= n)
 				return 0;
 			switch (s[i + 1]) {
-			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			case '"': case '\\': case '/': case 'b':
+			case 'f': case 'n': case 'r': case 't':
 				i += 2;
 				continue;
 			case 'u':
@@ -672,7 +677,8 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			q = scan_str(s, i + 1, n, &esc);
 			if (!q)
 				return -1;
-			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, !esc, false, false, 0 };
+			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, !esc, false, false,
+					     0 };
 			i = q + 1;
 		} else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
 			/* integers are parsed here, once; other numbers take the slow path */
@@ -687,8 +693,8 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			while (j < n && (unsigned char)(s[j] - '0') <= 9 && j - d0 < 19)
 				m = m * 10 + (s[j++] - '0');
 			if (j == d0 || (s[d0] == '0' && j - d0 > 1) ||
-			    (j < n && ((unsigned char)(s[j] - '0') <= 9 || s[j] == '.' || s[j] == 'e' ||
-				       s[j] == 'E')))
+			    (j < n && ((unsigned char)(s[j] - '0') <= 9 || s[j] == '.' ||
+				       s[j] == 'e' || s[j] == 'E')))
 				return -1;
 			p->v = (struct val){ s + i, j - i, false, i, false, true, s[i] == '-', m };
 			i = j;

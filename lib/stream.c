@@ -306,7 +306,8 @@ static int read_line(struct scx_reader *r, struct scx_event *e)
 			i++;
 		if (i == n)
 			continue;
-		int k = scx_ndjson_parse(&r->doc, s, n, e, &r->hdr, &r->trl, msg, sizeof(msg), &col);
+		int k = scx_ndjson_parse(&r->doc, s, n, e, &r->hdr, &r->trl, msg, sizeof(msg),
+					 &col);
 		if (k < 0)
 			return fail(r, "line %llu: %s", (unsigned long long)r->line, msg);
 		if (k == SCX_LINE_OTHER) {
@@ -358,7 +359,8 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 		    fill(r, SCX_BIN_REC_HDR + (size_t)len) < 0)
 			return SCX_READ_ERROR;
 		if (r->len - r->pos < SCX_BIN_REC_HDR + (size_t)len)
-			return fail(r, "byte %llu: truncated record (kind %u, %u bytes, %zu present)",
+			return fail(r,
+				    "byte %llu: truncated record (kind %u, %u bytes, %zu present)",
 				    (unsigned long long)off, kind, len,
 				    r->len - r->pos - SCX_BIN_REC_HDR);
 		const char *p = r->data + r->pos + SCX_BIN_REC_HDR;

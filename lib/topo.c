@@ -204,8 +204,8 @@ static int llc_leader(const char *root, int cpu)
 	for (int idx = 0; idx < 16; idx++) {
 		int level, first = -1;
 
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/level", root,
-			 cpu, idx);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/level",
+			 root, cpu, idx);
 		if (read_int(path, &level))
 			continue;
 		if (level <= best_level)
@@ -302,12 +302,14 @@ struct scx_topo *scx_topo__from_sysfs(const char *root)
 		c[k].cpu = i;
 		c[k].online = bit(online, i);
 		c[k].node = -1;
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/core_id", root, i);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/core_id", root,
+			 i);
 		if (read_int(path, &core)) {
 			core_key[k] = -1;
 		} else {
 			snprintf(path, sizeof(path),
-				 "%s/devices/system/cpu/cpu%d/topology/physical_package_id", root, i);
+				 "%s/devices/system/cpu/cpu%d/topology/physical_package_id", root,
+				 i);
 			if (read_int(path, &pkg) || pkg < 0)
 				pkg = 0;
 			/* cores are numbered per package: make the key machine-wide */
@@ -394,8 +396,10 @@ int scx_topo_from_json(const struct scx_json_doc *d, int arr, struct scx_topo **
 		if (d->tok[i].type != JSMN_OBJECT)
 			goto bad;
 		c[k].core = c[k].llc = c[k].node = -1;
-		if (get_i32(d, i, "cpu", &c[k].cpu, true) || get_i32(d, i, "core", &c[k].core, false) ||
-		    get_i32(d, i, "llc", &c[k].llc, false) || get_i32(d, i, "node", &c[k].node, false))
+		if (get_i32(d, i, "cpu", &c[k].cpu, true) ||
+		    get_i32(d, i, "core", &c[k].core, false) ||
+		    get_i32(d, i, "llc", &c[k].llc, false) ||
+		    get_i32(d, i, "node", &c[k].node, false))
 			goto bad;
 		o = scx_json_get(d, i, "online");
 		if (o >= 0 && scx_json_bool(d, o, &on))

@@ -262,7 +262,8 @@ static int zout_gzip(struct scx_zout *z, const char *p, size_t n, int mode)
 		if (got && (err = scx_write_all(z->fd, z->obuf, got)))
 			return err;
 		/* deflate is done when it left room in the output buffer */
-	} while (z->zs.avail_out == 0 || z->zs.avail_in || (flush == Z_FINISH && ret != Z_STREAM_END));
+	} while (z->zs.avail_out == 0 || z->zs.avail_in ||
+		 (flush == Z_FINISH && ret != Z_STREAM_END));
 	return 0;
 }
 

@@ -16,7 +16,8 @@ subs=$("$bin" --completion-helper | awk -F'\t' '$1 == "sub" { print $2 }')
 # helper_lines [SUB]: the option lines of the tool or of one subcommand
 helper_lines() {
 	if [ $# = 1 ]; then "$bin" "$1" --completion-helper; else "$bin" --completion-helper; fi |
-		awk -F'\t' '$1 == "opt"'
+		# "read" with IFS=tab folds empty fields, so give empty ones a name
+		awk -F'\t' -v OFS='\t' '$1 == "opt" { if ($4 == "") $4 = "@none"; print }'
 }
 
 # ---- bash ----
@@ -28,7 +29,7 @@ bash_case() { # prints the case arms completing option arguments
 		case "$values" in
 		@file) act='COMPREPLY=($(compgen -f -- "$cur"))' ;;
 		@dir) act='COMPREPLY=($(compgen -d -- "$cur"))' ;;
-		"") act='COMPREPLY=()' ;;
+		@none) act='COMPREPLY=()' ;;
 		*) act="COMPREPLY=(\$(compgen -W '$values' -- \"\$cur\"))" ;;
 		esac
 		printf '\t%s) %s; return ;;\n' "$pat" "$act"
@@ -77,7 +78,7 @@ zsh_specs() {
 			case "$values" in
 			@file) act=_files ;;
 			@dir) act=_directories ;;
-			"") act=' ' ;;
+			@none) act=' ' ;;
 			*) act="($values)" ;;
 			esac
 			arg=":${name#--}:$act"
@@ -138,7 +139,7 @@ fish_lines() { # [SUB]
 		*=) case "$values" in
 			@file) a='-r -F ' ;;
 			@dir) a="-r -a '(__fish_complete_directories)' " ;;
-			"") a='-r ' ;;
+			@none) a='-r ' ;;
 			*) a="-x -a '$values' " ;;
 			esac ;;
 		esac

@@ -146,6 +146,21 @@ test_expect_success BPF '-e switch: nothing else' '
 	test ! -s other
 '
 
+# A ring too small for the load loses events; they must show up three ways
+# that agree: "lost" events in the stream, the trailer, the warning.
+test_expect_success BPF 'loss: counted per CPU in the stream, the trailer and on stderr' '
+	scx-events -e sched -b 8K -d 1.5 >ev.ndjson 2>err &
+	cap=$!
+	sleep 0.5
+	perf bench sched pipe -l 20000 >/dev/null
+	wait $cap
+	total=$(tail -n 1 ev.ndjson | field lost_total)
+	test "$total" -gt 0
+	grep "\"type\":\"lost\"" ev.ndjson | field count | awk "{ s += \$1 } END { print s }" >sum
+	test "$(cat sum)" = "$total"
+	grep -q "scx-events: $total events lost" err
+'
+
 test_expect_success BPF 'SIGPIPE: scx-events | head -n 5 stops at once, exit 0' '
 	{ timeout 20 scx-events -e sched; echo $? >rc; } | head -n 5 >out &&
 	test_line_count 5 out &&

@@ -9,7 +9,7 @@ complete -c scx-events -s s -l sample -x -a 'keep 1 event in N (default: every e
 complete -c scx-events -s f -l format -x -a 'ndjson binary' -d 'output format (default ndjson)'
 complete -c scx-events -s z -l compress -x -a 'none gzip zstd' -d 'compress the output'
 complete -c scx-events -s o -l output -r -F -d 'write to FILE (default: standard output)'
-complete -c scx-events -s b -l ring-size -x -a 'BPF ring buffer size, a power of two (default 32M)' -d ''
+complete -c scx-events -s b -l ring-size -x -a 'BPF ring buffer size, a power of two (default 64M)' -d ''
 complete -c scx-events -l wakeup -x -a 'backlog that wakes the reader early (default 256K)' -d ''
 complete -c scx-events -l flush -x -a 'max time a record stays staged per CPU (default 50ms)' -d ''
 complete -c scx-events -l no-stage -d ''

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx-top: a live terminal view of the scheduler, fed by a pipe.
+ *
+ *	scx-events | scx-top			raw events, aggregated here
+ *	scx-events | scx-agg --by cpu,llc,node | scx-top	scx-agg snapshots
+ *	scx-perfetto -i t.proto | scx-top	a replay
+ *
+ * stdin is the data, keys come from /dev/tty.  One reader thread decodes and
+ * aggregates; the main thread owns the terminal: it polls the keyboard with
+ * a timeout of the next frame, and draws each frame from a buffer in one
+ * write.  Batch mode (-b, or stdout not a terminal) has no thread and no
+ * terminal: one plain-text frame per window of event time.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agg.h"
+#include "opts.h"
+#include "stream.h"
+#include "term.h"
+#include "topconf.h"
+#include "reorder.h"
+#include "topview.h"
+#include "util.h"
+
+enum {
+	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_REORDER, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
+};
+
+static const struct scx_opt options[] = {
+	{ 'i', "input", "FILE", "read events or scx-agg snapshots from FILE (default stdin)",
+	  "@file" },
+	{ OPT_TOPOLOGY, "topology", "FILE",
+	  "cpu topology (JSON) when the input has none (default: this machine's)", "@file" },
+	{ OPT_REORDER, "reorder", "DURATION",
+	  "hold events this long to put them in time order (default 100ms, 0: off)" },
+	{ 'b', "batch", NULL, "plain-text frames on stdout, no terminal control (like top -b)" },
+	{ 'n', "iterations", "N", "stop after N frames" },
+	{ 'd', "delay", "SECONDS", "refresh interval and window length (default 1s)" },
+	{ OPT_VIEW, "view", "VIEW", "first view", "cpu llc node proc dsq help" },
+	{ 'm', "mode", "MODE", "utilisation as numbers, bars or sparklines", "num bar spark" },
+	{ OPT_SORT, "sort", "COLUMN", "sort the first view by COLUMN (-COLUMN: descending)" },
+	{ OPT_FILTER, "filter", "TEXT", "show processes whose comm contains TEXT, or pid TEXT" },
+	{ OPT_THEME, "theme", "THEME", "colour theme", "default ocean forest grey" },
+	{ 'c', "config", "FILE", "config file (default $XDG_CONFIG_HOME/scx-top/config)",
+	  "@file" },
+	{ OPT_NO_CONFIG, "no-config", NULL, "do not read a config file" },
+	{ OPT_SAVE_CONFIG, "save-config", NULL, "write the settings to the config file and exit" },
+	{ 'v', "verbose", NULL, "more messages" },
+	{ 0 }
+};
+
+static const struct scx_cmd cmd = {
+	.name = "scx-top",
+	.args = NULL,
+	.summary = "Live per-CPU, LLC, node, process and DSQ view of scheduler events.",
+	.opts = options,
+	.footer = "Keys: h help, c/l/n/p/s views, m mode, < > sort, / filter, space pause, q quit.\n"
+		  "NO_COLOR in the environment turns colours off.\n",
+};
+
+/* ---- shared between the reader thread and the ui ---------------------------- */
+
+struct shared {
+	pthread_mutex_t lock;
+	struct top_model model;		/* the last published window */
+	uint64_t version;		/* bumped on every publish */
+	bool ended;
+	char err[512];			/* input error, "" none */
+	char warn[512];			/* end-of-input warning */
+};
+
+struct input {
+	struct scx_reader *r;
+	struct scx_agg *agg;		/* raw events, created at the first one */
+	uint64_t interval_ns;
+	struct scx_topo *topo;		/* from the stream header, or NULL */
+	char scheduler[64];
+	bool ready;			/* emit() filled snap */
+	struct top_model snap;		/* scratch for snapshot lines */
+	struct top_model last;		/* previous window (history) */
+	bool topo_set, flushed, eof;
+	uint64_t reorder_ns;		/* 0: feed events as they come */
+	uint64_t last_ts;		/* newest event fed before reordering began */
+	struct scx_reorder *order;
+	uint64_t snaps;			/* scx-agg snapshot lines read */
+	uint64_t skipped;
+};
+
+static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
+{
+	struct input *in = ctx;
+
+	/* the flush after an interval that ended exactly at the last event */
+	if (s->final && s->end_ns <= s->start_ns)
+		return 0;
+	top_model_from_agg(&in->snap, s, in->topo);
+	memcpy(in->snap.scheduler, in->scheduler, sizeof(in->scheduler));
+	in->ready = true;
+	return 0;
+}
+
+/*
+ * scx-agg snapshots carry no topology: use this machine's when it has every
+ * cpu of the snapshot (the live case), else leave cpus ungrouped.
+ */
+static struct scx_topo *local_topo(const struct top_model *m)
+{
+	struct scx_topo *t = scx_topo__from_sysfs("/sys");
+
+	for (unsigned i = 0; t && i < m->t[TT_CPU].n; i++) {
+		if (!scx_topo__cpu(t, (int)m->t[TT_CPU].rows[i].id)) {
+			scx_topo__free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+/* The engine, at the first event: the header (and its topology) is known then. */
+static void input_start(struct input *in)
+{
+	const struct scx_header *h = scx_reader__header(in->r);
+	struct scx_agg_opts o = {
+		.interval_ns = in->interval_ns,
+		.by = (1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) |
+		      (1u << SCX_AGG_PID) | (1u << SCX_AGG_TGID) | (1u << SCX_AGG_DSQ),
+		.emit = on_snap,
+		.ctx = in,
+	};
+
+	in->topo_set = true;
+	if (h && h->topo && !in->topo)	/* --topology wins */
+		in->topo = scx_topo__dup(h->topo);
+	if (h)
+		snprintf(in->scheduler, sizeof(in->scheduler), "%s", h->scheduler);
+	in->agg = scx_agg__new(in->topo, &o);
+	if (!in->agg)
+		scx_die(SCX_EXIT_FAIL, "cannot start the aggregation: %s", strerror(errno));
+}
+
+/* A model is ready: history and the running loss count. */
+static const struct top_model *input_ready(struct input *in)
+{
+	in->ready = false;
+	in->snap.lost_total = in->last.lost_total + in->snap.lost;
+	top_model_carry_hist(&in->snap, &in->last);
+	top_model_copy(&in->last, &in->snap);
+	return &in->snap;
+}
+
+/*
+ * Read until the next model is ready.  Returns 1 with *m set to a model,
+ * 0 at end of input (after the last partial window), -1 on error.
+ */
+static int input_next(struct input *in, const struct top_model **m, char *err, size_t errsz)
+{
+	struct scx_event e;
+	const char *line;
+	size_t len;
+	int ret;
+
+	for (;;) {
+		/* events leave the reorder buffer one at a time: each may close
+		 * a window, and every window is a frame */
+		while (in->order && scx_reorder__pop(in->order, &e, in->eof)) {
+			scx_agg__add(in->agg, &e);
+			if (in->ready) {
+				*m = input_ready(in);
+				return 1;
+			}
+		}
+		if (in->eof) {
+			if (in->agg && !in->flushed) {
+				in->flushed = true;
+				scx_agg__flush(in->agg);
+				if (in->ready) {
+					*m = input_ready(in);
+					return 1;
+				}
+			}
+			return 0;
+		}
+		ret = scx_reader__next(in->r, &e);
+		if (ret == SCX_READ_EVENT) {
+			if (!in->topo_set)
+				input_start(in);
+			/* in order so far (files, replays): no buffer and no delay;
+			 * from the first event older than one before (live
+			 * scx-events), every event goes through the buffer */
+			if (!in->order && (!in->reorder_ns || e.ts >= in->last_ts)) {
+				in->last_ts = e.ts;
+				scx_agg__add(in->agg, &e);
+				if (in->ready) {
+					*m = input_ready(in);
+					return 1;
+				}
+				continue;
+			}
+			if (!in->order) {
+				in->order = scx_reorder__new(in->reorder_ns);
+				scx_debug(1, "events out of order: reordering within %llu ms",
+					  (unsigned long long)(in->reorder_ns / 1000000));
+			}
+			scx_reorder__push(in->order, &e);
+		} else if (ret == SCX_READ_OTHER) {
+			line = scx_reader__line(in->r, &len);
+			if (top_snap_parse(&in->snap, line, len, err, errsz) < 0) {
+				/* reports and other objects pass by; only say so */
+				scx_debug(1, "%s", err);
+				continue;
+			}
+			in->snaps++;
+			if (in->snap.end_ns <= in->snap.start_ns)
+				continue;	/* an empty final interval */
+			if (!in->topo_set) {
+				const struct scx_header *h = scx_reader__header(in->r);
+
+				in->topo_set = true;
+				if (h && h->topo && !in->topo)
+					in->topo = scx_topo__dup(h->topo);
+				else if (!in->topo)
+					in->topo = local_topo(&in->snap);
+			}
+			if (in->topo)
+				top_model_apply_topo(&in->snap, in->topo);
+			*m = input_ready(in);
+			return 1;
+		} else if (ret == SCX_READ_END) {
+			in->eof = true;
+		} else {
+			snprintf(err, errsz, "%s", scx_reader__error(in->r));
+			return -1;
+		}
+	}
+}
+
+/* ---- batch mode --------------------------------------------------------------- */
+
+static int run_batch(struct input *in, struct top_view *v, uint64_t iterations)
+{
+	struct scx_buf out = { 0 };
+	const struct top_model *m;
+	char err[512];
+	uint64_t frames = 0;
+	int ret;
+
+	v->escapes = v->color = false;
+	v->rows = v->cols = 0;
+	signal(SIGPIPE, SIG_IGN);	/* EPIPE from write() instead: a normal stop */
+	while ((ret = input_next(in, &m, err, sizeof(err))) > 0) {
+		scx_buf_reset(&out);
+		if (frames)
+			scx_buf_addstr(&out, "\n");
+		top_render(&out, m, v);
+		if (scx_write_all(STDOUT_FILENO, out.data, out.len) < 0) {
+			scx_buf_free(&out);
+			/* a reader that went away (head, less) is a normal stop */
+			return errno == EPIPE ? 0 : (scx_warn("cannot write: %s", strerror(errno)), 1);
+		}
+		if (iterations && ++frames >= iterations)
+			break;
+		if (!iterations)
+			frames++;
+	}
+	scx_buf_free(&out);
+	if (ret < 0) {
+		scx_warn("%s", err);
+		return SCX_EXIT_FAIL;
+	}
+	if (ret == 0 && scx_reader__warning(in->r) && !in->snaps)
+		scx_warn("%s", scx_reader__warning(in->r));
+	return 0;
+}
+
+/* ---- interactive mode --------------------------------------------------------- */
+
+static struct shared sh = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void *reader_main(void *arg)
+{
+	struct input *in = arg;
+	const struct top_model *m;
+	char err[512];
+	int ret;
+
+	while ((ret = input_next(in, &m, err, sizeof(err))) > 0) {
+		pthread_mutex_lock(&sh.lock);
+		top_model_copy(&sh.model, m);
+		sh.version++;
+		pthread_mutex_unlock(&sh.lock);
+	}
+	pthread_mutex_lock(&sh.lock);
+	sh.ended = true;
+	if (ret < 0)
+		snprintf(sh.err, sizeof(sh.err), "%s", err);
+	else if (scx_reader__warning(in->r) && !in->snaps)
+		snprintf(sh.warn, sizeof(sh.warn), "%s", scx_reader__warning(in->r));
+	pthread_mutex_unlock(&sh.lock);
+	return NULL;
+}
+
+struct ui {
+	struct top_view *v;
+	struct top_keymap *km;
+	const char *config;
+	bool quit;
+	uint64_t status_until;
+};
+
+static void set_status(struct ui *u, const char *msg)
+{
+	snprintf(u->v->status, sizeof(u->v->status), "%.500s", msg);
+	u->status_until = scx_now_mono_ns() + 3000000000ull;
+}
+
+static void on_key(int key, void *ctx)
+{
+	struct ui *u = ctx;
+	struct top_view *v = u->v;
+	int act = key >= 0 && key < SCX_KEY__MAX ? u->km->act[key] : TA_NONE;
+	char msg[1200];
+
+	if (v->editing && key != SCX_KEY_ENTER && key != SCX_KEY_ESC) {
+		top_view_edit_key(v, key == SCX_KEY_BACKSPACE ? 127 : key);
+		return;
+	}
+	if (v->editing)
+		act = key == SCX_KEY_ENTER ? TA_ENTER : TA_ESC;
+	switch (top_view_action(v, act)) {
+	case 1:
+		u->quit = true;
+		break;
+	case 2:
+		if (!u->config) {
+			set_status(u, "no config path: set XDG_CONFIG_HOME or HOME, or use -c");
+			break;
+		}
+		int err = top_conf_save(u->config, v, u->km);
+
+		if (err)
+			snprintf(msg, sizeof(msg), "cannot write '%s': %s", u->config, strerror(-err));
+		else
+			snprintf(msg, sizeof(msg), "settings written to %s", u->config);
+		set_status(u, msg);
+		break;
+	}
+}
+
+static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
+		   const char *config, uint64_t iterations)
+{
+	struct ui u = { .v = v, .km = km, .config = config };
+	struct top_model shown = { 0 };
+	struct scx_buf out = { 0 };
+	uint64_t seen = 0, next = 0, frames = 0;
+	bool redraw = true;
+	pthread_t th;
+	int err, rc = 0;
+
+	strcpy(shown.source, "events");
+	err = scx_term__open();
+	if (err)
+		scx_die(SCX_EXIT_FAIL, "cannot open the terminal /dev/tty: %s", strerror(-err));
+	scx_term__size(&v->rows, &v->cols);
+	if ((err = pthread_create(&th, NULL, reader_main, in)))
+		scx_die(SCX_EXIT_FAIL, "cannot start the reader: %s", strerror(err));
+	pthread_detach(th);
+
+	while (!u.quit && !scx_term_quit) {
+		uint64_t now = scx_now_mono_ns();
+		struct pollfd pfd = { .fd = scx_term__fd(), .events = POLLIN };
+		int timeout;
+
+		if (scx_term_winch) {
+			scx_term_winch = 0;
+			scx_term__size(&v->rows, &v->cols);
+			redraw = true;
+		}
+		if (now >= next) {
+			next = now + (uint64_t)v->refresh_ms * 1000000;
+			redraw = true;
+		}
+		if (u.status_until && now >= u.status_until) {
+			v->status[0] = 0;
+			u.status_until = 0;
+		}
+		if (redraw) {
+			pthread_mutex_lock(&sh.lock);
+			if (!v->paused && sh.version != seen) {
+				top_model_copy(&shown, &sh.model);
+				seen = sh.version;
+				frames++;
+			}
+			v->ended = sh.ended;
+			if (sh.err[0] && !v->status[0])
+				snprintf(v->status, sizeof(v->status), "input error: %.480s", sh.err);
+			pthread_mutex_unlock(&sh.lock);
+			scx_buf_reset(&out);
+			top_render(&out, &shown, v);
+			if (scx_term__write(out.data, out.len) < 0)
+				break;
+			redraw = false;
+			if (iterations && frames >= iterations)
+				break;
+		}
+		timeout = (int)((next - now) / 1000000) + 1;
+		if (poll(&pfd, 1, timeout) > 0) {
+			if (pfd.revents & (POLLHUP | POLLERR))
+				break;
+			if (scx_term__read_keys(on_key, &u) < 0)
+				break;
+			redraw = true;
+		}
+	}
+	scx_term__restore();
+	/* the reader thread may be blocked in read(): exit without joining it */
+	pthread_mutex_lock(&sh.lock);
+	if (sh.err[0]) {
+		scx_warn("%s", sh.err);
+		rc = SCX_EXIT_FAIL;
+	} else if (sh.warn[0]) {
+		scx_warn("%s", sh.warn);
+	}
+	pthread_mutex_unlock(&sh.lock);
+	scx_buf_free(&out);
+	top_model_free(&shown);
+	return rc;
+}
+
+/* ---- main ------------------------------------------------------------------- */
+
+static void conf_warn(const char *msg, void *ctx)
+{
+	int *n = ctx;
+
+	scx_warn("%s", msg);
+	(*n)++;
+}
+
+int main(int argc, char **argv)
+{
+	const char *arg, *input = NULL, *config = NULL, *sort = NULL, *filter = NULL;
+	const char *view = NULL, *mode = NULL, *theme = NULL, *topology = NULL;
+	bool batch = false, no_config = false, save = false;
+	uint64_t iterations = 0, delay = 0, reorder = 100000000;
+	struct top_view v;
+	struct top_keymap km;
+	struct input in = { 0 };
+	char *def_config = NULL;
+	int c, warnings = 0, rc, i;
+
+	scx_set_prog(argv[0]);
+	while ((c = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
+		switch (c) {
+		case 'i': input = arg; break;
+		case 'b': batch = true; break;
+		case 'n':
+			if (scx_parse_u64(arg, &iterations) || !iterations)
+				scx_usage_error(&cmd, "bad --iterations '%s'", arg);
+			break;
+		case 'd':
+			if (scx_parse_duration(arg, &delay) || delay < 50000000ull ||
+			    delay > 60000000000ull)
+				scx_usage_error(&cmd, "bad --delay '%s' (50ms to 60s)", arg);
+			break;
+		case OPT_VIEW: view = arg; break;
+		case OPT_TOPOLOGY: topology = arg; break;
+		case OPT_REORDER:
+			if (scx_parse_duration(arg, &reorder) || reorder > 10000000000ull)
+				scx_usage_error(&cmd, "bad --reorder '%s' (0 to 10s)", arg);
+			break;
+		case 'm': mode = arg; break;
+		case OPT_SORT: sort = arg; break;
+		case OPT_FILTER: filter = arg; break;
+		case OPT_THEME: theme = arg; break;
+		case 'c': config = arg; break;
+		case OPT_NO_CONFIG: no_config = true; break;
+		case OPT_SAVE_CONFIG: save = true; break;
+		case 'v': scx_verbose++; break;
+		}
+	}
+	if (optind < argc)
+		scx_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+
+	top_view_init(&v);
+	top_keymap_defaults(&km);
+	if (!config)
+		config = def_config = top_conf_default_path();
+	if (config && !no_config) {
+		rc = top_conf_load(config, &v, &km, conf_warn, &warnings);
+		if (rc < 0 && rc != -ENOENT)
+			scx_warn("cannot read config '%s': %s", config, strerror(-rc));
+	}
+	/* the command line wins over the file */
+	if (view && ((i = top_view_by_name(view)) < 0))
+		scx_usage_error(&cmd, "unknown view '%s'", view);
+	if (view) {
+		v.view = v.prev_view = i;
+		if (i == TV_HELP)
+			v.prev_view = TV_CPU;
+	}
+	if (mode && (i = top_mode_by_name(mode)) < 0)
+		scx_usage_error(&cmd, "unknown mode '%s'", mode);
+	if (mode)
+		v.mode = i;
+	if (theme && (i = top_theme_by_name(theme)) < 0)
+		scx_usage_error(&cmd, "unknown theme '%s'", theme);
+	if (theme)
+		v.theme = i;
+	if (sort) {
+		bool desc = sort[0] == '-';
+		enum top_viewid sv = v.view == TV_HELP ? v.prev_view : v.view;
+
+		if ((i = top_col_by_name(sv, sort + desc)) < 0)
+			scx_usage_error(&cmd, "no column '%s' in the %s view", sort + desc,
+					top_view_name(sv));
+		v.sort[sv] = i;
+		v.sort_asc[sv] = !desc;
+	}
+	if (filter)
+		snprintf(v.filter, sizeof(v.filter), "%s", filter);
+	if (delay)
+		v.refresh_ms = (unsigned)(delay / 1000000);
+	if (save) {
+		if (!config)
+			scx_die(SCX_EXIT_FAIL, "no config path: set XDG_CONFIG_HOME or HOME, or use -c");
+		rc = top_conf_save(config, &v, &km);
+		if (rc)
+			scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", config, strerror(-rc));
+		free(def_config);
+		return 0;
+	}
+	top_keymap_names(&km, &v);
+	v.config_path = config;
+	{
+		const char *nc = getenv("NO_COLOR");
+		const char *lc = getenv("LC_ALL");
+
+		v.color = !(nc && nc[0]);
+		if (!lc || !lc[0])
+			lc = getenv("LC_CTYPE");
+		if (!lc || !lc[0])
+			lc = getenv("LANG");
+		v.utf8 = lc && (strcasestr(lc, "UTF-8") || strcasestr(lc, "utf8"));
+	}
+	if (!isatty(STDOUT_FILENO))
+		batch = true;
+	if (!input && isatty(STDIN_FILENO))
+		scx_usage_error(&cmd, "standard input is a terminal: pipe events in "
+				      "(scx-events | scx-top) or use -i FILE");
+
+	in.r = input ? scx_reader__open(input) : scx_reader__fdopen(STDIN_FILENO, "stdin");
+	if (!in.r)
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", input ? input : "stdin",
+			strerror(errno));
+	in.interval_ns = (uint64_t)v.refresh_ms * 1000000;
+	in.reorder_ns = reorder;
+	if (topology) {
+		char terr[256];
+
+		in.topo = scx_topo__from_file(topology, terr, sizeof(terr));
+		if (!in.topo)
+			scx_die(SCX_EXIT_FAIL, "%s", terr);
+	}
+	if (warnings)
+		snprintf(v.status, sizeof(v.status), "config: %d warning%s, see stderr after exit",
+			 warnings, warnings > 1 ? "s" : "");
+	rc = batch ? run_batch(&in, &v, iterations) : run_tty(&in, &v, &km, config, iterations);
+	if (batch) {
+		scx_agg__free(in.agg);
+		scx_reorder__free(in.order);
+		scx_topo__free(in.topo);
+		scx_reader__free(in.r);
+		top_model_free(&in.snap);
+		top_model_free(&in.last);
+	}
+	free(def_config);
+	return rc;
+}

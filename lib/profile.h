@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CPU profiling with a BPF perf_event program: every sample records the
+ * kernel and user stacks into a ring buffer; a thread folds identical stacks
+ * together; results are symbolized on demand from /proc/kallsyms and the ELF
+ * symbol tables of the sampled processes' mappings (libelf).  Machines
+ * without a hardware PMU fall back to the cpu-clock software event.
+ */
+#ifndef SCX_PROFILE_H
+#define SCX_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct scx_jw;
+
+struct scx_profile_opts {
+	const char *event;	/* "hw:cycles", "hw:instructions", "sw:cpu-clock", ... */
+	unsigned freq;		/* samples per second per CPU */
+	int cpu;		/* -1: every CPU */
+	int pid;		/* -1: every process; else a tgid */
+	uint64_t max_samples;	/* stop after this many; 0 = no limit */
+	unsigned duration_s;	/* stop after this long; 0 = until stopped */
+};
+
+struct scx_profile;
+
+/* Start sampling.  NULL with err set (no root, no BPF, bad event...). */
+struct scx_profile *scx_profile__start(const struct scx_profile_opts *o, char *err, size_t errsz);
+bool scx_profile__running(struct scx_profile *p);
+/* Detach and stop; samples stay for results.  0 or -errno. */
+int scx_profile__stop(struct scx_profile *p);
+void scx_profile__free(struct scx_profile *p);
+uint64_t scx_profile__samples(struct scx_profile *p);
+/* Fields of the status into the object open in w. */
+void scx_profile__status(struct scx_profile *p, struct scx_jw *w);
+/* {"symbols":[...],"stacks":[...]} hottest first, about max_bytes at most. */
+void scx_profile__results(struct scx_profile *p, unsigned limit, bool stacks, size_t max_bytes,
+			  struct scx_jw *w);
+
+#endif

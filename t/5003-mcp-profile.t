@@ -1,0 +1,50 @@
+#!/bin/sh
+# scx-mcp CPU profiling (BPF perf_event sampling, cpu-clock without a PMU):
+# a syscall-bound dd must show up with its own pid and comm, kernel frames
+# from /proc/kallsyms and user frames from libc's ELF symbols.
+. "$(dirname "$0")/lib.sh"
+. "$TDATA/mcp-lib.sh"
+
+test_expect_success BPF 'profile one process: its stacks, symbolized kernel and user frames' '
+	dd if=/dev/zero of=/dev/null bs=1 count=200000000 2>/dev/null &
+	dd=$!
+	{ init_line
+	  call 1 start_perf_profiling "{\"freq\":499,\"pid\":$dd}"
+	  sleep 2
+	  call 2 stop_perf_profiling "{}"
+	  call 3 get_perf_results "{\"limit\":50}"
+	} | mcp >out
+	kill $dd
+	test "$(iserr 1 <out)" = false &&
+	text 1 <out | jq -e ".running == true and (.event == \"hw:cycles\" or (.event == \"sw:cpu-clock\" and (.note | test(\"unavailable\"))))" >/dev/null &&
+	text 2 <out | jq -e ".running == false and .samples > 100 and .dropped_samples == 0" >/dev/null &&
+	text 3 <out >res.json &&
+	jq -e "[.stacks[] | select(.tgid != $dd or .comm != \"dd\")] == []" res.json >/dev/null &&
+	jq -e "[.stacks[].frames[] | select(test(\"^entry_SYSCALL_64\"))] | length > 0" res.json >/dev/null &&
+	jq -e "[.stacks[].frames[] | select(test(\"^[A-Za-z_][A-Za-z0-9_.]*\\\\+0x[0-9a-f]+ \\\\(libc[.]so[.]6\\\\)$\"))] | length > 0" res.json >/dev/null &&
+	jq -e "(.symbols | map(.count) | add) <= .samples and .symbols[0].percent > 0" res.json >/dev/null
+'
+
+test_expect_success BPF 'max_samples stops sampling by itself; errors for bad use' '
+	{ init_line
+	  call 1 start_perf_profiling "{\"event\":\"sw:cpu-clock\",\"freq\":1000,\"max_samples\":50}"
+	  call 2 start_perf_profiling "{}"
+	  sleep 1.5
+	  call 3 stop_perf_profiling "{}"
+	  call 4 get_perf_results "{\"include_stacks\":false}"
+	  call 5 start_perf_profiling "{\"event\":\"hw:telepathy\"}"
+	} | mcp >out &&
+	test "$(iserr 1 <out)" = false &&
+	test "$(iserr 2 <out)" = true && text 2 <out | grep "already running" &&
+	test "$(iserr 3 <out)" = true && text 3 <out | grep "not running" &&
+	text 4 <out | jq -e ".samples >= 50 and .samples < 80 and has(\"stacks\") == false" >/dev/null &&
+	test "$(iserr 5 <out)" = true && text 5 <out | grep "unknown event"
+'
+
+test_expect_success '--no-live refuses profiling and capture' '
+	{ init_line; call 1 start_perf_profiling "{}"; call 2 control_event_tracking "{\"action\":\"start\"}"; } | mcp --no-live >out &&
+	test "$(iserr 1 <out)" = true && text 1 <out | grep "no-live" &&
+	test "$(iserr 2 <out)" = true
+'
+
+test_done

@@ -1,0 +1,21 @@
+# t/mcp-lib.sh: helpers for scx-mcp's shell tests (sourced after t/lib.sh).
+#
+#   init_line [VERSION]       an initialize request (id 0)
+#   mcp ARGS... <in >out      run scx-mcp, fail if it does not exit in 20 s
+#   resp ID <out              the response with that id (compact JSON)
+#   text ID <out              the text of a tools/call result with that id
+#   call ID TOOL ARGS_JSON    a tools/call request line
+
+init_line() {
+	printf '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n' "${1:-2025-11-25}"
+	echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+}
+mcp() { timeout 20 scx-mcp "$@"; }
+resp() { jq -c --argjson id "$1" 'select(.id == $id and .method == null)'; }
+text() { jq -r --argjson id "$1" 'select(.id == $id) | .result.content[0].text'; }
+iserr() { jq -r --argjson id "$1" 'select(.id == $id) | .result.isError'; }
+errcode() { jq -r --argjson id "$1" 'select(.id == $id) | .error.code'; }
+call() { printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s}}\n' "$1" "$2" "$3"; }
+req() { printf '{"jsonrpc":"2.0","id":%s,"method":"%s","params":%s}\n' "$1" "$2" "${3:-{\}}"; }
+# every line of stdout is one JSON-RPC 2.0 message
+all_jsonrpc() { jq -e -s 'all(.[]; .jsonrpc == "2.0")' "$1" >/dev/null; }
