@@ -18,7 +18,7 @@
 #include "stream.h"
 #include "util.h"
 
-enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT };
+enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS };
 
 static const struct scx_opt opts[] = {
@@ -36,6 +36,8 @@ static const struct scx_opt opts[] = {
 	  "ndjson text openmetrics" },
 	{ 'H', "human", NULL, "same as --format text" },
 	{ OPT_NO_SNAPSHOT, "no-snapshot", NULL, "print only the reports, not the group snapshots" },
+	{ OPT_REORDER, "reorder", "DURATION",
+	  "sort events within this window of event time (default 100ms for scx-events, else 0)" },
 	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON overriding the stream's and this machine's",
 	  "@file" },
 	{ 'o', "output", "FILE", "write to FILE instead of stdout", "@file" },
@@ -173,7 +175,7 @@ int main(int argc, char **argv)
 	unsigned nthr = 0;
 	struct lost_seen lost = { 0 };
 	struct scx_agg *a = NULL;
-	bool by_given = false, no_snap = false;
+	bool by_given = false, no_snap = false, reorder_given = false;
 	const char *arg;
 	int key, rc = SCX_EXIT_OK, err = 0;
 
@@ -222,6 +224,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NO_SNAPSHOT:
 			no_snap = true;
+			break;
+		case OPT_REORDER:
+			if (scx_parse_duration(arg, &ao.reorder_ns))
+				scx_usage_error(&cmd, "bad reorder window '%s'", arg);
+			reorder_given = true;
 			break;
 		case OPT_TOPOLOGY:
 			topo_path = arg;
@@ -280,6 +287,10 @@ int main(int argc, char **argv)
 					t = h->topo;
 				if (!t && (topo_sys = scx_topo__from_sysfs("/sys")))
 					t = topo_sys;
+				/* scx-events stages events per CPU: its stream is sorted
+				 * only within its flush interval (50 ms by default) */
+				if (!reorder_given && h && !strcmp(h->producer, "scx-events"))
+					ao.reorder_ns = 100000000;
 				if (!(a = scx_agg__new(t, &ao)))
 					scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
 				for (unsigned k = 0; k < nthr; k++) {

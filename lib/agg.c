@@ -1156,7 +1156,7 @@ static void start(struct scx_agg *a, uint64_t ts)
 	a->last_ts = ts;
 }
 
-int scx_agg__add(struct scx_agg *a, const struct scx_event *e)
+static int add_now(struct scx_agg *a, const struct scx_event *e)
 {
 	struct scx_event copy;
 	int err;
@@ -1181,8 +1181,88 @@ int scx_agg__add(struct scx_agg *a, const struct scx_event *e)
 	return 0;
 }
 
+/* ---- reorder window: a binary min-heap on (ts, arrival) ------------------------- */
+
+static bool held_before(const struct held *x, const struct held *y)
+{
+	return x->e.ts < y->e.ts || (x->e.ts == y->e.ts && x->seq < y->seq);
+}
+
+static void heap_push(struct scx_agg *a, const struct scx_event *e)
+{
+	size_t i;
+
+	if (a->nheld == a->heap_cap) {
+		a->heap_cap = a->heap_cap ? a->heap_cap * 2 : 1024;
+		a->heap = scx_xrealloc(a->heap, a->heap_cap * sizeof(*a->heap));
+	}
+	i = a->nheld++;
+	a->heap[i].seq = a->held_seq++;
+	a->heap[i].e = *e;
+	while (i && held_before(&a->heap[i], &a->heap[(i - 1) / 2])) {
+		struct held t = a->heap[i];
+
+		a->heap[i] = a->heap[(i - 1) / 2];
+		a->heap[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_pop(struct scx_agg *a, struct scx_event *out)
+{
+	size_t i = 0;
+
+	*out = a->heap[0].e;
+	a->heap[0] = a->heap[--a->nheld];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct held t;
+
+		if (l < a->nheld && held_before(&a->heap[l], &a->heap[m]))
+			m = l;
+		if (r < a->nheld && held_before(&a->heap[r], &a->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		t = a->heap[i];
+		a->heap[i] = a->heap[m];
+		a->heap[m] = t;
+		i = m;
+	}
+}
+
+/* Pass on held events older than 'upto' (all with UINT64_MAX). */
+static int drain(struct scx_agg *a, uint64_t upto)
+{
+	struct scx_event e;
+	int err;
+
+	while (a->nheld && (upto == UINT64_MAX || a->heap[0].e.ts < upto)) {
+		heap_pop(a, &e);
+		if ((err = add_now(a, &e)))
+			return err;
+	}
+	return 0;
+}
+
+int scx_agg__add(struct scx_agg *a, const struct scx_event *e)
+{
+	if (!a->o.reorder_ns)
+		return add_now(a, e);
+	heap_push(a, e);
+	a->newest = SCX_MAX(a->newest, e->ts);
+	return drain(a, a->newest > a->o.reorder_ns ? a->newest - a->o.reorder_ns : 0);
+}
+
 int scx_agg__advance(struct scx_agg *a, uint64_t ts)
 {
+	int err;
+
+	if (a->o.reorder_ns) {
+		ts = ts > a->o.reorder_ns ? ts - a->o.reorder_ns : 0;
+		if ((err = drain(a, ts)))
+			return err;
+	}
 	if (!a->started || ts < a->iv_end)
 		return 0;
 	a->last_ts = SCX_MAX(a->last_ts, ts);
@@ -1193,6 +1273,8 @@ int scx_agg__flush(struct scx_agg *a)
 {
 	int err;
 
+	if ((err = drain(a, UINT64_MAX)))
+		return err;
 	if (!a->started)
 		start(a, 0);
 	if (a->closed) {
@@ -1383,6 +1465,7 @@ void scx_agg__free(struct scx_agg *a)
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++)
 		free(a->garr[k]);
 	scx_topo__free(a->topo);
+	free(a->heap);
 	free(a);
 }
 

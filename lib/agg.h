@@ -147,6 +147,14 @@ struct scx_agg_opts {
 	 * as fast as everything.
 	 */
 	unsigned need;
+	/*
+	 * Sort window, ns of event time: events are held until one newer by
+	 * this much arrives, and passed on in time order.  For producers that
+	 * stage events per CPU (scx-events flushes each CPU every 50 ms by
+	 * default); 0 takes events as they come (older ones are counted in
+	 * out_of_order).  flush() drains the window.
+	 */
+	uint64_t reorder_ns;
 };
 
 #define SCX_AGG_NEED_THREADS 1u		/* per-thread stats */

@@ -278,6 +278,32 @@ int main(void)
 	is_int(got[0].events + got[1].events + got[2].events, n, "every event in one interval");
 	scx_agg__free(a);
 
+	/* ---- a reorder window puts shuffled events back in order */
+	{
+		struct scx_event sh[32];
+		struct got want = got[0];
+
+		/* swap neighbours on different cpus: late by up to 1000 ns */
+		memcpy(sh, e, n * sizeof(*e));
+		for (unsigned i = 0; i + 1 < n; i += 2) {
+			struct scx_event t = sh[i];
+
+			sh[i] = sh[i + 1];
+			sh[i + 1] = t;
+		}
+		nsnap = 0;
+		o.interval_ns = 4000;
+		o.reorder_ns = 2000;
+		a = scx_agg__new(topo, &o);
+		feed(a, sh, n);
+		scx_agg__flush(a);
+		is_int(nsnap, 3, "reordered: three intervals");
+		ok(!memcmp(&got[0], &want, sizeof(want)), "reordered: interval 0 as from sorted input");
+		is_int(scx_agg__snapshot(a)->out_of_order, 0, "nothing left out of order");
+		o.reorder_ns = 0;
+		scx_agg__free(a);
+	}
+
 	/* ---- memory stays bounded: 200000 short-lived threads */
 	{
 		struct scx_agg_opts o2 = { 0 };
