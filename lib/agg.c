@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agg_int.h"
+#include "reorder.h"
 #include "util.h"
 
 #define MAX_CPU_ID 65535	/* beyond: the event's cpu is treated as unknown */
@@ -1181,87 +1182,47 @@ static int add_now(struct scx_agg *a, const struct scx_event *e)
 	return 0;
 }
 
-/* ---- reorder window: a binary min-heap on (ts, arrival) ------------------------- */
+/* ---- reorder window ------------------------------------------------------------ */
 
-static bool held_before(const struct held *x, const struct held *y)
-{
-	return x->e.ts < y->e.ts || (x->e.ts == y->e.ts && x->seq < y->seq);
-}
-
-static void heap_push(struct scx_agg *a, const struct scx_event *e)
-{
-	size_t i;
-
-	if (a->nheld == a->heap_cap) {
-		a->heap_cap = a->heap_cap ? a->heap_cap * 2 : 1024;
-		a->heap = scx_xrealloc(a->heap, a->heap_cap * sizeof(*a->heap));
-	}
-	i = a->nheld++;
-	a->heap[i].seq = a->held_seq++;
-	a->heap[i].e = *e;
-	while (i && held_before(&a->heap[i], &a->heap[(i - 1) / 2])) {
-		struct held t = a->heap[i];
-
-		a->heap[i] = a->heap[(i - 1) / 2];
-		a->heap[(i - 1) / 2] = t;
-		i = (i - 1) / 2;
-	}
-}
-
-static void heap_pop(struct scx_agg *a, struct scx_event *out)
-{
-	size_t i = 0;
-
-	*out = a->heap[0].e;
-	a->heap[0] = a->heap[--a->nheld];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct held t;
-
-		if (l < a->nheld && held_before(&a->heap[l], &a->heap[m]))
-			m = l;
-		if (r < a->nheld && held_before(&a->heap[r], &a->heap[m]))
-			m = r;
-		if (m == i)
-			break;
-		t = a->heap[i];
-		a->heap[i] = a->heap[m];
-		a->heap[m] = t;
-		i = m;
-	}
-}
-
-/* Pass on held events older than 'upto' (all with UINT64_MAX). */
-static int drain(struct scx_agg *a, uint64_t upto)
+/* Pass on held events nothing older can precede any more (all when draining). */
+static int drain(struct scx_agg *a, bool all)
 {
 	struct scx_event e;
 	int err;
 
-	while (a->nheld && (upto == UINT64_MAX || a->heap[0].e.ts < upto)) {
-		heap_pop(a, &e);
+	while (a->order && scx_reorder__pop(a->order, &e, all))
 		if ((err = add_now(a, &e)))
 			return err;
-	}
 	return 0;
 }
 
 int scx_agg__add(struct scx_agg *a, const struct scx_event *e)
 {
-	if (!a->o.reorder_ns)
-		return add_now(a, e);
-	heap_push(a, e);
-	a->newest = SCX_MAX(a->newest, e->ts);
-	return drain(a, a->newest > a->o.reorder_ns ? a->newest - a->o.reorder_ns : 0);
+	if (!a->order) {
+		if (!a->o.reorder_ns || e->ts >= a->newest) {
+			a->newest = SCX_MAX(a->newest, e->ts);
+			return add_now(a, e);
+		}
+		/* the first event out of order: the stream is sorted per cpu
+		 * only (an older scx-events, or streams merged with cat) */
+		scx_debug(1, "events out of order: reordering within %llu ms",
+			  (unsigned long long)(a->o.reorder_ns / 1000000));
+		a->order = scx_reorder__new(a->o.reorder_ns);
+		scx_reorder__advance(a->order, a->newest);
+	}
+	scx_reorder__push(a->order, e);
+	return drain(a, false);
 }
 
 int scx_agg__advance(struct scx_agg *a, uint64_t ts)
 {
 	int err;
 
-	if (a->o.reorder_ns) {
-		ts = ts > a->o.reorder_ns ? ts - a->o.reorder_ns : 0;
-		if ((err = drain(a, ts)))
+	if (a->order) {
+		scx_reorder__advance(a->order, ts);
+		if ((err = drain(a, false)))
 			return err;
+		ts = ts > a->o.reorder_ns ? ts - a->o.reorder_ns : 0;
 	}
 	if (!a->started || ts < a->iv_end)
 		return 0;
@@ -1273,7 +1234,7 @@ int scx_agg__flush(struct scx_agg *a)
 {
 	int err;
 
-	if ((err = drain(a, UINT64_MAX)))
+	if ((err = drain(a, true)))
 		return err;
 	if (!a->started)
 		start(a, 0);
@@ -1465,7 +1426,7 @@ void scx_agg__free(struct scx_agg *a)
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++)
 		free(a->garr[k]);
 	scx_topo__free(a->topo);
-	free(a->heap);
+	scx_reorder__free(a->order);
 	free(a);
 }
 

@@ -114,9 +114,12 @@ struct scx_agg {
 	unsigned nr_chains;
 
 	unsigned need;		/* SCX_AGG_NEED_* */
-	struct held { uint64_t seq; struct scx_event e; } *heap;	/* reorder window */
-	size_t nheld, heap_cap;
-	uint64_t held_seq, newest;
+	/*
+	 * Reorder window, engaged at the first event older than one already
+	 * seen: ordered streams (scx-events sorts its own) never pay for it.
+	 */
+	struct scx_reorder *order;
+	uint64_t newest;
 	bool fold;		/* keep the process and comm tables */
 	bool tstats;		/* keep per-thread stats */
 	bool pairs;

@@ -1,15 +1,19 @@
 #!/bin/sh
 # Live: the same workload recorded at the same time by scx-events and by
 # `perf sched record`; per task, scx-agg's switch count, max and total delay
-# must match `perf sched latency -p` within the live tolerances of
-# t/data/agg-perfcmp.pl --live (switches +-1, max 1% + 20us, total 2% + 20us
-# per switch: two clocks), for at least 90% of the tasks (perf 6.1 drops
-# some tasks' events on this busy machine without reporting a loss).
+# equals perf's recorded switches exactly, and the max delay matches
+# `perf sched latency -p` within the live tolerance of t/data/agg-perfcmp.pl
+# --live (1% + 20us, two clocks) for at least 75% of the tasks (perf sched
+# latency's state machine skips some waits; the script says why).
 # As in t/2002-agg-perf.t, scx-agg is given perf 6.1's view: delays from
 # sched_wakeup (sched_waking left out) and R+ switch-outs read as sleeps.
 # The workload leader, which ran as "perf" before its exec, is left out (its
 # early switches are counted under another name by perf).
 # When perf itself loses events under load the comparison is skipped.
+# Counts are checked exactly against perf's own recorded switch events;
+# perf sched latency's per-task counts and totals depend on its state
+# machine skipping waits (see t/data/agg-perfcmp.pl), so only its max delay
+# is compared live.
 . "$(dirname "$0")/lib.sh"
 
 if ! test -x "$SCX_BUILD/scx-events"; then
@@ -48,7 +52,23 @@ if test_have_prereq BPF,PERF && test -s "$TRASH/perf.data" &&
      perf sched latency -i "$TRASH/perf.data" 2>&1 >/dev/null | grep -qi "lost"; }; then
 	test_skip 'per-task switches and delays match perf sched latency' 'perf lost events under load'
 else
-	test_expect_success BPF,PERF 'per-task switches and delays match perf sched latency' '
+	# perf's raw events are the reference for counts: every switch-out
+	# perf recorded for a task is one of scx-agg's switches, exactly
+	test_expect_success BPF,PERF 'per-task switches equal perf'"'"'s recorded sched_switch events' '
+		perf script -i "$TRASH/perf.data" -F trace 2>/dev/null |
+			sed -n "s/.*prev_comm=sched-messaging prev_pid=\([0-9]*\) .*/\1/p" |
+			sort -n | uniq -c | awk "{ print \$2, \$1 }" >perf-in.txt &&
+		test $(wc -l <perf-in.txt) -ge 10 &&
+		scx-agg -b pid "$TRASH/live.ndjson" >all.ndjson &&
+		while read p n; do
+			# the leader: perf enables its events only at the exec
+			! grep -q "{\"pid\":$p,\"tgid\":[0-9]*,\"comm\":\"perf\"" all.ndjson || continue
+			grep -q "{\"pid\":$p,\"tgid\":[0-9]*,\"comm\":\"sched-messaging\",[^{]*\"switches\":$n," all.ndjson ||
+				{ echo "pid $p: perf recorded $n switches, scx-agg:"; grep -o "{\"pid\":$p,[^{]*\"switches\":[0-9]*" all.ndjson; exit 1; }
+		done <perf-in.txt
+	'
+
+	test_expect_success BPF,PERF 'per-task max delay matches perf sched latency' '
 		perf sched latency -p -i "$TRASH/perf.data" 2>/dev/null |
 			grep "sched-messaging:" | sort -t: -k2 -n | sed 1d >perf.txt &&
 		test $(wc -l <perf.txt) -ge 10 &&

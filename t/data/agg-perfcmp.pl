@@ -9,9 +9,15 @@
 use strict;
 use warnings;
 
-# --live: two captures of one run (different clocks, perf may drop events
-# under load): max within 1% + 20us, total within 2% + 20us per switch,
-# and at most 10% of the tasks may differ.
+# --live: two captures of one run.  perf sched latency's state machine skips
+# waits whose events do not chain the way it expects (on this machine its
+# Switches summed to 603 where perf's own recorded switches, and ours, were
+# 652), so its counts and totals are not a reference for a live run: only
+# the max is compared (1% + 20us, two clocks), and at most 25% of the tasks
+# may differ: in 1 run of 6 here perf missed the longest wait of 4 of 39
+# tasks (perf 4.5 ms, ours 11 ms).  t/2002 compares all three exactly on
+# perf's own events, and t/2003 the switch counts exactly with perf's raw
+# records.
 my $live = @ARGV && $ARGV[0] eq '--live' ? shift @ARGV : 0;
 my ($perf, $agg) = @ARGV;
 my ($tmax, $tsum) = $live ? (20000, 20000) : (2000, 2000);
@@ -35,16 +41,16 @@ while ($line =~ /\{"pid":(\d+),.*?"rq_delay":\{"count":(\d+)(?:,"min":\d+,"avg":
 	my $was = $bad;
 	my $sum = $avg * $cnt;
 	my $psum = $q->{avg} * $q->{sw};
-	if (abs($q->{sw} - $cnt) > 1) {
+	if (!$live && abs($q->{sw} - $cnt) > 1) {
 		print "pid $pid: switches perf $q->{sw} scx-agg $cnt\n"; $bad++;
 	}
 	if (abs($q->{max} - $max) > $rmax * $q->{max} + $tmax) {
 		print "pid $pid: max perf $q->{max} scx-agg $max\n"; $bad++;
 	}
-	if (abs($psum - $sum) > $rsum * $psum + $tsum * ($q->{sw} + 1)) {
+	if (!$live && abs($psum - $sum) > $rsum * $psum + $tsum * ($q->{sw} + 1)) {
 		print "pid $pid: total delay perf $psum scx-agg $sum\n"; $bad++;
 	}
 	$badtasks++ if $bad > $was;
 }
 print "compared $n, differing $badtasks\n";
-exit($live ? ($badtasks * 10 > $n ? 1 : 0) : ($bad ? 1 : 0));
+exit($live ? ($badtasks * 4 > $n ? 1 : 0) : ($bad ? 1 : 0));
