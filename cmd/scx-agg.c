@@ -37,7 +37,7 @@ static const struct scx_opt opts[] = {
 	{ 'H', "human", NULL, "same as --format text" },
 	{ OPT_NO_SNAPSHOT, "no-snapshot", NULL, "print only the reports, not the group snapshots" },
 	{ OPT_REORDER, "reorder", "DURATION",
-	  "sort events within this window of event time (default 100ms for scx-events, else 0)" },
+	  "sort events within this window once any arrives out of order (default 100ms for scx-events, else 0)" },
 	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON overriding the stream's and this machine's",
 	  "@file" },
 	{ 'o', "output", "FILE", "write to FILE instead of stdout", "@file" },

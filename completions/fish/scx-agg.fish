@@ -8,7 +8,7 @@ complete -c scx-agg -s t -l threshold -r -d 'set a report threshold (repeatable)
 complete -c scx-agg -s f -l format -x -a 'ndjson text openmetrics' -d 'ndjson, text or openmetrics (default: text on a terminal)'
 complete -c scx-agg -s H -l human -d 'same as --format text'
 complete -c scx-agg -l no-snapshot -d 'print only the reports, not the group snapshots'
-complete -c scx-agg -l reorder -r -d 'sort events within this window of event time (default 100ms for scx-events, else 0)'
+complete -c scx-agg -l reorder -r -d 'sort events within this window once any arrives out of order (default 100ms for scx-events, else 0)'
 complete -c scx-agg -l topology -r -F -d 'topology JSON overriding the stream\'s and this machine\'s'
 complete -c scx-agg -s o -l output -r -F -d 'write to FILE instead of stdout'
 complete -c scx-agg -s v -l verbose -d 'more messages on stderr (repeatable)'
