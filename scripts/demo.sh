@@ -1,52 +1,62 @@
 #!/bin/sh
-# make demo: the main job.  Live scheduler events for a few seconds through
-# the pipeline; without BPF (not root, no BTF) it says why and replays the
-# recording shipped in t/data/ instead.
+# make demo: the main job.  Five seconds of live scheduler events (with a
+# short burst of perf bench sched messaging so there is something to see)
+# through every tool of the pipeline:
+#
+#   scx-events -> scx-agg (per cpu/llc/node, and reports)
+#              -> scx-perfetto (a trace for ui.perfetto.dev)
+#              -> scx-top -b (one frame of the live view)
+#
+# Without BPF (not root, no BTF) it says why and replays the recording
+# shipped in t/data/ instead.  Outputs stay in $SCX_BUILD/demo/.
 set -u
 B=${SCX_BUILD:-.output}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$B:$PATH
 REC=$SRC/t/data/events-demo.ndjson.zst
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scx-demo.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+out=$B/demo
+mkdir -p "$out"
+ev=$out/events.ndjson
 
-# summary: NDJSON events on stdin -> counts by type, busiest tasks, loss
-summary() {
-	awk '
-	function val(k,   r) {
-		if (!match($0, "\"" k "\":\"?[^,\"}]*")) return ""
-		r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		sub(/^"/, "", r)
-		return r
-	}
-	/^\{"type":"header"/ { host = val("hostname"); kern = val("kernel"); ncpu = val("nr_cpus"); next }
-	/^\{"type":"trailer"/ { lost = val("lost_total"); next }
-	{
-		t = val("type"); n[t]++; total++
-		if (t == "sched_switch") { sw[val("next_comm")]++; if (first == "") first = val("ts") ; last = val("ts") }
-	}
-	END {
-		printf "%d events from %s (kernel %s, %s cpus), %s lost\n", total, host, kern, ncpu, lost == "" ? "?" : lost
-		for (t in n) printf "  %-20s %8d\n", t, n[t] | "sort -k2 -nr"
-		close("sort -k2 -nr")
-		print "busiest tasks (times switched in):"
-		for (c in sw) printf "  %-20s %8d\n", c, sw[c] | "sort -k2 -nr | head -n 5"
-		close("sort -k2 -nr | head -n 5")
-	}'
-}
+step() { printf '\n== %s\n' "$*"; }
 
-if scx-events -d 5 -o "$tmp/live.ndjson" 2>"$tmp/err"; then
-	echo "demo: 5 s of live scheduler events on this machine (scx-events -d 5):"
-	grep -v "^scx-events: note:" "$tmp/err" >&2
-	sed -n 2,4p "$tmp/live.ndjson" | cut -c 1-160
-	echo "..."
-	summary <"$tmp/live.ndjson"
+step "scx-events -d 5 -o $ev"
+if scx-events -d 5 -o "$ev" 2>"$out/events.err" &
+then
+	cap=$!
+	sleep 1
+	if command -v perf >/dev/null; then
+		perf bench sched messaging -g 2 -l 100 >/dev/null 2>&1
+	fi
+	wait $cap
+	rc=$?
 else
-	echo "demo: live capture is not possible here:"
-	sed 's/^/  /' "$tmp/err"
-	echo "demo: replaying the recording shipped in t/data/$(basename "$REC") instead:"
-	zstd -dc "$REC" >"$tmp/rec.ndjson" || exit 1
-	sed -n 2,4p "$tmp/rec.ndjson" | cut -c 1-160
-	echo "..."
-	summary <"$tmp/rec.ndjson"
+	rc=1
 fi
+if [ $rc = 0 ]; then
+	grep -v "^scx-events: note:" "$out/events.err" >&2
+	echo "captured live on this machine:"
+else
+	echo "live capture is not possible here:"
+	sed 's/^/  /' "$out/events.err"
+	echo "replaying the recording shipped in t/data/$(basename "$REC") instead:"
+	zstd -dc "$REC" >"$ev" || exit 1
+fi
+sed -n 2,4p "$ev" | cut -c 1-150
+tail -n 1 "$ev" | cut -c 1-200
+
+step "scx-agg -H (per cpu, llc and node over the whole capture)"
+scx-agg -H "$ev" || exit 1
+
+step "scx-agg -H --no-snapshot -r wakeup-latency,migrations,bottlenecks -n 5"
+scx-agg -H --no-snapshot -r wakeup-latency,migrations,bottlenecks -n 5 "$ev" || exit 1
+
+step "scx-perfetto -o $out/trace.pftrace  (open it in ui.perfetto.dev)"
+scx-perfetto -o "$out/trace.pftrace" "$ev" || exit 1
+scx-perfetto -i "$out/trace.pftrace" --stat || exit 1
+
+step "scx-top -b -n 1 (one frame; run 'sudo scx-events | scx-top' for the live view)"
+scx-top -b -n 1 -d 5 -i "$ev" || exit 1
+
+echo
+echo "demo: outputs in $out/"
