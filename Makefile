@@ -176,6 +176,7 @@ demo: deps
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/deps.sh --bench
 	$(Q)SCX_BUILD=$(abspath $(O)) bench/run.sh
 
 check-mcp: deps
