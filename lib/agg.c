@@ -1050,11 +1050,14 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 
 		if (!c->seen && !(a->topo && scx_topo__cpu(a->topo, i)))
 			continue;
-		agg_stats_merge(&s->total, &c->s);
 		if (c->llc + 1 < (int)a->nr_llc_slots)
 			agg_stats_merge(&a->llc[c->llc + 1], &c->s);
+		/* the nodes partition the cpus: the total is merged from them
+		 * below, a few merges instead of one more per cpu */
 		if (c->node + 1 < (int)a->nr_node_slots)
 			agg_stats_merge(&a->node[c->node + 1], &c->s);
+		else
+			agg_stats_merge(&s->total, &c->s);
 		if (by & (1u << SCX_AGG_CPU)) {
 			struct scx_agg_group *g = add_group(a, SCX_AGG_CPU);
 
@@ -1063,6 +1066,8 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 			g->s = &c->s;
 		}
 	}
+	for (unsigned i = 0; i < a->nr_node_slots; i++)
+		agg_stats_merge(&s->total, &a->node[i]);
 	for (int k = SCX_AGG_LLC; k <= SCX_AGG_NODE; k++) {
 		unsigned nslots = k == SCX_AGG_LLC ? a->nr_llc_slots : a->nr_node_slots;
 		unsigned *ncpu = k == SCX_AGG_LLC ? a->llc_cpus : a->node_cpus;
