@@ -15,16 +15,23 @@ test_expect_success ROOT,PERF 'record a workload with perf sched' '
 	test -s "$TRASH/perf.data"
 '
 
-test_expect_success ROOT,PERF 'per-task switches, max and average delay match perf sched latency' '
-	perf sched latency -p -i "$TRASH/perf.data" >perf.txt 2>/dev/null &&
-	perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
-		perl "$TDATA/agg-perf2scx.pl" --perf-r-plus-sleeps >events.ndjson &&
-	scx-agg -b pid events.ndjson >agg.ndjson &&
-	rc=0 &&
-	perl "$TDATA/agg-perfcmp.pl" perf.txt agg.ndjson >cmp.txt || rc=$?;
-	cat cmp.txt; test $rc = 0 &&
-	n=$(sed -n "s/^compared \([0-9]*\).*/\1/p" cmp.txt) && test "$n" -ge 10
-'
+# perf sched record can lose events on a loaded machine; perf sched latency
+# then chains the remaining ones differently from a complete stream.
+if test_have_prereq ROOT,PERF && test -s "$TRASH/perf.data" &&
+   perf report -i "$TRASH/perf.data" --stats 2>/dev/null | grep -q "LOST.*[1-9]"; then
+	test_skip 'per-task switches, max and average delay match perf sched latency' 'perf lost events under load'
+else
+	test_expect_success ROOT,PERF 'per-task switches, max and average delay match perf sched latency' '
+		perf sched latency -p -i "$TRASH/perf.data" >perf.txt 2>/dev/null &&
+		perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
+			perl "$TDATA/agg-perf2scx.pl" --perf-r-plus-sleeps >events.ndjson &&
+		scx-agg -b pid events.ndjson >agg.ndjson &&
+		rc=0 &&
+		perl "$TDATA/agg-perfcmp.pl" perf.txt agg.ndjson >cmp.txt || rc=$?;
+		cat cmp.txt; test $rc = 0 &&
+		n=$(sed -n "s/^compared \([0-9]*\).*/\1/p" cmp.txt) && test "$n" -ge 10
+	'
+fi
 
 test_expect_success ROOT,PERF 'counting R+ waits gives at least as many delays' '
 	perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
