@@ -18,7 +18,7 @@ static const struct scx_field switch_fields[] = {
 	I64(sw, prev_state),
 	I32(sw, next_pid), I32(sw, next_tgid), STR(sw, next_comm), I32(sw, next_prio),
 	U64(sw, dsq_id), U64(sw, dsq_lat_ns), U32(sw, dsq_depth), U64(sw, dsq_vtime),
-	U64(sw, slice_ns), U64(sw, prev_slice_used_ns),
+	U64(sw, slice_ns), U64(sw, prev_slice_used_ns), I32(sw, layer_id),
 };
 
 static const struct scx_field wakeup_fields[] = {
@@ -181,8 +181,10 @@ void scx_event_init(struct scx_event *e, unsigned type)
 	memset(e, 0, sizeof(*e));
 	e->type = type;
 	e->cpu = -1;
-	if (type == SCX_EV_SWITCH)
+	if (type == SCX_EV_SWITCH) {
 		e->sw.dsq_id = SCX_DSQ_NONE;
+		e->sw.layer_id = -1;
+	}
 }
 
 const char *scx_state_str(int64_t state, char *buf, size_t size)

@@ -70,6 +70,7 @@ enum scx_ev_type {
 
 #define SCX_IDLE_EXIT 0xffffffffu	/* cpu_idle state when the cpu wakes */
 #define SCX_DSQ_NONE UINT64_MAX		/* switch: no sched_ext data */
+/* switch: layer_id travels with the sched_ext fields, written only with a dsq_id */
 
 struct scx_ev_switch {
 	int32_t prev_pid, prev_tgid, prev_prio;
@@ -84,7 +85,7 @@ struct scx_ev_switch {
 	uint64_t slice_ns;	/* slice given to next */
 	uint64_t prev_slice_used_ns; /* slice prev used before switching out */
 	uint32_t dsq_depth;	/* DSQ depth when next was taken off it */
-	uint32_t _pad;
+	int32_t layer_id;	/* scx_layered layer of next, -1 when unknown */
 };
 
 /* waking, wakeup, wakeup_new: the woken task, and the task that woke it

@@ -79,14 +79,15 @@ struct pf_track {
 /* One ONCPU slice edge from TrackEvents, turned into switches after the parse. */
 struct pf_mark {
 	uint64_t ts;
-	int64_t state;
 	uint64_t dsq;		/* SCX_DSQ_NONE when absent */
+	int32_t state;		/* SCX_STATE_* bits: 9 of them */
 	int32_t tid;
 	uint32_t comm;
 	uint32_t seq;		/* input order, for a stable sort */
 	int16_t cpu;
+	int16_t layer;		/* scx_layer_id, -1 when absent */
 	uint8_t begin;
-	uint8_t _pad;
+	uint8_t has_prev;	/* an END before this BEGIN gave the switch its prev */
 };
 
 struct pf_rd {

@@ -356,6 +356,8 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 			s->sw.slice_ns = g.v[4];
 			s->sw.prev_slice_used_ns = g.v[5];
 			s->sw.dsq_depth = (uint32_t)g.v[6];
+			if (g.has & 1 << 7)
+				s->sw.layer_id = (int32_t)g.v[7];
 		} else {
 			e = pf_rec_new(r);
 			e->type = SCX_EV_SWITCH;

@@ -24,7 +24,8 @@ enum {
 	N_ONCPU, N_WAKER, N_WAKEE, N_WAKER_NEW, N_WAKEE_NEW, N_WAKER_UNKNOWN, N_WAKEE_UNKNOWN,
 	N_WAKING, N_FORKING, N_FORKED, N_EXEC, N_EXIT, N_FREE, N_RENAME, N_HARDIRQ, N_SOFTIRQ,
 	/* annotation names */
-	N_CPU, N_OFFCPU_REASON, N_PREV_STATE, N_SCX_DSQ_ID, N_DSQ_ID, N_FILENAME, N_NEW_NAME,
+	N_CPU, N_OFFCPU_REASON, N_PREV_STATE, N_SCX_DSQ_ID, N_DSQ_ID, N_SCX_LAYER_ID, N_FILENAME,
+	N_NEW_NAME,
 	N_OLD_NAME, N_RENAMED_TO, N_IRQ, N_ACTION, N_WAKER_TID, N_FORKED_INTO_TID, N_FORKED_FROM_TID,
 	/* values */
 	N_PREEMPTED, N_BLOCKED,
@@ -34,7 +35,8 @@ enum {
 static const char *const known[N__COUNT] = {
 	"ONCPU", "WAKER", "WAKEE", "WAKER_NEW", "WAKEE_NEW", "WAKER_UNKNOWN", "WAKEE_UNKNOWN",
 	"WAKING", "FORKING", "FORKED", "EXEC", "EXIT", "FREE", "RENAME", "HARDIRQ", "SOFTIRQ",
-	"cpu", "offcpu_reason", "prev_state", "scx_dsq_id", "dsq_id", "filename", "new_name",
+	"cpu", "offcpu_reason", "prev_state", "scx_dsq_id", "dsq_id", "scx_layer_id", "filename",
+	"new_name",
 	"old_name", "renamed_to", "irq", "action", "waker_tid", "forked_into_tid", "forked_from_tid",
 	"preempted", "blocked",
 };
@@ -207,8 +209,8 @@ struct te {
 	uint64_t flows[4];
 	unsigned nflows;
 	/* annotations we use */
-	int64_t cpu, dsq, irq, waker_tid, fork_tid;
-	bool has_cpu, has_dsq, has_irq, has_waker_tid, has_fork_tid;
+	int64_t cpu, dsq, layer, irq, waker_tid, fork_tid;
+	bool has_cpu, has_dsq, has_layer, has_irq, has_waker_tid, has_fork_tid;
 	uint32_t reason, action, filename, new_name, old_name;
 };
 
@@ -242,6 +244,8 @@ static int annotation(struct pf_rd *r, uint32_t seq, struct pb m, struct te *e)
 		e->cpu = ival, e->has_cpu = true;
 	else if ((name == n[N_SCX_DSQ_ID] || name == n[N_DSQ_ID]) && has_int)
 		e->dsq = ival, e->has_dsq = true;
+	else if (name == n[N_SCX_LAYER_ID] && has_int)
+		e->layer = ival, e->has_layer = true;
 	else if (name == n[N_IRQ] && has_int)
 		e->irq = ival, e->has_irq = true;
 	else if (name == n[N_WAKER_TID] && has_int)
@@ -423,6 +427,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		k->tid = tid;
 		k->begin = e.type == 1;
 		k->dsq = e.has_dsq ? (uint64_t)e.dsq : SCX_DSQ_NONE;
+		k->layer = e.has_layer && e.layer >= 0 && e.layer <= INT16_MAX ? (int16_t)e.layer : -1;
 		k->state = e.reason == r->name_iid[N_PREEMPTED] ? SCX_STATE_PREEMPTED
 			   : SCX_STATE_INTERRUPTIBLE;	/* "blocked": S or D is not said */
 		if (k->begin) {
@@ -587,7 +592,7 @@ void pf_track_finish(struct pf_rd *r)
 						cur_comm = 0;
 					cur = k->tid;
 					cur_comm = k->comm ? k->comm : cur_comm;
-					r->marks[i + 1]._pad = 1;	/* has a prev */
+					r->marks[i + 1].has_prev = 1;
 					continue;
 				}
 				if (k->tid == 0)
@@ -611,7 +616,7 @@ void pf_track_finish(struct pf_rd *r)
 			e->cpu = (int16_t)cpu;
 			e->b = k->tid;
 			e->s2 = k->comm;
-			if (!k->_pad) {
+			if (!k->has_prev) {
 				/*
 				 * No END before it: the first slice of the cpu, or one of
 				 * wprof's synthetic BEGINs at time 0 for tasks already
@@ -637,6 +642,7 @@ void pf_track_finish(struct pf_rd *r)
 					strncpy(s->sw.prev_comm, pf_strp(r, tmp.s1), SCX_COMM_LEN - 1);
 					strncpy(s->sw.next_comm, pf_strp(r, tmp.s2), SCX_COMM_LEN - 1);
 					s->sw.dsq_id = k->dsq;
+					s->sw.layer_id = k->layer;
 					e2->flags |= REC_F_TRACK;
 					e2->ts = tmp.ts;
 					e2->cpu = tmp.cpu;

@@ -510,6 +510,8 @@ static int write_switch(struct scx_pf_writer *w, struct wcpu *c, int cpu, const 
 			x = pb_put_u64(x, 4, s->slice_ns);
 			x = pb_put_u64(x, 5, s->prev_slice_used_ns);
 			x = pb_put_u64(x, 6, s->dsq_depth);
+			if (s->layer_id >= 0)
+				x = pb_put_i64(x, 7, s->layer_id);
 		}
 		put_event(c, e->ts, (uint32_t)s->prev_pid, 4, pl, p - pl, has_dsq ? ext : NULL,
 			  x - ext);

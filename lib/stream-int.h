@@ -32,8 +32,10 @@ static inline void scx_event_init_fast(struct scx_event *e, unsigned type)
 		p[i] = z;
 	e->type = type;
 	e->cpu = -1;
-	if (type == SCX_EV_SWITCH)
+	if (type == SCX_EV_SWITCH) {
 		e->sw.dsq_id = SCX_DSQ_NONE;
+		e->sw.layer_id = -1;
+	}
 }
 
 /* ---- binary frames (man/scx.7) ------------------------------------------- */

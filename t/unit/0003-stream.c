@@ -91,6 +91,7 @@ static void rand_event(struct scx_event *e, unsigned type)
 		e->sw.dsq_lat_ns = e->sw.dsq_vtime = e->sw.slice_ns = 0;
 		e->sw.prev_slice_used_ns = 0;
 		e->sw.dsq_depth = 0;
+		e->sw.layer_id = -1;
 		(void)z;
 	}
 }
@@ -297,7 +298,7 @@ static void every_kind_text(void)
 	scx_event_to_json(&b, &e);
 	scx_buf_add(&b, "", 1);
 	ok(strstr(b.data, ",\"dsq_id\":9223372036854775810,\"dsq_lat_ns\":0,\"dsq_depth\":3,"
-			  "\"dsq_vtime\":0,\"slice_ns\":0,\"prev_slice_used_ns\":0}\n") != NULL,
+			  "\"dsq_vtime\":0,\"slice_ns\":0,\"prev_slice_used_ns\":0,\"layer_id\":-1}\n") != NULL,
 	   "switch line with sched_ext fields");
 
 	/* the binary writer cuts a dsq-less switch right before dsq_id */

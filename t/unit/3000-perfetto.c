@@ -158,6 +158,7 @@ static void sample(struct evs *v)
 	v->e[v->n - 1].sw.dsq_vtime = 999;
 	v->e[v->n - 1].sw.slice_ns = 20000000;
 	v->e[v->n - 1].sw.prev_slice_used_ns = 5000;
+	v->e[v->n - 1].sw.layer_id = 4;
 	scx_event_init(&e, SCX_EV_DSQ_INSERT);
 	e.ts = 2950, e.cpu = 0;
 	e.dsq.pid = 201, e.dsq.tgid = 200, e.dsq.dsq_id = 7, e.dsq.vtime = 5, e.dsq.slice_ns = 6;
@@ -434,6 +435,9 @@ static uint8_t *named(uint8_t *p, uint32_t num, uint64_t iid, const char *name)
 }
 
 /* TrackEvent {type, track, category iid, annotations cpu/extra, flow} at ts */
+/* when >= 0, te() adds an "scx_layer_id" annotation (name iid 103) with this value */
+static int64_t te_layer = -1;
+
 static void te(struct scx_buf *b, uint64_t ts, int type, uint64_t track, uint64_t cat,
 	       uint64_t name_iid, int cpu, uint64_t extra_name, int64_t extra, uint64_t flow)
 {
@@ -453,6 +457,11 @@ static void te(struct scx_buf *b, uint64_t ts, int type, uint64_t track, uint64_
 	if (extra_name) {
 		r = pb_put_u64(a, 1, extra_name);
 		r = extra_name == 102 ? pb_put_u64(r, 17, (uint64_t)extra) : pb_put_i64(r, 4, extra);
+		q = sub(q, 4, a, r);
+	}
+	if (te_layer >= 0) {
+		r = pb_put_u64(a, 1, 103);
+		r = pb_put_i64(r, 4, te_layer);
 		q = sub(q, 4, a, r);
 	}
 	if (flow) {
@@ -499,6 +508,7 @@ static void test_trackevent(void)
 	q = named(q, 3, 100, "cpu");
 	q = named(q, 3, 101, "scx_dsq_id");
 	q = named(q, 3, 102, "offcpu_reason");
+	q = named(q, 3, 103, "scx_layer_id");
 	q = named(q, 29, 200, "preempted");
 	p = pb_put_u64(p, 10, 7);
 	p = pb_put_u64(p, 13, 1);
@@ -511,7 +521,9 @@ static void test_trackevent(void)
 	te(&b, 150, 3, 1000, WAKER, 0, 0, 0, 0, 77);	/* app wakes db */
 	te(&b, 150, 3, 1001, WAKEE, 0, 0, 0, 0, 77);
 	te(&b, 200, 2, 1000, ONCPU, 0, 0, 102, 200, 0);	/* app preempted */
-	te(&b, 200, 1, 1001, ONCPU, 51, 0, 101, 5, 77);	/* db runs from DSQ 5 */
+	te_layer = 3;
+	te(&b, 200, 1, 1001, ONCPU, 51, 0, 101, 5, 77);	/* db runs from DSQ 5, layer 3 */
+	te_layer = -1;
 	te(&b, 300, 3, 1001, FORKING, 0, 0, 0, 0, 88);
 	te(&b, 300, 3, 1000, FORKED, 0, 0, 0, 0, 88);
 	te(&b, 400, 2, 1001, ONCPU, 0, 0, 0, 0, 0);	/* db blocks */
@@ -530,6 +542,7 @@ static void test_trackevent(void)
 		   s1->sw.next_tgid == 20 && s1->sw.dsq_id == 5 && !strcmp(s1->sw.next_comm, "db") &&
 		   !strcmp(s1->sw.prev_comm, "app"),
 		   "END+BEGIN: switch 10 (R+) -> 20 with dsq 5, kernel thread is its own tgid");
+		is_int(s1->sw.layer_id, 3, "scx_layer_id annotation kept as the switch's layer_id");
 		ok(f->type == SCX_EV_FORK && f->fork.parent_pid == 20 && f->fork.child_pid == 10,
 		   "FORKING/FORKED by flow: fork 20 -> 10");
 		ok(s2->type == SCX_EV_SWITCH && s2->ts == 400 && s2->sw.prev_pid == 20 &&
