@@ -3,33 +3,10 @@
 # sleeps 10 times, forks, the child execs /bin/true; its events must all be
 # there with the right pids, comms, CPU and timestamps.  Needs root + BTF.
 . "$(dirname "$0")/lib.sh"
+. "$SCX_SRC/t/lib-capture.sh"
 
 N=10
 CC=${CC:-cc}
-
-test_line_count() { [ "$(wc -l <"$2")" -eq "$1" ] || { echo "$2: $(wc -l <"$2") lines, want $1"; cat "$2"; return 1; }; }
-
-# field NAME < lines: the value of "NAME": on each line (numbers or strings)
-field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
-
-# start_capture OUT ARGS...: scx-events in the background ($cap_pid), returns
-# once it is attached (its header has been written)
-start_capture() {
-	_out=$1; shift
-	rm -f "$_out"
-	scx-events "$@" -o "$_out" 2>capture.err &
-	cap_pid=$!
-	for _ in $(seq 100); do
-		[ -s "$_out" ] && return 0
-		kill -0 $cap_pid 2>/dev/null || break
-		sleep 0.1
-	done
-	cat capture.err >&2
-	return 1
-}
-stop_capture() {
-	kill -INT $cap_pid && wait $cap_pid
-}
 
 test_expect_success BPF 'build the workload' '
 	$CC -O2 -o "$TRASH/scxev-wl" "$SCX_SRC/t/data/events-workload.c"

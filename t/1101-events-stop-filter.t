@@ -3,25 +3,9 @@
 # stopping is clean and leaves nothing attached, and the error paths explain
 # themselves.
 . "$(dirname "$0")/lib.sh"
+. "$SCX_SRC/t/lib-capture.sh"
 
 CC=${CC:-cc}
-
-test_line_count() { [ "$(wc -l <"$2")" -eq "$1" ] || { echo "$2: $(wc -l <"$2") lines, want $1"; return 1; }; }
-field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
-
-start_capture() {
-	_out=$1; shift
-	rm -f "$_out"
-	scx-events "$@" -o "$_out" 2>capture.err &
-	cap_pid=$!
-	for _ in $(seq 100); do
-		[ -s "$_out" ] && return 0
-		kill -0 $cap_pid 2>/dev/null || break
-		sleep 0.1
-	done
-	cat capture.err >&2
-	return 1
-}
 
 # prog_ids PID: ids of the BPF programs a process holds (from its fdinfo)
 prog_ids() { cat /proc/$1/fdinfo/* 2>/dev/null | sed -n "s/^prog_id:[[:space:]]*//p" | sort -u; }

@@ -128,6 +128,11 @@ test_exit_code() {
 	[ $_rc = "$_want" ] || { echo "expected exit $_want from '$*', got $_rc" >&2; return 1; }
 }
 
+# test_line_count N FILE: FILE has exactly N lines (shown when it has not)
+test_line_count() {
+	[ "$(wc -l <"$2")" -eq "$1" ] || { echo "$2: $(wc -l <"$2") lines, want $1"; cat "$2"; return 1; }
+}
+
 test_grep() {
 	grep "$@" || { echo "test_grep: no match for '$*'" >&2; return 1; }
 }
