@@ -744,16 +744,22 @@ static int num_text(const struct scx_json_doc *d, int idx, const char **s, size_
 	return 0;
 }
 
-int scx_json_int(const struct scx_json_doc *d, int idx, int64_t *v)
+/* An integer token as sign and magnitude. */
+static int int_token(const struct scx_json_doc *d, int idx, bool *neg, uint64_t *m)
 {
 	const char *s;
 	size_t n;
-	bool neg;
-	uint64_t m;
 	int err = num_text(d, idx, &s, &n);
 
-	if (!err)
-		err = scx_json_parse_uint_text(s, n, &neg, &m);
+	return err ? err : scx_json_parse_uint_text(s, n, neg, m);
+}
+
+int scx_json_int(const struct scx_json_doc *d, int idx, int64_t *v)
+{
+	bool neg;
+	uint64_t m;
+	int err = int_token(d, idx, &neg, &m);
+
 	if (err)
 		return err;
 	if (neg ? m > (uint64_t)INT64_MAX + 1 : m > INT64_MAX)
@@ -764,14 +770,10 @@ int scx_json_int(const struct scx_json_doc *d, int idx, int64_t *v)
 
 int scx_json_uint(const struct scx_json_doc *d, int idx, uint64_t *v)
 {
-	const char *s;
-	size_t n;
 	bool neg;
 	uint64_t m;
-	int err = num_text(d, idx, &s, &n);
+	int err = int_token(d, idx, &neg, &m);
 
-	if (!err)
-		err = scx_json_parse_uint_text(s, n, &neg, &m);
 	if (err)
 		return err;
 	if (neg && m)
