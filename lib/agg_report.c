@@ -295,6 +295,20 @@ static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *p
 	scx_table_append(out, s);
 }
 
+/* A row of a pair table: both tasks with their comms, then the count (columns 0-4). */
+static unsigned pair_row(struct scx_agg *a, struct scx_table *p, const struct pair *pr)
+{
+	int32_t x = (int32_t)((pr->key - 1) >> 32), y = (int32_t)(uint32_t)(pr->key - 1);
+	unsigned row = scx_table_row(p);
+
+	scx_table_int(p, row, 0, x);
+	scx_table_str(p, row, 1, comm_of(a, x));
+	scx_table_int(p, row, 2, y);
+	scx_table_str(p, row, 3, comm_of(a, y));
+	scx_table_uint(p, row, 4, pr->count);
+	return row;
+}
+
 static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const pc[] = { "preemptor:i:key", "preemptor_comm:s", "preempted:i:key",
@@ -305,19 +319,9 @@ static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 
 	for (unsigned i = 0; i < a->preempts.cap; i++) {
 		const struct pair *pr = &a->preempts.slot[i];
-		int32_t x, y;
-		unsigned row;
 
-		if (!pr->key)
-			continue;
-		x = (int32_t)((pr->key - 1) >> 32);
-		y = (int32_t)(uint32_t)(pr->key - 1);
-		row = scx_table_row(p);
-		scx_table_int(p, row, 0, x);
-		scx_table_str(p, row, 1, comm_of(a, x));
-		scx_table_int(p, row, 2, y);
-		scx_table_str(p, row, 3, comm_of(a, y));
-		scx_table_uint(p, row, 4, pr->count);
+		if (pr->key)
+			pair_row(a, p, pr);
 	}
 	pairs_summary(a, r, &a->preempts, out);
 	finish(a, out, p, 4);
@@ -346,19 +350,11 @@ static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out
 
 	for (unsigned i = 0; i < a->wakes.cap; i++) {
 		const struct pair *pr = &a->wakes.slot[i];
-		int32_t x, y;
 		unsigned row;
 
 		if (!pr->key)
 			continue;
-		x = (int32_t)((pr->key - 1) >> 32);
-		y = (int32_t)(uint32_t)(pr->key - 1);
-		row = scx_table_row(p);
-		scx_table_int(p, row, 0, x);
-		scx_table_str(p, row, 1, comm_of(a, x));
-		scx_table_int(p, row, 2, y);
-		scx_table_str(p, row, 3, comm_of(a, y));
-		scx_table_uint(p, row, 4, pr->count);
+		row = pair_row(a, p, pr);
 		scx_table_uint(p, row, 5, pr->runs ? pr->sum_ns / pr->runs : 0);
 		scx_table_uint(p, row, 6, pr->max_ns);
 	}
