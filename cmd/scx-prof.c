@@ -274,6 +274,19 @@ static void join(char *out, size_t size, const char *a, const char *b)
 		scx_die(SCX_EXIT_FAIL, "path too long: '%s/%s'", a, b);
 }
 
+/* The input: -f FILE or a single operand; anything more, or nothing, is a usage error. */
+static const char *input_operand(const struct scx_cmd *cmd, int argc, char **argv,
+				 const char *file, const char *missing)
+{
+	if (optind < argc && !file)
+		file = argv[optind++];
+	if (optind < argc)
+		scx_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (!file)
+		scx_usage_error(cmd, "%s", missing);
+	return file;
+}
+
 static int cmd_process(int argc, char **argv)
 {
 	struct prof_process p = { 0 };
@@ -294,12 +307,7 @@ static int cmd_process(int argc, char **argv)
 			break;
 		}
 	}
-	if (optind < argc && !file)
-		file = argv[optind++];
-	if (optind < argc)
-		scx_usage_error(&process_cmd, "unexpected argument '%s'", argv[optind]);
-	if (!file)
-		scx_usage_error(&process_cmd, "no profile given (-f PROFILE)");
+	file = input_operand(&process_cmd, argc, argv, file, "no profile given (-f PROFILE)");
 	catch_signals();
 	dir = profile_dir(file);
 	if ((size_t)snprintf(out, sizeof(out), "%s.out", dir) >= sizeof(out))
@@ -432,12 +440,7 @@ static int cmd_extract(int argc, char **argv)
 			break;
 		}
 	}
-	if (optind < argc && !file)
-		file = argv[optind++];
-	if (optind < argc)
-		scx_usage_error(&extract_cmd, "unexpected argument '%s'", argv[optind]);
-	if (!file)
-		scx_usage_error(&extract_cmd, "no input given (-f FILE)");
+	file = input_operand(&extract_cmd, argc, argv, file, "no input given (-f FILE)");
 	x = prof_extract__new(&o, msg, sizeof(msg));
 	if (!x)
 		scx_usage_error(&extract_cmd, "%s", msg);
