@@ -198,7 +198,24 @@ int main(void)
 			close(done[1]);
 			if (read(go[0], &c, 1) != 1)
 				_exit(1);
-			usleep(200000);
+			/*
+			 * record spawns perf only once the hint recorder is
+			 * attached: wait for the fake perf to log "record", not a
+			 * fixed time a slow (sanitized, loaded) attach may overrun
+			 */
+			for (int i = 0; i < 500; i++) {
+				FILE *lf = fopen(log, "r");
+				char ln[512];
+				bool seen = false;
+
+				while (lf && !seen && fgets(ln, sizeof(ln), lf))
+					seen = strstr(ln, "record") != NULL;
+				if (lf)
+					fclose(lf);
+				if (seen)
+					break;
+				usleep(10000);
+			}
 			bpf_map_update_elem(map, &me, &mine, BPF_ANY);
 			(void)!read(done[0], &c, 1);	/* stay alive until resolved */
 			_exit(0);
