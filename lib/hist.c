@@ -19,11 +19,30 @@ void scx_hist_free(struct scx_hist *h)
 	scx_hist_init(h);
 }
 
+/*
+ * Run the statement that follows once for each block that may hold counts,
+ * in ascending order, with [first, end) its buckets clipped to the window.
+ * (A break in it leaves only the current block.)
+ */
+#define FOR_USED_BLOCKS(h, first, end)                                                  \
+	for (unsigned w_ = 0; w_ < SCX_HIST_USED_WORDS; w_++)                              \
+		for (uint64_t bits_ = (h)->used[w_]; bits_; bits_ &= bits_ - 1)            \
+			for (unsigned blk_ = w_ * 64 + __builtin_ctzll(bits_),             \
+				      first = SCX_MAX(blk_ << SCX_HIST_BLOCK_BITS, (h)->lo), \
+				      end = SCX_MIN((blk_ + 1) << SCX_HIST_BLOCK_BITS, (h)->hi), \
+				      once_ = 1;                                           \
+			     once_; once_ = 0)
+
 void scx_hist_reset(struct scx_hist *h)
 {
-	/* an empty histogram's buckets are all zero already */
-	if (h->b && h->count)
-		memset(h->b, 0, (h->hi - h->lo) * sizeof(*h->b));
+	if (!h->count)
+		return;		/* empty: every bucket and bit is zero already */
+	/* only the blocks that may hold counts: the rest are zero already */
+	if (h->b)
+		FOR_USED_BLOCKS(h, first, end)
+			if (first < end)
+				memset(h->b + (first - h->lo), 0, (end - first) * sizeof(*h->b));
+	memset(h->used, 0, sizeof(h->used));
 	h->count = h->sum = h->max = 0;
 	h->min = UINT64_MAX;
 }
@@ -71,15 +90,19 @@ void scx_hist_merge(struct scx_hist *dst, const struct scx_hist *src)
 {
 	if (!src->count)
 		return;
-	for (unsigned i = src->lo; i < src->hi; i++) {
-		uint64_t n = src->b[i - src->lo];
+	FOR_USED_BLOCKS(src, first, end) {
+		for (unsigned i = first; i < end; i++) {
+			uint64_t n = src->b[i - src->lo];
 
-		if (!n)
-			continue;
-		if (i < dst->lo || i >= dst->hi || !dst->b)
-			scx_hist__grow(dst, i);
-		dst->b[i - dst->lo] += n;
+			if (!n)
+				continue;
+			if (i < dst->lo || i >= dst->hi || !dst->b)
+				scx_hist__grow(dst, i);
+			dst->b[i - dst->lo] += n;
+		}
 	}
+	for (unsigned w = 0; w < SCX_HIST_USED_WORDS; w++)
+		dst->used[w] |= src->used[w];
 	dst->count += src->count;
 	dst->sum += src->sum;
 	dst->min = SCX_MIN(dst->min, src->min);
@@ -118,12 +141,14 @@ static void quantiles(const struct scx_hist *h, const double *q, uint64_t *out, 
 		rank[j] = q[j] >= 1 ? UINT64_MAX : rank_of(q[j], h->count);
 	while (k < nq && q[k] <= 0)
 		out[k++] = h->min;
-	for (unsigned i = h->lo; i < h->hi && k < nq; i++) {
-		seen += h->b[i - h->lo];
-		if (seen < rank[k])
-			continue;
-		while (k < nq && seen >= rank[k])
-			out[k++] = bucket_value(h, i);
+	FOR_USED_BLOCKS(h, first, end) {
+		for (unsigned i = first; i < end && k < nq; i++) {
+			seen += h->b[i - h->lo];
+			if (seen < rank[k])
+				continue;
+			while (k < nq && seen >= rank[k])
+				out[k++] = bucket_value(h, i);
+		}
 	}
 	while (k < nq)
 		out[k++] = h->max;

@@ -11,7 +11,11 @@
  * had if it had been fed directly.
  *
  * Buckets are kept in one array covering only the range of indices seen, so
- * a histogram of latencies between 1us and 10ms costs about 7 KiB.
+ * a histogram of latencies between 1us and 10ms costs about 7 KiB.  A bitmap
+ * marks the blocks of SCX_HIST_BLOCK buckets that may be non-zero, so that
+ * merging, emptying and reading a histogram cost what it holds, not its
+ * range: every interval an aggregator merges and empties thousands of
+ * per-CPU and per-task histograms holding a handful of values each.
  */
 #ifndef SCX_HIST_H
 #define SCX_HIST_H
@@ -23,11 +27,14 @@
 #define SCX_HIST_EXACT (2u << SCX_HIST_SUB_BITS)	/* values below are exact */
 #define SCX_HIST_NR_BUCKETS (SCX_HIST_EXACT + (64 - SCX_HIST_SUB_BITS - 1) * (1u << SCX_HIST_SUB_BITS))
 #define SCX_HIST_REL_ERROR (1.0 / (2u << SCX_HIST_SUB_BITS))	/* 1/128 */
+#define SCX_HIST_BLOCK_BITS 3		/* 8 buckets per bit of used[] */
+#define SCX_HIST_USED_WORDS ((SCX_HIST_NR_BUCKETS >> SCX_HIST_BLOCK_BITS) / 64 + 1)
 
 struct scx_hist {
 	uint64_t count, sum, min, max;	/* sum wraps after 584 years of ns */
 	uint32_t lo, hi;		/* b[] holds the counts of buckets [lo, hi) */
 	uint64_t *b;
+	uint64_t used[SCX_HIST_USED_WORDS];	/* block bit clear: its buckets are 0 */
 };
 
 /* count..max of a histogram; every field 0 when count is 0 */
@@ -36,7 +43,7 @@ struct scx_dist {
 	double avg;
 };
 
-#define SCX_HIST_INIT { 0, 0, UINT64_MAX, 0, 0, 0, NULL }
+#define SCX_HIST_INIT { 0, 0, UINT64_MAX, 0, 0, 0, NULL, { 0 } }
 
 void scx_hist_init(struct scx_hist *h);
 void scx_hist_free(struct scx_hist *h);	/* leaves an empty, usable histogram */
@@ -66,6 +73,7 @@ static inline void scx_hist_add_n(struct scx_hist *h, uint64_t v, uint64_t n)
 	if (idx < h->lo || idx >= h->hi)
 		scx_hist__grow(h, idx);
 	h->b[idx - h->lo] += n;
+	h->used[idx >> (SCX_HIST_BLOCK_BITS + 6)] |= 1ull << (idx >> SCX_HIST_BLOCK_BITS & 63);
 	h->count += n;
 	h->sum += v * n;
 	if (v < h->min)

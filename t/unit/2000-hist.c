@@ -21,6 +21,67 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
+/* Buckets differing between x and y, plus 1 if count, sum, min or max differ. */
+static unsigned differ(const struct scx_hist *x, const struct scx_hist *y)
+{
+	unsigned bad = x->count != y->count || x->sum != y->sum || x->min != y->min ||
+		       x->max != y->max;
+
+	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++) {
+		uint64_t cx = i >= x->lo && i < x->hi ? x->b[i - x->lo] : 0;
+		uint64_t cy = i >= y->lo && i < y->hi ? y->b[i - y->lo] : 0;
+
+		bad += cx != cy;
+	}
+	return bad;
+}
+
+/*
+ * The used-block bitmap: histograms emptied and refilled with few values in
+ * other blocks, interval after interval, as an aggregator does, must merge,
+ * empty and report exactly like histograms made fresh each round.
+ */
+static void test_reuse(uint64_t *seed)
+{
+	struct scx_hist part[4], sum, fresh_sum, fresh;
+	unsigned bad = 0, qbad = 0;
+
+	for (int p = 0; p < 4; p++)
+		scx_hist_init(&part[p]);
+	scx_hist_init(&sum);
+	for (int round = 0; round < 200; round++) {
+		scx_hist_init(&fresh_sum);
+		scx_hist_reset(&sum);
+		for (int p = 0; p < 4; p++) {
+			unsigned nv = rnd(seed) % 6;	/* 0..5 values, some rounds empty */
+
+			scx_hist_reset(&part[p]);
+			scx_hist_init(&fresh);
+			for (unsigned i = 0; i < nv; i++) {
+				uint64_t x = rnd(seed) >> (rnd(seed) % 50 + 14);
+
+				scx_hist_add(&part[p], x);
+				scx_hist_add(&fresh, x);
+				scx_hist_add(&fresh_sum, x);
+			}
+			bad += differ(&part[p], &fresh);
+			for (double q = 0; q <= 1; q += 0.125)
+				qbad += scx_hist_quantile(&part[p], q) != scx_hist_quantile(&fresh, q);
+			scx_hist_merge(&sum, &part[p]);
+			scx_hist_free(&fresh);
+		}
+		bad += differ(&sum, &fresh_sum);
+		for (double q = 0; q <= 1; q += 0.125)
+			qbad += scx_hist_quantile(&sum, q) != scx_hist_quantile(&fresh_sum, q);
+		scx_hist_free(&fresh_sum);
+	}
+	is_int(bad, 0, "200 rounds of reset, refill and merge equal fresh histograms, bucket by bucket");
+	is_int(qbad, 0, "and report the same quantiles");
+	for (int p = 0; p < 4; p++)
+		scx_hist_free(&part[p]);
+	scx_hist_free(&sum);
+}
+
 int main(void)
 {
 	struct scx_hist h, a, b, ab;
@@ -88,14 +149,7 @@ int main(void)
 		scx_hist_add(&ab, x);
 	}
 	scx_hist_merge(&a, &b);
-	bad = a.count != ab.count || a.sum != ab.sum || a.min != ab.min || a.max != ab.max;
-	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++) {
-		uint64_t ca = i >= a.lo && i < a.hi ? a.b[i - a.lo] : 0;
-		uint64_t cb = i >= ab.lo && i < ab.hi ? ab.b[i - ab.lo] : 0;
-
-		bad += ca != cb;
-	}
-	is_int(bad, 0, "merged histogram equals the one fed with all values, bucket by bucket");
+	is_int(differ(&a, &ab), 0, "merged histogram equals the one fed with all values, bucket by bucket");
 	scx_hist_reset(&a);
 	is_int(a.count, 0, "reset empties");
 	scx_hist_add(&a, 1000);
@@ -105,5 +159,6 @@ int main(void)
 	scx_hist_free(&ab);
 	scx_hist_free(&h);
 	free(v);
+	test_reuse(&seed);
 	return done_testing();
 }
