@@ -42,20 +42,17 @@ static void stats_init(struct scx_agg_stats *s)
 		scx_hist_init(h);
 }
 
+_Static_assert(offsetof(struct scx_agg_stats, wake_lat) + 7 * sizeof(struct scx_hist) ==
+		       sizeof(struct scx_agg_stats),
+	       "the seven histograms end struct scx_agg_stats (stats_reset, FOR_HISTS)");
+
 static void stats_reset(struct scx_agg_stats *s)
 {
-	struct scx_hist keep[7];
-	unsigned i = 0;
-
-	FOR_HISTS(s, h) {
-		scx_hist_reset(h);
-		keep[i++] = *h;
-	}
-	memset(s, 0, sizeof(*s));
-	s->vtime_min = UINT64_MAX;
-	i = 0;
+	/* the histograms come last and keep their memory */
 	FOR_HISTS(s, h)
-		*h = keep[i++];
+		scx_hist_reset(h);
+	memset(s, 0, offsetof(struct scx_agg_stats, wake_lat));
+	s->vtime_min = UINT64_MAX;
 }
 
 static void stats_free(struct scx_agg_stats *s)
@@ -193,8 +190,14 @@ static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 		if (comm ? !strncmp(g->comm, comm, SCX_COMM_LEN) : g->key == key)
 			return g;
 	}
-	g = scx_xcalloc(1, sizeof(*g));
-	stats_init(&g->s);
+	if ((g = t->spare)) {
+		t->spare = g->next_spare;
+		memset(g->comm, 0, sizeof(g->comm));
+		g->nr = 0;
+	} else {
+		g = scx_xcalloc(1, sizeof(*g));
+		stats_init(&g->s);
+	}
 	g->key = key;
 	if (comm) {
 		strncpy(g->comm, comm, SCX_COMM_LEN - 1);
@@ -206,21 +209,35 @@ static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 	return g;
 }
 
+/* Empty the table for the next interval; its groups become spares. */
 static void gtab_clear(struct gtab *t)
 {
-	if (t->other) {
-		stats_free(&t->other->s);
-		free(t->other);
-		t->other = NULL;
-	}
-	for (unsigned i = 0; i < t->cap; i++) {
-		if (!t->slot[i])
+	for (unsigned i = 0; i <= t->cap; i++) {
+		struct grp *g = i < t->cap ? t->slot[i] : t->other;
+
+		if (!g)
 			continue;
-		stats_free(&t->slot[i]->s);
-		free(t->slot[i]);
-		t->slot[i] = NULL;
+		stats_reset(&g->s);
+		g->next_spare = t->spare;
+		t->spare = g;
+		if (i < t->cap)
+			t->slot[i] = NULL;
 	}
+	t->other = NULL;
 	t->n = 0;
+}
+
+static void gtab_free(struct gtab *t)
+{
+	gtab_clear(t);
+	while (t->spare) {
+		struct grp *g = t->spare;
+
+		t->spare = g->next_spare;
+		stats_free(&g->s);
+		free(g);
+	}
+	free(t->slot);
 }
 
 /*
@@ -1408,12 +1425,9 @@ void scx_agg__free(struct scx_agg *a)
 		}
 	}
 	free(a->tslot);
-	gtab_clear(&a->tgid);
-	gtab_clear(&a->comm);
-	gtab_clear(&a->dsq);
-	free(a->tgid.slot);
-	free(a->comm.slot);
-	free(a->dsq.slot);
+	gtab_free(&a->tgid);
+	gtab_free(&a->comm);
+	gtab_free(&a->dsq);
 	free(a->wakes.slot);
 	free(a->preempts.slot);
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
@@ -1450,6 +1464,8 @@ size_t scx_agg__mem(struct scx_agg *a)
 		for (unsigned i = 0; i < t->cap; i++)
 			if (t->slot[i])
 				n += sizeof(struct grp) + stats_bytes(&t->slot[i]->s);
+		for (struct grp *g = t->spare; g; g = g->next_spare)
+			n += sizeof(struct grp) + stats_bytes(&g->s);
 	}
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
 		n += sizeof(a->llc[i]) + stats_bytes(&a->llc[i]);

@@ -62,6 +62,7 @@ struct grp {
 	int64_t key;
 	char comm[SCX_COMM_LEN];
 	unsigned nr;
+	struct grp *next_spare;
 	struct scx_agg_stats s;
 };
 
@@ -69,6 +70,12 @@ struct gtab {
 	struct grp **slot;
 	unsigned cap, n;
 	struct grp *other;	/* what did not fit (see GROUPS_MAX) */
+	/*
+	 * Groups of past intervals, emptied, kept with their histogram memory:
+	 * the same processes come back every interval, and allocating and
+	 * growing their histograms anew was a fifth of a 512-CPU interval.
+	 */
+	struct grp *spare;
 };
 
 struct pair {

@@ -195,6 +195,63 @@ static uint64_t report_cell(struct scx_agg *a, const char *rep, const char *tabl
 	return v;
 }
 
+/* ---- process groups are recycled between intervals (gtab spares) */
+
+static struct { uint64_t count, min, max, p50; bool found, other_found; } tg[2];
+static unsigned ntg;
+
+static int on_snap_tgid(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
+{
+	int64_t key = ntg == 0 ? 500 : 600, other = ntg == 0 ? 600 : 500;
+	const struct scx_agg_group *g = find(s, SCX_AGG_TGID, key);
+
+	if (ntg >= 2)
+		return 0;
+	tg[ntg].found = g != NULL;
+	tg[ntg].other_found = find(s, SCX_AGG_TGID, other) != NULL;
+	if (g) {
+		tg[ntg].count = g->s->wake_lat.count;
+		tg[ntg].min = g->s->wake_lat.min;
+		tg[ntg].max = g->s->wake_lat.max;
+		tg[ntg].p50 = scx_hist_quantile(&g->s->wake_lat, 0.5);
+	}
+	ntg++;
+	return 0;
+}
+
+static void test_group_reuse(struct scx_topo *topo)
+{
+	struct scx_agg_opts o = { .emit = on_snap_tgid, .by = 1u << SCX_AGG_TGID,
+				  .interval_ns = 100000 };
+	/*
+	 * [0, 100000): 500 waits 30000 and 40000 on cpu1; [100000, 200000): only
+	 * 600, waiting 70.  The second interval's group reuses the first's
+	 * memory: it must hold 600's one value and nothing of 500's.
+	 */
+	struct scx_event e[] = {
+		sw(0, 1, 0, 0, 0),
+		wake(1000, 0, 500, 1, 0), sw(31000, 1, 0, 0, 500),
+		sw(32000, 1, 500, SCX_STATE_INTERRUPTIBLE, 0),
+		wake(50000, 0, 500, 1, 0), sw(90000, 1, 0, 0, 500),
+		sw(95000, 1, 500, SCX_STATE_INTERRUPTIBLE, 0),
+		wake(150000, 0, 600, 1, 0), sw(150070, 1, 0, 0, 600),
+		sw(160000, 1, 600, SCX_STATE_INTERRUPTIBLE, 0),
+		ev(199999, 2, SCX_EV_CPU_FREQUENCY),
+	};
+	struct scx_agg *a = scx_agg__new(topo, &o);
+
+	feed(a, e, SCX_ARRAY_SIZE(e));
+	scx_agg__flush(a);
+	scx_agg__free(a);
+	is_int(ntg, 2, "reuse: two intervals");
+	ok(tg[0].found && tg[0].count == 2 && tg[0].min == 30000 && tg[0].max == 40000,
+	   "reuse: interval 0, process 500 waited 30000 and 40000");
+	ok(tg[1].found && !tg[1].other_found, "reuse: interval 1 has process 600 only");
+	ok(tg[1].count == 1 && tg[1].min == 70 && tg[1].max == 70 && tg[1].p50 == 70,
+	   "reuse: and its group holds its one 70 ns wait, nothing of 500's (count %llu, p50 %llu)",
+	   (unsigned long long)tg[1].count, (unsigned long long)tg[1].p50);
+}
+
 int main(void)
 {
 	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
@@ -360,6 +417,7 @@ int main(void)
 		is_int(scx_agg__snapshot(a)->total.wake_lat.max, 700, "wake latency 3000 -> 3700");
 		scx_agg__free(a);
 	}
+	test_group_reuse(topo);
 	scx_topo__free(topo);
 	return done_testing();
 }
