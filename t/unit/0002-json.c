@@ -133,9 +133,20 @@ static void reader_ok(void)
 	for (int k = 0; k < 5000; k++)
 		scx_buf_printf(&big, "%s{\"k\":%d}", k ? "," : "", k);
 	scx_buf_addstr(&big, "]");
-	ok(!scx_json_parse(&d, big.data, big.len), "10001 tokens parse");
+	ok(!scx_json_parse(&d, big.data, big.len), "15001 tokens parse");
 	ok(!scx_json_int(&d, scx_json_get(&d, scx_json_at(&d, 0, 4999), "k"), &i) && i == 4999,
 	   "last element after growth");
+	is_int(d.ntok, 15001, "every token counted");
+	/* a document reused for a bigger one grows again */
+	scx_buf_addstr(&big, " ");
+	big.data[big.len - 2] = ',';
+	big.data[big.len - 1] = '[';
+	for (int k = 0; k < 20000; k++)
+		scx_buf_printf(&big, "%s%d", k ? "," : "", k);
+	scx_buf_addstr(&big, "]]");
+	ok(!scx_json_parse(&d, big.data, big.len) && d.ntok == 35002, "a reused document grows to 35002 tokens");
+	ok(!scx_json_int(&d, scx_json_at(&d, scx_json_at(&d, 0, 5000), 19999), &i) && i == 19999,
+	   "last element after regrowth");
 	scx_buf_free(&big);
 	scx_json_free(&d);
 }
