@@ -107,6 +107,7 @@ struct scx_reader {
 	bool have_trl;
 	const char *other;
 	size_t other_len;
+	bool other_parsed;	/* doc holds other (the last item read) */
 	uint64_t skipped;
 
 	/* the first item, read early by scx_reader__header() */
@@ -313,6 +314,7 @@ static int read_line(struct scx_reader *r, struct scx_event *e)
 		if (k == SCX_LINE_OTHER) {
 			r->other = s;
 			r->other_len = n;
+			r->other_parsed = true;
 		}
 		return k;
 	}
@@ -385,6 +387,7 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 			if (k == SCX_LINE_OTHER) {
 				r->other = p;
 				r->other_len = len;
+				r->other_parsed = true;
 			}
 			return k;
 		}
@@ -395,6 +398,7 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 
 static int read_item(struct scx_reader *r, struct scx_event *e)
 {
+	r->other_parsed = false;
 	return r->fmt == SCX_FMT_BINARY ? read_record(r, e) : read_line(r, e);
 }
 
@@ -487,6 +491,11 @@ const char *scx_reader__line(struct scx_reader *r, size_t *len)
 {
 	*len = r->other_len;
 	return r->other;
+}
+
+const struct scx_json_doc *scx_reader__doc(struct scx_reader *r)
+{
+	return r->other_parsed ? &r->doc : NULL;
 }
 
 enum scx_format scx_reader__format(struct scx_reader *r)

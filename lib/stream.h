@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "json.h"
 #include "topo.h"
 
 enum scx_format { SCX_FMT_AUTO = 0, SCX_FMT_NDJSON, SCX_FMT_BINARY };
@@ -74,6 +75,11 @@ const struct scx_trailer *scx_reader__trailer(struct scx_reader *r);
 const char *scx_reader__error(struct scx_reader *r);
 /* The raw JSON of the last SCX_READ_OTHER line (not NUL-terminated). */
 const char *scx_reader__line(struct scx_reader *r, size_t *len);
+/*
+ * That line already parsed (valid until the next scx_reader__next()), so a
+ * consumer of scx-agg snapshots does not parse each one twice.
+ */
+const struct scx_json_doc *scx_reader__doc(struct scx_reader *r);
 enum scx_format scx_reader__format(struct scx_reader *r);
 enum scx_compress scx_reader__compression(struct scx_reader *r);
 uint64_t scx_reader__skipped(struct scx_reader *r);	/* unknown lines/records */

@@ -421,7 +421,12 @@ static void errors(void)
 	is_int(scx_reader__next(r, &e), SCX_READ_OTHER, "unknown type is OTHER");
 	const char *line = scx_reader__line(r, &l);
 	ok(l == 27 && !memcmp(line, "{\"type\":\"snapshot\",\"x\":[1]}", l), "raw line kept");
+	const struct scx_json_doc *doc = scx_reader__doc(r);
+	ok(doc && doc->js == line && doc->ntok == 6 &&
+	   scx_json_eq(doc, scx_json_get(doc, 0, "type"), "snapshot"),
+	   "the line comes parsed too (no second parse for snapshot readers)");
 	is_int(scx_reader__next(r, &e), SCX_READ_EVENT, "event after it");
+	ok(scx_reader__doc(r) == NULL, "no parsed line after an event");
 	ok(e.type == SCX_EV_WAKEUP && e.wake.pid == 9 && e.ts == 5 && e.cpu == 1 &&
 	   e.wake.tgid == 0, "unknown field ignored, missing fields zero");
 	is_int(scx_reader__next(r, &e), SCX_READ_OTHER, "object without type is OTHER");
