@@ -211,8 +211,16 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 			}
 			scx_reorder__push(in->order, &e);
 		} else if (ret == SCX_READ_OTHER) {
-			line = scx_reader__line(in->r, &len);
-			if (top_snap_parse(&in->snap, line, len, err, errsz) < 0) {
+			const struct scx_json_doc *doc = scx_reader__doc(in->r);
+			int bad;
+
+			if (doc) {
+				bad = top_snap_parse_doc(&in->snap, doc, err, errsz);
+			} else {
+				line = scx_reader__line(in->r, &len);
+				bad = top_snap_parse(&in->snap, line, len, err, errsz);
+			}
+			if (bad < 0) {
 				/* reports and other objects pass by; only say so */
 				scx_debug(1, "%s", err);
 				continue;

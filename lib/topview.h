@@ -195,5 +195,8 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 /* Place cpu rows in their LLC and node, and LLC rows in their node. */
 void top_model_apply_topo(struct top_model *m, const struct scx_topo *topo);
 int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err, size_t errsz);
+/* The same from a line already parsed (scx_reader__doc()). */
+struct scx_json_doc;
+int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *err, size_t errsz);
 
 #endif

@@ -12,15 +12,15 @@
 #include "topview.h"
 
 struct sp {
-	struct scx_json_doc d;
+	const struct scx_json_doc *d;
 	double secs;
 };
 
 static bool num(const struct sp *p, int obj, const char *key, double *v)
 {
-	int t = scx_json_get(&p->d, obj, key);
+	int t = scx_json_get(p->d, obj, key);
 
-	return t >= 0 && !scx_json_double(&p->d, t, v);
+	return t >= 0 && !scx_json_double(p->d, t, v);
 }
 
 static void dist(const struct sp *p, struct top_row *r, int t)
@@ -37,60 +37,137 @@ static void dist(const struct sp *p, struct top_row *r, int t)
 		r->has[TC_P99] = true;
 }
 
-static bool key_is(const struct sp *p, int k, const char *s)
-{
-	size_t n = strlen(s);
-
-	return p->d.tok[k].end - p->d.tok[k].start == (int)n &&
-	       !memcmp(p->d.js + p->d.tok[k].start, s, n);
-}
-
 static bool val(const struct sp *p, int t, double *v)
 {
-	return !scx_json_double(&p->d, t, v);
+	return !scx_json_double(p->d, t, v);
+}
+
+static bool int_val(const struct sp *p, int t, int64_t *v)
+{
+	uint64_t u;
+
+	if (!scx_json_int(p->d, t, v))
+		return true;
+	if (scx_json_uint(p->d, t, &u))
+		return false;
+	*v = (int64_t)u;	/* DSQ ids above INT64_MAX: built-in DSQs */
+	return true;
+}
+
+/* The member keys a view uses: K_COL a plain column, K_ID an id or a parent id. */
+enum key { K_COL, K_ID, K_COMM, K_CPUS, K_SIRQ, K_WAKE_LAT, K_DSQ_LAT,
+	   K_SLICE_USED, K_DSQ_DEPTH };
+
+static const struct member {
+	const char *name;
+	unsigned len;
+	enum key key;
+	int col;
+	bool rate;
+} members[] = {
+#define M(s, k, c, r) { s, sizeof(s) - 1, k, c, r }
+	M("util", K_COL, TC_UTIL, false), M("switches", K_COL, TC_SW, true),
+	M("wakeups", K_COL, TC_WAKE, true), M("migrations", K_COL, TC_MIG, true),
+	M("migr_cross_llc", K_COL, TC_XLLC, true), M("migr_cross_node", K_COL, TC_XNODE, true),
+	M("dsq_dispatches", K_COL, TC_DISP, true), M("avg_freq_khz", K_COL, TC_FREQ, false),
+	M("threads", K_COL, TC_THREADS, false), M("vtime_delta", K_COL, TC_VTIME, false),
+	M("cpu", K_ID, 0, false), M("llc", K_ID, 0, false), M("node", K_ID, 0, false),
+	M("tgid", K_ID, 0, false), M("pid", K_ID, 0, false), M("dsq", K_ID, 0, false),
+	M("comm", K_COMM, 0, false), M("cpus", K_CPUS, 0, false),
+	M("softirq_ns", K_SIRQ, 0, false), M("wake_lat", K_WAKE_LAT, 0, false),
+	M("dsq_lat", K_DSQ_LAT, 0, false), M("slice_used", K_SLICE_USED, 0, false),
+	M("dsq_depth", K_DSQ_DEPTH, 0, false),
+#undef M
+};
+
+/* Which member key k is, NULL for one no view shows (compared by length first). */
+static const struct member *member_of(const struct sp *p, int k)
+{
+	const jsmntok_t *t = &p->d->tok[k];
+	const char *s = p->d->js + t->start;
+	unsigned n = (unsigned)(t->end - t->start);
+
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(members); i++)
+		if (members[i].len == n && !memcmp(members[i].name, s, n))
+			return &members[i];
+	return NULL;
 }
 
 /*
  * One pass over a group object's members: snapshots of big machines hold
- * thousands of groups, so no per-metric key search.
+ * thousands of groups with dozens of members each, so no per-key search.
+ * kind names the group's id member ("cpu", "tgid", ...).
  */
-static void metrics(const struct sp *p, struct top_row *r, int obj, bool dsq)
+static void group_row(const struct sp *p, struct top_table *tab, enum top_table_id tt,
+		      const char *kind, int obj)
 {
-	static const struct { const char *key; int col; bool rate; } simple[] = {
-		{ "util", TC_UTIL, false }, { "switches", TC_SW, true },
-		{ "wakeups", TC_WAKE, true }, { "migrations", TC_MIG, true },
-		{ "migr_cross_llc", TC_XLLC, true }, { "migr_cross_node", TC_XNODE, true },
-		{ "dsq_dispatches", TC_DISP, true }, { "avg_freq_khz", TC_FREQ, false },
-		{ "threads", TC_THREADS, false }, { "vtime_delta", TC_VTIME, false },
-	};
+	const struct scx_json_doc *d = p->d;
+	bool dsq = tt == TT_DSQ;
+	int64_t id = -1, node = 0, llc = 0, tgid = INT64_MIN, iv;
 	double v, cpus = 1, sirq = -1;
+	struct top_row *r = top_table_add(tab, -1, -1);
 	int k = obj + 1;
 
-	for (int m = 0; m < p->d.tok[obj].size && k + 1 < p->d.ntok; m++, k = scx_json_next(&p->d, k + 1)) {
+	for (int m = 0; m < d->tok[obj].size && k + 1 < d->ntok; m++, k = scx_json_next(d, k + 1)) {
+		const struct member *mb = member_of(p, k);
 		int t = k + 1;
 
-		for (unsigned i = 0; i < SCX_ARRAY_SIZE(simple); i++) {
-			if (key_is(p, k, simple[i].key) && val(p, t, &v)) {
-				r->v[simple[i].col] = simple[i].rate ? v / p->secs : v;
-				r->has[simple[i].col] = true;
+		if (!mb)
+			continue;
+		switch (mb->key) {
+		case K_COL:
+			if (val(p, t, &v)) {
+				r->v[mb->col] = mb->rate ? v / p->secs : v;
+				r->has[mb->col] = true;
 			}
-		}
-		if (key_is(p, k, "cpus"))
+			break;
+		case K_ID:
+			if (!int_val(p, t, &iv))
+				break;
+			if (!strcmp(mb->name, kind))
+				id = iv;
+			else if (!strcmp(mb->name, "node"))
+				node = iv;
+			else if (!strcmp(mb->name, "llc"))
+				llc = iv;
+			else if (!strcmp(mb->name, "tgid"))
+				tgid = iv;
+			break;
+		case K_COMM:
+			scx_json_str(d, t, r->label, sizeof(r->label));
+			break;
+		case K_CPUS:
 			val(p, t, &cpus);
-		else if (key_is(p, k, "softirq_ns"))
+			break;
+		case K_SIRQ:
 			val(p, t, &sirq);
-		else if (key_is(p, k, dsq ? "dsq_lat" : "wake_lat"))
-			dist(p, r, t);
-		else if (key_is(p, k, "slice_used") && num(p, t, "count", &v) && v > 0 &&
-			 num(p, t, "avg", &r->v[TC_SLICE]))
-			r->has[TC_SLICE] = true;
-		else if (dsq && key_is(p, k, "dsq_depth") && num(p, t, "count", &v) && v > 0) {
+			break;
+		case K_WAKE_LAT:
+		case K_DSQ_LAT:
+			if ((mb->key == K_DSQ_LAT) == dsq)
+				dist(p, r, t);
+			break;
+		case K_SLICE_USED:
+			if (num(p, t, "count", &v) && v > 0 && num(p, t, "avg", &r->v[TC_SLICE]))
+				r->has[TC_SLICE] = true;
+			break;
+		case K_DSQ_DEPTH:
+			if (!dsq || !num(p, t, "count", &v) || v <= 0)
+				break;
 			if (num(p, t, "avg", &r->v[TC_DEPTH]))
 				r->has[TC_DEPTH] = true;
 			if (num(p, t, "max", &r->v[TC_DEPTHMAX]))
 				r->has[TC_DEPTHMAX] = true;
+			break;
 		}
 	}
+	r->id = id;
+	if (tt == TT_CPU || tt == TT_LLC)
+		r->parent = node;
+	else if (tt == TT_THREAD)
+		r->parent = tgid != INT64_MIN ? tgid : id;
+	if (tt == TT_CPU)
+		r->aux = llc;
 	if (sirq >= 0) {
 		/* per cpu of the group, like util */
 		r->v[TC_SIRQ] = sirq / 1e9 / p->secs / (cpus > 0 ? cpus : 1);
@@ -100,44 +177,32 @@ static void metrics(const struct sp *p, struct top_row *r, int obj, bool dsq)
 
 static int64_t ikey(const struct sp *p, int obj, const char *key, int64_t def)
 {
-	int t = scx_json_get(&p->d, obj, key);
+	int t = scx_json_get(p->d, obj, key);
 	int64_t v;
 	uint64_t u;
 
 	if (t < 0)
 		return def;
-	if (!scx_json_int(&p->d, t, &v))
+	if (!scx_json_int(p->d, t, &v))
 		return v;
-	if (!scx_json_uint(&p->d, t, &u))
+	if (!scx_json_uint(p->d, t, &u))
 		return (int64_t)u;	/* DSQ ids above INT64_MAX: built-in DSQs */
 	return def;
 }
 
-static void label(const struct sp *p, struct top_row *r, int obj)
-{
-	int t = scx_json_get(&p->d, obj, "comm");
-
-	if (t >= 0)
-		scx_json_str(&p->d, t, r->label, sizeof(r->label));
-}
-
-int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err, size_t errsz)
+int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *err, size_t errsz)
 {
 	static const char *const kinds[] = { "cpu", "llc", "node", "tgid", "pid", "dsq" };
 	static const enum top_table_id tables[] = { TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_THREAD,
 						    TT_DSQ };
-	struct sp p = { 0 };
+	struct sp p = { .d = d };
 	double v, dur = 0;
-	int t, g, ret = -EINVAL;
+	int t, g;
 
-	if (scx_json_parse(&p.d, line, len) < 0) {
-		snprintf(err, errsz, "byte %zu: %s", p.d.err_off, p.d.err ? p.d.err : "bad JSON");
-		goto cleanup;
-	}
-	t = scx_json_get(&p.d, 0, "type");
-	if (t < 0 || !scx_json_eq(&p.d, t, "snapshot")) {
+	t = d->ntok && d->tok[0].type == JSMN_OBJECT ? scx_json_get(d, 0, "type") : -1;
+	if (t < 0 || !scx_json_eq(d, t, "snapshot")) {
 		snprintf(err, errsz, "not an scx-agg snapshot line");
-		goto cleanup;
+		return -EINVAL;
 	}
 	top_model_reset(m);
 	strcpy(m->source, "scx-agg");
@@ -151,30 +216,17 @@ int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err,
 	else if (m->end_ns > m->start_ns)
 		dur = (double)(m->end_ns - m->start_ns);
 	p.secs = dur > 0 ? dur / 1e9 : 1;
-	g = scx_json_get(&p.d, 0, "groups");
+	g = scx_json_get(d, 0, "groups");
 	for (unsigned k = 0; g >= 0 && k < SCX_ARRAY_SIZE(kinds); k++) {
-		int arr = scx_json_get(&p.d, g, kinds[k]), e;
+		int arr = scx_json_get(d, g, kinds[k]), e;
 
-		if (arr < 0 || p.d.tok[arr].type != JSMN_ARRAY)
+		if (arr < 0 || d->tok[arr].type != JSMN_ARRAY)
 			continue;
 		/* walk the elements in order: scx_json_at(i) would be quadratic */
 		e = arr + 1;
-		for (int i = 0; i < p.d.tok[arr].size && e < p.d.ntok; i++, e = scx_json_next(&p.d, e)) {
-			int64_t id, parent = -1;
-			struct top_row *r;
-
-			if (p.d.tok[e].type != JSMN_OBJECT)
-				continue;
-			id = ikey(&p, e, kinds[k], -1);
-			if (tables[k] == TT_CPU || tables[k] == TT_LLC)
-				parent = ikey(&p, e, "node", 0);
-			else if (tables[k] == TT_THREAD)
-				parent = ikey(&p, e, "tgid", id);
-			r = top_table_add(&m->t[tables[k]], id, parent);
-			if (tables[k] == TT_CPU)
-				r->aux = ikey(&p, e, "llc", 0);
-			label(&p, r, e);
-			metrics(&p, r, e, tables[k] == TT_DSQ);
+		for (int i = 0; i < d->tok[arr].size && e < d->ntok; i++, e = scx_json_next(d, e)) {
+			if (d->tok[e].type == JSMN_OBJECT)
+				group_row(&p, &m->t[tables[k]], tables[k], kinds[k], e);
 		}
 	}
 	m->nr_cpus = m->t[TT_CPU].n;
@@ -182,8 +234,20 @@ int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err,
 	m->nr_nodes = m->t[TT_NODE].n;
 	if (!m->nr_cpus)
 		m->nr_cpus = (unsigned)ikey(&p, 0, "cpus", 0);
-	ret = 0;
-cleanup:
-	scx_json_free(&p.d);
+	return 0;
+}
+
+int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err, size_t errsz)
+{
+	struct scx_json_doc d = { 0 };
+	int ret;
+
+	if (scx_json_parse(&d, line, len) < 0) {
+		snprintf(err, errsz, "byte %zu: %s", d.err_off, d.err ? d.err : "bad JSON");
+		ret = -EINVAL;
+	} else {
+		ret = top_snap_parse_doc(m, &d, err, errsz);
+	}
+	scx_json_free(&d);
 	return ret;
 }
