@@ -7,11 +7,13 @@
  * sched_ext DSQ data.  Deterministic for a given seed.
  *
  *   top-gen [-c CPUS] [-N NODES] [-l LLC_CPUS] [-s SECONDS] [-r CYCLES_PER_CPU_PER_S]
- *           [-f ndjson|binary] [-L LOST] [-R] [-S SEED]
+ *           [-f ndjson|binary] [-L LOST] [-O] [-R] [-S SEED]
  *
  * -R paces the output in real time with boottime timestamps (for CPU-use
  * measurements of a live consumer); otherwise time starts at 1 s and the
- * stream is written as fast as possible.
+ * stream is written as fast as possible.  Events come cpu by cpu within each
+ * 1 ms step (sorted per cpu only, as from a per-cpu buffer), or, with -O, in
+ * time order, as scx-events delivers them.
  */
 #include <getopt.h>
 #include <math.h>
@@ -43,13 +45,55 @@ static void comm(char *d, int pid)
 }
 
 static struct scx_writer *w;
+static bool ordered;
+struct step_event {
+	struct scx_event e;
+	size_t seq;		/* equal times keep the order they were made in */
+};
+static struct step_event *step_ev;	/* -O: the events of the current step */
+static size_t step_n, step_cap;
 
-static void put(struct scx_event *e)
+static void write_event(const struct scx_event *e)
 {
 	if (scx_writer__event(w, e) < 0) {
 		scx_writer__close(w);
 		exit(0);	/* reader went away */
 	}
+}
+
+static void put(struct scx_event *e)
+{
+	if (!ordered) {
+		write_event(e);
+		return;
+	}
+	if (step_n == step_cap) {
+		step_cap = step_cap ? step_cap * 2 : 4096;
+		step_ev = realloc(step_ev, step_cap * sizeof(*step_ev));
+		if (!step_ev)
+			abort();
+	}
+	step_ev[step_n].e = *e;
+	step_ev[step_n].seq = step_n;
+	step_n++;
+}
+
+static int cmp_ts(const void *x, const void *y)
+{
+	const struct step_event *a = x, *b = y;
+
+	if (a->e.ts != b->e.ts)
+		return a->e.ts < b->e.ts ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* -O: a step's events never overlap the next step's, so sorting each is enough */
+static void end_step(void)
+{
+	qsort(step_ev, step_n, sizeof(*step_ev), cmp_ts);
+	for (size_t i = 0; i < step_n; i++)
+		write_event(&step_ev[i].e);
+	step_n = 0;
 }
 
 int main(int argc, char **argv)
@@ -61,7 +105,7 @@ int main(int argc, char **argv)
 	struct scx_event e;
 	int c;
 
-	while ((c = getopt(argc, argv, "c:N:l:s:r:f:L:RS:")) != -1) {
+	while ((c = getopt(argc, argv, "c:N:l:s:r:f:L:ORS:")) != -1) {
 		switch (c) {
 		case 'c': cpus = atoi(optarg); break;
 		case 'N': nodes = atoi(optarg); break;
@@ -70,11 +114,12 @@ int main(int argc, char **argv)
 		case 'r': rate = atoi(optarg); break;
 		case 'f': scx_format_parse(optarg, &wo.format); break;
 		case 'L': lost = atoi(optarg); break;
+		case 'O': ordered = true; break;
 		case 'R': realtime = true; break;
 		case 'S': rng = strtoull(optarg, NULL, 0) | 1; break;
 		default:
 			fprintf(stderr, "usage: top-gen [-c CPUS] [-N NODES] [-l LLC_CPUS] [-s SECONDS] "
-					"[-r RATE] [-f FORMAT] [-L LOST] [-R] [-S SEED]\n");
+					"[-r RATE] [-f FORMAT] [-L LOST] [-O] [-R] [-S SEED]\n");
 			return 2;
 		}
 	}
@@ -199,6 +244,8 @@ int main(int argc, char **argv)
 			e.lost.count = lost;
 			put(&e);
 		}
+		if (ordered)
+			end_step();
 	}
 	struct scx_trailer tr = { .lost_total = lost };
 
