@@ -1606,8 +1606,15 @@ static void rd_free(struct pf_rd *r)
 	free(r);
 }
 
+/*
+ * Decode buf and deliver its events.  owned, when not NULL, is the buffer
+ * holding buf: it is freed as soon as both walks are done, before delivery,
+ * since records keep string ids and no pointers into it.  A trace is ten
+ * times the size of its records, so this is most of a reader's peak memory
+ * while its consumer builds its own copy of the events.
+ */
 static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char *name,
-		    const struct scx_pf_opts *o, struct scx_pf_trace *t)
+		    const struct scx_pf_opts *o, struct scx_pf_trace *t, struct scx_buf *owned)
 {
 	static const struct scx_pf_opts none;
 	struct pf_rd *r = scx_xcalloc(1, sizeof(*r));
@@ -1637,6 +1644,9 @@ static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char 
 		if (err2)
 			err = err2;
 	}
+	if (owned)
+		scx_buf_free(owned);
+	r->base = NULL;
 	pf_track_finish(r);
 	resolve_sources(r);
 	tg_finish(r);
@@ -1660,8 +1670,12 @@ static struct scx_pf_trace *trace_new(void)
 	return t;
 }
 
-int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct scx_pf_opts *o,
-		    struct scx_pf_trace **out)
+/*
+ * Read buf (len bytes, maybe gzip or zstd); in, when not NULL, is the buffer
+ * holding buf, freed as soon as it is no longer needed (see read_buf()).
+ */
+static int read_input(const void *buf, size_t len, const char *name, const struct scx_pf_opts *o,
+		      struct scx_pf_trace **out, struct scx_buf *in)
 {
 	struct scx_pf_trace *t = trace_new();
 	struct pf_rd tmp = { .name = name ? name : "<memory>", .t = t };
@@ -1674,15 +1688,18 @@ int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct 
 		scx_buf_free(&un);
 		return uw;
 	}
-	if (uw == 1)
-		err = read_buf(buf, len, len, tmp.name, o, t);
-	else {
+	if (uw == 1) {
+		err = read_buf(buf, len, len, tmp.name, o, t, in);
+	} else {
 		/* a damaged compressed file: deliver what decompressed, then report */
 		char saved[sizeof(t->error)];
 		uint64_t off = t->error_offset;
+
+		if (in)
+			scx_buf_free(in);	/* the compressed bytes: done with */
 		memcpy(saved, t->error, sizeof(saved));
 		t->error[0] = 0;
-		err = read_buf((const uint8_t *)un.data, un.len, len, tmp.name, o, t);
+		err = read_buf((const uint8_t *)un.data, un.len, len, tmp.name, o, t, &un);
 		/* the file's damage explains a cut packet: report it, at its file offset */
 		if (uw == -EBADMSG && (!err || err == -EBADMSG)) {
 			memcpy(t->error, saved, sizeof(saved));
@@ -1692,6 +1709,12 @@ int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct 
 	}
 	scx_buf_free(&un);
 	return err;
+}
+
+int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct scx_pf_opts *o,
+		    struct scx_pf_trace **out)
+{
+	return read_input(buf, len, name, o, out, NULL);
 }
 
 int scx_pf_read_path(const char *path, const struct scx_pf_opts *o, struct scx_pf_trace **out)
@@ -1711,7 +1734,7 @@ int scx_pf_read_path(const char *path, const struct scx_pf_opts *o, struct scx_p
 		scx_buf_free(&b);
 		return err;
 	}
-	err = scx_pf_read_mem(b.data, b.len, is_stdin ? "<stdin>" : path, o, out);
+	err = read_input(b.data, b.len, is_stdin ? "<stdin>" : path, o, out, &b);
 	scx_buf_free(&b);
 	return err;
 }
