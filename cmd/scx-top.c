@@ -132,6 +132,8 @@ static void input_start(struct input *in)
 		.interval_ns = in->interval_ns,
 		.by = (1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) |
 		      (1u << SCX_AGG_PID) | (1u << SCX_AGG_TGID) | (1u << SCX_AGG_DSQ),
+		/* the views need no waker/wakee or preemption pairs */
+		.need = SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES,
 		.emit = on_snap,
 		.ctx = in,
 	};

@@ -382,9 +382,11 @@ static void fold_thread(struct scx_agg *a, struct thread *t)
 	g->nr++;
 	if (t->pid == t->tgid || !g->comm[0])
 		memcpy(g->comm, t->comm, SCX_COMM_LEN);
-	g = gtab_get(&a->comm, 0, t->comm);
-	agg_stats_merge(&g->s, &t->s);
-	g->nr++;
+	if (a->o.by & (1u << SCX_AGG_COMM)) {	/* only --by comm reads the comm table */
+		g = gtab_get(&a->comm, 0, t->comm);
+		agg_stats_merge(&g->s, &t->s);
+		g->nr++;
+	}
 	t->folded = true;
 }
 
