@@ -38,13 +38,25 @@ void scx_hist_reset(struct scx_hist *h)
 	if (!h->count)
 		return;		/* empty: every bucket and bit is zero already */
 	/* only the blocks that may hold counts: the rest are zero already */
-	if (h->b)
+	if (h->count > SCX_HIST_INLINE && h->b)
 		FOR_USED_BLOCKS(h, first, end)
 			if (first < end)
 				memset(h->b + (first - h->lo), 0, (end - first) * sizeof(*h->b));
 	memset(h->used, 0, sizeof(h->used));
 	h->count = h->sum = h->max = 0;
 	h->min = UINT64_MAX;
+}
+
+/* Move the inline values into buckets: the histogram outgrew SCX_HIST_INLINE. */
+void scx_hist__spill(struct scx_hist *h)
+{
+	uint64_t v[SCX_HIST_INLINE];
+	unsigned n = (unsigned)SCX_MIN(h->count, SCX_HIST_INLINE);
+
+	memcpy(v, h->v, n * sizeof(*v));
+	memset(h->used, 0, sizeof(h->used));
+	for (unsigned i = 0; i < n; i++)
+		scx_hist__count(h, v[i], 1);
 }
 
 uint64_t scx_hist_bucket_low(unsigned idx, uint64_t *width)
@@ -90,23 +102,46 @@ void scx_hist_merge(struct scx_hist *dst, const struct scx_hist *src)
 {
 	if (!src->count)
 		return;
-	FOR_USED_BLOCKS(src, first, end) {
-		for (unsigned i = first; i < end; i++) {
-			uint64_t n = src->b[i - src->lo];
+	if (dst->count + src->count <= SCX_HIST_INLINE) {
+		memcpy(dst->v + dst->count, src->v, src->count * sizeof(*src->v));
+	} else {
+		if (dst->count <= SCX_HIST_INLINE)
+			scx_hist__spill(dst);
+		if (src->count <= SCX_HIST_INLINE) {
+			for (unsigned i = 0; i < src->count; i++)
+				scx_hist__count(dst, src->v[i], 1);
+		} else {
+			FOR_USED_BLOCKS(src, first, end) {
+				for (unsigned i = first; i < end; i++) {
+					uint64_t n = src->b[i - src->lo];
 
-			if (!n)
-				continue;
-			if (i < dst->lo || i >= dst->hi || !dst->b)
-				scx_hist__grow(dst, i);
-			dst->b[i - dst->lo] += n;
+					if (!n)
+						continue;
+					if (i < dst->lo || i >= dst->hi || !dst->b)
+						scx_hist__grow(dst, i);
+					dst->b[i - dst->lo] += n;
+				}
+			}
+			for (unsigned w = 0; w < SCX_HIST_USED_WORDS; w++)
+				dst->used[w] |= src->used[w];
 		}
 	}
-	for (unsigned w = 0; w < SCX_HIST_USED_WORDS; w++)
-		dst->used[w] |= src->used[w];
 	dst->count += src->count;
 	dst->sum += src->sum;
 	dst->min = SCX_MIN(dst->min, src->min);
 	dst->max = SCX_MAX(dst->max, src->max);
+}
+
+uint64_t scx_hist_bucket_count(const struct scx_hist *h, unsigned idx)
+{
+	uint64_t n = 0;
+
+	if (h->count <= SCX_HIST_INLINE) {
+		for (unsigned i = 0; i < h->count; i++)
+			n += scx_hist_index(h->v[i]) == idx;
+		return n;
+	}
+	return idx >= h->lo && idx < h->hi && h->b ? h->b[idx - h->lo] : 0;
 }
 
 /* The rank of quantile q among count values: the smallest r with r >= q * count. */
@@ -141,7 +176,20 @@ static void quantiles(const struct scx_hist *h, const double *q, uint64_t *out, 
 		rank[j] = q[j] >= 1 ? UINT64_MAX : rank_of(q[j], h->count);
 	while (k < nq && q[k] <= 0)
 		out[k++] = h->min;
-	FOR_USED_BLOCKS(h, first, end) {
+	if (h->count <= SCX_HIST_INLINE) {
+		/* the value of each rank, sorted by insertion: at most 8 */
+		uint64_t v[SCX_HIST_INLINE];
+
+		for (unsigned i = 0; i < h->count; i++) {
+			unsigned j = i;
+
+			for (; j && v[j - 1] > h->v[i]; j--)
+				v[j] = v[j - 1];
+			v[j] = h->v[i];
+		}
+		for (; k < nq && rank[k] <= h->count; k++)
+			out[k] = bucket_value(h, scx_hist_index(v[rank[k] - 1]));
+	} else FOR_USED_BLOCKS(h, first, end) {
 		for (unsigned i = first; i < end && k < nq; i++) {
 			seen += h->b[i - h->lo];
 			if (seen < rank[k])

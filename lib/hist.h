@@ -14,8 +14,12 @@
  * a histogram of latencies between 1us and 10ms costs about 7 KiB.  A bitmap
  * marks the blocks of SCX_HIST_BLOCK buckets that may be non-zero, so that
  * merging, emptying and reading a histogram cost what it holds, not its
- * range: every interval an aggregator merges and empties thousands of
- * per-CPU and per-task histograms holding a handful of values each.
+ * range.  And up to SCX_HIST_INLINE values are kept as they are, in the
+ * bitmap's place, touching no buckets at all: every interval an aggregator
+ * fills, merges, reads and empties thousands of per-task histograms holding
+ * a handful of values each, and bucket memory out of cache was most of that
+ * cost.  Both forms give the same answers: a quantile is always the middle
+ * of the bucket of the value of its rank.
  */
 #ifndef SCX_HIST_H
 #define SCX_HIST_H
@@ -30,11 +34,18 @@
 #define SCX_HIST_BLOCK_BITS 3		/* 8 buckets per bit of used[] */
 #define SCX_HIST_USED_WORDS ((SCX_HIST_NR_BUCKETS >> SCX_HIST_BLOCK_BITS) / 64 + 1)
 
+#define SCX_HIST_INLINE SCX_HIST_USED_WORDS	/* values kept as they are */
+
 struct scx_hist {
 	uint64_t count, sum, min, max;	/* sum wraps after 584 years of ns */
 	uint32_t lo, hi;		/* b[] holds the counts of buckets [lo, hi) */
 	uint64_t *b;
-	uint64_t used[SCX_HIST_USED_WORDS];	/* block bit clear: its buckets are 0 */
+	union {
+		/* count <= SCX_HIST_INLINE: the values, and b[] is all zero */
+		uint64_t v[SCX_HIST_INLINE];
+		/* count > SCX_HIST_INLINE: block bit clear means its buckets are 0 */
+		uint64_t used[SCX_HIST_USED_WORDS];
+	};
 };
 
 /* count..max of a histogram; every field 0 when count is 0 */
@@ -43,7 +54,7 @@ struct scx_dist {
 	double avg;
 };
 
-#define SCX_HIST_INIT { 0, 0, UINT64_MAX, 0, 0, 0, NULL, { 0 } }
+#define SCX_HIST_INIT { 0, 0, UINT64_MAX, 0, 0, 0, NULL, { { 0 } } }
 
 void scx_hist_init(struct scx_hist *h);
 void scx_hist_free(struct scx_hist *h);	/* leaves an empty, usable histogram */
@@ -63,17 +74,31 @@ static inline unsigned scx_hist_index(uint64_t v)
 uint64_t scx_hist_bucket_low(unsigned idx, uint64_t *width);
 
 void scx_hist__grow(struct scx_hist *h, unsigned idx);
+void scx_hist__spill(struct scx_hist *h);
 
-static inline void scx_hist_add_n(struct scx_hist *h, uint64_t v, uint64_t n)
+/* Count n of value v in the bucket array (the histogram is past inline). */
+static inline void scx_hist__count(struct scx_hist *h, uint64_t v, uint64_t n)
 {
 	unsigned idx = scx_hist_index(v);
 
-	if (!n)
-		return;
-	if (idx < h->lo || idx >= h->hi)
+	if (idx < h->lo || idx >= h->hi || !h->b)
 		scx_hist__grow(h, idx);
 	h->b[idx - h->lo] += n;
 	h->used[idx >> (SCX_HIST_BLOCK_BITS + 6)] |= 1ull << (idx >> SCX_HIST_BLOCK_BITS & 63);
+}
+
+static inline void scx_hist_add_n(struct scx_hist *h, uint64_t v, uint64_t n)
+{
+	if (!n)
+		return;
+	if (h->count + n <= SCX_HIST_INLINE) {
+		for (uint64_t i = h->count; i < h->count + n && i < SCX_HIST_INLINE; i++)
+			h->v[i] = v;
+	} else {
+		if (h->count <= SCX_HIST_INLINE)
+			scx_hist__spill(h);
+		scx_hist__count(h, v, n);
+	}
 	h->count += n;
 	h->sum += v * n;
 	if (v < h->min)
@@ -92,6 +117,8 @@ void scx_hist_merge(struct scx_hist *dst, const struct scx_hist *src);
 /* Value of rank ceil(q * count) (nearest rank), q in [0, 1]; 0 when empty. */
 uint64_t scx_hist_quantile(const struct scx_hist *h, double q);
 void scx_hist_dist(const struct scx_hist *h, struct scx_dist *d);
+/* Values counted in bucket idx (whichever form the histogram is in). */
+uint64_t scx_hist_bucket_count(const struct scx_hist *h, unsigned idx);
 /* Bytes of bucket memory held (for the memory figures). */
 size_t scx_hist_bytes(const struct scx_hist *h);
 

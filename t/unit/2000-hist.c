@@ -27,13 +27,60 @@ static unsigned differ(const struct scx_hist *x, const struct scx_hist *y)
 	unsigned bad = x->count != y->count || x->sum != y->sum || x->min != y->min ||
 		       x->max != y->max;
 
-	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++) {
-		uint64_t cx = i >= x->lo && i < x->hi ? x->b[i - x->lo] : 0;
-		uint64_t cy = i >= y->lo && i < y->hi ? y->b[i - y->lo] : 0;
-
-		bad += cx != cy;
-	}
+	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++)
+		bad += scx_hist_bucket_count(x, i) != scx_hist_bucket_count(y, i);
 	return bad;
+}
+
+/*
+ * Up to SCX_HIST_INLINE values are kept inline; past that they are counted
+ * in buckets.  Around the switch (and with add_n crossing it) the answers
+ * must be those of the bucket form.
+ */
+static void test_inline(uint64_t *seed)
+{
+	unsigned bad = 0;
+
+	for (unsigned n = 1; n <= 2 * SCX_HIST_INLINE + 2; n++) {
+		struct scx_hist h = SCX_HIST_INIT, copy = SCX_HIST_INIT;
+		uint64_t x[2 * SCX_HIST_INLINE + 2], w;
+
+		for (unsigned i = 0; i < n; i++) {
+			x[i] = rnd(seed) >> (rnd(seed) % 40 + 20);
+			scx_hist_add(&h, x[i]);
+		}
+		scx_hist_merge(&copy, &h);
+		qsort(x, n, sizeof(*x), cmp);
+		for (double q = 0.05; q < 1; q += 0.05) {
+			/* by definition: the middle of the bucket of the value of rank ceil(q n) */
+			uint64_t r = (uint64_t)(q * n) + ((double)(uint64_t)(q * n) < q * n);
+			uint64_t want = scx_hist_bucket_low(scx_hist_index(x[r - 1]), &w) + w / 2;
+
+			want = want < x[0] ? x[0] : want > x[n - 1] ? x[n - 1] : want;
+			bad += scx_hist_quantile(&h, q) != want;
+			bad += scx_hist_quantile(&copy, q) != want;
+		}
+		scx_hist_free(&h);
+		scx_hist_free(&copy);
+	}
+	is_int(bad, 0, "1..18 values, inline and in buckets, merged or not: every quantile as defined");
+
+	/* add_n across the switch: 5 copies, then 5 more of another value */
+	struct scx_hist h = SCX_HIST_INIT;
+
+	scx_hist_add_n(&h, 1000, 5);
+	is_int(scx_hist_bucket_count(&h, scx_hist_index(1000)), 5, "add_n inline: 5 counted");
+	scx_hist_add_n(&h, 5000, 5);
+	ok(h.count == 10 && scx_hist_bucket_count(&h, scx_hist_index(1000)) == 5 &&
+	   scx_hist_bucket_count(&h, scx_hist_index(5000)) == 5,
+	   "add_n past inline: both values counted in buckets");
+	is_int(scx_hist_quantile(&h, 0.5), 1004, "p50 of 5x1000 and 5x5000 is 1000's bucket middle");
+	is_int(scx_hist_quantile(&h, 0.6), 5000, "p60 is 5000's bucket middle (5024) clamped to the max");
+	scx_hist_reset(&h);
+	scx_hist_add(&h, 7);
+	ok(h.count == 1 && scx_hist_bucket_count(&h, 7) == 1 && scx_hist_bucket_count(&h, 1000 >> 3) == 0 &&
+	   scx_hist_quantile(&h, 0.5) == 7, "after a reset, inline again with nothing left over");
+	scx_hist_free(&h);
 }
 
 /*
@@ -160,5 +207,6 @@ int main(void)
 	scx_hist_free(&h);
 	free(v);
 	test_reuse(&seed);
+	test_inline(&seed);
 	return done_testing();
 }

@@ -78,13 +78,9 @@ static bool same_hist(const struct scx_hist *x, const struct scx_hist *y)
 {
 	if (x->count != y->count || x->sum != y->sum || (x->count && (x->min != y->min || x->max != y->max)))
 		return false;
-	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++) {
-		uint64_t a = i >= x->lo && i < x->hi ? x->b[i - x->lo] : 0;
-		uint64_t b = i >= y->lo && i < y->hi ? y->b[i - y->lo] : 0;
-
-		if (a != b)
+	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++)
+		if (scx_hist_bucket_count(x, i) != scx_hist_bucket_count(y, i))
 			return false;
-	}
 	return true;
 }
 
