@@ -154,8 +154,9 @@ static const struct top_model *input_ready(struct input *in)
 	in->ready = false;
 	in->snap.lost_total = in->last.lost_total + in->snap.lost;
 	top_model_carry_hist(&in->snap, &in->last);
-	top_model_copy(&in->last, &in->snap);
-	return &in->snap;
+	/* the new model becomes the last one; snap is refilled from scratch */
+	top_model_swap(&in->last, &in->snap);
+	return &in->last;
 }
 
 /*
@@ -405,7 +406,8 @@ static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
 		if (redraw) {
 			pthread_mutex_lock(&sh.lock);
 			if (!v->paused && sh.version != seen) {
-				top_model_copy(&shown, &sh.model);
+				/* the reader overwrites sh.model with its next one */
+				top_model_swap(&shown, &sh.model);
 				seen = sh.version;
 				frames++;
 			}

@@ -89,6 +89,14 @@ void top_model_copy(struct top_model *dst, const struct top_model *src)
 	}
 }
 
+void top_model_swap(struct top_model *a, struct top_model *b)
+{
+	struct top_model t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
 static int cmp_id(const void *a, const void *b)
 {
 	int64_t x = (*(const struct top_row *const *)a)->id;
