@@ -941,6 +941,44 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 
 /* ---- intervals ------------------------------------------------------------------ */
 
+/* What to keep, from the options' need and the groups asked for. */
+static void apply_need(struct scx_agg *a)
+{
+	a->need = a->o.need ? a->o.need : SCX_AGG_NEED_ALL;
+	if (a->o.by & (1u << SCX_AGG_PID))
+		a->need |= SCX_AGG_NEED_THREADS;
+	if (a->o.by & (1u << SCX_AGG_TGID | 1u << SCX_AGG_COMM))
+		a->need |= SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES;
+	if (a->need & (SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PAIRS))
+		a->need |= SCX_AGG_NEED_THREADS;
+	a->fold = a->need & SCX_AGG_NEED_PROCESSES;
+	a->tstats = a->need & SCX_AGG_NEED_THREADS;
+	a->pairs = a->need & SCX_AGG_NEED_PAIRS;
+}
+
+/* The groups of the next interval (scx_agg__set_by()) take effect here. */
+static void apply_by(struct scx_agg *a)
+{
+	bool had = a->tstats;
+
+	a->o.by = a->next_by;
+	apply_need(a);
+	if (a->tstats && !had) {
+		/*
+		 * Start clean (a few counters are kept regardless), and count
+		 * state time from here, not from the last state change.
+		 */
+		for (unsigned i = 0; i < a->tcap; i++) {
+			struct thread *t = a->tslot[i];
+
+			if (!t)
+				continue;
+			stats_reset(&t->s);
+			t->state_ts = SCX_MAX(t->state_ts, a->iv_start);
+		}
+	}
+}
+
 static void reset_interval(struct scx_agg *a)
 {
 	for (unsigned i = 0; i < a->nr_cpus; i++)
@@ -956,9 +994,12 @@ static void reset_interval(struct scx_agg *a)
 			i--;	/* the cluster shifted into this slot */
 			continue;
 		}
-		stats_reset(&t->s);
+		if (a->tstats)	/* else they hold nothing */
+			stats_reset(&t->s);
 		t->folded = false;
 	}
+	if (a->next_by != a->o.by)
+		apply_by(a);
 	gtab_clear(&a->tgid);
 	gtab_clear(&a->comm);
 	gtab_clear(&a->dsq);
@@ -1047,7 +1088,7 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 			c->softirq_ts = end;
 		}
 	}
-	for (unsigned i = 0; i < a->tcap; i++)
+	for (unsigned i = 0; i < a->tcap && a->tstats; i++)
 		if (a->tslot[i] && !a->tslot[i]->dead)
 			account_state(a->tslot[i], end);
 
@@ -1105,7 +1146,7 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 			g->s = &st[i];
 		}
 	}
-	for (unsigned i = 0; i < a->tcap; i++) {
+	for (unsigned i = 0; i < a->tcap && a->tstats; i++) {
 		struct thread *t = a->tslot[i];
 		struct scx_agg_group *g;
 
@@ -1363,16 +1404,8 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 		a->o.by = SCX_AGG_BY_DEFAULT;
 	if (!a->o.limit)
 		a->o.limit = 20;
-	a->need = a->o.need ? a->o.need : SCX_AGG_NEED_ALL;
-	if (a->o.by & (1u << SCX_AGG_PID))
-		a->need |= SCX_AGG_NEED_THREADS;
-	if (a->o.by & (1u << SCX_AGG_TGID | 1u << SCX_AGG_COMM))
-		a->need |= SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES;
-	if (a->need & (SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PAIRS))
-		a->need |= SCX_AGG_NEED_THREADS;
-	a->fold = a->need & SCX_AGG_NEED_PROCESSES;
-	a->tstats = a->need & SCX_AGG_NEED_THREADS;
-	a->pairs = a->need & SCX_AGG_NEED_PAIRS;
+	apply_need(a);
+	a->next_by = a->o.by;
 	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++)
 		a->th[i] = scx_agg_thresholds[i].def;
 	stats_init(&a->snap.total);
@@ -1386,6 +1419,13 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 	}
 	setup_topo(a);
 	return a;
+}
+
+void scx_agg__set_by(struct scx_agg *a, unsigned by)
+{
+	a->next_by = by ? by : SCX_AGG_BY_DEFAULT;
+	if (!a->started)
+		apply_by(a);
 }
 
 int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo)

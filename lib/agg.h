@@ -169,6 +169,12 @@ struct scx_agg_opts {
  */
 struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_opts *o);
 void scx_agg__free(struct scx_agg *a);
+/*
+ * Change the groups (SCX_AGG_* bits of opts.by, 0 for the default) from the
+ * next interval on: a live view asks for per-task tables only while it shows
+ * them, and the engine then keeps no per-task statistics at all.
+ */
+void scx_agg__set_by(struct scx_agg *a, unsigned by);
 /* Replace the topology; only before the first event.  0 or -EBUSY/-ENOMEM. */
 int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo);
 /*

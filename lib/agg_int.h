@@ -121,6 +121,7 @@ struct scx_agg {
 	unsigned nr_chains;
 
 	unsigned need;		/* SCX_AGG_NEED_* */
+	unsigned next_by;	/* o.by from the next interval on (scx_agg__set_by) */
 	/*
 	 * Reorder window, engaged at the first event older than one already
 	 * seen: ordered streams (scx-events sorts its own) never pay for it.

@@ -248,6 +248,64 @@ static void test_group_reuse(struct scx_topo *topo)
 	   (unsigned long long)tg[1].count, (unsigned long long)tg[1].p50);
 }
 
+/* ---- groups switched on and off between intervals (scx_agg__set_by) */
+
+static struct { unsigned nr_pid; bool found; uint64_t sleeping, runnable, wakes; } sb[4];
+static unsigned nsb;
+
+static int on_snap_by(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
+{
+	const struct scx_agg_group *g = find(s, SCX_AGG_PID, 500);
+
+	if (nsb >= 4)
+		return 0;
+	sb[nsb].nr_pid = s->nr[SCX_AGG_PID];
+	sb[nsb].found = g != NULL;
+	if (g) {
+		sb[nsb].sleeping = g->s->sleeping_ns;
+		sb[nsb].runnable = g->s->runnable_ns;
+		sb[nsb].wakes = g->s->wake_lat.count;
+	}
+	nsb++;
+	return 0;
+}
+
+static void test_set_by(struct scx_topo *topo)
+{
+	struct scx_agg_opts o = { .emit = on_snap_by, .by = 1u << SCX_AGG_CPU,
+				  .need = SCX_AGG_NEED_CPUS, .interval_ns = 100000 };
+	/* 500 runs in [0, 100000), sleeps from 32000, wakes at 150000 and runs at 150500 */
+	struct scx_event e1[] = {
+		wake(1000, 0, 500, 1, 0), sw(2000, 1, 0, 0, 500),
+		sw(32000, 1, 500, SCX_STATE_INTERRUPTIBLE, 0),
+	}, e2[] = {
+		wake(150000, 0, 500, 1, 0), sw(150500, 1, 0, 0, 500),
+		sw(160000, 1, 500, SCX_STATE_INTERRUPTIBLE, 0),
+		wake(250000, 0, 500, 1, 0), sw(251000, 1, 0, 0, 500),
+		sw(260000, 1, 500, SCX_STATE_INTERRUPTIBLE, 0),
+		ev(299999, 2, SCX_EV_CPU_FREQUENCY),
+	};
+	struct scx_agg *a = scx_agg__new(topo, &o);
+
+	feed(a, e1, SCX_ARRAY_SIZE(e1));
+	/* asked for during [0, 100000): from [100000, 200000) on */
+	scx_agg__set_by(a, 1u << SCX_AGG_CPU | 1u << SCX_AGG_PID);
+	feed(a, e2, 3);
+	/* and off again during [100000, 200000): gone from [200000, ...) */
+	scx_agg__set_by(a, 1u << SCX_AGG_CPU);
+	feed(a, e2 + 3, SCX_ARRAY_SIZE(e2) - 3);
+	scx_agg__flush(a);
+	scx_agg__free(a);
+	is_int(nsb, 3, "set_by: three intervals");
+	ok(sb[0].nr_pid == 0, "set_by: no thread groups before they were asked for");
+	ok(sb[1].found && sb[1].wakes == 1 && sb[1].runnable == 500,
+	   "set_by: the next interval has 500, woken once, runnable 500 ns");
+	/* 100000 -> 150000 and 160000 -> 200000; from 32000 it would be 158000 */
+	is_int(sb[1].sleeping, 90000,
+	       "set_by: its sleep is counted from the interval's start, not from when it fell asleep");
+	ok(sb[2].nr_pid == 0, "set_by: switched off, no thread groups again");
+}
+
 int main(void)
 {
 	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
@@ -414,6 +472,7 @@ int main(void)
 		scx_agg__free(a);
 	}
 	test_group_reuse(topo);
+	test_set_by(topo);
 	scx_topo__free(topo);
 	return done_testing();
 }
