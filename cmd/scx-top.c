@@ -83,6 +83,14 @@ struct input {
 	uint64_t interval_ns;
 	struct scx_topo *topo;		/* from the stream header, or NULL */
 	char scheduler[64];
+	/*
+	 * Per-task tables cost most of the aggregation on big machines, so the
+	 * engine keeps them only while the process view is shown: the ui sets
+	 * want_tasks, the reader passes it on at the next window.
+	 */
+	int want_tasks;			/* __atomic: ui -> reader */
+	bool live;			/* event times follow this machine's clock */
+	unsigned by;			/* groups the engine has been asked for */
 	bool ready;			/* emit() filled snap */
 	struct top_model snap;		/* scratch for snapshot lines */
 	struct top_model last;		/* previous window (history) */
@@ -103,6 +111,7 @@ static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 		return 0;
 	top_model_from_agg(&in->snap, s, in->topo);
 	memcpy(in->snap.scheduler, in->scheduler, sizeof(in->scheduler));
+	in->snap.tasks_off = !(in->by & (1u << SCX_AGG_PID));
 	in->ready = true;
 	return 0;
 }
@@ -124,16 +133,43 @@ static struct scx_topo *local_topo(const struct top_model *m)
 	return t;
 }
 
-/* The engine, at the first event: the header (and its topology) is known then. */
-static void input_start(struct input *in)
+/* The groups the views need: per-task ones only for the process view. */
+static unsigned input_by(struct input *in)
+{
+	unsigned by = (1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) |
+		      (1u << SCX_AGG_DSQ);
+
+	/* a replay is always kept whole: it may end before the view changes */
+	if (!in->live || __atomic_load_n(&in->want_tasks, __ATOMIC_RELAXED))
+		by |= (1u << SCX_AGG_PID) | (1u << SCX_AGG_TGID);
+	return by;
+}
+
+/* Does the view show per-task rows (help over the process view counts)? */
+static void want_tasks(struct input *in, const struct top_view *v)
+{
+	bool want = v->view == TV_PROC || (v->view == TV_HELP && v->prev_view == TV_PROC);
+
+	__atomic_store_n(&in->want_tasks, want, __ATOMIC_RELAXED);
+}
+
+/*
+ * The engine, at the first event: the header (and its topology) is known
+ * then.  The input is live when that event is from the last 10 s of this
+ * machine's boot clock (scx-events, top-gen -R); a recording is not.
+ */
+static void input_start(struct input *in, uint64_t first_ts)
 {
 	const struct scx_header *h = scx_reader__header(in->r);
+	uint64_t now = scx_now_boot_ns();
+	bool boot_clock = !h || !h->clock[0] || !strcmp(h->clock, "boottime");
+
+	in->live = boot_clock && first_ts <= now + 1000000000ull && first_ts + 10000000000ull >= now;
 	struct scx_agg_opts o = {
 		.interval_ns = in->interval_ns,
-		.by = (1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) |
-		      (1u << SCX_AGG_PID) | (1u << SCX_AGG_TGID) | (1u << SCX_AGG_DSQ),
-		/* the views need no waker/wakee or preemption pairs */
-		.need = SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES,
+		.by = in->by = input_by(in),
+		/* per-CPU metrics only, plus what by asks for: no waker/wakee pairs */
+		.need = SCX_AGG_NEED_CPUS,
 		.emit = on_snap,
 		.ctx = in,
 	};
@@ -151,6 +187,12 @@ static void input_start(struct input *in)
 /* A model is ready: history and the running loss count. */
 static const struct top_model *input_ready(struct input *in)
 {
+	unsigned by = input_by(in);
+
+	if (in->agg && by != in->by) {
+		scx_agg__set_by(in->agg, by);	/* from the next window on */
+		in->by = by;
+	}
 	in->ready = false;
 	in->snap.lost_total = in->last.lost_total + in->snap.lost;
 	top_model_carry_hist(&in->snap, &in->last);
@@ -194,7 +236,7 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 		ret = scx_reader__next(in->r, &e);
 		if (ret == SCX_READ_EVENT) {
 			if (!in->topo_set)
-				input_start(in);
+				input_start(in, e.ts);
 			/* in order so far (files, replays): no buffer and no delay;
 			 * from the first event older than one before (live
 			 * scx-events), every event goes through the buffer */
@@ -381,6 +423,7 @@ static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
 	if (err)
 		scx_die(SCX_EXIT_FAIL, "cannot open the terminal /dev/tty: %s", strerror(-err));
 	scx_term__size(&v->rows, &v->cols);
+	want_tasks(in, v);
 	if ((err = pthread_create(&th, NULL, reader_main, in)))
 		scx_die(SCX_EXIT_FAIL, "cannot start the reader: %s", strerror(err));
 	pthread_detach(th);
@@ -404,6 +447,7 @@ static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
 			u.status_until = 0;
 		}
 		if (redraw) {
+			want_tasks(in, v);	/* a key may have changed the view */
 			pthread_mutex_lock(&sh.lock);
 			if (!v->paused && sh.version != seen) {
 				/* the reader overwrites sh.model with its next one */
@@ -585,6 +629,8 @@ int main(int argc, char **argv)
 	if (warnings)
 		snprintf(v.status, sizeof(v.status), "config: %d warning%s, see stderr after exit",
 			 warnings, warnings > 1 ? "s" : "");
+	if (batch)
+		want_tasks(&in, &v);
 	rc = batch ? run_batch(&in, &v, iterations) : run_tty(&in, &v, &km, config, iterations);
 	if (batch) {
 		scx_agg__free(in.agg);

@@ -76,6 +76,7 @@ struct top_model {
 	uint64_t lost_total;		/* ... and since the start */
 	unsigned nr_cpus, nr_llcs, nr_nodes;
 	char source[32];		/* "events", "scx-agg" */
+	bool tasks_off;			/* no per-task tables asked for in this window */
 	char scheduler[64];
 	struct top_table t[TT__COUNT];
 };

@@ -216,6 +216,15 @@ test_expect_success TMUX 'a live pipe: frames update and q quits while input flo
 	test "$(cat rc2)" = 0
 '
 
+test_expect_success TMUX 'a live pipe: per-task tables are collected once the process view is shown' '
+	pane "\"$gen\" -c 8 -N 2 -l 2 -s 30 -r 300 -R | scx-top -d 1; echo \$? >rc-tasks; sleep 60" &&
+	wait_for "window 1.00s" &&
+	keys p && wait_for "collecting per-task statistics" &&
+	wait_for "postgres" && ! grep -q "collecting per-task" screen.txt &&
+	keys q && wait_file rc-tasks &&
+	test "$(cat rc-tasks)" = 0
+'
+
 test_expect_success TMUX 'NO_COLOR: no colour codes, only reverse and bold' '
 	NO_COLOR=1 start && wait_for "END OF INPUT" &&
 	screen -e >esc.txt &&
