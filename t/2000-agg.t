@@ -57,6 +57,24 @@ test_expect_success 'preemptions: who preempted whom' '
 	grep -q "\"threads\":{\"rows\":\[{\"pid\":100,\"comm\":\"a\",\"preempted\":1,\"preempted_wait\":2000," pre
 '
 
+# t/data/agg-mutual.ndjson, 2 CPUs: on cpu0 a(100) wakes b(200) at 2000 (runs
+# at 2100), b wakes a at 3000 (3300), a wakes b at 4000 (4200); on cpu1 c(300)
+# wakes d(400) at 5000 (5400) and d never wakes c.
+test_expect_success 'wakeup-graph: tasks that woke each other, one row a pair' '
+	scx-agg -r wakeup-graph "$TDATA/agg-mutual.ndjson" >wg &&
+	grep -q "\"pairs\":{\"rows\":\[{\"waker\":100,[^]]*\],\"omitted\":0}" wg &&
+	test $(grep -o "\"waker\":" wg | wc -l) = 3 &&
+	grep -q "\"mutual\":{\"rows\":\[{\"pid_a\":100,\"comm_a\":\"a\",\"pid_b\":200,\"comm_b\":\"b\",\"count\":3,\"a_wakes_b\":2,\"b_wakes_a\":1,\"a_b_lat_avg\":150,\"a_b_lat_max\":200,\"b_a_lat_avg\":300,\"b_a_lat_max\":300}\],\"omitted\":0}" wg &&
+	scx-agg -H -r wakeup-graph "$TDATA/agg-mutual.ndjson" >wgh &&
+	grep -A 2 "^wakeup-graph: mutual" wgh | tail -n 1 | grep -q "^  100  a  *200  b  *3  *2  *1  *150ns  *200ns  *300ns  *300ns$"
+'
+
+test_expect_success 'wakeup-graph: no mutual pair when wakeups go one way' '
+	grep -v "\"waker_pid\":200" "$TDATA/agg-mutual.ndjson" >oneway.ndjson &&
+	scx-agg -r wakeup-graph oneway.ndjson >wg1 &&
+	grep -q "\"mutual\":{\"rows\":\[\],\"omitted\":0}" wg1
+'
+
 test_expect_success 'lost events carried, from records and from the trailer' '
 	grep -q "\"events\":11,\"lost\":7,\"unknown\":1," out &&
 	grep -q "{\"cpu\":0,.*\"lost\":5," out &&

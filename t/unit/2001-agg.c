@@ -195,6 +195,62 @@ static uint64_t report_cell(struct scx_agg *a, const char *rep, const char *tabl
 	return v;
 }
 
+/* Rows of a report table, with those the limit left out; -1 if there is no such table. */
+static int report_rows(struct scx_agg *a, const char *rep, const char *table)
+{
+	struct scx_table *t, *x;
+	int n = -1;
+
+	if (scx_agg__report(a, rep, &t))
+		return -1;
+	for (x = t; x; x = x->next)
+		if (!strcmp(x->name, table))
+			n = (int)(x->nrows + x->omitted);
+	scx_table_free(t);
+	return n;
+}
+
+/* ---- wakeup-graph: tasks that woke each other */
+
+static void test_mutual(struct scx_topo *topo)
+{
+	struct scx_agg_opts o = { 0 };
+	/*
+	 * cpu0: 100 wakes 200 (runs 100 ns later), 200 wakes 100 (300 ns),
+	 * 100 wakes 200 again (200 ns); cpu2: 300 wakes 400 (400 ns), and 400
+	 * never wakes 300.  One mutual pair, 100 and 200: 2 + 1 wakeups,
+	 * 100 -> 200 at 150 ns on average and 200 at most, 200 -> 100 300 ns.
+	 */
+	struct scx_event e[] = {
+		sw(1000, 0, 0, 0, 100), sw(1000, 2, 0, 0, 300),
+		wake(2000, 0, 200, 0, 100), sw(2100, 0, 100, SCX_STATE_INTERRUPTIBLE, 200),
+		wake(3000, 0, 100, 0, 200), sw(3300, 0, 200, SCX_STATE_INTERRUPTIBLE, 100),
+		wake(4000, 0, 200, 0, 100), sw(4200, 0, 100, SCX_STATE_INTERRUPTIBLE, 200),
+		wake(5000, 2, 400, 2, 300), sw(5400, 2, 300, SCX_STATE_INTERRUPTIBLE, 400),
+		sw(6000, 0, 200, SCX_STATE_INTERRUPTIBLE, 0),
+		sw(6000, 2, 400, SCX_STATE_INTERRUPTIBLE, 0),
+	};
+	static const struct { const char *col; uint64_t want; } cells[] = {
+		{ "pid_a", 100 }, { "pid_b", 200 }, { "count", 3 }, { "a_wakes_b", 2 },
+		{ "b_wakes_a", 1 }, { "a_b_lat_avg", 150 }, { "a_b_lat_max", 200 },
+		{ "b_a_lat_avg", 300 }, { "b_a_lat_max", 300 },
+	};
+	struct scx_agg *a = scx_agg__new(topo, &o);
+	bool f;
+
+	feed(a, e, SCX_ARRAY_SIZE(e));
+	scx_agg__flush(a);
+	is_int(report_rows(a, "wakeup-graph", "pairs"), 3, "mutual: three one-way pairs");
+	is_int(report_rows(a, "wakeup-graph", "mutual"), 1, "mutual: one pair woke each other");
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(cells); i++) {
+		uint64_t v = report_cell(a, "wakeup-graph", "mutual", 0, cells[i].col, &f);
+
+		ok(f && v == cells[i].want, "mutual: %s %llu (got %llu)", cells[i].col,
+		   (unsigned long long)cells[i].want, (unsigned long long)v);
+	}
+	scx_agg__free(a);
+}
+
 /* ---- process groups are recycled between intervals (gtab spares) */
 
 static struct { uint64_t count, min, max, p50; bool found, other_found; } tg[2];
@@ -418,6 +474,7 @@ int main(void)
 		scx_agg__free(a);
 	}
 	test_group_reuse(topo);
+	test_mutual(topo);
 	scx_topo__free(topo);
 	return done_testing();
 }
