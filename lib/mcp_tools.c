@@ -152,7 +152,10 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"comm\":{\"type\":\"string\"}", REQ("\"action\"")),
 	  MCP_T_LIVE, mcp_t_tracking },
 	{ "analyze_waker_wakee", "Waker/wakee pairs",
-	  "Who wakes whom in the live capture, with counts and wakeup latency.",
+	  "Who wakes whom in the last second of the live capture, with counts and wakeup "
+	  "latency.  mode bidirectional: only pairs of tasks that woke each other, one row a "
+	  "pair with the wakeups and latency each way, most wakeups first; pid: pairs with that "
+	  "task.",
 	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"critical\",\"frequency\",\"latency\","
 	      "\"bidirectional\",\"for_pid\",\"summary\"],\"default\":\"critical\"},\"pid\":"
 	      "{\"type\":\"integer\"}," LIMIT(20, 1000), ""),
