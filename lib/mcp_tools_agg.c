@@ -158,16 +158,21 @@ static int col_of(const struct scx_table *t, const char *name)
 	return -1;
 }
 
-/* Does an outlier row's metric belong to the category (0 latency, 1 runtime, 2 cpu, 3 all)? */
+/*
+ * Does an outlier row's metric belong to the category (0 latency, 1 runtime,
+ * 2 cpu, 3 all)?  The engine names the metrics of CPUs cpu_*; latency and
+ * runtime are those of tasks.
+ */
 static bool in_category(const char *metric, int cat)
 {
+	bool cpu = !strncmp(metric, "cpu_", 4);
 	bool lat = strstr(metric, "lat") || strstr(metric, "delay");
 
 	switch (cat) {
-	case 0: return lat;
-	case 1: return !lat && (strstr(metric, "runtime") || strstr(metric, "switch") ||
-				strstr(metric, "busy"));
-	case 2: return strstr(metric, "util") || strstr(metric, "cpu");
+	case 0: return !cpu && lat;
+	case 1: return !cpu && !lat && (strstr(metric, "runtime") || strstr(metric, "switch") ||
+					strstr(metric, "busy"));
+	case 2: return cpu;
 	}
 	return true;
 }
