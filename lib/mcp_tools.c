@@ -78,7 +78,9 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks },
 	{ "detect_outliers", "Detect outliers",
 	  "Tasks and CPUs whose latency, runtime or utilization is an outlier (IQR, MAD, "
-	  "StdDev or Percentile method).",
+	  "StdDev or Percentile method).  category latency and runtime rank tasks (wakeup "
+	  "latency, run-queue delay; runtime, switches); cpu ranks CPUs (utilization, switches "
+	  "per second, p99 wakeup latency and run-queue delay, softirq share); all both.",
 	  OBJ(TRACE_ID ",\"method\":{\"type\":\"string\",\"enum\":[\"IQR\",\"MAD\",\"StdDev\","
 	      "\"Percentile\"],\"default\":\"IQR\"},\"category\":{\"type\":\"string\",\"enum\":"
 	      "[\"latency\",\"runtime\",\"cpu\",\"all\"],\"default\":\"all\"}," LIMIT(20, 1000),

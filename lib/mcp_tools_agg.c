@@ -245,9 +245,6 @@ int mcp_t_outliers(struct mcp_call *c)
 	scx_jw_kstr(&c->w, "trace_id", t->id);
 	scx_jw_kstr(&c->w, "method", methods[m]);
 	scx_jw_kstr(&c->w, "category", cats[k]);
-	if (k == 2)
-		scx_jw_kstr(&c->w, "note", "the engine ranks tasks, not CPUs; for CPUs see "
-			    "analysis_type cpu-utilization and runqueue-depth");
 	scx_jw_key(&c->w, "report");
 	scx_jw_raw(&c->w, b.data, b.len);
 	scx_jw_obj_end(&c->w);
