@@ -131,101 +131,175 @@ static double thread_metric(const struct thread *t, int m)
 	return NAN;
 }
 
+enum { OC_UTIL, OC_SWITCH_RATE, OC_WAKE_P99, OC_RQ_P99, OC_SOFTIRQ, OC__COUNT };
+
+/*
+ * NAN where the metric says nothing of the CPU.  A CPU whose time was never
+ * known (no switch seen on it: offline, or left out of the capture) would
+ * otherwise look idle and be called an outlier for it.
+ */
+static double cpu_metric(const struct scx_agg *a, const struct cpu *c, int m)
+{
+	uint64_t dur = agg_dur(a), sirq = 0;
+	bool timed = dur && c->s.busy_ns + c->s.idle_ns;
+
+	switch (m) {
+	case OC_UTIL: return timed ? 100.0 * c->s.busy_ns / dur : NAN;
+	case OC_SWITCH_RATE: return timed ? c->s.switches * 1e9 / dur : NAN;
+	case OC_WAKE_P99:
+		return c->s.wake_lat.count ? (double)scx_hist_quantile(&c->s.wake_lat, .99) : NAN;
+	case OC_RQ_P99:
+		return c->s.rq_delay.count ? (double)scx_hist_quantile(&c->s.rq_delay, .99) : NAN;
+	case OC_SOFTIRQ:
+		for (int k = 0; k < SCX_NR_SOFTIRQS; k++)
+			sirq += c->s.softirq_ns[k];
+		return timed ? 100.0 * sirq / dur : NAN;
+	}
+	return NAN;
+}
+
+/*
+ * One metric over n entities, y[i] NAN where it does not apply: a row of th
+ * per method with its bounds, and a row of ot per entity outside them.  ot's
+ * columns: metric, method, id (pid or cpu), comm when comm is not NULL,
+ * value, bound, score.
+ */
+static void outlier_metric(struct scx_agg *a, const char *metric, const double *y,
+			   const int64_t *id, const char *const *comm, unsigned n,
+			   struct scx_table *th, struct scx_table *ot)
+{
+	static const char *const meth[] = { "iqr", "mad", "stddev", "percentile" };
+	double *x = scx_xmalloc((n + 1) * sizeof(*x)), *dev = scx_xmalloc((n + 1) * sizeof(*dev));
+	double q1, q3, med, mad, mean = 0, sd = 0;
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (!isnan(y[i]))
+			x[k++] = y[i];
+	if (k < 4)	/* too few to call anything an outlier */
+		goto cleanup;
+	qsort(x, k, sizeof(*x), cmp_dbl);
+	q1 = quantile_sorted(x, k, .25);
+	q3 = quantile_sorted(x, k, .75);
+	med = quantile_sorted(x, k, .5);
+	for (unsigned i = 0; i < k; i++) {
+		dev[i] = fabs(x[i] - med);
+		mean += x[i];
+	}
+	mean /= k;
+	for (unsigned i = 0; i < k; i++)
+		sd += (x[i] - mean) * (x[i] - mean);
+	sd = sqrt(sd / k);
+	qsort(dev, k, sizeof(*dev), cmp_dbl);
+	mad = quantile_sorted(dev, k, .5);
+	for (int me = 0; me < 4; me++) {
+		double lo, hi;
+		unsigned cnt = 0, row, col;
+
+		switch (me) {
+		case 0:
+			lo = q1 - a->th[TH_IQR_K] * (q3 - q1);
+			hi = q3 + a->th[TH_IQR_K] * (q3 - q1);
+			break;
+		case 1:	/* modified z = 0.6745 (x - median) / MAD */
+			lo = mad > 0 ? med - a->th[TH_MAD_Z] * mad / 0.6745 : -INFINITY;
+			hi = mad > 0 ? med + a->th[TH_MAD_Z] * mad / 0.6745 : INFINITY;
+			break;
+		case 2:
+			lo = mean - a->th[TH_SIGMA] * sd;
+			hi = mean + a->th[TH_SIGMA] * sd;
+			break;
+		default:
+			lo = -INFINITY;
+			hi = quantile_sorted(x, k, a->th[TH_PCT] / 100);
+			break;
+		}
+		for (unsigned i = 0; i < n; i++) {
+			double yi = y[i], score;
+
+			if (isnan(yi) || (yi <= hi && yi >= lo))
+				continue;
+			cnt++;
+			/* distance past the bound in units of the method's spread */
+			if (me == 0)
+				score = q3 > q1 ? (yi > hi ? yi - q3 : q1 - yi) / (q3 - q1) : 0;
+			else if (me == 1)
+				score = mad > 0 ? 0.6745 * fabs(yi - med) / mad : 0;
+			else if (me == 2)
+				score = sd > 0 ? fabs(yi - mean) / sd : 0;
+			else
+				score = hi > 0 ? yi / hi : 0;
+			row = scx_table_row(ot);
+			col = 0;
+			scx_table_str(ot, row, col++, metric);
+			scx_table_str(ot, row, col++, meth[me]);
+			scx_table_int(ot, row, col++, id[i]);
+			if (comm)
+				scx_table_str(ot, row, col++, comm[i]);
+			scx_table_num(ot, row, col++, yi);
+			scx_table_num(ot, row, col++, yi > hi ? hi : lo);
+			scx_table_num(ot, row, col, score);
+		}
+		row = scx_table_row(th);
+		scx_table_str(th, row, 0, metric);
+		scx_table_str(th, row, 1, meth[me]);
+		scx_table_uint(th, row, 2, k);
+		scx_table_num(th, row, 3, isinf(lo) ? 0 : lo);
+		scx_table_num(th, row, 4, isinf(hi) ? 0 : hi);
+		scx_table_uint(th, row, 5, cnt);
+	}
+cleanup:
+	free(x);
+	free(dev);
+}
+
+/*
+ * Threads, and CPUs, whose metric lies outside the bounds of each method.
+ * CPU metrics are named cpu_* so that the thresholds table keys both.
+ */
 static int outliers(struct scx_agg *a, const char *r, struct scx_table **out)
 {
-	static const char *const mnames[] = { "wake_lat_max", "wake_lat_p99", "runtime", "switches",
+	static const char *const tnames[] = { "wake_lat_max", "wake_lat_p99", "runtime", "switches",
 					      "rq_delay_max" };
-	static const char *const meth[] = { "iqr", "mad", "stddev", "percentile" };
+	static const char *const cnames[] = { "cpu_util", "cpu_switch_rate", "cpu_wake_lat_p99",
+					      "cpu_rq_delay_p99", "cpu_softirq_pct" };
 	static const char *const tc[] = { "metric:s:key", "method:s:key", "n:u", "lower:n", "upper:n",
 					  "outliers:u", NULL };
 	static const char *const oc[] = { "metric:s:key", "method:s:key", "pid:i:key", "comm:s",
 					  "value:n", "bound:n", "score:n", NULL };
-	struct scx_table *th = scx_table_new(r, "thresholds", tc), *ot = scx_table_new(r, "outliers", oc);
+	static const char *const cc[] = { "metric:s:key", "method:s:key", "cpu:i:key", "value:n",
+					  "bound:n", "score:n", NULL };
+	struct scx_table *th = scx_table_new(r, "thresholds", tc);
+	struct scx_table *ot = scx_table_new(r, "outliers", oc), *ct = scx_table_new(r, "cpus", cc);
 	struct thread **v;
-	unsigned n = demanding(a, &v);
-	double *x = scx_xmalloc((n + 1) * sizeof(*x)), *dev = scx_xmalloc((n + 1) * sizeof(*dev));
+	unsigned n = demanding(a, &v), nc = 0, size = SCX_MAX(n, a->nr_cpus) + 1;
+	double *y = scx_xmalloc(size * sizeof(*y));
+	int64_t *id = scx_xmalloc(size * sizeof(*id));
+	const char **comm = scx_xmalloc(size * sizeof(*comm));
 
+	for (unsigned i = 0; i < n; i++) {
+		id[i] = v[i]->pid;
+		comm[i] = v[i]->comm;
+	}
 	for (int m = 0; m < OM__COUNT; m++) {
-		unsigned k = 0;
-		double q1, q3, med, mad, mean = 0, sd = 0;
-
-		for (unsigned i = 0; i < n; i++) {
-			double y = thread_metric(v[i], m);
-
-			if (!isnan(y))
-				x[k++] = y;
-		}
-		if (k < 4)	/* too few to call anything an outlier */
-			continue;
-		qsort(x, k, sizeof(*x), cmp_dbl);
-		q1 = quantile_sorted(x, k, .25);
-		q3 = quantile_sorted(x, k, .75);
-		med = quantile_sorted(x, k, .5);
-		for (unsigned i = 0; i < k; i++) {
-			dev[i] = fabs(x[i] - med);
-			mean += x[i];
-		}
-		mean /= k;
-		for (unsigned i = 0; i < k; i++)
-			sd += (x[i] - mean) * (x[i] - mean);
-		sd = sqrt(sd / k);
-		qsort(dev, k, sizeof(*dev), cmp_dbl);
-		mad = quantile_sorted(dev, k, .5);
-		for (int me = 0; me < 4; me++) {
-			double lo, hi;
-			unsigned cnt = 0, row;
-
-			switch (me) {
-			case 0:
-				lo = q1 - a->th[TH_IQR_K] * (q3 - q1);
-				hi = q3 + a->th[TH_IQR_K] * (q3 - q1);
-				break;
-			case 1:	/* modified z = 0.6745 (x - median) / MAD */
-				lo = mad > 0 ? med - a->th[TH_MAD_Z] * mad / 0.6745 : -INFINITY;
-				hi = mad > 0 ? med + a->th[TH_MAD_Z] * mad / 0.6745 : INFINITY;
-				break;
-			case 2:
-				lo = mean - a->th[TH_SIGMA] * sd;
-				hi = mean + a->th[TH_SIGMA] * sd;
-				break;
-			default:
-				lo = -INFINITY;
-				hi = quantile_sorted(x, k, a->th[TH_PCT] / 100);
-				break;
-			}
-			for (unsigned i = 0; i < n; i++) {
-				double y = thread_metric(v[i], m);
-				double score;
-
-				if (isnan(y) || (y <= hi && y >= lo))
-					continue;
-				cnt++;
-				/* distance past the bound in units of the method's spread */
-				score = me == 0 ? (q3 > q1 ? (y > hi ? y - q3 : q1 - y) / (q3 - q1) : 0) :
-					me == 1 ? (mad > 0 ? 0.6745 * fabs(y - med) / mad : 0) :
-					me == 2 ? (sd > 0 ? fabs(y - mean) / sd : 0) : (hi > 0 ? y / hi : 0);
-				row = scx_table_row(ot);
-				scx_table_str(ot, row, 0, mnames[m]);
-				scx_table_str(ot, row, 1, meth[me]);
-				scx_table_int(ot, row, 2, v[i]->pid);
-				scx_table_str(ot, row, 3, v[i]->comm);
-				scx_table_num(ot, row, 4, y);
-				scx_table_num(ot, row, 5, y > hi ? hi : lo);
-				scx_table_num(ot, row, 6, score);
-			}
-			row = scx_table_row(th);
-			scx_table_str(th, row, 0, mnames[m]);
-			scx_table_str(th, row, 1, meth[me]);
-			scx_table_uint(th, row, 2, k);
-			scx_table_num(th, row, 3, isinf(lo) ? 0 : lo);
-			scx_table_num(th, row, 4, isinf(hi) ? 0 : hi);
-			scx_table_uint(th, row, 5, cnt);
-		}
+		for (unsigned i = 0; i < n; i++)
+			y[i] = thread_metric(v[i], m);
+		outlier_metric(a, tnames[m], y, id, comm, n, th, ot);
+	}
+	for (unsigned i = 0; i < a->nr_cpus; i++)
+		if (agg_cpu_present(a, i))
+			id[nc++] = i;
+	for (int m = 0; m < OC__COUNT; m++) {
+		for (unsigned i = 0; i < nc; i++)
+			y[i] = cpu_metric(a, &a->cpus[id[i]], m);
+		outlier_metric(a, cnames[m], y, id, NULL, nc, th, ct);
 	}
 	scx_table_append(out, th);
 	finish(a, out, ot, 6);
-	free(x);
-	free(dev);
+	finish(a, out, ct, 5);
+	free(y);
+	free(id);
+	free(comm);
 	free(v);
 	return 0;
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agg_int.h"
@@ -295,10 +296,20 @@ static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *p
 	scx_table_append(out, s);
 }
 
+static int32_t pair_from(const struct pair *pr)
+{
+	return (int32_t)((pr->key - 1) >> 32);
+}
+
+static int32_t pair_to(const struct pair *pr)
+{
+	return (int32_t)(uint32_t)(pr->key - 1);
+}
+
 /* A row of a pair table: both tasks with their comms, then the count (columns 0-4). */
 static unsigned pair_row(struct scx_agg *a, struct scx_table *p, const struct pair *pr)
 {
-	int32_t x = (int32_t)((pr->key - 1) >> 32), y = (int32_t)(uint32_t)(pr->key - 1);
+	int32_t x = pair_from(pr), y = pair_to(pr);
 	unsigned row = scx_table_row(p);
 
 	scx_table_int(p, row, 0, x);
@@ -341,6 +352,71 @@ static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 	return 0;
 }
 
+static int cmp_pair_key(const void *x, const void *y)
+{
+	const struct pair *a = *(const struct pair *const *)x, *b = *(const struct pair *const *)y;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* Wakeups one way of a mutual pair: the count, and average and largest latency at lat. */
+static void mutual_dir(struct scx_table *t, unsigned row, unsigned count, unsigned lat,
+		       const struct pair *pr)
+{
+	scx_table_uint(t, row, count, pr->count);
+	scx_table_uint(t, row, lat, pr->runs ? pr->sum_ns / pr->runs : 0);
+	scx_table_uint(t, row, lat + 1, pr->max_ns);
+}
+
+/*
+ * Tasks that woke each other: ping-pong between two threads (a request and
+ * its reply, a lock handed back and forth) is a cost the one-way pairs do
+ * not show.  One row per unordered pair, the lower pid as task a.  The
+ * reverse pair is found in a sorted copy of the table: its hash is agg.c's.
+ */
+static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const mc[] = { "pid_a:i:key", "comm_a:s", "pid_b:i:key", "comm_b:s",
+					  "count:u", "a_wakes_b:u", "b_wakes_a:u", "a_b_lat_avg:ns",
+					  "a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns",
+					  NULL };
+	struct scx_table *t = table(r, "mutual", mc);
+	const struct pair **v = scx_xmalloc((a->wakes.n + 1) * sizeof(*v));
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < a->wakes.cap; i++)
+		if (a->wakes.slot[i].key)
+			v[n++] = &a->wakes.slot[i];
+	qsort(v, n, sizeof(*v), cmp_pair_key);
+	for (unsigned i = 0; i < n; i++) {
+		int32_t x = pair_from(v[i]), y = pair_to(v[i]);
+		struct pair back = { .key = ((uint64_t)(uint32_t)y << 32 | (uint32_t)x) + 1 };
+		const struct pair *want = &back, **ba;
+		unsigned row;
+
+		/*
+		 * pid 0 (irq, idle) is never woken; a task waking itself is no
+		 * pair; count 0 is a wakeup of the interval before that ran in
+		 * this one
+		 */
+		if (x <= 0 || x >= y || !v[i]->count)
+			continue;
+		ba = bsearch(&want, v, n, sizeof(*v), cmp_pair_key);
+		if (!ba || !(*ba)->count)
+			continue;
+		row = scx_table_row(t);
+		scx_table_int(t, row, 0, x);
+		scx_table_str(t, row, 1, comm_of(a, x));
+		scx_table_int(t, row, 2, y);
+		scx_table_str(t, row, 3, comm_of(a, y));
+		scx_table_uint(t, row, 4, v[i]->count + (*ba)->count);
+		mutual_dir(t, row, 5, 7, v[i]);
+		mutual_dir(t, row, 6, 9, *ba);
+	}
+	free(v);
+	finish(a, out, t, 4);
+}
+
 static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const pc[] = { "waker:i:key", "waker_comm:s", "wakee:i:key", "wakee_comm:s",
@@ -360,6 +436,7 @@ static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out
 	}
 	pairs_summary(a, r, &a->wakes, out);
 	finish(a, out, p, 4);
+	mutual(a, r, out);
 	for (unsigned i = 0; i < a->nr_chains; i++) {
 		const struct chain *ch = &a->chains[i];
 		char buf[(CHAIN_MAX + 1) * 12] = "";

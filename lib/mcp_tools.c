@@ -78,7 +78,9 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks },
 	{ "detect_outliers", "Detect outliers",
 	  "Tasks and CPUs whose latency, runtime or utilization is an outlier (IQR, MAD, "
-	  "StdDev or Percentile method).",
+	  "StdDev or Percentile method).  category latency and runtime rank tasks (wakeup "
+	  "latency, run-queue delay; runtime, switches); cpu ranks CPUs (utilization, switches "
+	  "per second, p99 wakeup latency and run-queue delay, softirq share); all both.",
 	  OBJ(TRACE_ID ",\"method\":{\"type\":\"string\",\"enum\":[\"IQR\",\"MAD\",\"StdDev\","
 	      "\"Percentile\"],\"default\":\"IQR\"},\"category\":{\"type\":\"string\",\"enum\":"
 	      "[\"latency\",\"runtime\",\"cpu\",\"all\"],\"default\":\"all\"}," LIMIT(20, 1000),
@@ -152,7 +154,10 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"comm\":{\"type\":\"string\"}", REQ("\"action\"")),
 	  MCP_T_LIVE, mcp_t_tracking },
 	{ "analyze_waker_wakee", "Waker/wakee pairs",
-	  "Who wakes whom in the live capture, with counts and wakeup latency.",
+	  "Who wakes whom in the last second of the live capture, with counts and wakeup "
+	  "latency.  mode bidirectional: only pairs of tasks that woke each other, one row a "
+	  "pair with the wakeups and latency each way, most wakeups first; pid: pairs with that "
+	  "task.",
 	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"critical\",\"frequency\",\"latency\","
 	      "\"bidirectional\",\"for_pid\",\"summary\"],\"default\":\"critical\"},\"pid\":"
 	      "{\"type\":\"integer\"}," LIMIT(20, 1000), ""),

@@ -158,16 +158,21 @@ static int col_of(const struct scx_table *t, const char *name)
 	return -1;
 }
 
-/* Does an outlier row's metric belong to the category (0 latency, 1 runtime, 2 cpu, 3 all)? */
+/*
+ * Does an outlier row's metric belong to the category (0 latency, 1 runtime,
+ * 2 cpu, 3 all)?  The engine names the metrics of CPUs cpu_*; latency and
+ * runtime are those of tasks.
+ */
 static bool in_category(const char *metric, int cat)
 {
+	bool cpu = !strncmp(metric, "cpu_", 4);
 	bool lat = strstr(metric, "lat") || strstr(metric, "delay");
 
 	switch (cat) {
-	case 0: return lat;
-	case 1: return !lat && (strstr(metric, "runtime") || strstr(metric, "switch") ||
-				strstr(metric, "busy"));
-	case 2: return strstr(metric, "util") || strstr(metric, "cpu");
+	case 0: return !cpu && lat;
+	case 1: return !cpu && !lat && (strstr(metric, "runtime") || strstr(metric, "switch") ||
+					strstr(metric, "busy"));
+	case 2: return cpu;
 	}
 	return true;
 }
@@ -240,9 +245,6 @@ int mcp_t_outliers(struct mcp_call *c)
 	scx_jw_kstr(&c->w, "trace_id", t->id);
 	scx_jw_kstr(&c->w, "method", methods[m]);
 	scx_jw_kstr(&c->w, "category", cats[k]);
-	if (k == 2)
-		scx_jw_kstr(&c->w, "note", "the engine ranks tasks, not CPUs; for CPUs see "
-			    "analysis_type cpu-utilization and runqueue-depth");
 	scx_jw_key(&c->w, "report");
 	scx_jw_raw(&c->w, b.data, b.len);
 	scx_jw_obj_end(&c->w);

@@ -158,7 +158,9 @@ int mcp_t_tracking(struct mcp_call *c)
 
 /* A view of a rendered report: some tables, some rows, another order. */
 struct view {
-	const char *only;	/* keep this table only; NULL: all */
+	const char *const *tables;	/* keep these tables only; NULL: all */
+	const char *main;	/* the table the view is about ... */
+	const char *empty_note;	/* ... and what to say when it shows no row */
 	const char *key1, *key2;	/* keep rows where either equals num or str */
 	bool filter;
 	int64_t num;
@@ -203,18 +205,30 @@ static void raw_tok(struct scx_jw *w, const struct scx_json_doc *d, int t)
 	scx_jw_raw(w, d->js + d->tok[t].start - q, d->tok[t].end - d->tok[t].start + 2 * q);
 }
 
-static void report_view(const char *js, size_t len, const struct view *v, struct scx_buf *out)
+static bool kept(const struct view *v, const char *table)
+{
+	if (!v->tables)
+		return true;
+	for (unsigned i = 0; v->tables[i]; i++)
+		if (!strcmp(v->tables[i], table))
+			return true;
+	return false;
+}
+
+/* Returns the rows shown of the view's main table. */
+static unsigned report_view(const char *js, size_t len, const struct view *v, struct scx_buf *out)
 {
 	struct scx_json_doc d = { 0 };
 	struct scx_jw w;
 	int tables;
 	char key[64];
+	unsigned main_rows = 0;
 
 	if (scx_json_parse(&d, js, len) || (tables = scx_json_get(&d, 0, "tables")) < 0 ||
 	    d.tok[tables].type != JSMN_OBJECT) {
 		scx_buf_add(out, js, len);
 		scx_json_free(&d);
-		return;
+		return 0;
 	}
 	scx_jw_init(&w, out);
 	scx_jw_obj_begin(&w);
@@ -235,7 +249,7 @@ static void report_view(const char *js, size_t len, const struct view *v, struct
 		bool has_key;
 
 		scx_json_str(&d, i, key, sizeof(key));
-		if ((v->only && strcmp(key, v->only)) || rows < 0 || d.tok[rows].type != JSMN_ARRAY)
+		if (!kept(v, key) || rows < 0 || d.tok[rows].type != JSMN_ARRAY)
 			continue;
 		if (om >= 0)
 			scx_json_int(&d, om, &omitted);
@@ -266,15 +280,19 @@ static void report_view(const char *js, size_t len, const struct view *v, struct
 		scx_jw_kuint(&w, "omitted", n - shown + (has_key ? 0 : (uint64_t)omitted));
 		scx_jw_obj_end(&w);
 		free(vr);
+		if (v->main && !strcmp(key, v->main))
+			main_rows = shown;
 	}
 	scx_jw_obj_end(&w);
 	scx_jw_obj_end(&w);
 	scx_json_free(&d);
+	return main_rows;
 }
 
 static int live_report(struct mcp_call *c, const char *name, const struct view *v)
 {
 	struct scx_buf b = { 0 }, view = { 0 };
+	unsigned main_rows;
 	int r;
 
 	if (!c->s->live)
@@ -295,13 +313,15 @@ static int live_report(struct mcp_call *c, const char *name, const struct view *
 	}
 	for (struct view lv = *v;; lv.limit /= 2) {
 		scx_buf_reset(&view);
-		report_view(b.data, b.len, &lv, &view);
+		main_rows = report_view(b.data, b.len, &lv, &view);
 		if (view.len <= c->cap - 512 || lv.limit <= 1)
 			break;
 	}
 	scx_jw_obj_begin(&c->w);
 	scx_jw_key(&c->w, "report");
 	scx_jw_raw(&c->w, view.data, view.len);
+	if (v->empty_note && !main_rows)
+		scx_jw_kstr(&c->w, "note", v->empty_note);
 	scx_jw_obj_end(&c->w);
 	scx_buf_free(&b);
 	scx_buf_free(&view);
@@ -313,8 +333,12 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 	static const char *const modes[] = { "critical", "frequency", "latency", "bidirectional",
 					     "for_pid", "summary", NULL };
 	static const char *const sort[] = { "lat_max", "count", "lat_avg", "count", "count", NULL };
+	static const char *const pairs[] = { "summary", "pairs", "chains", NULL };
+	static const char *const mutual[] = { "summary", "mutual", NULL };
+	static const char *const summary[] = { "summary", NULL };
 	int64_t limit = 20, pid = -1;
 	struct view v = { 0 };
+	char note[128];
 	int m;
 
 	if ((m = mcp_arg_enum(c, "mode", modes, 0)) < 0 ||
@@ -324,13 +348,23 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 		return mcp_fail(c, "mode for_pid needs pid");
 	v.limit = (unsigned)limit;
 	v.sort = sort[m];
-	if (m == 5)
-		v.only = "summary";
+	v.tables = m == 5 ? summary : m == 3 ? mutual : pairs;
 	if (pid > 0) {
 		v.filter = true;
-		v.key1 = "waker";
-		v.key2 = "wakee";
+		v.key1 = m == 3 ? "pid_a" : "waker";
+		v.key2 = m == 3 ? "pid_b" : "wakee";
 		v.num = pid;
+	}
+	if (m == 3) {
+		/* an empty list alone reads like missing data: say what was looked for */
+		if (pid > 0)
+			snprintf(note, sizeof(note), "no task and pid %lld woke each other in the "
+				 "last interval", (long long)pid);
+		else
+			snprintf(note, sizeof(note), "no two tasks woke each other in the last "
+				 "interval");
+		v.main = "mutual";
+		v.empty_note = note;
 	}
 	return live_report(c, "wakeup-graph", &v);
 }
@@ -338,6 +372,7 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 int mcp_t_softirq(struct mcp_call *c)
 {
 	static const char *const modes[] = { "summary", "by_type", "by_cpu", NULL };
+	static const char *const vectors[] = { "vectors", NULL }, *const cpus[] = { "cpus", NULL };
 	int64_t limit = 20, nr = -1;
 	struct view v = { 0 };
 	int m;
@@ -346,7 +381,7 @@ int mcp_t_softirq(struct mcp_call *c)
 	    mcp_arg_i64(c, "softirq_nr", &nr, 0, 9) < 0 || mcp_arg_i64(c, "limit", &limit, 1, 100) < 0)
 		return -1;
 	v.limit = (unsigned)limit;
-	v.only = m == 1 ? "vectors" : m == 2 ? "cpus" : NULL;
+	v.tables = m == 1 ? vectors : m == 2 ? cpus : NULL;
 	if (nr >= 0) {
 		v.filter = true;
 		v.key1 = "vec";

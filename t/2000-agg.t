@@ -57,6 +57,65 @@ test_expect_success 'preemptions: who preempted whom' '
 	grep -q "\"threads\":{\"rows\":\[{\"pid\":100,\"comm\":\"a\",\"preempted\":1,\"preempted_wait\":2000," pre
 '
 
+# t/data/agg-mutual.ndjson, 2 CPUs: on cpu0 a(100) wakes b(200) at 2000 (runs
+# at 2100), b wakes a at 3000 (3300), a wakes b at 4000 (4200); on cpu1 c(300)
+# wakes d(400) at 5000 (5400) and d never wakes c.
+test_expect_success 'wakeup-graph: tasks that woke each other, one row a pair' '
+	scx-agg -r wakeup-graph "$TDATA/agg-mutual.ndjson" >wg &&
+	grep -q "\"pairs\":{\"rows\":\[{\"waker\":100,[^]]*\],\"omitted\":0}" wg &&
+	test $(grep -o "\"waker\":" wg | wc -l) = 3 &&
+	grep -q "\"mutual\":{\"rows\":\[{\"pid_a\":100,\"comm_a\":\"a\",\"pid_b\":200,\"comm_b\":\"b\",\"count\":3,\"a_wakes_b\":2,\"b_wakes_a\":1,\"a_b_lat_avg\":150,\"a_b_lat_max\":200,\"b_a_lat_avg\":300,\"b_a_lat_max\":300}\],\"omitted\":0}" wg &&
+	scx-agg -H -r wakeup-graph "$TDATA/agg-mutual.ndjson" >wgh &&
+	grep -A 2 "^wakeup-graph: mutual" wgh | tail -n 1 | grep -q "^  100  a  *200  b  *3  *2  *1  *150ns  *200ns  *300ns  *300ns$"
+'
+
+test_expect_success 'wakeup-graph: no mutual pair when wakeups go one way' '
+	grep -v "\"waker_pid\":200" "$TDATA/agg-mutual.ndjson" >oneway.ndjson &&
+	scx-agg -r wakeup-graph oneway.ndjson >wg1 &&
+	grep -q "\"mutual\":{\"rows\":\[\],\"omitted\":0}" wg1
+'
+
+# t/data/agg-cpu-outliers.ndjson, 16 CPUs over [1000, 1001000]: cpu c's task
+# 1000+c sleeps at 1000, is woken at 2000 and runs 1000+100c ns later for
+# 100+10c us; but cpu 3's runs 900 us (util 90% against 10..25%) and cpu 15's
+# waits 50 us (against 1.0..2.4 us).  Every cpu switches twice, no softirq.
+# cpu_util sorted: 10 11 12 14 .. 25 90, so q1 = 14.75, q3 = 22.25 and the
+# iqr bounds are 14.75 - 1.5 * 7.5 = 3.5 and 22.25 + 11.25 = 33.5.
+test_expect_success 'outliers: the busy cpu and the slow one, by every method' '
+	scx-agg -r outliers -n 100 "$TDATA/agg-cpu-outliers.ndjson" | grep "\"type\":\"report\"" >ol &&
+	jq -c "[.tables.cpus.rows[] | [.method, .metric, .cpu, .value]] | sort" ol >got &&
+	for m in iqr mad percentile stddev; do
+		echo "[\"$m\",\"cpu_rq_delay_p99\",15,50000] [\"$m\",\"cpu_util\",3,90] [\"$m\",\"cpu_wake_lat_p99\",15,50000]"
+	done | jq -s -c . >want &&
+	test_cmp want got &&
+	jq -c ".tables.thresholds.rows[] | select(.metric == \"cpu_util\" and .method == \"iqr\")" ol >got &&
+	echo "{\"metric\":\"cpu_util\",\"method\":\"iqr\",\"n\":16,\"lower\":3.5,\"upper\":33.5,\"outliers\":1}" >want &&
+	test_cmp want got &&
+	jq -e "[.tables.thresholds.rows[] | select(.metric | test(\"cpu_(switch_rate|softirq)\")) | .outliers] == [0,0,0,0,0,0,0,0]" ol >/dev/null
+'
+
+# 16 cpus alike: each wakes its task at 2000, runs it 3000-103000
+even_stream() {
+	echo "{\"type\":\"header\",\"version\":1,\"producer\":\"t\",\"clock\":\"boottime\",\"nr_cpus\":16}"
+	for c in $(seq 0 15); do
+		p=$((1000 + c))
+		echo "{\"ts\":2000,\"cpu\":$c,\"type\":\"sched_waking\",\"pid\":$p,\"tgid\":$p,\"comm\":\"t\",\"prio\":120,\"target_cpu\":$c,\"waker_pid\":0,\"waker_tgid\":0}"
+		echo "{\"ts\":3000,\"cpu\":$c,\"type\":\"sched_switch\",\"prev_pid\":0,\"prev_tgid\":0,\"prev_comm\":\"swapper\",\"prev_prio\":120,\"prev_state\":0,\"next_pid\":$p,\"next_tgid\":$p,\"next_comm\":\"t\",\"next_prio\":120}"
+	done
+	for c in $(seq 0 15); do
+		p=$((1000 + c))
+		echo "{\"ts\":103000,\"cpu\":$c,\"type\":\"sched_switch\",\"prev_pid\":$p,\"prev_tgid\":$p,\"prev_comm\":\"t\",\"prev_prio\":120,\"prev_state\":1,\"next_pid\":0,\"next_tgid\":0,\"next_comm\":\"swapper\",\"next_prio\":120}"
+	done
+}
+
+test_expect_success 'outliers: cpus that all look alike have none' '
+	even_stream >even.ndjson &&
+	scx-agg -r outliers even.ndjson | grep "\"type\":\"report\"" >ol &&
+	jq -e ".tables.cpus.rows == [] and
+		([.tables.thresholds.rows[] | select(.metric | startswith(\"cpu_\"))] |
+		 length == 20 and all(.n == 16 and .outliers == 0))" ol >/dev/null
+'
+
 test_expect_success 'lost events carried, from records and from the trailer' '
 	grep -q "\"events\":11,\"lost\":7,\"unknown\":1," out &&
 	grep -q "{\"cpu\":0,.*\"lost\":5," out &&

@@ -125,6 +125,42 @@ test_expect_success 'analyses: scx-agg reports, scxtop aliases, unknown names' '
 	text 10 <out | jq -e ".analysis == \"wakeup-graph\"" >/dev/null
 '
 
+# t/data/agg-cpu-outliers.ndjson (see t/2000-agg.t): of 16 cpus, cpu 3 is
+# busy 90% against 10..25% and cpu 15's task waits 50 us against 1..2.4 us;
+# their tasks are 1003 (runtime) and 1015 (wakeup latency).
+test_expect_success 'detect_outliers: category cpu ranks cpus, by every method' '
+	cp "$TDATA/agg-cpu-outliers.ndjson" c.ndjson &&
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"c.ndjson\",\"trace_id\":\"c\"}"
+	  call 2 detect_outliers "{\"trace_id\":\"c\",\"method\":\"IQR\",\"category\":\"cpu\"}"
+	  call 3 detect_outliers "{\"trace_id\":\"c\",\"method\":\"MAD\",\"category\":\"cpu\"}"
+	  call 4 detect_outliers "{\"trace_id\":\"c\",\"method\":\"StdDev\",\"category\":\"cpu\"}"
+	  call 5 detect_outliers "{\"trace_id\":\"c\",\"method\":\"Percentile\",\"category\":\"cpu\"}"
+	  call 6 detect_outliers "{\"trace_id\":\"c\",\"method\":\"IQR\",\"category\":\"latency\"}"
+	  call 7 detect_outliers "{\"trace_id\":\"c\",\"method\":\"IQR\"}"
+	} | mcp >out &&
+	for id in 2 3 4 5; do
+		text $id <out | jq -c "[.report.tables.cpus.rows[] | [.metric, .cpu, .value]] | sort" >got &&
+		echo "[[\"cpu_rq_delay_p99\",15,50000],[\"cpu_util\",3,90],[\"cpu_wake_lat_p99\",15,50000]]" >want &&
+		test_cmp want got &&
+		text $id <out | jq -e ".category == \"cpu\" and .note == null and .report.tables.outliers.rows == [] and
+			([.report.tables.thresholds.rows[].metric] | length == 5 and all(startswith(\"cpu_\")))" >/dev/null ||
+		return 1
+	done &&
+	text 6 <out | jq -e ".report.tables.cpus.rows == [] and
+		([.report.tables.outliers.rows[] | [.metric, .pid]] | sort) == [[\"rq_delay_max\",1015],[\"wake_lat_max\",1015],[\"wake_lat_p99\",1015]]" >/dev/null &&
+	text 7 <out | jq -e ".category == \"all\" and (.report.tables.cpus.rows | length) == 3 and
+		([.report.tables.outliers.rows[].pid] | sort) == [1003,1015,1015,1015] and
+		(.report.tables.thresholds.rows | length) == 10" >/dev/null
+'
+
+test_expect_success 'wakeup-graph of a loaded trace has the mutual pairs' '
+	cp "$TDATA/agg-mutual.ndjson" m.ndjson &&
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"m.ndjson\",\"trace_id\":\"m\"}"
+	  call 2 analyze_trace_scheduling "{\"trace_id\":\"m\",\"analysis_type\":\"wakeup-graph\"}"; } | mcp >out &&
+	text 2 <out | jq -c "[.report.tables.mutual.rows[] | [.pid_a, .pid_b, .a_wakes_b, .b_wakes_a]]" >got &&
+	echo "[[100,200,2,1]]" >want && test_cmp want got
+'
+
 # an NDJSON trace of 2000 switches: 0..1999 us on cpu 0, pids 1000+i
 awk 'BEGIN {
 	print "{\"type\":\"header\",\"version\":1,\"producer\":\"t\",\"clock\":\"boottime\",\"nr_cpus\":1}"

@@ -59,6 +59,28 @@ test_expect_success 'live statistics of a closed interval are exact: 500 ms each
 	text 9 <out | jq -e "(.report.tables | keys) == [\"cpus\"]" >/dev/null
 '
 
+# FAKE_ONEWAY adds cpu 1, where fake-c (300) wakes fake-d (400) 50 times a
+# second and is woken from irq: of the four pairs only 100 and 200 wake each
+# other, 50 times each way, each wakeup running 1 us later.
+test_expect_success 'bidirectional: only the pair that wakes each other, counts each way' '
+	{ init_line
+	  sleep 2.5
+	  call 1 analyze_waker_wakee "{\"mode\":\"bidirectional\"}"
+	  call 2 analyze_waker_wakee "{\"mode\":\"bidirectional\",\"pid\":200}"
+	  call 3 analyze_waker_wakee "{\"mode\":\"bidirectional\",\"pid\":300}"
+	  call 4 analyze_waker_wakee "{\"mode\":\"frequency\"}"
+	} | FAKE_ONEWAY=1 mcp --capture --events-cmd "$FAKE" >out &&
+	text 1 <out | jq -c ".report.tables.mutual.rows" >got &&
+	echo "[{\"pid_a\":100,\"comm_a\":\"fake-a\",\"pid_b\":200,\"comm_b\":\"fake-b\",\"count\":100,\"a_wakes_b\":50,\"b_wakes_a\":50,\"a_b_lat_avg\":1000,\"a_b_lat_max\":1000,\"b_a_lat_avg\":1000,\"b_a_lat_max\":1000}]" >want &&
+	test_cmp want got &&
+	text 1 <out | jq -e "(.report.tables | keys) == [\"mutual\",\"summary\"] and
+		.report.tables.summary.rows[0].pairs == 4 and .note == null" >/dev/null &&
+	text 2 <out | jq -e ".report.tables.mutual.rows | length == 1 and .[0].pid_b == 200" >/dev/null &&
+	text 3 <out | jq -e ".report.tables.mutual.rows == [] and (.note | test(\"pid 300\"))" >/dev/null &&
+	text 4 <out | jq -e "(.report.tables | has(\"mutual\") | not) and
+		(.report.tables.pairs.rows | map([.waker, .wakee]) | sort) == [[0,300],[100,200],[200,100],[300,400]]" >/dev/null
+'
+
 test_expect_success 'no capture: live tools say how to start one; double start and stray stop fail' '
 	{ init_line
 	  call 1 query_stats "{\"stat_type\":\"cpu\"}"

@@ -3,10 +3,14 @@
 # header, then on cpu 0 tasks 100 "fake-a" and 200 "fake-b" take turns,
 # 10 ms each (a sched_waking before every switch), in event time that
 # advances with wall time; a trailer on SIGINT/SIGTERM.  Arguments ignored.
+# With FAKE_ONEWAY=1, on cpu 1 "fake-c" (300) and "fake-d" (400) take turns
+# too, 1 and 2 us after cpu 0's switch, but only c wakes d (c is woken from irq).
 ts=1000000000
 stop=0
 trap 'stop=1' INT TERM
-echo '{"type":"header","version":1,"producer":"mcp-fake-events","clock":"boottime","hostname":"t","kernel":"t","nr_cpus":1,"topology":null,"scheduler":null,"options":{},"start_ns":1000000000}'
+cpus=1
+[ "${FAKE_ONEWAY:-}" = 1 ] && cpus=2
+echo '{"type":"header","version":1,"producer":"mcp-fake-events","clock":"boottime","hostname":"t","kernel":"t","nr_cpus":'$cpus',"topology":null,"scheduler":null,"options":{},"start_ns":1000000000}'
 i=0
 while [ $stop = 0 ]; do
 	j=0
@@ -20,6 +24,17 @@ while [ $stop = 0 ]; do
 			$((ts - 1000)) $n $n $nc $p $p
 		printf '{"ts":%d,"cpu":0,"type":"sched_switch","prev_pid":%d,"prev_tgid":%d,"prev_comm":"%s","prev_prio":120,"prev_state":1,"next_pid":%d,"next_tgid":%d,"next_comm":"%s","next_prio":120}\n' \
 			$ts $p $p $pc $n $n $nc
+		if [ $cpus = 2 ]; then
+			if [ $((i % 2)) = 0 ]; then
+				w=300 p=300 pc=fake-c n=400 nc=fake-d
+			else
+				w=0 p=400 pc=fake-d n=300 nc=fake-c
+			fi
+			printf '{"ts":%d,"cpu":1,"type":"sched_waking","pid":%d,"tgid":%d,"comm":"%s","prio":120,"target_cpu":1,"waker_pid":%d,"waker_tgid":%d}\n' \
+				$((ts + 1000)) $n $n $nc $w $w
+			printf '{"ts":%d,"cpu":1,"type":"sched_switch","prev_pid":%d,"prev_tgid":%d,"prev_comm":"%s","prev_prio":120,"prev_state":1,"next_pid":%d,"next_tgid":%d,"next_comm":"%s","next_prio":120}\n' \
+				$((ts + 2000)) $p $p $pc $n $n $nc
+		fi
 		ts=$((ts + 10000000))
 		i=$((i + 1))
 		j=$((j + 1))

@@ -191,6 +191,185 @@ static uint64_t report_cell(struct scx_agg *a, const char *rep, const char *tabl
 	return v;
 }
 
+/* Rows of a report table, with those the limit left out; -1 if there is no such table. */
+static int report_rows(struct scx_agg *a, const char *rep, const char *table)
+{
+	struct scx_table *t, *x;
+	int n = -1;
+
+	if (scx_agg__report(a, rep, &t))
+		return -1;
+	for (x = t; x; x = x->next)
+		if (!strcmp(x->name, table))
+			n = (int)(x->nrows + x->omitted);
+	scx_table_free(t);
+	return n;
+}
+
+/* ---- wakeup-graph: tasks that woke each other */
+
+static void test_mutual(struct scx_topo *topo)
+{
+	struct scx_agg_opts o = { 0 };
+	/*
+	 * cpu0: 100 wakes 200 (runs 100 ns later), 200 wakes 100 (300 ns),
+	 * 100 wakes 200 again (200 ns); cpu2: 300 wakes 400 (400 ns), and 400
+	 * never wakes 300.  One mutual pair, 100 and 200: 2 + 1 wakeups,
+	 * 100 -> 200 at 150 ns on average and 200 at most, 200 -> 100 300 ns.
+	 */
+	struct scx_event e[] = {
+		sw(1000, 0, 0, 0, 100), sw(1000, 2, 0, 0, 300),
+		wake(2000, 0, 200, 0, 100), sw(2100, 0, 100, SCX_STATE_INTERRUPTIBLE, 200),
+		wake(3000, 0, 100, 0, 200), sw(3300, 0, 200, SCX_STATE_INTERRUPTIBLE, 100),
+		wake(4000, 0, 200, 0, 100), sw(4200, 0, 100, SCX_STATE_INTERRUPTIBLE, 200),
+		wake(5000, 2, 400, 2, 300), sw(5400, 2, 300, SCX_STATE_INTERRUPTIBLE, 400),
+		sw(6000, 0, 200, SCX_STATE_INTERRUPTIBLE, 0),
+		sw(6000, 2, 400, SCX_STATE_INTERRUPTIBLE, 0),
+	};
+	static const struct { const char *col; uint64_t want; } cells[] = {
+		{ "pid_a", 100 }, { "pid_b", 200 }, { "count", 3 }, { "a_wakes_b", 2 },
+		{ "b_wakes_a", 1 }, { "a_b_lat_avg", 150 }, { "a_b_lat_max", 200 },
+		{ "b_a_lat_avg", 300 }, { "b_a_lat_max", 300 },
+	};
+	struct scx_agg *a = scx_agg__new(topo, &o);
+	bool f;
+
+	feed(a, e, SCX_ARRAY_SIZE(e));
+	scx_agg__flush(a);
+	is_int(report_rows(a, "wakeup-graph", "pairs"), 3, "mutual: three one-way pairs");
+	is_int(report_rows(a, "wakeup-graph", "mutual"), 1, "mutual: one pair woke each other");
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(cells); i++) {
+		uint64_t v = report_cell(a, "wakeup-graph", "mutual", 0, cells[i].col, &f);
+
+		ok(f && v == cells[i].want, "mutual: %s %llu (got %llu)", cells[i].col,
+		   (unsigned long long)cells[i].want, (unsigned long long)v);
+	}
+	scx_agg__free(a);
+}
+
+/* ---- outliers among CPUs */
+
+struct flagged {
+	unsigned n;		/* rows of the cpus table for the metric and method */
+	int64_t cpu;		/* of the last such row */
+	double value, bound, score;
+};
+
+static struct flagged cpu_outliers(struct scx_agg *a, const char *metric, const char *method)
+{
+	struct flagged f = { 0 };
+	struct scx_table *t, *x;
+
+	if (scx_agg__report(a, "outliers", &t))
+		return f;
+	for (x = t; x; x = x->next) {
+		if (strcmp(x->name, "cpus"))
+			continue;
+		/* metric, method, cpu, value, bound, score */
+		for (unsigned r = 0; r < x->nrows; r++) {
+			union scx_cell *c = &x->cells[r * x->ncols];
+
+			if (strcmp(c[0].s, metric) || strcmp(c[1].s, method))
+				continue;
+			f.n++;
+			f.cpu = c[2].i;
+			f.value = c[3].d;
+			f.bound = c[4].d;
+			f.score = c[5].d;
+		}
+	}
+	scx_table_free(t);
+	return f;
+}
+
+static bool near(double x, double want)
+{
+	return x > want - 1e-3 && x < want + 1e-3;
+}
+
+/*
+ * 8 CPUs over [1000, 1001000]: cpu c runs task 100+c from 1000 for busy[c]
+ * ns, then idles; each switches once (1000/s everywhere, so no switch-rate
+ * outlier).  Utilisation 10..16% on cpus 0-6 and 90% on cpu 7, so sorted
+ * 10 11 12 13 14 15 16 90:
+ *   iqr: q1 = 11.75, q3 = 15.25 (IQR 3.5), upper 15.25 + 1.5 * 3.5 = 20.5,
+ *        score (90 - 15.25) / 3.5 = 21.357
+ *   mad: median 13.5, deviations .5 .5 1.5 1.5 2.5 2.5 3.5 76.5, MAD 2,
+ *        upper 13.5 + 3.5 * 2 / 0.6745 = 23.878, score 0.6745 * 76.5 / 2 = 25.800
+ *   stddev: mean 22.625, sd sqrt(5215.875 / 8) = 25.534; with 8 values no
+ *        z-score exceeds 7 / sqrt(8) = 2.47, so sigma 3 flags nothing and
+ *        sigma 2 flags cpu 7: upper 22.625 + 2 * 25.534 = 73.693, z 2.639
+ *   percentile 99: upper 16 + 0.93 * (90 - 16) = 84.82, score 90 / 84.82 = 1.061
+ * With every cpu at 13%, no method flags anything.
+ */
+static struct scx_agg *cpu_spread(struct scx_topo *topo, const uint64_t *busy)
+{
+	struct scx_agg_opts o = { 0 };
+	struct scx_agg *a = scx_agg__new(topo, &o);
+	struct scx_event e[17];
+	unsigned n = 0;
+
+	for (int c = 0; c < 8; c++)
+		e[n++] = sw(1000, c, 0, 0, 100 + c);
+	for (int c = 0; c < 8; c++)
+		e[n++] = sw(1000 + busy[c], c, 100 + c, SCX_STATE_INTERRUPTIBLE, 0);
+	e[n++] = ev(1001000, 0, SCX_EV_CPU_FREQUENCY);
+	/* feed in time order: the busy cpu switches last */
+	feed(a, e, n);
+	scx_agg__flush(a);
+	return a;
+}
+
+static void test_cpu_outliers(void)
+{
+	static const uint64_t skewed[8] = { 100000, 110000, 120000, 130000, 140000, 150000, 160000,
+					    900000 };
+	static const uint64_t even[8] = { 130000, 130000, 130000, 130000, 130000, 130000, 130000,
+					  130000 };
+	static const struct { const char *method; double bound, score; } want[] = {
+		{ "iqr", 20.5, 74.75 / 3.5 }, { "mad", 13.5 + 7 / 0.6745, 0.6745 * 76.5 / 2 },
+		{ "percentile", 84.82, 90 / 84.82 },
+	};
+	static const char *const metrics[] = { "cpu_util", "cpu_switch_rate", "cpu_wake_lat_p99",
+					       "cpu_rq_delay_p99", "cpu_softirq_pct" };
+	static const char *const methods[] = { "iqr", "mad", "stddev", "percentile" };
+	struct scx_topo *topo = scx_topo__synthetic(8, 4, 1);
+	struct scx_agg *a = cpu_spread(topo, skewed);
+	struct flagged f;
+	unsigned all = 0;
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(want); i++) {
+		f = cpu_outliers(a, "cpu_util", want[i].method);
+		ok(f.n == 1 && f.cpu == 7 && near(f.value, 90) && near(f.bound, want[i].bound) &&
+		   near(f.score, want[i].score),
+		   "cpu outliers: %s flags cpu 7 at 90%% past %.3f, score %.3f (%u rows, cpu %lld, "
+		   "bound %.3f, score %.3f)", want[i].method, want[i].bound, want[i].score, f.n,
+		   (long long)f.cpu, f.bound, f.score);
+	}
+	f = cpu_outliers(a, "cpu_util", "stddev");
+	is_int(f.n, 0, "cpu outliers: stddev at 3 sigma flags none of 8 values");
+	scx_agg__set_threshold(a, "sigma", 2);
+	f = cpu_outliers(a, "cpu_util", "stddev");
+	ok(f.n == 1 && f.cpu == 7 && near(f.bound, 73.693) && near(f.score, 2.639),
+	   "cpu outliers: stddev at 2 sigma flags cpu 7 past 73.693, z 2.639 (%u rows, bound %.3f, "
+	   "score %.3f)", f.n, f.bound, f.score);
+	for (int m = 1; m < 5; m++)
+		for (int me = 0; me < 4; me++)
+			all += cpu_outliers(a, metrics[m], methods[me]).n;
+	is_int(all, 0, "cpu outliers: no other metric has one (switch rate and softirq even)");
+	scx_agg__free(a);
+
+	a = cpu_spread(topo, even);
+	all = 0;
+	for (int m = 0; m < 5; m++)
+		for (int me = 0; me < 4; me++)
+			all += cpu_outliers(a, metrics[m], methods[me]).n;
+	is_int(all, 0, "cpu outliers: all cpus at 13%%, none flagged");
+	is_int(report_rows(a, "outliers", "cpus"), 0, "cpu outliers: the cpus table is empty");
+	scx_agg__free(a);
+	scx_topo__free(topo);
+}
+
 /* ---- process groups are recycled between intervals (gtab spares) */
 
 static struct { uint64_t count, min, max, p50; bool found, other_found; } tg[2];
@@ -473,6 +652,8 @@ int main(void)
 	}
 	test_group_reuse(topo);
 	test_set_by(topo);
+	test_mutual(topo);
 	scx_topo__free(topo);
+	test_cpu_outliers();
 	return done_testing();
 }
