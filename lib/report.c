@@ -138,25 +138,37 @@ static double sort_key(const struct scx_table *t, unsigned r, unsigned c)
 	}
 }
 
+struct sort_row {
+	double key;
+	unsigned i;
+};
+
+/* Descending key, then ascending row: a stable order from qsort. */
+static int cmp_sort_row(const void *a, const void *b)
+{
+	const struct sort_row *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
 void scx_table_sort_desc(struct scx_table *t, unsigned col)
 {
-	/* insertion sort into a permutation: stable, and tables are small */
-	unsigned *perm = scx_xmalloc(t->nrows * sizeof(*perm));
+	/* pair tables reach 65536 rows: n log n, never n squared */
+	struct sort_row *perm = scx_xmalloc(t->nrows * sizeof(*perm) + 1);
 	union scx_cell *nc;
 
 	for (unsigned i = 0; i < t->nrows; i++) {
-		unsigned j = i;
-		double k = sort_key(t, i, col);
-
-		while (j > 0 && sort_key(t, perm[j - 1], col) < k) {
-			perm[j] = perm[j - 1];
-			j--;
-		}
-		perm[j] = i;
+		perm[i].key = sort_key(t, i, col);
+		if (perm[i].key != perm[i].key)
+			perm[i].key = -HUGE_VAL;	/* NaN sorts last, and compares */
+		perm[i].i = i;
 	}
+	qsort(perm, t->nrows, sizeof(*perm), cmp_sort_row);
 	nc = scx_xmalloc((size_t)t->cap * t->ncols * sizeof(*nc) + 1);
 	for (unsigned i = 0; i < t->nrows; i++)
-		memcpy(&nc[i * t->ncols], &t->cells[perm[i] * t->ncols], t->ncols * sizeof(*nc));
+		memcpy(&nc[i * t->ncols], &t->cells[perm[i].i * t->ncols], t->ncols * sizeof(*nc));
 	free(t->cells);
 	t->cells = nc;
 	free(perm);

@@ -5,6 +5,7 @@
  * expected number is worked out by hand in the comments.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -485,6 +486,37 @@ static void test_set_by(struct scx_topo *topo)
 	ok(sb[2].nr_pid == 0, "set_by: switched off, no thread groups again");
 }
 
+/* ---- report tables: the descending sort is stable and takes big tables */
+
+static void test_table_sort(void)
+{
+	static const char *const cols[] = { "id:u:key", "v:n", NULL };
+	struct scx_table *t = scx_table_new("r", "t", cols);
+	const unsigned n = 65536;
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned r = scx_table_row(t);
+
+		scx_table_uint(t, r, 0, i);
+		/* keys 0..99 in a scrambled order, each 655 or 656 times; one NaN */
+		scx_table_num(t, r, 1, i == 7 ? NAN : (double)((i * 37) % 100));
+	}
+	scx_table_sort_desc(t, 1);
+	for (unsigned r = 1; r < n; r++) {
+		double a = t->cells[(r - 1) * 2 + 1].d, b = t->cells[r * 2 + 1].d;
+		uint64_t ia = t->cells[(r - 1) * 2].u, ib = t->cells[r * 2].u;
+
+		if (b != b)
+			continue;
+		bad += a != a || a < b || (a == b && ia > ib);
+	}
+	is_int(bad, 0, "65536 rows sorted by value, descending, equal values in their old order");
+	ok(t->cells[(n - 1) * 2 + 1].d != t->cells[(n - 1) * 2 + 1].d && t->cells[(n - 1) * 2].u == 7,
+	   "a NaN value sorts last");
+	scx_table_free(t);
+}
+
 int main(void)
 {
 	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
@@ -655,5 +687,6 @@ int main(void)
 	test_mutual(topo);
 	scx_topo__free(topo);
 	test_cpu_outliers();
+	test_table_sort();
 	return done_testing();
 }
