@@ -47,18 +47,6 @@ void scx_hist_reset(struct scx_hist *h)
 	h->min = UINT64_MAX;
 }
 
-/* Move the inline values into buckets: the histogram outgrew SCX_HIST_INLINE. */
-void scx_hist__spill(struct scx_hist *h)
-{
-	uint64_t v[SCX_HIST_INLINE];
-	unsigned n = (unsigned)SCX_MIN(h->count, SCX_HIST_INLINE);
-
-	memcpy(v, h->v, n * sizeof(*v));
-	memset(h->used, 0, sizeof(h->used));
-	for (unsigned i = 0; i < n; i++)
-		scx_hist__count(h, v[i], 1);
-}
-
 uint64_t scx_hist_bucket_low(unsigned idx, uint64_t *width)
 {
 	unsigned octave, shift;
@@ -74,20 +62,19 @@ uint64_t scx_hist_bucket_low(unsigned idx, uint64_t *width)
 }
 
 /*
- * Grow the bucket window to hold idx, rounded out to whole powers of two so a
- * histogram does not reallocate on every new bucket.
+ * Grow the bucket window to hold [first, last], rounded out to whole powers
+ * of two so a histogram does not reallocate on every new bucket.  (Few
+ * values stay inline and never get here.)
  */
-void scx_hist__grow(struct scx_hist *h, unsigned idx)
+static void grow_to(struct scx_hist *h, unsigned first, unsigned last)
 {
 	const unsigned step = 1u << SCX_HIST_SUB_BITS;
-	unsigned lo = h->b ? SCX_MIN(h->lo, idx) : idx, hi = h->b ? SCX_MAX(h->hi, idx + 1) : idx + 1;
+	unsigned lo = h->b ? SCX_MIN(h->lo, first) : first;
+	unsigned hi = h->b ? SCX_MAX(h->hi, last + 1) : last + 1;
 	uint64_t *nb;
 
-	/* a histogram with one value keeps one bucket: most tasks have few samples */
-	if (h->b) {
-		lo -= lo % step;
-		hi = SCX_MIN((hi + step - 1) / step * step, SCX_HIST_NR_BUCKETS);
-	}
+	lo -= lo % step;
+	hi = SCX_MIN((hi + step - 1) / step * step, SCX_HIST_NR_BUCKETS);
 	nb = scx_xcalloc(hi - lo, sizeof(*nb));
 	if (h->b) {
 		memcpy(nb + (h->lo - lo), h->b, (h->hi - h->lo) * sizeof(*nb));
@@ -96,6 +83,30 @@ void scx_hist__grow(struct scx_hist *h, unsigned idx)
 	h->b = nb;
 	h->lo = lo;
 	h->hi = hi;
+}
+
+void scx_hist__grow(struct scx_hist *h, unsigned idx)
+{
+	grow_to(h, idx, idx);
+}
+
+/* Move the inline values into buckets: the histogram outgrew SCX_HIST_INLINE. */
+void scx_hist__spill(struct scx_hist *h)
+{
+	uint64_t v[SCX_HIST_INLINE];
+	unsigned n = (unsigned)SCX_MIN(h->count, SCX_HIST_INLINE);
+
+	memcpy(v, h->v, n * sizeof(*v));
+	memset(h->used, 0, sizeof(h->used));
+	/* one allocation for the range seen so far, not one per new power of two */
+	if (n) {
+		unsigned first = scx_hist_index(h->min), last = scx_hist_index(h->max);
+
+		if (!h->b || first < h->lo || last >= h->hi)
+			grow_to(h, first, last);
+	}
+	for (unsigned i = 0; i < n; i++)
+		scx_hist__count(h, v[i], 1);
 }
 
 void scx_hist_merge(struct scx_hist *dst, const struct scx_hist *src)
