@@ -10,7 +10,8 @@
  *           [-f ndjson|binary] [-L LOST] [-O] [-R] [-S SEED]
  *
  * -R paces the output in real time with boottime timestamps (for CPU-use
- * measurements of a live consumer); otherwise time starts at 1 s and the
+ * measurements of a live consumer), written every 50 ms like scx-events
+ * does at such rates; otherwise time starts at 1 s and the
  * stream is written as fast as possible.  Events come cpu by cpu within each
  * 1 ms step (sorted per cpu only, as from a per-cpu buffer), or, with -O, in
  * time order, as scx-events delivers them.
@@ -145,13 +146,14 @@ int main(int argc, char **argv)
 	for (uint64_t s = 0; s < steps; s++) {
 		uint64_t base = t0 + s * 1000000;
 
-		if (realtime) {
+		/* paced: 50 ms of events at a time, as scx-events ships them */
+		if (realtime && s % 50 == 0) {
 			uint64_t now = scx_now_boot_ns();
 
+			scx_writer__flush(w);
 			if (now < base) {
 				struct timespec ts = { 0, (long)(base - now) };
 
-				scx_writer__flush(w);
 				nanosleep(&ts, NULL);
 			}
 		}

@@ -8,7 +8,8 @@
 #  2. CPU: scx-top runs in a real terminal (tmux, 200x60) at -d 250ms on a
 #     live paced stream; its utime+stime from /proc over 15 s, as % of one
 #     core.  Inputs: scx-agg snapshots (scx-top only draws), and raw events
-#     at two rates (scx-top also decodes and aggregates every event).
+#     at two rates (scx-top also decodes and aggregates every event), in time
+#     order as scx-events delivers them (top-gen -O) and in per-cpu order.
 #  3. batch throughput: events/s aggregated by scx-top -b from a file,
 #     against scx-agg on the same file in the same run.
 # Peers: scxtop publishes no render or idle CPU figure (see
@@ -44,10 +45,11 @@ ticks() {
 	echo "$all $ui"
 }
 
-# live NAME CMD: CMD feeds scx-top -d 250ms in a 200x60 tmux pane; CPU over 15 s
+# live NAME CMD [OPTION...]: CMD feeds scx-top -d 250ms in a 200x60 tmux
+# pane; CPU over 15 s
 live() {
 	tmux -L $S kill-server 2>/dev/null
-	tmux -L $S new-session -d -x 200 -y 60 "$2 | $B/scx-top --no-config -d 250ms"
+	tmux -L $S new-session -d -x 200 -y 60 "$2 | $B/scx-top --no-config -d 250ms ${3:-}"
 	sleep 4
 	pid=$(pgrep -n -x scx-top)
 	a=$(ticks "$pid")
@@ -70,12 +72,19 @@ echo "| input | events/s | scx-top total | ui thread | reader thread |"
 echo "|---|---:|---:|---:|---:|"
 if command -v tmux >/dev/null; then
 	live "scx-agg snapshots (--by cpu,llc,node,tgid,pid,dsq -i 250ms)" \
-		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f binary | $B/scx-agg -i 250ms --by cpu,llc,node,tgid,pid,dsq"
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -i 250ms --by cpu,llc,node,tgid,pid,dsq"
 	live "scx-agg snapshots (--by cpu,llc,node -i 250ms)" \
-		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f binary | $B/scx-agg -i 250ms --by cpu,llc,node"
-	live "raw events, binary" "$gen -c 512 -N 8 -l 8 -s 25 -r 5 -R -f binary"
-	live "raw events, binary" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f binary"
-	live "raw events, NDJSON" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f ndjson"
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -i 250ms --by cpu,llc,node"
+	live "scx-agg snapshots (--by llc -i 250ms, the README pipeline)" \
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -i 250ms --by llc"
+	live "raw events, binary, time order" "$gen -c 512 -N 8 -l 8 -s 25 -r 5 -O -R -f binary"
+	live "raw events, binary, time order" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary"
+	live "raw events, binary, time order, process view" \
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 5 -O -R -f binary" "--view proc"
+	live "raw events, binary, time order, process view" \
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary" "--view proc"
+	live "raw events, NDJSON, time order" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f ndjson"
+	live "raw events, binary, per-cpu order (reordered)" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f binary"
 else
 	echo "| (tmux missing: skipped) | | | | |"
 fi
