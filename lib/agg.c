@@ -668,8 +668,10 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 			dsq_seen(a, n, sw->dsq_id, sw->dsq_vtime, sw->dsq_depth, &gs);
 			gs->dsq_dispatches++;
 			scx_hist_add(&gs->dsq_lat, sw->dsq_lat_ns);
-			scx_hist_add(&n->s.dsq_lat, sw->dsq_lat_ns);
-			n->s.dsq_dispatches++;
+			if (a->tstats) {
+				scx_hist_add(&n->s.dsq_lat, sw->dsq_lat_ns);
+				n->s.dsq_dispatches++;
+			}
 			if (c) {
 				scx_hist_add(&c->s.dsq_lat, sw->dsq_lat_ns);
 				scx_hist_add(&c->s.dsq_depth, sw->dsq_depth);
@@ -706,11 +708,13 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	t->waker = w->waker_pid;
 	c = cpu_get(a, w->target_cpu >= 0 ? w->target_cpu : e->cpu);
 	if (e->type == SCX_EV_WAKEUP_NEW) {
-		t->s.wakeups_new++;
+		if (a->tstats)
+			t->s.wakeups_new++;
 		if (c)
 			c->s.wakeups_new++;
 	} else {
-		t->s.wakeups++;
+		if (a->tstats)
+			t->s.wakeups++;
 		if (c)
 			c->s.wakeups++;
 	}
@@ -745,9 +749,11 @@ static void on_migrate(struct scx_agg *a, const struct scx_event *e)
 	t = thread_get(a, m->pid, m->tgid, m->comm);
 	xllc = o && d && o->llc != d->llc;
 	xnode = o && d && o->node != d->node;
-	t->s.migrations++;
-	t->s.migr_cross_llc += xllc;
-	t->s.migr_cross_node += xnode;
+	if (a->tstats) {
+		t->s.migrations++;
+		t->s.migr_cross_llc += xllc;
+		t->s.migr_cross_node += xnode;
+	}
 	if (d) {
 		d->s.migrations++;
 		d->s.migr_cross_llc += xllc;
@@ -813,7 +819,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 	case SCX_EV_FORK:
 		if (e->fork.parent_pid) {
 			t = thread_get(a, e->fork.parent_pid, e->fork.parent_tgid, e->fork.parent_comm);
-			t->s.forks++;
+			if (a->tstats)
+				t->s.forks++;
 		}
 		if ((c = cpu_get(a, e->cpu)))
 			c->s.forks++;
@@ -827,7 +834,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 			break;
 		t = thread_get(a, e->exec.pid, e->exec.tgid, e->exec.comm);
 		memcpy(t->comm, e->exec.comm, SCX_COMM_LEN - 1);
-		t->s.execs++;
+		if (a->tstats)
+			t->s.execs++;
 		if ((c = cpu_get(a, e->cpu)))
 			c->s.execs++;
 		break;
@@ -835,7 +843,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 		if (!e->task.pid)
 			break;
 		t = thread_get(a, e->task.pid, e->task.tgid, e->task.comm);
-		t->s.exits++;
+		if (a->tstats)
+			t->s.exits++;
 		if ((c = cpu_get(a, e->cpu)))
 			c->s.exits++;
 		break;
@@ -922,7 +931,7 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 		t = e->dsq.pid ? thread_get(a, e->dsq.pid, e->dsq.tgid, e->dsq.comm) : NULL;
 		dsq_seen(a, t, e->dsq.dsq_id, e->dsq.vtime, e->dsq.depth, &gs);
 		gs->dsq_inserts++;
-		if (t)
+		if (t && a->tstats)
 			t->s.dsq_inserts++;
 		if ((c = cpu_get(a, e->cpu)))
 			c->s.dsq_inserts++;
@@ -965,8 +974,8 @@ static void apply_by(struct scx_agg *a)
 	apply_need(a);
 	if (a->tstats && !had) {
 		/*
-		 * Start clean (a few counters are kept regardless), and count
-		 * state time from here, not from the last state change.
+		 * Start clean, and count state time from here, not from the
+		 * last state change.
 		 */
 		for (unsigned i = 0; i < a->tcap; i++) {
 			struct thread *t = a->tslot[i];

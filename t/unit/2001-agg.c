@@ -517,6 +517,35 @@ static void test_table_sort(void)
 	scx_table_free(t);
 }
 
+/* ---- without per-task groups, nothing is kept per task (scx-top's cpu view) */
+
+static void test_no_task_stats(struct scx_topo *topo)
+{
+	struct scx_agg_opts o = { .by = 1u << SCX_AGG_CPU, .need = SCX_AGG_NEED_CPUS,
+				  .interval_ns = 1000000000 };
+	struct scx_agg *a = scx_agg__new(topo, &o);
+	size_t mem_100 = 0;
+	uint64_t ts = 1000;
+
+	/* 500 and 600 take turns on cpu 1 through a DSQ, with wakeups between */
+	for (int i = 0; i < 2000; i++) {
+		struct scx_event w = wake(ts, 0, i & 1 ? 600 : 500, 1, 0);
+		struct scx_event s = sw(ts + 100 + i % 50 * 1000, 1, i & 1 ? 500 : 600,
+					SCX_STATE_INTERRUPTIBLE, i & 1 ? 600 : 500);
+
+		s.sw.dsq_id = 5;
+		s.sw.dsq_lat_ns = 1000 + (uint64_t)i * 7919 % 100000;
+		scx_agg__add(a, &w);
+		scx_agg__add(a, &s);
+		ts += 100000;
+		if (i == 100)
+			mem_100 = scx_agg__mem(a);
+	}
+	is_int(scx_agg__mem(a), mem_100,
+	       "cpu groups only: memory after 2000 switches as after 100 (no per-task histograms)");
+	scx_agg__free(a);
+}
+
 int main(void)
 {
 	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
@@ -684,6 +713,7 @@ int main(void)
 	}
 	test_group_reuse(topo);
 	test_set_by(topo);
+	test_no_task_stats(topo);
 	test_mutual(topo);
 	scx_topo__free(topo);
 	test_cpu_outliers();
