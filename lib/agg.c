@@ -1114,16 +1114,41 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		stats_reset(&a->llc[i]);
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
 		stats_reset(&a->node[i]);
-	for (unsigned i = 0; i < a->nr_cpus; i++) {
+	/*
+	 * When every LLC lies in one node (as on real machines), nodes are
+	 * merged from their LLCs rather than from every cpu again: a tenth
+	 * of the merges at 8 cpus an LLC, and the same sums.
+	 */
+	bool nest = true;
+
+	for (unsigned i = 0; i < a->nr_llc_slots; i++)
+		a->llc_node[i] = -2;	/* no cpu yet */
+	for (unsigned i = 0; i < a->nr_cpus && nest; i++) {
 		struct cpu *c = &a->cpus[i];
+		int l = c->llc + 1, n = c->node + 1 < (int)a->nr_node_slots ? c->node + 1 : -1;
 
 		if (!c->seen && !(a->topo && scx_topo__cpu(a->topo, i)))
 			continue;
-		if (c->llc + 1 < (int)a->nr_llc_slots)
+		if (l >= (int)a->nr_llc_slots)
+			continue;
+		if (a->llc_node[l] == -2)
+			a->llc_node[l] = n;
+		else if (a->llc_node[l] != n)
+			nest = false;
+	}
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		struct cpu *c = &a->cpus[i];
+		bool in_llc = c->llc + 1 < (int)a->nr_llc_slots;
+
+		if (!c->seen && !(a->topo && scx_topo__cpu(a->topo, i)))
+			continue;
+		if (in_llc)
 			agg_stats_merge(&a->llc[c->llc + 1], &c->s);
 		/* the nodes partition the cpus: the total is merged from them
 		 * below, a few merges instead of one more per cpu */
-		if (c->node + 1 < (int)a->nr_node_slots)
+		if (nest && in_llc)
+			;	/* in its node through its LLC, below */
+		else if (c->node + 1 < (int)a->nr_node_slots)
 			agg_stats_merge(&a->node[c->node + 1], &c->s);
 		else
 			agg_stats_merge(&s->total, &c->s);
@@ -1134,6 +1159,12 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 			g->nr = 1;
 			g->s = &c->s;
 		}
+	}
+	for (unsigned i = 0; i < a->nr_llc_slots && nest; i++) {
+		if (a->llc_node[i] >= 0)
+			agg_stats_merge(&a->node[a->llc_node[i]], &a->llc[i]);
+		else if (a->llc_node[i] == -1)
+			agg_stats_merge(&s->total, &a->llc[i]);	/* cpus of no node */
 	}
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
 		agg_stats_merge(&s->total, &a->node[i]);
@@ -1372,6 +1403,7 @@ static void setup_topo(struct scx_agg *a)
 	a->llc = scx_xrealloc(a->llc, a->nr_llc_slots * sizeof(*a->llc));
 	a->node = scx_xrealloc(a->node, a->nr_node_slots * sizeof(*a->node));
 	a->llc_cpus = scx_xcalloc(a->nr_llc_slots, sizeof(unsigned));
+	a->llc_node = scx_xrealloc(a->llc_node, a->nr_llc_slots * sizeof(*a->llc_node));
 	a->node_cpus = scx_xcalloc(a->nr_node_slots, sizeof(unsigned));
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
 		stats_init(&a->llc[i]);
@@ -1489,6 +1521,7 @@ void scx_agg__free(struct scx_agg *a)
 	free(a->node);
 	free(a->llc_cpus);
 	free(a->node_cpus);
+	free(a->llc_node);
 	stats_free(&a->snap.total);
 	scx_hist_free(&a->lb_wake);
 	scx_hist_free(&a->lb_run);

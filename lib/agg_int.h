@@ -107,6 +107,7 @@ struct scx_agg {
 	unsigned nr_llc_slots, nr_node_slots;	/* ids + 1: slot 0 holds id -1 */
 	struct scx_agg_stats *llc, *node;
 	unsigned *llc_cpus, *node_cpus;
+	int *llc_node;		/* close_interval: node slot of each LLC slot, -1 none */
 
 	struct thread **tslot;	/* open addressing by pid */
 	unsigned tcap, nthreads;

@@ -144,6 +144,24 @@ test_expect_success '--topology overrides the header: one LLC for all' '
 	grep -q "{\"cpu\":0,[^{]*\"migrations\":1,\"migr_cross_llc\":0,\"migr_cross_node\":0," one
 '
 
+test_expect_success JQ 'nodes and the total add up whether or not LLCs lie within a node' '
+	printf "[{\"cpu\":0,\"core\":0,\"llc\":0,\"node\":0},{\"cpu\":1,\"core\":1,\"llc\":0,\"node\":0},{\"cpu\":2,\"core\":2,\"llc\":1,\"node\":1},{\"cpu\":3,\"core\":3,\"llc\":1,\"node\":1}]\n" >nested.json &&
+	printf "[{\"cpu\":0,\"core\":0,\"llc\":0,\"node\":0},{\"cpu\":1,\"core\":1,\"llc\":1,\"node\":0},{\"cpu\":2,\"core\":2,\"llc\":1,\"node\":1},{\"cpu\":3,\"core\":3,\"llc\":0,\"node\":1}]\n" >spanning.json &&
+	for t in nested spanning; do
+		scx-agg --topology $t.json -b cpu,llc,node "$in" >$t.out &&
+		jq -r ".groups.node[] | \"\(.node) \(.busy_ns) \(.wake_lat.count // 0)\"" $t.out >$t.nodes &&
+		jq -r ".total.busy_ns, (.groups.cpu | map(.busy_ns) | add), (.groups.node | map(.busy_ns) | add)" $t.out >$t.total || return 1
+	done &&
+	# nested: node 0 = cpus 0,1 (busy 9000 + 0), node 1 = cpus 2,3 (1500 + 0)
+	printf "0 9000 1\n1 1500 1\n" >expect &&
+	test_cmp expect nested.nodes &&
+	# spanning: node 0 = cpus 0,1, node 1 = cpus 2,3 again, though the LLCs cross them
+	test_cmp expect spanning.nodes &&
+	printf "10500\n10500\n10500\n" >expect &&
+	test_cmp expect nested.total &&
+	test_cmp expect spanning.total
+'
+
 test_expect_success 'group by thread, process and comm' '
 	scx-agg -b pid,tgid,comm "$in" >tasks &&
 	grep -q "{\"pid\":100,\"tgid\":100,\"comm\":\"a\",\"util\":0.777777778,\"busy_ns\":7000," tasks &&

@@ -6,7 +6,7 @@
 #   test_skip 'title' 'reason'
 #   test_cmp expected actual          diff -u, fails on difference
 #   test_must_fail cmd...             exit 1..125 (not a crash or signal)
-#   test_have_prereq NAME             ROOT BPF SCHED_EXT PERF NODE TMUX PROTOC ZSTD
+#   test_have_prereq NAME             ROOT BPF SCHED_EXT PERF NODE TMUX PROTOC ZSTD JQ
 #
 # Each test script runs in its own temporary directory ($TRASH), removed at
 # the end; the build is in $SCX_BUILD, the source in $SCX_SRC, shared data in
@@ -48,6 +48,7 @@ _probe_prereq() {
 	TMUX) command -v tmux >/dev/null ;;
 	PROTOC) command -v protoc >/dev/null ;;
 	ZSTD) command -v zstd >/dev/null ;;
+	JQ) command -v jq >/dev/null ;;
 	GZIP) command -v gzip >/dev/null ;;
 	SANITIZE) [ "${SCX_SANITIZE:-0}" = 1 ] ;;
 	!SANITIZE) [ "${SCX_SANITIZE:-0}" != 1 ] ;;
