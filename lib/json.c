@@ -112,6 +112,16 @@ void scx_jw_double(struct scx_jw *w, double v)
 	scx_buf_printf(w->out, "%.17g", v);
 }
 
+void scx_jw_num(struct scx_jw *w, double v)
+{
+	if (!isfinite(v)) {
+		scx_jw_null(w);
+		return;
+	}
+	jw_sep(w);
+	scx_buf_printf(w->out, "%.9g", v);
+}
+
 void scx_jw_bool(struct scx_jw *w, bool v)
 {
 	jw_sep(w);
@@ -155,6 +165,12 @@ void scx_jw_kdouble(struct scx_jw *w, const char *k, double v)
 {
 	scx_jw_key(w, k);
 	scx_jw_double(w, v);
+}
+
+void scx_jw_knum(struct scx_jw *w, const char *k, double v)
+{
+	scx_jw_key(w, k);
+	scx_jw_num(w, v);
 }
 
 void scx_jw_kbool(struct scx_jw *w, const char *k, bool v)

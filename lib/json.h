@@ -44,6 +44,8 @@ void scx_jw_strn(struct scx_jw *w, const char *s, size_t n);
 void scx_jw_int(struct scx_jw *w, int64_t v);
 void scx_jw_uint(struct scx_jw *w, uint64_t v);
 void scx_jw_double(struct scx_jw *w, double v);	/* NaN/inf become null */
+/* A measured figure (a rate, an average, a time): 9 significant digits, as reports print. */
+void scx_jw_num(struct scx_jw *w, double v);
 void scx_jw_bool(struct scx_jw *w, bool v);
 void scx_jw_null(struct scx_jw *w);
 void scx_jw_raw(struct scx_jw *w, const char *json, size_t n);	/* already valid JSON */
@@ -52,6 +54,7 @@ void scx_jw_kstr(struct scx_jw *w, const char *k, const char *s);
 void scx_jw_kint(struct scx_jw *w, const char *k, int64_t v);
 void scx_jw_kuint(struct scx_jw *w, const char *k, uint64_t v);
 void scx_jw_kdouble(struct scx_jw *w, const char *k, double v);
+void scx_jw_knum(struct scx_jw *w, const char *k, double v);
 void scx_jw_kbool(struct scx_jw *w, const char *k, bool v);
 /* Append the JSON string escape of s[0..n) (with quotes) to b. */
 void scx_json_escape(struct scx_buf *b, const char *s, size_t n);

@@ -521,7 +521,7 @@ static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
 			scx_jw_obj_begin(w);
 			scx_jw_kuint(w, "count", d.count);
 			scx_jw_kuint(w, "min", d.min);
-			scx_jw_kdouble(w, "avg", d.avg);
+			scx_jw_knum(w, "avg", d.avg);
 			scx_jw_kuint(w, "p50", d.p50);
 			scx_jw_kuint(w, "p90", d.p90);
 			scx_jw_kuint(w, "p99", d.p99);
@@ -529,7 +529,7 @@ static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
 			scx_jw_kuint(w, "max", d.max);
 			scx_jw_obj_end(w);
 		} else {
-			scx_jw_kdouble(w, scx_agg_metrics[i].name, v);
+			scx_jw_knum(w, scx_agg_metrics[i].name, v);
 		}
 	}
 	scx_jw_obj_end(w);

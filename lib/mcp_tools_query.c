@@ -494,7 +494,7 @@ int mcp_t_query(struct mcp_call *c)
 			scx_jw_kuint(&c->w, "count", acount);
 			if (acount) {
 				if (agg == 2)
-					scx_jw_kdouble(&c->w, "avg", asum / acount);
+					scx_jw_knum(&c->w, "avg", asum / acount);
 				else
 					scx_jw_kint(&c->w, agg == 3 ? "min" : "max", agg == 3 ? amin : amax);
 			}

@@ -201,7 +201,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 	scx_jw_kuint(&c->w, "busy_ns", busy);
 	scx_jw_kuint(&c->w, "idle_ns", idle);
 	if (busy + idle)
-		scx_jw_kdouble(&c->w, "util", (double)busy / (busy + idle));
+		scx_jw_knum(&c->w, "util", (double)busy / (busy + idle));
 	scx_jw_kuint(&c->w, "distinct_tasks", tasks.n);
 	scx_jw_obj_end(&c->w);
 	if (shown < rows)
@@ -409,7 +409,7 @@ int mcp_t_correlate(struct mcp_call *c)
 			mx = SCX_MAX(mx, lat[i]);
 		}
 		scx_jw_kuint(&c->w, "min_ns", mn);
-		scx_jw_kdouble(&c->w, "avg_ns", sum / npairs);
+		scx_jw_knum(&c->w, "avg_ns", sum / npairs);
 		/* exact, by rank (index round((n-1) q)) */
 		scx_jw_kuint(&c->w, "p50_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.50 + 0.5)));
 		scx_jw_kuint(&c->w, "p90_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.90 + 0.5)));

@@ -57,7 +57,7 @@ int mcp_t_load(struct mcp_call *c)
 	scx_jw_kuint(&c->w, "cpus", t->nr_cpus);
 	scx_jw_kuint(&c->w, "tasks", t->nr_tasks);
 	scx_jw_kuint(&c->w, "memory_bytes", mcp_trace_mem(t));
-	scx_jw_kdouble(&c->w, "load_ms", t->load_ns / 1e6);
+	scx_jw_knum(&c->w, "load_ms", t->load_ns / 1e6);
 	if (r > 0)
 		scx_jw_kstr(&c->w, "warning", "the file is truncated or corrupt after the events kept");
 	scx_jw_kstr(&c->w, "next", "get_trace_summary, analyze_trace_scheduling, query_trace_events");
@@ -167,14 +167,14 @@ int mcp_trace_summary(struct mcp_server *s, struct mcp_trace *t, struct scx_jw *
 	if (t->last_ts > t->first_ts) {
 		double secs = (t->last_ts - t->first_ts) / 1e9;
 
-		scx_jw_kdouble(w, "switches_per_sec", t->counts[SCX_EV_SWITCH] / secs);
-		scx_jw_kdouble(w, "wakeups_per_sec",
+		scx_jw_knum(w, "switches_per_sec", t->counts[SCX_EV_SWITCH] / secs);
+		scx_jw_knum(w, "wakeups_per_sec",
 			       (t->counts[SCX_EV_WAKING] ? t->counts[SCX_EV_WAKING] :
 				t->counts[SCX_EV_WAKEUP]) / secs);
 	}
 	scx_jw_kbool(w, "has_topology", t->topo != NULL);
 	scx_jw_kuint(w, "memory_bytes", mcp_trace_mem(t));
-	scx_jw_kdouble(w, "load_ms", t->load_ns / 1e6);
+	scx_jw_knum(w, "load_ms", t->load_ns / 1e6);
 	scx_jw_obj_end(w);
 	return 0;
 }

@@ -47,6 +47,8 @@ static void writer(void)
 	scx_jw_kuint(&w, "u", UINT64_MAX);
 	scx_jw_kdouble(&w, "d", 0.5);
 	scx_jw_kdouble(&w, "nan", 0.0 / 0.0);
+	scx_jw_knum(&w, "ms", 649.54115899999999);
+	scx_jw_knum(&w, "inf", 1.0 / 0.0);
 	scx_jw_kbool(&w, "b", false);
 	scx_jw_key(&w, "a");
 	scx_jw_arr_begin(&w);
@@ -62,7 +64,7 @@ static void writer(void)
 	scx_buf_add(&b, "", 1);
 	is_str(b.data,
 	       "{\"s\":\"x\",\"i\":-9223372036854775808,\"u\":18446744073709551615,\"d\":0.5,"
-	       "\"nan\":null,\"b\":false,\"a\":[1,null,[],{},{\"r\":1}]}",
+	       "\"nan\":null,\"ms\":649.541159,\"inf\":null,\"b\":false,\"a\":[1,null,[],{},{\"r\":1}]}",
 	       "writer output with commas in the right places");
 	scx_buf_free(&b);
 }
