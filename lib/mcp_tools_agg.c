@@ -245,6 +245,9 @@ int mcp_t_outliers(struct mcp_call *c)
 	scx_jw_kstr(&c->w, "trace_id", t->id);
 	scx_jw_kstr(&c->w, "method", methods[m]);
 	scx_jw_kstr(&c->w, "category", cats[k]);
+	if ((k == 2 || k == 3) && snap && snap->nr_cpus < 4)
+		scx_jw_kstr(&c->w, "note", "fewer than 4 cpus in the trace: too few to call one "
+			    "an outlier, so no cpu is ranked");
 	scx_jw_key(&c->w, "report");
 	scx_jw_raw(&c->w, b.data, b.len);
 	scx_jw_obj_end(&c->w);

@@ -112,7 +112,9 @@ test_expect_success 'analyses: scx-agg reports, scxtop aliases, unknown names' '
 	  call 8 detect_outliers "{\"trace_id\":\"h\",\"method\":\"tarot\"}"
 	  call 9 analyze_cpu_utilization "{\"trace_id\":\"h\"}"
 	  call 10 analyze_wakeup_chains "{\"trace_id\":\"h\"}"
+	  call 11 detect_outliers "{\"trace_id\":\"h\",\"category\":\"cpu\"}"
 	} | mcp >out &&
+	text 11 <out | jq -e ".report.tables.cpus.rows == [] and (.note | startswith(\"fewer than 4 cpus\"))" >/dev/null &&
 	text 2 <out | jq -e ".analysis == \"cpu-utilization\" and (.report.tables.cpus.rows | length) == 2" >/dev/null &&
 	text 3 <out | jq -e ".analysis == \"wakeup-graph\" and .report.report == \"wakeup-graph\"" >/dev/null &&
 	test "$(iserr 4 <out)" = true && text 4 <out | grep "one of: cpu-utilization, process-runtime" &&
