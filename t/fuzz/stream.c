@@ -10,7 +10,8 @@
 
 #include "stream-int.h"
 
-/* What the wire can carry: strings end at the first NUL; no dsq, no scx data. */
+/* What the wire can carry: strings end at the first NUL; no dsq, no scx data
+ * (nor a layer). */
 static void normalize(struct scx_event *e)
 {
 	const struct scx_ev_desc *d = scx_ev_desc(e->type);
@@ -27,6 +28,7 @@ static void normalize(struct scx_event *e)
 		e->sw.dsq_lat_ns = e->sw.dsq_vtime = e->sw.slice_ns = 0;
 		e->sw.prev_slice_used_ns = 0;
 		e->sw.dsq_depth = 0;
+		e->sw.layer_id = -1;	/* NDJSON writes it with a DSQ only */
 	}
 }
 
