@@ -435,15 +435,41 @@ static bool significant(const struct prof_extract *x, uint64_t c, uint64_t total
 	return (double)c * 100.0 > x->o.threshold * (double)total;
 }
 
-static void subcell(struct scx_buf *b, const char *name, size_t nn, const char *prefix, size_t pn)
+/*
+ * A subcell matching comms that start with prefix; false (nothing written,
+ * a warning instead) when no byte of it can be written as it is.
+ */
+static bool subcell(struct scx_buf *b, struct scx_buf *warn, const char *name, size_t nn,
+		    const char *prefix, size_t pn)
 {
-	if (pn > PROF_MITOSIS_PREFIX_MAX)
-		pn = PROF_MITOSIS_PREFIX_MAX;	/* mitosis compares at most 15 bytes of comm */
+	/*
+	 * mitosis compares at most 15 bytes of comm, as bytes: keep whole UTF-8
+	 * characters only, since anything else would reach it as U+FFFD and
+	 * neither fit nor match.
+	 */
+	size_t keep = prof_utf8_prefix(prefix, pn, PROF_MITOSIS_PREFIX_MAX);
+
+	if (!keep) {
+		/* an empty CommPrefix would match every task */
+		scx_buf_addstr(warn, "comm ");
+		jstr(warn, prefix, pn);
+		scx_buf_addstr(warn, " does not start with valid UTF-8: no subcell for it, its "
+			       "tasks stay in rest\n");
+		return false;
+	}
+	if (keep < PROF_MITOSIS_PREFIX_MAX && prof_utf8_prefix(prefix, pn, pn) < pn) {
+		/* cut by a bad byte, not by the 15-byte limit */
+		scx_buf_addstr(warn, "comm ");
+		jstr(warn, prefix, pn);
+		scx_buf_printf(warn, " is not valid UTF-8 after byte %zu: its subcell matches the "
+			       "first %zu bytes\n", keep, keep);
+	}
 	scx_buf_addstr(b, "{\"name\":");
 	jstr(b, name, nn);
 	scx_buf_addstr(b, ",\"matches\":[[{\"CommPrefix\":");
-	jstr(b, prefix, pn);
+	jstr(b, prefix, keep);
 	scx_buf_addstr(b, "}]]},");
+	return true;
 }
 
 /* the allotment subcells; returns the number written (without rest) */
@@ -458,7 +484,7 @@ static size_t allot_subcells(struct prof_extract *x, struct scx_buf *b, struct s
 		qsort(c, nc, sizeof(*c), by_name);
 		for (size_t i = 0; i < nc; i++)
 			if (significant(x, c[i].c, total))
-				subcell(b, c[i].s, c[i].n, c[i].s, c[i].n), ns++;
+				ns += subcell(b, warn, c[i].s, c[i].n, c[i].s, c[i].n);
 		free(c);
 		return ns;
 	}
@@ -495,15 +521,16 @@ static size_t allot_subcells(struct prof_extract *x, struct scx_buf *b, struct s
 		ns = max;
 	}
 	qsort(sig, ns, sizeof(*sig), by_name);
+	nc = 0;
 	for (size_t j = 0; j < ns; j++) {
 		if (sig[j].members > 1)
-			subcell(b, sig[j].s, sig[j].n, sig[j].s, sig[j].n);
+			nc += subcell(b, warn, sig[j].s, sig[j].n, sig[j].s, sig[j].n);
 		else
-			subcell(b, sig[j].s, sig[j].n, sig[j].one, sig[j].one_n);
+			nc += subcell(b, warn, sig[j].s, sig[j].n, sig[j].one, sig[j].one_n);
 	}
 	free(sig);
 	free(c);
-	return ns;
+	return nc;
 }
 
 int prof_extract__config(struct prof_extract *x, struct scx_buf *out, struct scx_buf *warn)

@@ -294,6 +294,22 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+size_t prof_utf8_prefix(const char *s, size_t n, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	n = n < max ? n : max;
+	while (i < n) {
+		size_t l = p[i] < 0x80 ? 1 : utf8_len(p + i, n - i);
+
+		if (!l)
+			break;	/* invalid, or cut by max */
+		i += l;
+	}
+	return i;
+}
+
 /* bytes that need escaping or UTF-8 validation */
 static const unsigned char special[256] = {
 	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xff] = 1,

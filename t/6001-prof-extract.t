@@ -96,6 +96,20 @@ test_expect_success 'extract: trailing digits merge; a single member keeps its c
 	compact out >got && test_cmp expect got
 '
 
+test_expect_success 'extract: a CommPrefix keeps whole UTF-8 characters, at most 15 bytes' '
+	# "caf\303\251" is valid UTF-8; \377 is not; 14 bytes then a 2-byte character
+	{ rec "abcdefghijklmnopq" $A0 10; rec "$(printf "caf\303\251\377x")" $A0 10
+	  rec "$(printf "\377bad")" $A0 10; rec "$(printf "12345678901234\303\251")" $A1 10; } >utf.jsonl &&
+	scx-prof extract -f utf.jsonl >out 2>err &&
+	grep -F "\"CommPrefix\": \"abcdefghijklmno\"" out &&
+	grep -F "\"CommPrefix\": \"$(printf "caf\303\251")\"" out &&
+	grep -F "\"CommPrefix\": \"12345678901234\"" out &&
+	test $(grep -c "\"CommPrefix\"" out) = 3 &&
+	grep -F "is not valid UTF-8 after byte 5: its subcell matches the first 5 bytes" err &&
+	test $(grep -c "is not valid UTF-8 after" err) = 1 &&
+	grep -F "does not start with valid UTF-8: no subcell for it" err
+'
+
 test_expect_success 'extract: more than 7 groups are capped to 8 subcells with a warning' '
 	{ n=19; for c in a b c d e f g h i j; do rec $c $A0 $n; n=$((n-1)); done; } >many.jsonl &&
 	scx-prof extract -f many.jsonl >out 2>err &&
