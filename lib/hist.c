@@ -122,19 +122,10 @@ void scx_hist_merge(struct scx_hist *dst, const struct scx_hist *src)
 			for (unsigned i = 0; i < src->count; i++)
 				scx_hist__count(dst, src->v[i], 1);
 		} else {
-			FOR_USED_BLOCKS(src, first, end) {
-				for (unsigned i = first; i < end; i++) {
-					uint64_t n = src->b[i - src->lo];
-
-					if (!n)
-						continue;
-					if (i < dst->lo || i >= dst->hi || !dst->b)
-						scx_hist__grow(dst, i);
-					dst->b[i - dst->lo] += n;
-				}
-			}
-			for (unsigned w = 0; w < SCX_HIST_USED_WORDS; w++)
-				dst->used[w] |= src->used[w];
+			FOR_USED_BLOCKS(src, first, end)
+				for (unsigned i = first; i < end; i++)
+					if (src->b[i - src->lo])
+						scx_hist__count_idx(dst, i, src->b[i - src->lo]);
 		}
 	}
 	dst->count += src->count;

@@ -76,15 +76,18 @@ uint64_t scx_hist_bucket_low(unsigned idx, uint64_t *width);
 void scx_hist__grow(struct scx_hist *h, unsigned idx);
 void scx_hist__spill(struct scx_hist *h);
 
-/* Count n of value v in the bucket array (the histogram is past inline). */
-static inline void scx_hist__count(struct scx_hist *h, uint64_t v, uint64_t n)
+/* Count n in bucket idx of the bucket array (the histogram is past inline). */
+static inline void scx_hist__count_idx(struct scx_hist *h, unsigned idx, uint64_t n)
 {
-	unsigned idx = scx_hist_index(v);
-
 	if (idx < h->lo || idx >= h->hi || !h->b)
 		scx_hist__grow(h, idx);
 	h->b[idx - h->lo] += n;
 	h->used[idx >> (SCX_HIST_BLOCK_BITS + 6)] |= 1ull << (idx >> SCX_HIST_BLOCK_BITS & 63);
+}
+
+static inline void scx_hist__count(struct scx_hist *h, uint64_t v, uint64_t n)
+{
+	scx_hist__count_idx(h, scx_hist_index(v), n);
 }
 
 static inline void scx_hist_add_n(struct scx_hist *h, uint64_t v, uint64_t n)
