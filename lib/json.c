@@ -101,25 +101,26 @@ void scx_jw_uint(struct scx_jw *w, uint64_t v)
 	w->out->len += scx_fmt_u64(w->out->data + w->out->len, v);
 }
 
-void scx_jw_double(struct scx_jw *w, double v)
+/* v with printf precision prec; NaN and infinities are null */
+static void jw_double_prec(struct scx_jw *w, double v, int prec)
 {
 	if (!isfinite(v)) {
 		scx_jw_null(w);
 		return;
 	}
 	jw_sep(w);
+	scx_buf_printf(w->out, "%.*g", prec, v);
+}
+
+void scx_jw_double(struct scx_jw *w, double v)
+{
 	/* %.17g round-trips every double; integral values print without a dot */
-	scx_buf_printf(w->out, "%.17g", v);
+	jw_double_prec(w, v, 17);
 }
 
 void scx_jw_num(struct scx_jw *w, double v)
 {
-	if (!isfinite(v)) {
-		scx_jw_null(w);
-		return;
-	}
-	jw_sep(w);
-	scx_buf_printf(w->out, "%.9g", v);
+	jw_double_prec(w, v, 9);
 }
 
 void scx_jw_bool(struct scx_jw *w, bool v)
