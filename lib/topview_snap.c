@@ -179,15 +179,8 @@ static int64_t ikey(const struct sp *p, int obj, const char *key, int64_t def)
 {
 	int t = scx_json_get(p->d, obj, key);
 	int64_t v;
-	uint64_t u;
 
-	if (t < 0)
-		return def;
-	if (!scx_json_int(p->d, t, &v))
-		return v;
-	if (!scx_json_uint(p->d, t, &u))
-		return (int64_t)u;	/* DSQ ids above INT64_MAX: built-in DSQs */
-	return def;
+	return t >= 0 && int_val(p, t, &v) ? v : def;
 }
 
 int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *err, size_t errsz)
