@@ -1127,7 +1127,7 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		struct cpu *c = &a->cpus[i];
 		int l = c->llc + 1, n = c->node + 1 < (int)a->nr_node_slots ? c->node + 1 : -1;
 
-		if (!c->seen && !(a->topo && scx_topo__cpu(a->topo, i)))
+		if (!agg_cpu_present(a, i))
 			continue;
 		if (l >= (int)a->nr_llc_slots)
 			continue;
@@ -1140,7 +1140,7 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		struct cpu *c = &a->cpus[i];
 		bool in_llc = c->llc + 1 < (int)a->nr_llc_slots;
 
-		if (!c->seen && !(a->topo && scx_topo__cpu(a->topo, i)))
+		if (!agg_cpu_present(a, i))
 			continue;
 		if (in_llc)
 			agg_stats_merge(&a->llc[c->llc + 1], &c->s);
