@@ -321,7 +321,7 @@ static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, c
 
 	if ((a->nthreads + 1) * 2 > a->tcap)
 		thread_table_grow(a);
-	t = scx_xcalloc(1, sizeof(*t));
+	t = scx_xcalloc_aligned(_Alignof(struct thread), sizeof(*t));
 	t->pid = pid;
 	t->tgid = tgid > 0 ? tgid : pid;
 	if (comm)
@@ -434,8 +434,12 @@ static struct cpu *cpu_get_slow(struct scx_agg *a, int32_t id)
 		return NULL;
 	if ((unsigned)id >= a->nr_cpus) {
 		unsigned n = SCX_MAX((unsigned)id + 1, a->nr_cpus * 2);
+		struct cpu *nc = scx_xcalloc_aligned(_Alignof(struct cpu), n * sizeof(*nc));
 
-		a->cpus = scx_xrealloc(a->cpus, n * sizeof(*a->cpus));
+		if (a->nr_cpus)
+			memcpy(nc, a->cpus, a->nr_cpus * sizeof(*nc));
+		free(a->cpus);
+		a->cpus = nc;
 		for (unsigned i = a->nr_cpus; i < n; i++) {
 			struct cpu *c = &a->cpus[i];
 			const struct scx_cpu_topo *ct = a->topo ? scx_topo__cpu(a->topo, i) : NULL;
@@ -493,7 +497,8 @@ static void enqueue(struct scx_agg *a, struct thread *t, int32_t cpu, uint64_t t
 	depth_account(c, ts);
 	c->nr_queued++;
 	t->qcpu = cpu;
-	scx_hist_add(&c->s.rq_depth, c->nr_queued);
+	if (!(a->o.skip_hists & SCX_AGG_HIST_RQ_DEPTH))
+		scx_hist_add(&c->s.rq_depth, c->nr_queued);
 	c->s.rq_depth_max = SCX_MAX(c->s.rq_depth_max, c->nr_queued);
 }
 
@@ -547,7 +552,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 	if (c) {
 		cpu_account(c, ts);
-		if (c->known && c->curr && ts >= c->run_start)
+		if (c->known && c->curr && ts >= c->run_start &&
+		    !(a->o.skip_hists & SCX_AGG_HIST_SLICE))
 			scx_hist_add(&c->s.slice, ts - c->run_start);
 	}
 	if (sw->prev_pid) {
@@ -557,7 +563,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
 		if (a->tstats) {
 			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
-			    ts >= c->run_start)
+			    ts >= c->run_start && !(a->o.skip_hists & SCX_AGG_HIST_SLICE))
 				scx_hist_add(&p->s.slice, ts - c->run_start);
 			p->s.switches++;
 			if (invol)
@@ -602,10 +608,12 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
 
-			if (a->tstats)
-				scx_hist_add(&n->s.rq_delay, d);
-			if (c)
-				scx_hist_add(&c->s.rq_delay, d);
+			if (!(a->o.skip_hists & SCX_AGG_HIST_RQ_DELAY)) {
+				if (a->tstats)
+					scx_hist_add(&n->s.rq_delay, d);
+				if (c)
+					scx_hist_add(&c->s.rq_delay, d);
+			}
 			if (!n->waking_ts)
 				scx_hist_add(&a->lb_preempt, d);
 			if (n->waking_ts) {
@@ -626,7 +634,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 					pr->sum_ns += w;
 					pr->max_ns = SCX_MAX(pr->max_ns, w);
 				}
-				n->chain_lat += w;
+				if (a->pairs)
+					n->chain_lat += w;
 				if (n->chain_len >= 2 && a->pairs) {
 					/* keep the NR_CHAINS chains of most latency */
 					struct chain *ch = NULL;

@@ -155,7 +155,17 @@ struct scx_agg_opts {
 	 * out_of_order).  flush() drains the window.
 	 */
 	uint64_t reorder_ns;
+	/*
+	 * Histograms left empty: SCX_AGG_HIST_* bits.  A consumer that never
+	 * reads a distribution saves its cost: each is a few cache lines per
+	 * event on every CPU, and a merge per group at every interval.
+	 */
+	unsigned skip_hists;
 };
+
+#define SCX_AGG_HIST_SLICE 1u		/* scx_agg_stats.slice */
+#define SCX_AGG_HIST_RQ_DELAY 2u	/* .rq_delay */
+#define SCX_AGG_HIST_RQ_DEPTH 4u	/* .rq_depth (rq_depth_max is kept) */
 
 #define SCX_AGG_NEED_THREADS 1u		/* per-thread stats */
 #define SCX_AGG_NEED_PROCESSES 2u	/* per-process and per-comm tables */

@@ -3,6 +3,8 @@
 #ifndef SCX_AGG_INT_H
 #define SCX_AGG_INT_H
 
+#include <stddef.h>
+
 #include "agg.h"
 
 enum tstate {
@@ -17,12 +19,18 @@ enum tstate {
 
 #define CHAIN_MAX 8
 
+/*
+ * What every event touches comes first and fills one cache line (threads
+ * and the cpu array are allocated 64-aligned): at 512 CPUs and thousands of
+ * threads the state does not stay in cache between pipe reads, and each
+ * line more was a miss per event.
+ */
 struct thread {
 	int32_t pid, tgid;
-	char comm[SCX_COMM_LEN];
 	uint8_t state;
 	bool dead;		/* freed; kept to the end of the interval for --by pid */
 	bool folded;		/* its stats are in the process/comm tables already */
+	uint8_t chain_len;	/* wakers that led to this wakeup, oldest first */
 	int32_t cpu;		/* cpu it runs on, or ran on last */
 	int32_t qcpu;		/* cpu whose queue it waits on, -1 */
 	int32_t waker;		/* pid that woke it last, 0 from irq/idle */
@@ -31,31 +39,35 @@ struct thread {
 	uint64_t waking_ts;	/* sched_waking of the current runnable period, 0 if none */
 	uint64_t wakeup_ts;	/* sched_wakeup after that waking, 0 if none */
 	uint64_t dsq;		/* last DSQ, SCX_DSQ_NONE */
-	uint8_t chain_len;	/* wakers that led to this wakeup, oldest first */
+	/* the first cache line ends here */
+	char comm[SCX_COMM_LEN];
 	int32_t chain[CHAIN_MAX];
-	uint64_t chain_lat;	/* their wake latencies, summed */
+	uint64_t chain_lat;	/* their wake latencies, summed (with pairs only) */
 	struct scx_agg_stats s;
-};
+} __attribute__((aligned(64)));
+_Static_assert(offsetof(struct thread, comm) == 64, "struct thread: hot fields in one line");
 
 struct cpu {
 	int32_t id, llc, node;
 	bool seen, known;	/* known: curr is valid (a switch was seen) */
 	int32_t curr;		/* pid running, 0 idle */
+	uint32_t nr_queued;
 	uint64_t acct_ts;	/* busy/idle counted up to here */
 	uint64_t run_start;	/* curr switched in */
-	uint32_t freq_khz;	/* 0 unknown */
-	uint64_t freq_ts;
+	uint64_t depth_ts;
+	int32_t softirq;	/* vector in progress, -1 */
 	int32_t cstate;		/* -1: not idle */
+	/* the first cache line ends here (see struct thread) */
+	uint64_t softirq_ts;
+	uint32_t freq_khz;	/* 0 unknown */
 	bool cidle_seen;
+	uint64_t freq_ts;
 	uint64_t cidle_ts;
 	uint64_t cstate_ts;
-	int32_t softirq;	/* vector in progress, -1 */
-	uint64_t softirq_ts;
 	uint64_t irq_ts, ipi_ts;	/* 0: none in progress */
-	uint32_t nr_queued;
-	uint64_t depth_ts;
 	struct scx_agg_stats s;
-};
+} __attribute__((aligned(64)));
+_Static_assert(offsetof(struct cpu, freq_khz) == 64, "struct cpu: hot fields in one line");
 
 /* tgid, comm and DSQ groups */
 struct grp {

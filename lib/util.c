@@ -239,6 +239,16 @@ void *scx_xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *scx_xcalloc_aligned(size_t align, size_t n)
+{
+	void *p;
+
+	if (posix_memalign(&p, align, n ? n : 1))
+		scx_die(SCX_EXIT_FAIL, "out of memory (%zu bytes)", n);
+	memset(p, 0, n);
+	return p;
+}
+
 void *scx_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

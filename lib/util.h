@@ -52,6 +52,8 @@ uint64_t scx_now_boot_ns(void);
 void *scx_xmalloc(size_t n);
 void *scx_xcalloc(size_t n, size_t size);
 void *scx_xrealloc(void *p, size_t n);
+/* Zeroed n bytes at a multiple of align (a power of two); free() releases. */
+void *scx_xcalloc_aligned(size_t align, size_t n);
 char *scx_xstrdup(const char *s);
 
 /* Write all of buf to fd, retrying on EINTR and short writes; 0 or -errno. */

@@ -546,6 +546,60 @@ static void test_no_task_stats(struct scx_topo *topo)
 	scx_agg__free(a);
 }
 
+/* ---- histograms a consumer skips stay empty; nothing else changes (scx-top) */
+
+static struct { uint64_t slice, rq_delay, rq_depth, wake, wake_max, sw, busy, depth_max; } sk[2];
+
+static int on_snap_skip(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
+{
+	unsigned k = *(unsigned *)ctx;
+
+	memset(&sk[k], 0, sizeof(sk[k]));
+	for (int c = 0; c < 4; c++) {
+		const struct scx_agg_stats *st = find(s, SCX_AGG_CPU, c)->s;
+
+		sk[k].slice += st->slice.count;
+		sk[k].rq_delay += st->rq_delay.count;
+		sk[k].rq_depth += st->rq_depth.count;
+		sk[k].wake += st->wake_lat.count;
+		sk[k].wake_max = SCX_MAX(sk[k].wake_max, st->wake_lat.max);
+		sk[k].sw += st->switches;
+		sk[k].busy += st->busy_ns;
+		sk[k].depth_max = SCX_MAX(sk[k].depth_max, st->rq_depth_max);
+	}
+	return 0;
+}
+
+static void test_skip_hists(struct scx_topo *topo)
+{
+	struct scx_event e[32];
+	unsigned n;
+
+	scenario(e, &n);
+	for (unsigned k = 0; k < 2; k++) {
+		struct scx_agg_opts o = { .emit = on_snap_skip, .ctx = &k, .by = 1u << SCX_AGG_CPU,
+					  .need = SCX_AGG_NEED_CPUS };
+		struct scx_agg *a;
+
+		if (k)
+			o.skip_hists = SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY |
+				       SCX_AGG_HIST_RQ_DEPTH;
+		a = scx_agg__new(topo, &o);
+		feed(a, e, n);
+		scx_agg__flush(a);
+		scx_agg__free(a);
+	}
+	ok(sk[0].slice && sk[0].rq_delay && sk[0].rq_depth,
+	   "skip_hists: without it the slice, rq_delay and rq_depth histograms fill (%llu %llu %llu)",
+	   (unsigned long long)sk[0].slice, (unsigned long long)sk[0].rq_delay,
+	   (unsigned long long)sk[0].rq_depth);
+	ok(!sk[1].slice && !sk[1].rq_delay && !sk[1].rq_depth,
+	   "skip_hists: with it they stay empty");
+	ok(sk[1].wake == sk[0].wake && sk[1].wake_max == sk[0].wake_max && sk[1].sw == sk[0].sw &&
+	   sk[1].busy == sk[0].busy && sk[1].depth_max == sk[0].depth_max && sk[0].depth_max,
+	   "skip_hists: wakeup latency, switches, busy time and the deepest queue are unchanged");
+}
+
 int main(void)
 {
 	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
@@ -714,6 +768,7 @@ int main(void)
 	test_group_reuse(topo);
 	test_set_by(topo);
 	test_no_task_stats(topo);
+	test_skip_hists(topo);
 	test_mutual(topo);
 	scx_topo__free(topo);
 	test_cpu_outliers();
