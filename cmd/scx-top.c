@@ -170,8 +170,13 @@ static void input_start(struct input *in, uint64_t first_ts)
 		.by = in->by = input_by(in),
 		/* per-CPU metrics only, plus what by asks for: no waker/wakee pairs */
 		.need = SCX_AGG_NEED_CPUS,
-		/* distributions no view shows (lib/topview_agg.c reads the rest) */
+		/*
+		 * Distributions no view shows (lib/topview_agg.c reads the rest):
+		 * CPU rows show wakeup latency and the mean slice used, DSQ rows
+		 * their queueing latency and depth.
+		 */
 		.skip_hists = SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY | SCX_AGG_HIST_RQ_DEPTH,
+		.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH,
 		.emit = on_snap,
 		.ctx = in,
 	};

@@ -488,6 +488,19 @@ static void depth_account(struct cpu *c, uint64_t ts)
 	c->depth_ts = SCX_MAX(c->depth_ts, ts);
 }
 
+/* Count v in a histogram of a CPU's stats, or of a task's or DSQ's, unless skipped. */
+static inline void cpu_hist(const struct scx_agg *a, struct scx_hist *h, unsigned bit, uint64_t v)
+{
+	if (!((a->o.skip_hists | a->o.skip_cpu_hists) & bit))
+		scx_hist_add(h, v);
+}
+
+static inline void grp_hist(const struct scx_agg *a, struct scx_hist *h, unsigned bit, uint64_t v)
+{
+	if (!(a->o.skip_hists & bit))
+		scx_hist_add(h, v);
+}
+
 static void enqueue(struct scx_agg *a, struct thread *t, int32_t cpu, uint64_t ts)
 {
 	struct cpu *c = cpu_get(a, cpu);
@@ -497,8 +510,7 @@ static void enqueue(struct scx_agg *a, struct thread *t, int32_t cpu, uint64_t t
 	depth_account(c, ts);
 	c->nr_queued++;
 	t->qcpu = cpu;
-	if (!(a->o.skip_hists & SCX_AGG_HIST_RQ_DEPTH))
-		scx_hist_add(&c->s.rq_depth, c->nr_queued);
+	cpu_hist(a, &c->s.rq_depth, SCX_AGG_HIST_RQ_DEPTH, c->nr_queued);
 	c->s.rq_depth_max = SCX_MAX(c->s.rq_depth_max, c->nr_queued);
 }
 
@@ -533,7 +545,7 @@ static void dsq_seen(struct scx_agg *a, struct thread *t, uint64_t dsq, uint64_t
 {
 	struct grp *g = gtab_get(&a->dsq, (int64_t)dsq, NULL);
 
-	scx_hist_add(&g->s.dsq_depth, depth);
+	grp_hist(a, &g->s.dsq_depth, SCX_AGG_HIST_DSQ_DEPTH, depth);
 	if (vtime) {
 		g->s.vtime_min = SCX_MIN(g->s.vtime_min, vtime);
 		g->s.vtime_max = SCX_MAX(g->s.vtime_max, vtime);
@@ -552,9 +564,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 	if (c) {
 		cpu_account(c, ts);
-		if (c->known && c->curr && ts >= c->run_start &&
-		    !(a->o.skip_hists & SCX_AGG_HIST_SLICE))
-			scx_hist_add(&c->s.slice, ts - c->run_start);
+		if (c->known && c->curr && ts >= c->run_start)
+			cpu_hist(a, &c->s.slice, SCX_AGG_HIST_SLICE, ts - c->run_start);
 	}
 	if (sw->prev_pid) {
 		uint8_t st = state_of(sw->prev_state);
@@ -563,8 +574,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
 		if (a->tstats) {
 			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
-			    ts >= c->run_start && !(a->o.skip_hists & SCX_AGG_HIST_SLICE))
-				scx_hist_add(&p->s.slice, ts - c->run_start);
+			    ts >= c->run_start)
+				grp_hist(a, &p->s.slice, SCX_AGG_HIST_SLICE, ts - c->run_start);
 			p->s.switches++;
 			if (invol)
 				p->s.involuntary++;
@@ -594,12 +605,15 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 			struct scx_agg_stats *gs = NULL;
 
 			if (a->tstats)
-				scx_hist_add(&p->s.slice_used, sw->prev_slice_used_ns);
+				grp_hist(a, &p->s.slice_used, SCX_AGG_HIST_SLICE_USED,
+					 sw->prev_slice_used_ns);
 			if (c)
-				scx_hist_add(&c->s.slice_used, sw->prev_slice_used_ns);
+				cpu_hist(a, &c->s.slice_used, SCX_AGG_HIST_SLICE_USED,
+					 sw->prev_slice_used_ns);
 			if (p->dsq != SCX_DSQ_NONE) {
 				gs = &gtab_get(&a->dsq, (int64_t)p->dsq, NULL)->s;
-				scx_hist_add(&gs->slice_used, sw->prev_slice_used_ns);
+				grp_hist(a, &gs->slice_used, SCX_AGG_HIST_SLICE_USED,
+					 sw->prev_slice_used_ns);
 			}
 		}
 	}
@@ -608,25 +622,23 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
 
-			if (!(a->o.skip_hists & SCX_AGG_HIST_RQ_DELAY)) {
-				if (a->tstats)
-					scx_hist_add(&n->s.rq_delay, d);
-				if (c)
-					scx_hist_add(&c->s.rq_delay, d);
-			}
+			if (a->tstats)
+				grp_hist(a, &n->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
+			if (c)
+				cpu_hist(a, &c->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
 			if (!n->waking_ts)
 				scx_hist_add(&a->lb_preempt, d);
 			if (n->waking_ts) {
 				uint64_t w = ts >= n->waking_ts ? ts - n->waking_ts : 0;
 
 				if (a->tstats)
-					scx_hist_add(&n->s.wake_lat, w);
+					grp_hist(a, &n->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
 				if (n->wakeup_ts && n->wakeup_ts >= n->waking_ts && ts >= n->wakeup_ts) {
 					scx_hist_add(&a->lb_wake, n->wakeup_ts - n->waking_ts);
 					scx_hist_add(&a->lb_run, ts - n->wakeup_ts);
 				}
 				if (c)
-					scx_hist_add(&c->s.wake_lat, w);
+					cpu_hist(a, &c->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
 				if (a->pairs) {
 					struct pair *pr = ptab_get(&a->wakes, n->waker, n->pid);
 
@@ -676,14 +688,14 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 			dsq_seen(a, n, sw->dsq_id, sw->dsq_vtime, sw->dsq_depth, &gs);
 			gs->dsq_dispatches++;
-			scx_hist_add(&gs->dsq_lat, sw->dsq_lat_ns);
+			grp_hist(a, &gs->dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
 			if (a->tstats) {
-				scx_hist_add(&n->s.dsq_lat, sw->dsq_lat_ns);
+				grp_hist(a, &n->s.dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
 				n->s.dsq_dispatches++;
 			}
 			if (c) {
-				scx_hist_add(&c->s.dsq_lat, sw->dsq_lat_ns);
-				scx_hist_add(&c->s.dsq_depth, sw->dsq_depth);
+				cpu_hist(a, &c->s.dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
+				cpu_hist(a, &c->s.dsq_depth, SCX_AGG_HIST_DSQ_DEPTH, sw->dsq_depth);
 				c->s.dsq_dispatches++;
 			}
 		}

@@ -156,16 +156,24 @@ struct scx_agg_opts {
 	 */
 	uint64_t reorder_ns;
 	/*
-	 * Histograms left empty: SCX_AGG_HIST_* bits.  A consumer that never
-	 * reads a distribution saves its cost: each is a few cache lines per
-	 * event on every CPU, and a merge per group at every interval.
+	 * Histograms left empty, SCX_AGG_HIST_* bits: in every group
+	 * (skip_hists), or in the CPU groups and their LLC, node and total
+	 * rollups only (skip_cpu_hists).  A consumer that never reads a
+	 * distribution saves its cost: a few cache lines per event on every
+	 * CPU, and a merge per group at every interval.  Counters (rq_depth_max,
+	 * dsq_dispatches, ...) are kept.
 	 */
-	unsigned skip_hists;
+	unsigned skip_hists, skip_cpu_hists;
 };
 
-#define SCX_AGG_HIST_SLICE 1u		/* scx_agg_stats.slice */
-#define SCX_AGG_HIST_RQ_DELAY 2u	/* .rq_delay */
-#define SCX_AGG_HIST_RQ_DEPTH 4u	/* .rq_depth (rq_depth_max is kept) */
+/* The histograms of struct scx_agg_stats, for skip_hists */
+#define SCX_AGG_HIST_WAKE_LAT 1u
+#define SCX_AGG_HIST_RQ_DELAY 2u
+#define SCX_AGG_HIST_SLICE 4u
+#define SCX_AGG_HIST_DSQ_LAT 8u
+#define SCX_AGG_HIST_DSQ_DEPTH 16u
+#define SCX_AGG_HIST_SLICE_USED 32u
+#define SCX_AGG_HIST_RQ_DEPTH 64u
 
 #define SCX_AGG_NEED_THREADS 1u		/* per-thread stats */
 #define SCX_AGG_NEED_PROCESSES 2u	/* per-process and per-comm tables */

@@ -600,6 +600,48 @@ static void test_skip_hists(struct scx_topo *topo)
 	   "skip_hists: wakeup latency, switches, busy time and the deepest queue are unchanged");
 }
 
+/* skip_cpu_hists: the CPU side leaves the DSQ histograms empty, the DSQ groups keep them */
+static uint64_t skc_cpu_lat, skc_cpu_disp, skc_dsq_lat, skc_dsq_depth;
+
+static int on_snap_skip_cpu(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
+{
+	const struct scx_agg_group *c = find(s, SCX_AGG_CPU, 1), *d = find(s, SCX_AGG_DSQ, 5);
+
+	skc_cpu_lat = c ? c->s->dsq_lat.count + s->total.dsq_lat.count + 1000 * !c : 0;
+	skc_cpu_disp = c ? c->s->dsq_dispatches : 0;
+	skc_dsq_lat = d ? d->s->dsq_lat.count : 0;
+	skc_dsq_depth = d ? d->s->dsq_depth.count : 0;
+	return 0;
+}
+
+static void test_skip_cpu_hists(struct scx_topo *topo)
+{
+	struct scx_agg_opts o = { .emit = on_snap_skip_cpu,
+				  .by = 1u << SCX_AGG_CPU | 1u << SCX_AGG_DSQ,
+				  .need = SCX_AGG_NEED_CPUS,
+				  .skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH };
+	struct scx_agg *a = scx_agg__new(topo, &o);
+	uint64_t ts = 1000;
+
+	for (int i = 0; i < 20; i++) {
+		struct scx_event s = sw(ts, 1, i & 1 ? 500 : 600, SCX_STATE_INTERRUPTIBLE,
+					i & 1 ? 600 : 500);
+
+		s.sw.dsq_id = 5;
+		s.sw.dsq_lat_ns = 1000 + i;
+		s.sw.dsq_depth = 2;
+		scx_agg__add(a, &s);
+		ts += 1000;
+	}
+	scx_agg__flush(a);
+	scx_agg__free(a);
+	ok(skc_cpu_lat == 0 && skc_cpu_disp == 20,
+	   "skip_cpu_hists: cpu 1 counts 20 dispatches, its DSQ latency histogram stays empty");
+	ok(skc_dsq_lat == 20 && skc_dsq_depth == 20,
+	   "skip_cpu_hists: the DSQ group keeps its latency and depth histograms, 20 values each "
+	   "(%llu %llu)", (unsigned long long)skc_dsq_lat, (unsigned long long)skc_dsq_depth);
+}
+
 int main(void)
 {
 	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
@@ -769,6 +811,7 @@ int main(void)
 	test_set_by(topo);
 	test_no_task_stats(topo);
 	test_skip_hists(topo);
+	test_skip_cpu_hists(topo);
 	test_mutual(topo);
 	scx_topo__free(topo);
 	test_cpu_outliers();
