@@ -105,38 +105,66 @@ static int cmp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static bool ids_ascending(const struct top_table *t)
+{
+	for (unsigned j = 1; j < t->n; j++)
+		if (t->rows[j - 1].id >= t->rows[j].id)
+			return false;
+	return true;
+}
+
+/* Append r's utilisation to the history of p, the same row a frame ago (or NULL). */
+static void carry_row(struct top_row *r, const struct top_row *p)
+{
+	unsigned n = 0;
+
+	if (p) {
+		n = SCX_MIN(p->nr_hist, TOP_HIST - 1);
+		memcpy(r->hist, p->hist + (p->nr_hist - n), n * sizeof(float));
+	}
+	r->hist[n++] = r->has[TC_UTIL] ? (float)r->v[TC_UTIL] : 0;
+	r->nr_hist = n;
+}
+
 void top_model_carry_hist(struct top_model *m, const struct top_model *prev)
 {
 	const struct top_row **idx = NULL;
 	unsigned cap = 0;
 
-	/* thousands of threads: look rows up in a sorted index, not one by one */
 	for (int i = 0; i < TT__COUNT; i++) {
-		unsigned np = prev ? prev->t[i].n : 0;
+		const struct top_table *pt = prev ? &prev->t[i] : NULL;
+		unsigned np = pt ? pt->n : 0;
 
+		/*
+		 * Aggregated tables come sorted by id (lib/agg sorts its groups):
+		 * then one walk pairs the rows.  Otherwise (snapshots may come in
+		 * any order) thousands of threads are looked up in a sorted index.
+		 */
+		if (!np || (ids_ascending(pt) && ids_ascending(&m->t[i]))) {
+			unsigned k = 0;
+
+			for (unsigned j = 0; j < m->t[i].n; j++) {
+				struct top_row *r = &m->t[i].rows[j];
+
+				while (k < np && pt->rows[k].id < r->id)
+					k++;
+				carry_row(r, k < np && pt->rows[k].id == r->id ? &pt->rows[k] : NULL);
+			}
+			continue;
+		}
 		if (np > cap) {
 			cap = np;
 			idx = scx_xrealloc(idx, cap * sizeof(*idx));
 		}
 		for (unsigned j = 0; j < np; j++)
-			idx[j] = &prev->t[i].rows[j];
-		if (np)
-			qsort(idx, np, sizeof(*idx), cmp_id);
+			idx[j] = &pt->rows[j];
+		qsort(idx, np, sizeof(*idx), cmp_id);
 		for (unsigned j = 0; j < m->t[i].n; j++) {
 			struct top_row *r = &m->t[i].rows[j], key = { .id = r->id };
 			const struct top_row *kp = &key, **hit;
-			const struct top_row *p;
-			unsigned n = 0;
 
-			hit = np ? bsearch(&kp, idx, np, sizeof(*idx), cmp_id) : NULL;
-			p = hit ? *hit : NULL;
-
-			if (p) {
-				n = SCX_MIN(p->nr_hist, TOP_HIST - 1);
-				memcpy(r->hist, p->hist + (p->nr_hist - n), n * sizeof(float));
-			}
-			r->hist[n++] = r->has[TC_UTIL] ? (float)r->v[TC_UTIL] : 0;
-			r->nr_hist = n;
+			hit = bsearch(&kp, idx, np, sizeof(*idx), cmp_id);
+			carry_row(r, hit ? *hit : NULL);
 		}
 	}
 	free(idx);

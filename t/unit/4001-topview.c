@@ -344,6 +344,44 @@ static void test_order(void)
 	scx_reorder__free(o);
 }
 
+/* Utilisation history follows each row by id, whether the rows come sorted or not. */
+static void test_carry_hist(void)
+{
+	static const int64_t prev_sorted[] = { 1, 3, 5, 7 }, prev_mixed[] = { 5, 1, 7, 3 };
+	static const int64_t now_sorted[] = { 1, 2, 5, 8 }, now_mixed[] = { 8, 5, 2, 1 };
+	const int64_t *pv[] = { prev_sorted, prev_mixed }, *nv[] = { now_sorted, now_mixed };
+
+	for (int k = 0; k < 4; k++) {
+		struct top_model p = { 0 }, m = { 0 };
+		unsigned good = 0;
+
+		for (int j = 0; j < 4; j++) {
+			struct top_row *r = top_table_add(&p.t[TT_THREAD], pv[k & 1][j], -1);
+
+			/* row id x has the history x/10, x/10 + 1 */
+			r->hist[0] = pv[k & 1][j] / 10.0f;
+			r->hist[1] = r->hist[0] + 1;
+			r->nr_hist = 2;
+			r = top_table_add(&m.t[TT_THREAD], nv[k >> 1][j], -1);
+			r->v[TC_UTIL] = 0.5;
+			r->has[TC_UTIL] = true;
+		}
+		top_model_carry_hist(&m, &p);
+		for (int j = 0; j < 4; j++) {
+			const struct top_row *r = &m.t[TT_THREAD].rows[j];
+			bool seen = r->id == 1 || r->id == 5;
+
+			good += seen ? r->nr_hist == 3 && r->hist[0] == r->id / 10.0f &&
+					       r->hist[1] == r->id / 10.0f + 1 && r->hist[2] == 0.5f
+				     : r->nr_hist == 1 && r->hist[0] == 0.5f;
+		}
+		is_int(good, 4, "history carried by id (previous rows %s, current rows %s)",
+		       k & 1 ? "unsorted" : "sorted", k >> 1 ? "unsorted" : "sorted");
+		top_model_free(&p);
+		top_model_free(&m);
+	}
+}
+
 int main(void)
 {
 	test_order();
@@ -352,5 +390,6 @@ int main(void)
 	test_conf();
 	test_render();
 	test_actions();
+	test_carry_hist();
 	return done_testing();
 }
