@@ -117,8 +117,111 @@ size_t scx_bin_format_event(char *out, const struct scx_event *e)
 	return o - out;
 }
 
+/*
+ * Switches and wakeups are most of any stream: their usual layouts (every
+ * field; a switch without sched_ext data) are decoded with a length check
+ * per string and straight-line copies, a third of the table walk's time.
+ * Anything else (short, newer or bad records) returns false and goes through
+ * the table; t/unit/0003-stream.c checks that both agree.
+ */
+static inline bool get_comm(const char **pp, const char *end, size_t after, char *dst)
+{
+	const char *p = *pp;
+	size_t l;
+
+	if (p >= end)
+		return false;
+	l = (unsigned char)*p;
+	if (l > SCX_COMM_LEN || (size_t)(end - p) < 1 + l + after)
+		return false;
+	memcpy(dst, p + 1, l);
+	*pp = p + 1 + l;
+	return true;
+}
+
+#define SW_EXT_BYTES (8 + 8 + 4 + 8 + 8 + 8 + 4)	/* dsq_id .. layer_id */
+
+static bool parse_switch_fast(const char *p, const char *end, struct scx_ev_switch *sw)
+{
+	size_t rest;
+
+	if (end - p < 9)
+		return false;
+	sw->prev_pid = (int32_t)get32(p);
+	sw->prev_tgid = (int32_t)get32(p + 4);
+	p += 8;
+	if (!get_comm(&p, end, 4 + 8 + 4 + 4 + 1, sw->prev_comm))
+		return false;
+	sw->prev_prio = (int32_t)get32(p);
+	sw->prev_state = (int64_t)get64(p + 4);
+	sw->next_pid = (int32_t)get32(p + 12);
+	sw->next_tgid = (int32_t)get32(p + 16);
+	p += 20;
+	if (!get_comm(&p, end, 4, sw->next_comm))
+		return false;
+	sw->next_prio = (int32_t)get32(p);
+	p += 4;
+	rest = end - p;
+	if (!rest)
+		return true;
+	if (rest != SW_EXT_BYTES)
+		return false;
+	sw->dsq_id = get64(p);
+	sw->dsq_lat_ns = get64(p + 8);
+	sw->dsq_depth = get32(p + 16);
+	sw->dsq_vtime = get64(p + 20);
+	sw->slice_ns = get64(p + 28);
+	sw->prev_slice_used_ns = get64(p + 36);
+	sw->layer_id = (int32_t)get32(p + 44);
+	return true;
+}
+
+static bool parse_wakeup_fast(const char *p, const char *end, struct scx_ev_wakeup *w)
+{
+	if (end - p < 9)
+		return false;
+	w->pid = (int32_t)get32(p);
+	w->tgid = (int32_t)get32(p + 4);
+	p += 8;
+	if (!get_comm(&p, end, 16, w->comm) || end - p != 16)
+		return false;
+	w->prio = (int32_t)get32(p);
+	w->target_cpu = (int32_t)get32(p + 4);
+	w->waker_pid = (int32_t)get32(p + 8);
+	w->waker_tgid = (int32_t)get32(p + 12);
+	return true;
+}
+
+static bool parse_fast(const char *p, size_t n, unsigned kind, struct scx_event *e)
+{
+	const char *end = p + n;
+
+	if (n < 12)
+		return false;
+	scx_event_init_fast(e, kind);
+	e->ts = get64(p);
+	e->cpu = (int32_t)get32(p + 8);
+	switch (kind) {
+	case SCX_EV_SWITCH:
+		return parse_switch_fast(p + 12, end, &e->sw);
+	case SCX_EV_WAKING:
+	case SCX_EV_WAKEUP:
+	case SCX_EV_WAKEUP_NEW:
+		return parse_wakeup_fast(p + 12, end, &e->wake);
+	}
+	return false;
+}
+
 int scx_bin_parse_event(const char *p, size_t n, unsigned kind, struct scx_event *e,
 			char *err, size_t errsz)
+{
+	if (parse_fast(p, n, kind, e))
+		return 0;
+	return scx_bin_parse_event_table(p, n, kind, e, err, errsz);
+}
+
+int scx_bin_parse_event_table(const char *p, size_t n, unsigned kind, struct scx_event *e,
+			      char *err, size_t errsz)
 {
 	const struct scx_ev_desc *d = scx_ev_desc(kind);
 	const char *end = p + n;

@@ -62,6 +62,9 @@ size_t scx_bin_format_event(char *out, const struct scx_event *e);
 /* Decode an event payload of record 'kind'; 0 or -EINVAL with err set. */
 int scx_bin_parse_event(const char *p, size_t n, unsigned kind, struct scx_event *e,
 			char *err, size_t errsz);
+/* The same through the field table only (the fast paths must agree with it). */
+int scx_bin_parse_event_table(const char *p, size_t n, unsigned kind, struct scx_event *e,
+			      char *err, size_t errsz);
 /* Record header at out. */
 void scx_bin_rec_hdr(char *out, unsigned kind, uint32_t len);
 

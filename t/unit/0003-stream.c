@@ -647,6 +647,48 @@ static void epipe(void)
 	is_int(scx_writer__close(w), 0, "close");
 }
 
+/*
+ * The binary decoder's fast paths (switch, wakeups) against the field table:
+ * every random event of every kind, each of its prefixes, with bytes of a
+ * newer version appended, and with a string length byte made too long.
+ */
+static void binary_fast_paths(void)
+{
+	unsigned records = 0, bad = 0, accepted = 0;
+
+	for (unsigned i = 0; i < NEV; i++) {
+		char rec[1024], m1[256], m2[256];
+		size_t n = scx_bin_format_event(rec, &evs[i]) - SCX_BIN_REC_HDR;
+		char *pl = rec + SCX_BIN_REC_HDR;
+
+		memcpy(pl + n, "\x01\x02\x03\x04\x05", 5);
+		for (int v = 0; v < 3; v++) {
+			if (v == 2) {
+				/* the first string's length byte, past its limit */
+				if (evs[i].type != SCX_EV_SWITCH && evs[i].type != SCX_EV_WAKING)
+					continue;
+				pl[20] = (char)(SCX_COMM_LEN + 1 + rnd() % 3);
+			}
+			for (size_t len = 0; len <= n + (v == 1 ? 5 : 0); len++) {
+				struct scx_event e1, e2;
+				int r1, r2;
+
+				memset(&e1, 0xa5, sizeof(e1));
+				memset(&e2, 0x5a, sizeof(e2));
+				r1 = scx_bin_parse_event(pl, len, evs[i].type, &e1, m1, sizeof(m1));
+				r2 = scx_bin_parse_event_table(pl, len, evs[i].type, &e2, m2,
+							       sizeof(m2));
+				records++;
+				accepted += !r1;
+				bad += r1 != r2 || (!r1 && memcmp(&e1, &e2, sizeof(e1))) ||
+				       (r1 && strcmp(m1, m2));
+			}
+		}
+	}
+	is_int(bad, 0, "binary decoder: fast paths and the field table agree on %u records "
+	       "(%u accepted)", records, accepted);
+}
+
 int main(void)
 {
 	static const struct scx_cpu_topo cpus[] = {
@@ -675,6 +717,7 @@ int main(void)
 
 	every_kind_text();
 	round_trips();
+	binary_fast_paths();
 	conversions();
 	errors();
 	trickle();
