@@ -1013,7 +1013,9 @@ static void reset_interval(struct scx_agg *a)
 {
 	for (unsigned i = 0; i < a->nr_cpus; i++)
 		stats_reset(&a->cpus[i].s);
-	for (unsigned i = 0; i < a->tcap; i++) {
+	/* without task stats or dead threads there is nothing to do per thread,
+	 * and thousands of cache misses not to take */
+	for (unsigned i = 0; i < a->tcap && (a->tstats || a->ndead); i++) {
 		struct thread *t = a->tslot[i];
 
 		if (!t)
