@@ -3,7 +3,8 @@
  * The aggregation engine alone: decode a stream into memory once, then time
  * scx_agg__add() over it (CPU time, best of REPS), so the engine's cost is
  * seen apart from the codec's.
- *   agg-engine FILE [REPS] [by-mask] [interval-ns]
+ *   agg-engine FILE [REPS] [by-mask] [interval-ns] [top]
+ * ('top': skip the histograms scx-top skips, cmd/scx-top.c)
  * prints "events N best S s, X.XXM events/s"
  */
 #include <errno.h>
@@ -43,6 +44,11 @@ int main(int argc, char **argv)
 		o.interval_ns = strtoull(argv[4], NULL, 0);
 	if (o.by & ~SCX_AGG_BY_DEFAULT)
 		o.need = 0;
+	if (argc > 5 && !strcmp(argv[5], "top")) {
+		o.skip_hists = SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY | SCX_AGG_HIST_RQ_DEPTH;
+		o.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH;
+		o.need = SCX_AGG_NEED_CPUS;	/* and per-task stats only with --by pid/tgid */
+	}
 	if (!(r = scx_reader__open(argv[1])))
 		scx_die(1, "cannot open '%s': %s", argv[1], strerror(errno));
 	for (;;) {

@@ -305,7 +305,7 @@ static void thread_table_grow(struct scx_agg *a)
 
 		if (!t)
 			continue;
-		for (j = (uint32_t)t->pid * 2654435761u & m; ns[j]; j = (j + 1) & m)
+		for (j = agg_pid_slot(t->pid, ncap); ns[j]; j = (j + 1) & m)
 			;
 		ns[j] = t;
 	}
@@ -331,7 +331,7 @@ static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, c
 	t->dsq = SCX_DSQ_NONE;
 	stats_init(&t->s);
 	m = a->tcap - 1;
-	for (i = (uint32_t)pid * 2654435761u & m; a->tslot[i]; i = (i + 1) & m)
+	for (i = agg_pid_slot(pid, a->tcap); a->tslot[i]; i = (i + 1) & m)
 		;
 	a->tslot[i] = t;
 	a->nthreads++;
@@ -355,11 +355,11 @@ static void thread_unlink(struct scx_agg *a, struct thread *t)
 {
 	unsigned m = a->tcap - 1, i, j, k;
 
-	for (i = (uint32_t)t->pid * 2654435761u & m; a->tslot[i] != t; i = (i + 1) & m)
+	for (i = agg_pid_slot(t->pid, a->tcap); a->tslot[i] != t; i = (i + 1) & m)
 		;
 	a->tslot[i] = NULL;
 	for (j = (i + 1) & m; a->tslot[j]; j = (j + 1) & m) {
-		k = (uint32_t)a->tslot[j]->pid * 2654435761u & m;
+		k = agg_pid_slot(a->tslot[j]->pid, a->tcap);
 		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
 			a->tslot[i] = a->tslot[j];
 			a->tslot[j] = NULL;

@@ -151,13 +151,19 @@ struct scx_agg {
 	unsigned gcap[SCX_AGG_BY__COUNT];
 };
 
+/* Home slot of pid in a thread table of cap (a power of two) slots. */
+static inline unsigned agg_pid_slot(int32_t pid, unsigned cap)
+{
+	return (uint32_t)pid * 2654435761u & (cap - 1);
+}
+
 static inline struct thread *agg_thread_find(const struct scx_agg *a, int32_t pid)
 {
 	unsigned m = a->tcap - 1, i;
 
 	if (!a->tcap)
 		return NULL;
-	for (i = (uint32_t)pid * 2654435761u & m; a->tslot[i]; i = (i + 1) & m)
+	for (i = agg_pid_slot(pid, a->tcap); a->tslot[i]; i = (i + 1) & m)
 		if (a->tslot[i]->pid == pid)
 			return a->tslot[i];
 	return NULL;
