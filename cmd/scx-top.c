@@ -172,10 +172,11 @@ static void input_start(struct input *in, uint64_t first_ts)
 		.need = SCX_AGG_NEED_CPUS,
 		/*
 		 * Distributions no view shows (lib/topview_agg.c reads the rest):
-		 * CPU rows show wakeup latency and the mean slice used, DSQ rows
-		 * their queueing latency and depth.
+		 * rows show wakeup latency percentiles and the mean slice used
+		 * (from counters), DSQ rows their queueing latency and depth.
 		 */
-		.skip_hists = SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY | SCX_AGG_HIST_RQ_DEPTH,
+		.skip_hists = SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY | SCX_AGG_HIST_RQ_DEPTH |
+			      SCX_AGG_HIST_SLICE_USED,
 		.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH,
 		.emit = on_snap,
 		.ctx = in,

@@ -604,16 +604,24 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		if (sw->dsq_id != SCX_DSQ_NONE) {
 			struct scx_agg_stats *gs = NULL;
 
-			if (a->tstats)
+			if (a->tstats) {
 				grp_hist(a, &p->s.slice_used, SCX_AGG_HIST_SLICE_USED,
 					 sw->prev_slice_used_ns);
-			if (c)
+				p->s.slice_used_n++;
+				p->s.slice_used_ns += sw->prev_slice_used_ns;
+			}
+			if (c) {
 				cpu_hist(a, &c->s.slice_used, SCX_AGG_HIST_SLICE_USED,
 					 sw->prev_slice_used_ns);
+				c->s.slice_used_n++;
+				c->s.slice_used_ns += sw->prev_slice_used_ns;
+			}
 			if (p->dsq != SCX_DSQ_NONE) {
 				gs = &gtab_get(&a->dsq, (int64_t)p->dsq, NULL)->s;
 				grp_hist(a, &gs->slice_used, SCX_AGG_HIST_SLICE_USED,
 					 sw->prev_slice_used_ns);
+				gs->slice_used_n++;
+				gs->slice_used_ns += sw->prev_slice_used_ns;
 			}
 		}
 	}

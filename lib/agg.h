@@ -87,6 +87,9 @@ struct scx_agg_stats {
 	uint64_t softirq_ns[SCX_NR_SOFTIRQS], softirqs[SCX_NR_SOFTIRQS];
 	uint64_t irq_ns, irqs;		/* hard irqs */
 	uint64_t ipi_sent, ipi_received, ipi_ns;	/* ipi_ns: handler time */
+	/* sched_ext: switch-outs with slice data and the slice they used (the
+	 * mean without the slice_used histogram, see skip_hists) */
+	uint64_t slice_used_n, slice_used_ns;
 	double freq_khz_ns;		/* integral of frequency over freq_ns */
 	uint64_t freq_ns;		/* time with a known frequency */
 	uint64_t cstate_ns[SCX_AGG_IDLE_STATES], cstates[SCX_AGG_IDLE_STATES];

@@ -49,8 +49,8 @@ static void fill(struct top_row *r, const struct scx_agg_group *g, double secs, 
 			r->has[TC_FREQ] = true;
 		}
 	}
-	if (s->slice_used.count) {
-		r->v[TC_SLICE] = (double)s->slice_used.sum / s->slice_used.count;
+	if (s->slice_used_n) {
+		r->v[TC_SLICE] = (double)s->slice_used_ns / s->slice_used_n;
 		r->has[TC_SLICE] = true;
 	}
 }
@@ -129,8 +129,8 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 				r->v[TC_VTIME] = (double)(st->vtime_max - st->vtime_min);
 				r->has[TC_VTIME] = true;
 			}
-			if (st->slice_used.count) {
-				r->v[TC_SLICE] = (double)st->slice_used.sum / st->slice_used.count;
+			if (st->slice_used_n) {
+				r->v[TC_SLICE] = (double)st->slice_used_ns / st->slice_used_n;
 				r->has[TC_SLICE] = true;
 			}
 		}

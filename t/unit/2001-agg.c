@@ -602,6 +602,7 @@ static void test_skip_hists(struct scx_topo *topo)
 
 /* skip_cpu_hists: the CPU side leaves the DSQ histograms empty, the DSQ groups keep them */
 static uint64_t skc_cpu_lat, skc_cpu_disp, skc_dsq_lat, skc_dsq_depth;
+static uint64_t skc_used_hist, skc_used_n, skc_used_ns, skc_dsq_used_n;
 
 static int on_snap_skip_cpu(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
@@ -611,6 +612,10 @@ static int on_snap_skip_cpu(struct scx_agg *a, const struct scx_agg_snap *s, voi
 	skc_cpu_disp = c ? c->s->dsq_dispatches : 0;
 	skc_dsq_lat = d ? d->s->dsq_lat.count : 0;
 	skc_dsq_depth = d ? d->s->dsq_depth.count : 0;
+	skc_used_hist = c ? c->s->slice_used.count + (d ? d->s->slice_used.count : 1) : 1;
+	skc_used_n = c ? c->s->slice_used_n : 0;
+	skc_used_ns = c ? c->s->slice_used_ns : 0;
+	skc_dsq_used_n = d ? d->s->slice_used_n : 0;
 	return 0;
 }
 
@@ -619,6 +624,7 @@ static void test_skip_cpu_hists(struct scx_topo *topo)
 	struct scx_agg_opts o = { .emit = on_snap_skip_cpu,
 				  .by = 1u << SCX_AGG_CPU | 1u << SCX_AGG_DSQ,
 				  .need = SCX_AGG_NEED_CPUS,
+				  .skip_hists = SCX_AGG_HIST_SLICE_USED,
 				  .skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH };
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	uint64_t ts = 1000;
@@ -630,6 +636,7 @@ static void test_skip_cpu_hists(struct scx_topo *topo)
 		s.sw.dsq_id = 5;
 		s.sw.dsq_lat_ns = 1000 + i;
 		s.sw.dsq_depth = 2;
+		s.sw.prev_slice_used_ns = 100 + i;
 		scx_agg__add(a, &s);
 		ts += 1000;
 	}
@@ -640,6 +647,11 @@ static void test_skip_cpu_hists(struct scx_topo *topo)
 	ok(skc_dsq_lat == 20 && skc_dsq_depth == 20,
 	   "skip_cpu_hists: the DSQ group keeps its latency and depth histograms, 20 values each "
 	   "(%llu %llu)", (unsigned long long)skc_dsq_lat, (unsigned long long)skc_dsq_depth);
+	/* 20 switch-outs used 100..119 ns; the DSQ saw the 19 after the first switch-in */
+	ok(skc_used_hist == 0 && skc_used_n == 20 && skc_used_ns == 2190 && skc_dsq_used_n == 19,
+	   "skip_hists: no slice_used histogram, but its counters for the mean (cpu %llu/%llu, "
+	   "dsq %llu)", (unsigned long long)skc_used_ns, (unsigned long long)skc_used_n,
+	   (unsigned long long)skc_dsq_used_n);
 }
 
 int main(void)
