@@ -5,6 +5,7 @@
  * views show, and leaves a value unknown ("-") when a key is absent.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,16 +81,38 @@ static const struct member {
 #undef M
 };
 
-/* Which member key k is, NULL for one no view shows (compared by length first). */
+/*
+ * Which member key k is, NULL for one no view shows.  Most members of a
+ * group are metrics no view shows: candidates are looked up by length, then
+ * first byte, before any memcmp.
+ */
+#define MEMBER_MAXLEN 16
+static uint32_t member_by_len[MEMBER_MAXLEN];	/* bit i: members[i] has that length */
+static pthread_once_t member_once = PTHREAD_ONCE_INIT;
+
+static void member_index(void)
+{
+	_Static_assert(SCX_ARRAY_SIZE(members) <= 32, "members fit a 32-bit mask");
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(members); i++)
+		if (members[i].len < MEMBER_MAXLEN)
+			member_by_len[members[i].len] |= 1u << i;
+}
+
 static const struct member *member_of(const struct sp *p, int k)
 {
 	const jsmntok_t *t = &p->d->tok[k];
 	const char *s = p->d->js + t->start;
 	unsigned n = (unsigned)(t->end - t->start);
 
-	for (unsigned i = 0; i < SCX_ARRAY_SIZE(members); i++)
-		if (members[i].len == n && !memcmp(members[i].name, s, n))
-			return &members[i];
+	pthread_once(&member_once, member_index);
+	if (n >= MEMBER_MAXLEN)
+		return NULL;
+	for (uint32_t m = member_by_len[n]; m; m &= m - 1) {
+		const struct member *mb = &members[__builtin_ctz(m)];
+
+		if (mb->name[0] == s[0] && !memcmp(mb->name, s, n))
+			return mb;
+	}
 	return NULL;
 }
 
