@@ -27,12 +27,34 @@ const char *const scx_softirq_names[SCX_NR_SOFTIRQS] = {
 
 /* ---- stats ----------------------------------------------------------------- */
 
-#define FOR_HISTS(s, h)                                                                   \
-	for (struct scx_hist *h##_a[] = { &(s)->wake_lat, &(s)->rq_delay, &(s)->slice,        \
-					  &(s)->dsq_lat, &(s)->dsq_depth, &(s)->slice_used, \
-					  &(s)->rq_depth },                                  \
-			     **h##_p = h##_a, *h;                                             \
-	     h##_p < h##_a + 7 && (h = *h##_p, 1); h##_p++)
+/* The histograms of struct scx_agg_stats, in SCX_AGG_HIST_* bit order. */
+static const size_t hist_off[] = {
+	offsetof(struct scx_agg_stats, wake_lat), offsetof(struct scx_agg_stats, rq_delay),
+	offsetof(struct scx_agg_stats, slice), offsetof(struct scx_agg_stats, dsq_lat),
+	offsetof(struct scx_agg_stats, dsq_depth), offsetof(struct scx_agg_stats, slice_used),
+	offsetof(struct scx_agg_stats, rq_depth),
+};
+_Static_assert(SCX_AGG_HIST_RQ_DEPTH == 1u << 6, "hist_off[] follows the SCX_AGG_HIST_* bits");
+
+#define HIST_AT(s, i) ((struct scx_hist *)((char *)(s) + hist_off[i]))
+
+/* Every histogram h of stats s but those of the SCX_AGG_HIST_* bits in skip. */
+#define FOR_HISTS_BUT(s, h, skip)                                                   \
+	for (unsigned h##_i = 0; h##_i < SCX_ARRAY_SIZE(hist_off); h##_i++)         \
+		for (struct scx_hist *h = HIST_AT(s, h##_i); h && !((skip) >> h##_i & 1); h = NULL)
+
+#define FOR_HISTS(s, h) FOR_HISTS_BUT(s, h, 0u)
+
+/* Histograms always empty in a CPU's (and its rollups') stats, and in others'. */
+static inline unsigned cpu_skip(const struct scx_agg *a)
+{
+	return a->o.skip_hists | a->o.skip_cpu_hists;
+}
+
+static inline unsigned grp_skip(const struct scx_agg *a)
+{
+	return a->o.skip_hists;
+}
 
 static void stats_init(struct scx_agg_stats *s)
 {
@@ -46,10 +68,11 @@ _Static_assert(offsetof(struct scx_agg_stats, wake_lat) + 7 * sizeof(struct scx_
 		       sizeof(struct scx_agg_stats),
 	       "the seven histograms end struct scx_agg_stats (stats_reset, FOR_HISTS)");
 
-static void stats_reset(struct scx_agg_stats *s)
+/* skip: histograms known to be empty (SCX_AGG_HIST_*), not even looked at */
+static void stats_reset(struct scx_agg_stats *s, unsigned skip)
 {
 	/* the histograms come last and keep their memory */
-	FOR_HISTS(s, h)
+	FOR_HISTS_BUT(s, h, skip)
 		scx_hist_reset(h);
 	memset(s, 0, offsetof(struct scx_agg_stats, wake_lat));
 	s->vtime_min = UINT64_MAX;
@@ -71,7 +94,8 @@ static size_t stats_bytes(const struct scx_agg_stats *cs)
 	return n;
 }
 
-void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s)
+/* d += s; skip: histograms empty in both (SCX_AGG_HIST_*), not even looked at */
+static void stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s, unsigned skip)
 {
 	/* every field up to freq_khz_ns is a uint64 counter */
 	uint64_t *du = (uint64_t *)d;
@@ -100,13 +124,13 @@ void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s)
 	d->rq_depth_ns += s->rq_depth_ns;
 	d->rq_depth_max = SCX_MAX(d->rq_depth_max, s->rq_depth_max);
 	d->cstate_obs_ns += s->cstate_obs_ns;
-	scx_hist_merge(&d->wake_lat, &s->wake_lat);
-	scx_hist_merge(&d->rq_delay, &s->rq_delay);
-	scx_hist_merge(&d->slice, &s->slice);
-	scx_hist_merge(&d->dsq_lat, &s->dsq_lat);
-	scx_hist_merge(&d->dsq_depth, &s->dsq_depth);
-	scx_hist_merge(&d->slice_used, &s->slice_used);
-	scx_hist_merge(&d->rq_depth, &s->rq_depth);
+	FOR_HISTS_BUT(d, h, skip)
+		scx_hist_merge(h, HIST_AT(s, h_i));
+}
+
+void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s)
+{
+	stats_merge(d, s, 0);
 }
 
 bool agg_stats_active(const struct scx_agg_stats *s)
@@ -209,15 +233,15 @@ static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 	return g;
 }
 
-/* Empty the table for the next interval; its groups become spares. */
-static void gtab_clear(struct gtab *t)
+/* Empty the table for the next interval; its groups become spares (skip: see stats_reset). */
+static void gtab_clear(struct gtab *t, unsigned skip)
 {
 	for (unsigned i = 0; i <= t->cap; i++) {
 		struct grp *g = i < t->cap ? t->slot[i] : t->other;
 
 		if (!g)
 			continue;
-		stats_reset(&g->s);
+		stats_reset(&g->s, skip);
 		g->next_spare = t->spare;
 		t->spare = g;
 		if (i < t->cap)
@@ -229,7 +253,7 @@ static void gtab_clear(struct gtab *t)
 
 static void gtab_free(struct gtab *t)
 {
-	gtab_clear(t);
+	gtab_clear(t, 0);
 	while (t->spare) {
 		struct grp *g = t->spare;
 
@@ -378,13 +402,13 @@ static void fold_thread(struct scx_agg *a, struct thread *t)
 	if (t->folded || !agg_stats_active(&t->s) || !a->fold)
 		return;
 	g = gtab_get(&a->tgid, t->tgid, NULL);
-	agg_stats_merge(&g->s, &t->s);
+	stats_merge(&g->s, &t->s, grp_skip(a));
 	g->nr++;
 	if (t->pid == t->tgid || !g->comm[0])
 		memcpy(g->comm, t->comm, SCX_COMM_LEN);
 	if (a->o.by & (1u << SCX_AGG_COMM)) {	/* only --by comm reads the comm table */
 		g = gtab_get(&a->comm, 0, t->comm);
-		agg_stats_merge(&g->s, &t->s);
+		stats_merge(&g->s, &t->s, grp_skip(a));
 		g->nr++;
 	}
 	t->folded = true;
@@ -1011,7 +1035,7 @@ static void apply_by(struct scx_agg *a)
 
 			if (!t)
 				continue;
-			stats_reset(&t->s);
+			stats_reset(&t->s, grp_skip(a));
 			t->state_ts = SCX_MAX(t->state_ts, a->iv_start);
 		}
 	}
@@ -1020,7 +1044,7 @@ static void apply_by(struct scx_agg *a)
 static void reset_interval(struct scx_agg *a)
 {
 	for (unsigned i = 0; i < a->nr_cpus; i++)
-		stats_reset(&a->cpus[i].s);
+		stats_reset(&a->cpus[i].s, cpu_skip(a));
 	/* without task stats or dead threads there is nothing to do per thread,
 	 * and thousands of cache misses not to take */
 	for (unsigned i = 0; i < a->tcap && (a->tstats || a->ndead); i++) {
@@ -1035,14 +1059,14 @@ static void reset_interval(struct scx_agg *a)
 			continue;
 		}
 		if (a->tstats)	/* else they hold nothing */
-			stats_reset(&t->s);
+			stats_reset(&t->s, grp_skip(a));
 		t->folded = false;
 	}
 	if (a->next_by != a->o.by)
 		apply_by(a);
-	gtab_clear(&a->tgid);
-	gtab_clear(&a->comm);
-	gtab_clear(&a->dsq);
+	gtab_clear(&a->tgid, grp_skip(a));
+	gtab_clear(&a->comm, grp_skip(a));
+	gtab_clear(&a->dsq, grp_skip(a));
 	ptab_clear(&a->wakes);
 	ptab_clear(&a->preempts);
 	a->nr_chains = 0;
@@ -1140,11 +1164,11 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 	memset(s->nr, 0, sizeof(s->nr));
 
 	/* rollups: total, LLC and node, merged from the CPUs */
-	stats_reset(&s->total);
+	stats_reset(&s->total, cpu_skip(a));
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
-		stats_reset(&a->llc[i]);
+		stats_reset(&a->llc[i], cpu_skip(a));
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
-		stats_reset(&a->node[i]);
+		stats_reset(&a->node[i], cpu_skip(a));
 	/*
 	 * When every LLC lies in one node (as on real machines), nodes are
 	 * merged from their LLCs rather than from every cpu again: a tenth
@@ -1174,15 +1198,15 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		if (!agg_cpu_present(a, i))
 			continue;
 		if (in_llc)
-			agg_stats_merge(&a->llc[c->llc + 1], &c->s);
+			stats_merge(&a->llc[c->llc + 1], &c->s, cpu_skip(a));
 		/* the nodes partition the cpus: the total is merged from them
 		 * below, a few merges instead of one more per cpu */
 		if (nest && in_llc)
 			;	/* in its node through its LLC, below */
 		else if (c->node + 1 < (int)a->nr_node_slots)
-			agg_stats_merge(&a->node[c->node + 1], &c->s);
+			stats_merge(&a->node[c->node + 1], &c->s, cpu_skip(a));
 		else
-			agg_stats_merge(&s->total, &c->s);
+			stats_merge(&s->total, &c->s, cpu_skip(a));
 		if (by & (1u << SCX_AGG_CPU)) {
 			struct scx_agg_group *g = add_group(a, SCX_AGG_CPU);
 
@@ -1193,12 +1217,12 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 	}
 	for (unsigned i = 0; i < a->nr_llc_slots && nest; i++) {
 		if (a->llc_node[i] >= 0)
-			agg_stats_merge(&a->node[a->llc_node[i]], &a->llc[i]);
+			stats_merge(&a->node[a->llc_node[i]], &a->llc[i], cpu_skip(a));
 		else if (a->llc_node[i] == -1)
-			agg_stats_merge(&s->total, &a->llc[i]);	/* cpus of no node */
+			stats_merge(&s->total, &a->llc[i], cpu_skip(a));	/* cpus of no node */
 	}
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
-		agg_stats_merge(&s->total, &a->node[i]);
+		stats_merge(&s->total, &a->node[i], cpu_skip(a));
 	for (int k = SCX_AGG_LLC; k <= SCX_AGG_NODE; k++) {
 		unsigned nslots = k == SCX_AGG_LLC ? a->nr_llc_slots : a->nr_node_slots;
 		unsigned *ncpu = k == SCX_AGG_LLC ? a->llc_cpus : a->node_cpus;
