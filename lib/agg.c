@@ -1152,9 +1152,6 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 			c->softirq_ts = end;
 		}
 	}
-	for (unsigned i = 0; i < a->tcap && a->tstats; i++)
-		if (a->tslot[i] && !a->tslot[i]->dead)
-			account_state(a->tslot[i], end);
 
 	s->start_ns = a->iv_start;
 	s->end_ns = end;
@@ -1245,7 +1242,12 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		struct thread *t = a->tslot[i];
 		struct scx_agg_group *g;
 
-		if (!t || !agg_stats_active(&t->s))
+		if (!t)
+			continue;
+		/* state time up to the end, in the one pass over the threads */
+		if (!t->dead)
+			account_state(t, end);
+		if (!agg_stats_active(&t->s))
 			continue;
 		fold_thread(a, t);
 		if (!(by & (1u << SCX_AGG_PID)))
