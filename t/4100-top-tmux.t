@@ -11,6 +11,10 @@ export LANG
 # a tmux server of our own (-L), started with this environment (ASAN_OPTIONS...)
 tmux() { command tmux -L "$S" "$@"; }
 trap 'tmux kill-server 2>/dev/null; cd /; rm -rf "$TRASH"' EXIT
+# A session that outlives the tests': killing the last session makes the
+# server exit while the next test's new-session may already be connecting to
+# it ("server exited unexpectedly", about one run in three here).
+command -v tmux >/dev/null && tmux new-session -d -s keep "sleep 3600"
 
 # start ARGS...: run scx-top in a fresh 120x32 tmux pane on in.ndjson, with
 # the tty settings recorded before and after, and its exit code in rc.
