@@ -97,33 +97,23 @@ static size_t stats_bytes(const struct scx_agg_stats *cs)
 /* d += s; skip: histograms empty in both (SCX_AGG_HIST_*), not even looked at */
 static void stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s, unsigned skip)
 {
-	/* every field up to freq_khz_ns is a uint64 counter */
+	/* two runs of uint64 sums, around the three that are not sums (agg.h) */
+	static const size_t sums[2][2] = {
+		{ 0, offsetof(struct scx_agg_stats, rq_depth_max) },
+		{ offsetof(struct scx_agg_stats, running_ns),
+		  offsetof(struct scx_agg_stats, freq_khz_ns) },
+	};
 	uint64_t *du = (uint64_t *)d;
 	const uint64_t *su = (const uint64_t *)s;
-	size_t n = offsetof(struct scx_agg_stats, freq_khz_ns) / sizeof(uint64_t);
 
-	for (size_t i = 0; i < n; i++)
-		du[i] += su[i];
-	d->freq_khz_ns += s->freq_khz_ns;
-	d->freq_ns += s->freq_ns;
-	for (int i = 0; i < SCX_AGG_IDLE_STATES; i++) {
-		d->cstate_ns[i] += s->cstate_ns[i];
-		d->cstates[i] += s->cstates[i];
-	}
-	d->lost += s->lost;
-	d->dsq_inserts += s->dsq_inserts;
-	d->dsq_dispatches += s->dsq_dispatches;
+	for (int r = 0; r < 2; r++)
+		for (size_t i = sums[r][0] / 8; i < sums[r][1] / 8; i++)
+			du[i] += su[i];
+	d->rq_depth_max = SCX_MAX(d->rq_depth_max, s->rq_depth_max);
 	d->vtime_min = SCX_MIN(d->vtime_min, s->vtime_min);
 	d->vtime_max = SCX_MAX(d->vtime_max, s->vtime_max);
-	d->running_ns += s->running_ns;
-	d->runnable_ns += s->runnable_ns;
-	d->preempted_ns += s->preempted_ns;
-	d->sleeping_ns += s->sleeping_ns;
-	d->blocked_ns += s->blocked_ns;
-	d->other_ns += s->other_ns;
-	d->rq_depth_ns += s->rq_depth_ns;
-	d->rq_depth_max = SCX_MAX(d->rq_depth_max, s->rq_depth_max);
-	d->cstate_obs_ns += s->cstate_obs_ns;
+	d->freq_khz_ns += s->freq_khz_ns;
+	d->freq_ns += s->freq_ns;
 	FOR_HISTS_BUT(d, h, skip)
 		scx_hist_merge(h, HIST_AT(s, h_i));
 }

@@ -73,7 +73,11 @@ enum scx_agg_by {
 #define SCX_NR_SOFTIRQS 10	/* HI TIMER NET_TX NET_RX BLOCK IRQ_POLL TASKLET SCHED HRTIMER RCU */
 #define SCX_AGG_IDLE_STATES 8	/* cpu_idle states 0..7; deeper ones count as 7 */
 
-/* Metrics of one group over one interval.  Counters are plain sums. */
+/*
+ * Metrics of one group over one interval.  Counters are plain sums.  The
+ * order is for the cache: what every switch or wakeup counts fills the first
+ * two lines (the per-CPU stats do not stay in cache on big machines).
+ */
 struct scx_agg_stats {
 	uint64_t busy_ns;		/* non-idle running time (tasks: runtime) */
 	uint64_t idle_ns;		/* CPU groups: the idle task ran */
@@ -83,23 +87,25 @@ struct scx_agg_stats {
 	uint64_t wakeups;		/* sched_waking (tasks: woken; CPUs: target) */
 	uint64_t wakeups_new;		/* sched_wakeup_new */
 	uint64_t migrations, migr_cross_llc, migr_cross_node;
+	/* sched_ext: switch-outs with slice data and the slice they used (the
+	 * mean without the slice_used histogram, see skip_hists) */
+	uint64_t slice_used_n, slice_used_ns;
+	uint64_t dsq_inserts, dsq_dispatches;
+	uint64_t rq_depth_ns;		/* CPUs: integral of tasks waiting; / time = avg depth */
+	/* not sums: merged as the max, min and max */
+	uint64_t rq_depth_max;
+	uint64_t vtime_min, vtime_max;	/* DSQ vtime seen (max - min = progression) */
+	/* sums again, up to freq_khz_ns */
+	uint64_t running_ns, runnable_ns, preempted_ns, sleeping_ns, blocked_ns, other_ns;
 	uint64_t forks, execs, exits;
 	uint64_t softirq_ns[SCX_NR_SOFTIRQS], softirqs[SCX_NR_SOFTIRQS];
 	uint64_t irq_ns, irqs;		/* hard irqs */
 	uint64_t ipi_sent, ipi_received, ipi_ns;	/* ipi_ns: handler time */
-	/* sched_ext: switch-outs with slice data and the slice they used (the
-	 * mean without the slice_used histogram, see skip_hists) */
-	uint64_t slice_used_n, slice_used_ns;
-	double freq_khz_ns;		/* integral of frequency over freq_ns */
-	uint64_t freq_ns;		/* time with a known frequency */
 	uint64_t cstate_ns[SCX_AGG_IDLE_STATES], cstates[SCX_AGG_IDLE_STATES];
 	uint64_t lost;			/* events the producer lost */
-	uint64_t dsq_inserts, dsq_dispatches;
-	uint64_t vtime_min, vtime_max;	/* DSQ vtime seen (max - min = progression) */
-	uint64_t running_ns, runnable_ns, preempted_ns, sleeping_ns, blocked_ns, other_ns;
-	uint64_t rq_depth_ns;		/* CPUs: integral of tasks waiting; / time = avg depth */
-	uint64_t rq_depth_max;
 	uint64_t cstate_obs_ns;		/* CPUs: time since the first cpu_idle event */
+	double freq_khz_ns;		/* integral of frequency over freq_ns */
+	uint64_t freq_ns;		/* time with a known frequency */
 	struct scx_hist wake_lat;	/* waking -> switch-in, ns */
 	struct scx_hist rq_delay;	/* runnable -> switch-in, ns */
 	struct scx_hist slice;		/* length of running intervals, ns */

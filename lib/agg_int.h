@@ -43,7 +43,7 @@ struct thread {
 	char comm[SCX_COMM_LEN];
 	int32_t chain[CHAIN_MAX];
 	uint64_t chain_lat;	/* their wake latencies, summed (with pairs only) */
-	struct scx_agg_stats s;
+	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct thread, comm) == 64, "struct thread: hot fields in one line");
 
@@ -65,7 +65,7 @@ struct cpu {
 	uint64_t cidle_ts;
 	uint64_t cstate_ts;
 	uint64_t irq_ts, ipi_ts;	/* 0: none in progress */
-	struct scx_agg_stats s;
+	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct cpu, freq_khz) == 64, "struct cpu: hot fields in one line");
 
