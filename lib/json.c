@@ -5,8 +5,7 @@
  * so scx_json_parse() checks the separators between tokens, the primitives,
  * the nesting depth and the bytes (no NUL, valid UTF-8) after jsmn is done.
  */
-#define SCX_JSON_IMPL
-#include "json.h"
+#include "json-int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -385,7 +384,7 @@ int scx_json_parse_uint_text(const char *s, size_t n, bool *neg, uint64_t *mag)
 }
 
 /* Is s[0..n) a JSON number (RFC 8259 grammar)? */
-static bool is_json_number(const char *s, size_t n)
+bool scx_json_is_number(const char *s, size_t n)
 {
 	size_t i = 0;
 
@@ -427,7 +426,7 @@ static bool is_json_number(const char *s, size_t n)
  * rejected everywhere.  Most lines are ASCII: test 8 bytes at a time for a
  * high bit or a byte below 0x20 first.
  */
-static size_t check_bytes(const char *js, size_t len, const char **why)
+size_t scx_json_check_bytes(const char *js, size_t len, const char **why)
 {
 	const unsigned char *p = (const unsigned char *)js;
 	size_t i = 0;
@@ -469,39 +468,6 @@ static size_t check_bytes(const char *js, size_t len, const char **why)
 	return SIZE_MAX;
 }
 
-static bool is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Real extent of a token in the text: strings include their quotes. */
-static int tok_start(const jsmntok_t *t)
-{
-	return t->type == JSMN_STRING ? t->start - 1 : t->start;
-}
-
-static int tok_end(const jsmntok_t *t)
-{
-	return t->type == JSMN_STRING ? t->end + 1 : t->end;
-}
-
-/* js[from..to) must be whitespace around at most one 'sep' (exactly one if sep). */
-static int check_gap(const char *js, int from, int to, char sep)
-{
-	int i = from;
-
-	while (i < to && is_ws(js[i]))
-		i++;
-	if (sep) {
-		if (i >= to || js[i] != sep)
-			return i;
-		i++;
-		while (i < to && is_ws(js[i]))
-			i++;
-	}
-	return i == to ? -1 : i;
-}
-
 static int fail(struct scx_json_doc *d, size_t off, const char *why)
 {
 	d->err_off = off;
@@ -510,129 +476,202 @@ static int fail(struct scx_json_doc *d, size_t off, const char *why)
 	return -EINVAL;
 }
 
-/*
- * The grammar jsmn leaves out: exactly one ':' between key and value, one
- * ',' between elements, none elsewhere, keys are strings, each key has one
- * value, primitives are true/false/null/numbers, nesting within the limit.
- * aux[i] holds the end of the last child seen for container i, and
- * aux[cap + i] its depth.
- */
-static int check_structure(struct scx_json_doc *d, int *aux)
+static inline size_t skip_ws(const char *js, size_t i, size_t n)
 {
-	const char *js = d->js;
-	jsmntok_t *tok = d->tok;
-	int *last = aux, *depth = aux + d->cap;
-
-	if (d->ntok < 1)
-		return fail(d, d->len, "empty document");
-	for (int i = 0; i < d->ntok; i++) {
-		jsmntok_t *t = &tok[i];
-		int p = t->parent;
-		int gap;
-
-		if (t->type == JSMN_PRIMITIVE) {
-			const char *s = js + t->start;
-			size_t n = t->end - t->start;
-			if (!((n == 4 && !memcmp(s, "true", 4)) ||
-			      (n == 5 && !memcmp(s, "false", 5)) ||
-			      (n == 4 && !memcmp(s, "null", 4)) || is_json_number(s, n)))
-				return fail(d, t->start, "invalid literal");
-		}
-		last[i] = -1;
-		if (p >= 0 && tok[p].type == JSMN_PRIMITIVE)
-			return fail(d, tok_start(t), "unexpected ':'");	/* jsmn: "1:2" */
-		if (p < 0) {
-			if (i != 0)
-				return fail(d, tok_start(t), "more than one value");
-			gap = check_gap(js, 0, tok_start(t), 0);
-			if (gap >= 0)
-				return fail(d, gap, "unexpected character");
-			depth[i] = 0;
-		} else if (tok[p].type == JSMN_STRING) {
-			/* an object member's value: parent is its key; a second value
-			 * under one key means a missing ',' */
-			if (tok[p].size != 1 && i != p + 1)
-				return fail(d, tok_start(t), "expected ',' or '}'");
-			gap = check_gap(js, tok_end(&tok[p]), tok_start(t), ':');
-			if (gap >= 0)
-				return fail(d, gap, "expected ':'");
-			int obj = tok[p].parent;
-			if (obj < 0 || tok[obj].type != JSMN_OBJECT)
-				return fail(d, tok_end(&tok[p]), "unexpected ':'");
-			last[obj] = tok_end(t);
-			depth[i] = depth[obj];
-		} else {
-			/* an array element or an object key */
-			bool first = last[p] < 0;
-			if (tok[p].type == JSMN_OBJECT && t->type != JSMN_STRING)
-				return fail(d, tok_start(t), "expected a string key");
-			gap = check_gap(js, first ? tok[p].start + 1 : last[p], tok_start(t),
-					first ? 0 : ',');
-			if (gap >= 0)
-				return fail(d, gap,
-					    first ? "unexpected character" : "expected ','");
-			last[p] = tok_end(t);
-			depth[i] = depth[p];
-			if (tok[p].type == JSMN_OBJECT && t->size == 0)
-				return fail(d, tok_end(t), "expected ':'");
-		}
-		if (t->type == JSMN_OBJECT || t->type == JSMN_ARRAY) {
-			depth[i]++;
-			if (depth[i] > SCX_JSON_MAX_DEPTH)
-				return fail(d, t->start, "nesting too deep");
-		}
-	}
-	/* closing gaps: whitespace only between the last child and the bracket */
-	for (int i = 0; i < d->ntok; i++) {
-		jsmntok_t *t = &tok[i];
-		if (t->type != JSMN_OBJECT && t->type != JSMN_ARRAY)
-			continue;
-		int gap = check_gap(js, last[i] < 0 ? t->start + 1 : last[i], t->end - 1, 0);
-		if (gap >= 0)
-			return fail(d, gap, "unexpected character");
-	}
-	int gap = check_gap(js, tok_end(&tok[0]), (int)d->len, 0);
-	if (gap >= 0)
-		return fail(d, gap, "trailing characters");
-	return 0;
+	while (i < n && (js[i] == ' ' || js[i] == '\n' || js[i] == '\r' || js[i] == '\t'))
+		i++;
+	return i;
 }
 
-/* Depth scan used before growing the token array, so that a line of a
- * million '[' fails fast instead of allocating a million tokens. */
-static int scan_depth(const char *js, size_t len, size_t *off)
+static inline bool is_hex(char c)
 {
-	int depth = 0;
-	bool in_str = false;
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
-	for (size_t i = 0; i < len; i++) {
-		char c = js[i];
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = false;
+/* A new token: the array doubles as the text needs (a text is read once). */
+static int new_tok(struct scx_json_doc *d, jsmntype_t type, size_t start, int parent)
+{
+	jsmntok_t *t;
+
+	if (d->ntok == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 64;
+		d->tok = scx_xrealloc(d->tok, (size_t)d->cap * sizeof(*d->tok));
+		d->next = scx_xrealloc(d->next, (size_t)d->cap * sizeof(*d->next));
+	}
+	t = &d->tok[d->ntok];
+	t->type = type;
+	t->start = (int)start;
+	t->end = -1;
+	t->size = 0;
+	t->parent = parent;
+	d->next[d->ntok] = d->ntok + 1;
+	if (parent >= 0)
+		d->tok[parent].size++;
+	return d->ntok++;
+}
+
+/*
+ * The string whose opening quote is at i: its token, and the index after the
+ * closing quote, or 0 for a bad escape or no closing quote (*why).  Bytes were
+ * checked already (check_bytes); tab, CR and LF pass here, as in jsmn, and
+ * scx_json_str() rejects them.
+ */
+static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *err_off,
+			  const char **why)
+{
+	const char *js = d->js;
+	size_t n = d->len, j = i + 1;
+	int t;
+
+	for (;;) {
+		j = scx_json_plain_end(js, j, n);
+		if (j >= n) {
+			*why = "unexpected end of JSON";
+			*err_off = n;
+			return 0;
+		}
+		if (js[j] == '"')
+			break;
+		if (js[j] != '\\') {
+			j++;	/* valid UTF-8 or a control byte check_bytes let through */
 			continue;
 		}
-		if (c == '"') {
-			in_str = true;
-		} else if (c == '[' || c == '{') {
-			if (++depth > SCX_JSON_MAX_DEPTH) {
-				*off = i;
-				return -1;
+		if (j + 1 >= n) {
+			*why = "unexpected end of JSON";
+			*err_off = n;
+			return 0;
+		}
+		switch (js[j + 1]) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			j += 2;
+			continue;
+		case 'u':
+			if (j + 6 <= n && is_hex(js[j + 2]) && is_hex(js[j + 3]) && is_hex(js[j + 4]) &&
+			    is_hex(js[j + 5])) {
+				j += 6;
+				continue;
 			}
-		} else if (c == ']' || c == '}') {
-			depth--;
+			/* fall through */
+		default:
+			*why = "invalid escape";
+			*err_off = i;	/* where the string starts, as jsmn said */
+			return 0;
 		}
 	}
-	return 0;
+	t = new_tok(d, JSMN_STRING, i + 1, parent);
+	d->tok[t].end = (int)j;
+	return j + 1;
+}
+
+/* Bytes a number or literal may hold; anything else ends it. */
+static inline bool is_prim_byte(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '+' || c == '-' || c == '.';
+}
+
+/*
+ * One pass, one token array, no recursion: containers open on a stack of at
+ * most SCX_JSON_MAX_DEPTH.  The tokens are jsmn's (strict mode, parent links:
+ * a member's value has its key as parent, the key has size 1), and next[]
+ * holds the token after each value's last descendant.  Errors name the first
+ * byte that cannot continue a JSON text.
+ */
+static int scan(struct scx_json_doc *d)
+{
+	const char *js = d->js, *why;
+	size_t n = d->len, i = 0, j, off;
+	int stk[SCX_JSON_MAX_DEPTH], depth = 0, key = -1, parent, top, t;
+
+	/* a value is expected at i; parent: the open container, or the key */
+value:
+	i = skip_ws(js, i, n);
+	if (i >= n)
+		return fail(d, n, d->ntok ? "unexpected end of JSON" : "empty document");
+	parent = key >= 0 ? key : depth ? stk[depth - 1] : -1;
+	key = -1;
+	switch (js[i]) {
+	case '{':
+	case '[':
+		if (depth == SCX_JSON_MAX_DEPTH)
+			return fail(d, i, "nesting too deep");
+		t = new_tok(d, js[i] == '{' ? JSMN_OBJECT : JSMN_ARRAY, i, parent);
+		stk[depth++] = t;
+		i = skip_ws(js, i + 1, n);
+		if (i < n && js[i] == (d->tok[t].type == JSMN_OBJECT ? '}' : ']'))
+			goto close;
+		if (d->tok[t].type == JSMN_OBJECT)
+			goto member;
+		goto value;
+	case '"':
+		if (!(j = scan_string(d, i, parent, &off, &why)))
+			return fail(d, off, why);
+		i = j;
+		goto after;
+	}
+	for (j = i; j < n && is_prim_byte(js[j]); j++)
+		;
+	if (j == i)
+		return fail(d, i, "unexpected character");
+	if (!((j - i == 4 && !memcmp(js + i, "true", 4)) ||
+	      (j - i == 5 && !memcmp(js + i, "false", 5)) ||
+	      (j - i == 4 && !memcmp(js + i, "null", 4)) || scx_json_is_number(js + i, j - i)))
+		return fail(d, i, "invalid literal");
+	t = new_tok(d, JSMN_PRIMITIVE, i, parent);
+	d->tok[t].end = (int)j;
+	i = j;
+
+	/* a value ended before i: a separator, a closing bracket or the end */
+after:
+	i = skip_ws(js, i, n);
+	if (!depth) {
+		if (i < n)
+			return fail(d, i, "trailing characters");
+		return 0;
+	}
+	top = stk[depth - 1];
+	if (i >= n)
+		return fail(d, n, "unexpected end of JSON");
+	if (js[i] == ',') {
+		i++;
+		if (d->tok[top].type == JSMN_OBJECT)
+			goto member;
+		goto value;
+	}
+	if (js[i] != (d->tok[top].type == JSMN_OBJECT ? '}' : ']'))
+		return fail(d, i, d->tok[top].type == JSMN_OBJECT ? "expected ',' or '}'" :
+								       "expected ',' or ']'");
+close:
+	/* js[i] closes stk[depth - 1] */
+	top = stk[--depth];
+	d->tok[top].end = (int)i + 1;
+	d->next[top] = d->ntok;
+	i++;
+	goto after;
+
+	/* an object member's key is expected at i */
+member:
+	i = skip_ws(js, i, n);
+	if (i >= n)
+		return fail(d, n, "unexpected end of JSON");
+	if (js[i] != '"')
+		return fail(d, i, "expected a string key");
+	if (!(j = scan_string(d, i, stk[depth - 1], &off, &why)))
+		return fail(d, off, why);
+	key = d->ntok - 1;
+	i = skip_ws(js, j, n);
+	if (i >= n)
+		return fail(d, n, "unexpected end of JSON");
+	if (js[i] != ':')
+		return fail(d, i, "expected ':'");
+	i++;
+	goto value;
 }
 
 int scx_json_parse(struct scx_json_doc *d, const char *js, size_t len)
 {
 	const char *why = NULL;
 	size_t off;
-	jsmn_parser p;
-	int r;
 
 	d->js = js;
 	d->len = len;
@@ -641,54 +680,20 @@ int scx_json_parse(struct scx_json_doc *d, const char *js, size_t len)
 	d->err_off = 0;
 	if (len > INT32_MAX / 2)
 		return fail(d, 0, "document too large");
-	off = check_bytes(js, len, &why);
+	off = scx_json_check_bytes(js, len, &why);
 	if (off != SIZE_MAX)
 		return fail(d, off, why);
-	if (!d->cap) {
-		/* one allocation: tokens, then 2 ints of scratch per token */
-		d->cap = 64;
-		d->tok = scx_xmalloc(d->cap * (sizeof(jsmntok_t) + 2 * sizeof(int)));
-	}
-	for (;;) {
-		unsigned need;
-
-		jsmn_init(&p);
-		r = jsmn_parse(&p, js, len, d->tok, d->cap);
-		if (r != JSMN_ERROR_NOMEM)
-			break;
-		/*
-		 * Count the tokens in one pass and size the array once: doubling
-		 * from 64 re-parsed a 100k-token scx-agg snapshot eleven times.
-		 */
-		jsmn_init(&p);
-		r = jsmn_parse(&p, js, len, NULL, 0);
-		if (r < 0)
-			break;
-		need = (unsigned)r;
-		if (need >= 1024 && scan_depth(js, len, &off))
-			return fail(d, off, "nesting too deep");
-		if (need > INT32_MAX / 4)
-			return fail(d, 0, "document too large");
-		do	/* at least once, so a miscount cannot loop */
-			d->cap *= 2;
-		while ((unsigned)d->cap < need);
-		free(d->tok);
-		d->tok = scx_xmalloc(d->cap * (sizeof(jsmntok_t) + 2 * sizeof(int)));
-	}
-	if ((r == JSMN_ERROR_INVAL || r == JSMN_ERROR_PART) && scan_depth(js, len, &off))
-		return fail(d, off, "nesting too deep");
-	if (r == JSMN_ERROR_INVAL)
-		return fail(d, p.pos, "invalid JSON");
-	if (r == JSMN_ERROR_PART)
-		return fail(d, len, "unexpected end of JSON");
-	d->ntok = r;
-	return check_structure(d, (int *)(d->tok + d->cap));
+	if (d->cap && !d->next)	/* the last text was the reference reader's */
+		scx_json_free(d);
+	return scan(d);
 }
 
 void scx_json_free(struct scx_json_doc *d)
 {
 	free(d->tok);
+	free(d->next);
 	d->tok = NULL;
+	d->next = NULL;
 	d->cap = d->ntok = 0;
 }
 
@@ -698,6 +703,9 @@ int scx_json_next(const struct scx_json_doc *d, int idx)
 
 	if (idx < 0 || idx >= d->ntok)
 		return d->ntok;
+	if (d->next)
+		return d->next[idx];
+	/* the reference reader's documents: by the extents */
 	if (d->tok[idx].size == 0)
 		return idx + 1;
 	end = d->tok[idx].end;
@@ -812,6 +820,55 @@ int scx_json_uint(const struct scx_json_doc *d, int idx, uint64_t *v)
 	return 0;
 }
 
+/*
+ * s[0..n), a JSON number, when it is exactly m * 10^e with m < 2^53 and
+ * |e| <= 22: both are exact doubles, so one multiply or divide rounds
+ * correctly (Clinger's fast path) and gives strtod's result.  Most numbers
+ * of our streams are (9 significant digits at most).  false: use strtod.
+ */
+static bool fast_double(const char *s, size_t n, double *v)
+{
+	static const double pow10[23] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+	};
+	size_t i = 0;
+	bool neg = s[0] == '-';
+	uint64_t m = 0;
+	int digits = 0, e = 0, ee = 0, esign = 1;
+
+	/* digits: significant ones so far (leading zeros do not count) */
+	for (i += neg; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		digits += digits || s[i] != '0';
+		m = m * 10 + (s[i] - '0');
+	}
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, e--) {
+			digits += digits || s[i] != '0';
+			m = m * 10 + (s[i] - '0');
+		}
+	}
+	if (digits > 19)
+		return false;	/* m may have wrapped */
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			esign = s[i++] == '-' ? -1 : 1;
+		for (; i < n; i++) {
+			ee = ee * 10 + (s[i] - '0');
+			if (ee > 1000)
+				return false;
+		}
+		e += esign * ee;
+	}
+	if (m > (1ull << 53) || e < -22 || e > 22)
+		return false;
+	*v = e < 0 ? (double)m / pow10[-e] : (double)m * pow10[e];
+	if (neg)
+		*v = -*v;
+	return true;
+}
+
 int scx_json_double(const struct scx_json_doc *d, int idx, double *v)
 {
 	const char *s;
@@ -819,8 +876,10 @@ int scx_json_double(const struct scx_json_doc *d, int idx, double *v)
 	char buf[64];
 	char *end;
 
-	if (num_text(d, idx, &s, &n) || !is_json_number(s, n))
+	if (num_text(d, idx, &s, &n) || !scx_json_is_number(s, n))
 		return -EINVAL;
+	if (fast_double(s, n, v))
+		return 0;
 	if (n >= sizeof(buf))
 		return -ERANGE;
 	memcpy(buf, s, n);

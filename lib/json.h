@@ -65,8 +65,9 @@ struct scx_json_doc {
 	const char *js;
 	size_t len;
 	jsmntok_t *tok;
+	int *next;	/* next[i]: the token after value i and all it holds */
 	int ntok;	/* tokens parsed */
-	int cap;	/* tokens allocated; grown on JSMN_ERROR_NOMEM */
+	int cap;	/* tokens allocated */
 	size_t err_off;	/* byte offset of a parse error */
 	const char *err;	/* static description of a parse error */
 };
