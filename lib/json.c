@@ -383,42 +383,6 @@ int scx_json_parse_uint_text(const char *s, size_t n, bool *neg, uint64_t *mag)
 	return 0;
 }
 
-/* Is s[0..n) a JSON number (RFC 8259 grammar)? */
-bool scx_json_is_number(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	if (i < n && s[i] == '-')
-		i++;
-	if (i >= n)
-		return false;
-	if (s[i] == '0') {
-		i++;
-	} else if (s[i] >= '1' && s[i] <= '9') {
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	} else {
-		return false;
-	}
-	if (i < n && s[i] == '.') {
-		i++;
-		if (i >= n || s[i] < '0' || s[i] > '9')
-			return false;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		if (i >= n || s[i] < '0' || s[i] > '9')
-			return false;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	}
-	return i == n;
-}
-
 /* ---- reader -------------------------------------------------------------- */
 
 /*
@@ -478,6 +442,9 @@ static int fail(struct scx_json_doc *d, size_t off, const char *why)
 
 static inline size_t skip_ws(const char *js, size_t i, size_t n)
 {
+	/* compact JSON (all of ours) has none: one test */
+	if (i < n && (unsigned char)js[i] > ' ')
+		return i;
 	while (i < n && (js[i] == ' ' || js[i] == '\n' || js[i] == '\r' || js[i] == '\t'))
 		i++;
 	return i;
@@ -488,16 +455,20 @@ static inline bool is_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* A new token: the array doubles as the text needs (a text is read once). */
-static int new_tok(struct scx_json_doc *d, jsmntype_t type, size_t start, int parent)
+/* The token array doubles as the text needs (a text is read once). */
+static __attribute__((noinline)) void grow_tok(struct scx_json_doc *d)
+{
+	d->cap = d->cap ? d->cap * 2 : 64;
+	d->tok = scx_xrealloc(d->tok, (size_t)d->cap * sizeof(*d->tok));
+	d->next = scx_xrealloc(d->next, (size_t)d->cap * sizeof(*d->next));
+}
+
+static inline int new_tok(struct scx_json_doc *d, jsmntype_t type, size_t start, int parent)
 {
 	jsmntok_t *t;
 
-	if (d->ntok == d->cap) {
-		d->cap = d->cap ? d->cap * 2 : 64;
-		d->tok = scx_xrealloc(d->tok, (size_t)d->cap * sizeof(*d->tok));
-		d->next = scx_xrealloc(d->next, (size_t)d->cap * sizeof(*d->next));
-	}
+	if (d->ntok == d->cap)
+		grow_tok(d);
 	t = &d->tok[d->ntok];
 	t->type = type;
 	t->start = (int)start;
@@ -563,11 +534,67 @@ static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *
 	return j + 1;
 }
 
-/* Bytes a number or literal may hold; anything else ends it. */
-static inline bool is_prim_byte(char c)
+/* Bytes a number or literal may hold: the run of them is one token. */
+static const bool prim_byte[256] = {
+	['0' ... '9'] = true, ['a' ... 'z'] = true, ['A' ... 'Z'] = true,
+	['+'] = true, ['-'] = true, ['.'] = true,
+};
+
+/* The end of the JSON number at s[i..n), or i if there is none (RFC 8259). */
+static inline size_t number_end(const char *s, size_t i, size_t n)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       c == '+' || c == '-' || c == '.';
+	size_t j = i + (i < n && s[i] == '-');
+
+	if (j < n && s[j] == '0')
+		j++;
+	else if (j < n && s[j] >= '1' && s[j] <= '9')
+		while (++j < n && s[j] >= '0' && s[j] <= '9')
+			;
+	else
+		return i;
+	if (j < n && s[j] == '.') {
+		if (++j >= n || s[j] < '0' || s[j] > '9')
+			return i;
+		while (++j < n && s[j] >= '0' && s[j] <= '9')
+			;
+	}
+	if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+		j++;
+		if (j < n && (s[j] == '+' || s[j] == '-'))
+			j++;
+		if (j >= n || s[j] < '0' || s[j] > '9')
+			return i;
+		while (++j < n && s[j] >= '0' && s[j] <= '9')
+			;
+	}
+	return j;
+}
+
+/* The end of the number or literal at js[i..n), or i if it is not one. */
+static inline size_t primitive_end(const char *js, size_t i, size_t n)
+{
+	size_t j;
+
+	switch (js[i]) {
+	case 't':
+		j = n - i >= 4 && !memcmp(js + i, "true", 4) ? i + 4 : i;
+		break;
+	case 'f':
+		j = n - i >= 5 && !memcmp(js + i, "false", 5) ? i + 5 : i;
+		break;
+	case 'n':
+		j = n - i >= 4 && !memcmp(js + i, "null", 4) ? i + 4 : i;
+		break;
+	default:
+		j = number_end(js, i, n);
+	}
+	/* "1x", "truex": one bad literal, not a value and junk */
+	return j < n && prim_byte[(unsigned char)js[j]] ? i : j;
+}
+
+bool scx_json_is_number(const char *s, size_t n)
+{
+	return n && number_end(s, 0, n) == n;
 }
 
 /*
@@ -609,14 +636,9 @@ value:
 		i = j;
 		goto after;
 	}
-	for (j = i; j < n && is_prim_byte(js[j]); j++)
-		;
-	if (j == i)
-		return fail(d, i, "unexpected character");
-	if (!((j - i == 4 && !memcmp(js + i, "true", 4)) ||
-	      (j - i == 5 && !memcmp(js + i, "false", 5)) ||
-	      (j - i == 4 && !memcmp(js + i, "null", 4)) || scx_json_is_number(js + i, j - i)))
-		return fail(d, i, "invalid literal");
+	if ((j = primitive_end(js, i, n)) == i)
+		return fail(d, i, prim_byte[(unsigned char)js[i]] ? "invalid literal" :
+								   "unexpected character");
 	t = new_tok(d, JSMN_PRIMITIVE, i, parent);
 	d->tok[t].end = (int)j;
 	i = j;
@@ -876,7 +898,8 @@ int scx_json_double(const struct scx_json_doc *d, int idx, double *v)
 	char buf[64];
 	char *end;
 
-	if (num_text(d, idx, &s, &n) || !scx_json_is_number(s, n))
+	/* both readers checked every primitive: it is a number or a literal */
+	if (num_text(d, idx, &s, &n) || !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')))
 		return -EINVAL;
 	if (fast_double(s, n, v))
 		return 0;
