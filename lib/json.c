@@ -481,6 +481,9 @@ static inline int new_tok(struct scx_json_doc *d, jsmntype_t type, size_t start,
 	return d->ntok++;
 }
 
+/* Bytes that end a run of plain string bytes: the quote, escapes, controls. */
+static const bool str_stop[256] = { [0 ... 0x1f] = true, ['"'] = true, ['\\'] = true };
+
 /*
  * The string whose opening quote is at i: its token, and the index after the
  * closing quote, or 0 for a bad escape or no closing quote (*why).  Bytes were
@@ -495,7 +498,9 @@ static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *
 	int t;
 
 	for (;;) {
-		j = scx_json_plain_end(js, j, n);
+		/* keys and comms are short: a byte loop beats 8-byte words there */
+		while (j < n && !str_stop[(unsigned char)js[j]])
+			j++;
 		if (j >= n) {
 			*why = "unexpected end of JSON";
 			*err_off = n;
@@ -504,7 +509,7 @@ static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *
 		if (js[j] == '"')
 			break;
 		if (js[j] != '\\') {
-			j++;	/* valid UTF-8 or a control byte check_bytes let through */
+			j++;	/* a control byte check_bytes let through */
 			continue;
 		}
 		if (j + 1 >= n) {
