@@ -24,18 +24,38 @@ static bool num(const struct sp *p, int obj, const char *key, double *v)
 	return t >= 0 && !scx_json_double(p->d, t, v);
 }
 
+static bool val(const struct sp *p, int t, double *v);
+
+/* count, p50, p90 and p99 of a distribution object, in one pass over its members */
 static void dist(const struct sp *p, struct top_row *r, int t)
 {
-	double n = 0;
+	static const struct { const char *key; int col; } q[] = {
+		{ "p50", TC_P50 }, { "p90", TC_P90 }, { "p99", TC_P99 },
+	};
+	const struct scx_json_doc *d = p->d;
+	double n = 0, v[3];
+	bool has[3] = { false };
 
-	if (!num(p, t, "count", &n) || n <= 0)
+	if (d->tok[t].type != JSMN_OBJECT)
 		return;
-	if (num(p, t, "p50", &r->v[TC_P50]))
-		r->has[TC_P50] = true;
-	if (num(p, t, "p90", &r->v[TC_P90]))
-		r->has[TC_P90] = true;
-	if (num(p, t, "p99", &r->v[TC_P99]))
-		r->has[TC_P99] = true;
+	for (int m = 0, k = t + 1; m < d->tok[t].size && k + 1 < d->ntok;
+	     m++, k = scx_json_next(d, k + 1)) {
+		if (scx_json_key_eq(d, k, "count", 5)) {
+			val(p, k + 1, &n);
+			continue;
+		}
+		for (int i = 0; i < 3; i++)
+			if (scx_json_key_eq(d, k, q[i].key, 3))
+				has[i] = val(p, k + 1, &v[i]);
+	}
+	if (n <= 0)
+		return;
+	for (int i = 0; i < 3; i++) {
+		if (has[i]) {
+			r->v[q[i].col] = v[i];
+			r->has[q[i].col] = true;
+		}
+	}
 }
 
 static bool val(const struct sp *p, int t, double *v)
