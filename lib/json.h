@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * JSON for the whole suite: a streaming writer into an scx_buf (one compact
- * object per NDJSON line, never pretty-printed on a stream), and a reader on
- * jsmn in strict mode with the string-escape and number decoding in one place.
+ * object per NDJSON line, never pretty-printed on a stream), and a strict
+ * reader that tokenizes a text in one pass into jsmn's token layout (strict
+ * mode, parent links; jsmn's own parser is the reference it is tested
+ * against, lib/json_ref.c), with the string-escape and number decoding in
+ * one place.
  */
 #ifndef SCX_JSON_H
 #define SCX_JSON_H
