@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * JSON writer and reader (see json.h).  The reader checks the bytes (no NUL,
- * valid UTF-8), then scans the text once with a stack of open containers,
- * checking the grammar as it goes and writing jsmn's tokens.  It replaced
+ * JSON writer and reader (see json.h).  The reader scans the text once with
+ * a stack of open containers, checking the grammar and the bytes as it goes
+ * (valid UTF-8 and no NUL or control byte in strings; outside them only
+ * JSON's own bytes) and writing jsmn's tokens.  It replaced
  * jsmn plus a second walk for the grammar jsmn leaves out ("[1 2]", "nul"),
  * which read big scx-agg snapshots at a third of the speed; that pair is
  * kept in json_ref.c as the reference for tests and fuzzers.
@@ -482,14 +483,16 @@ static inline int new_tok(struct scx_json_doc *d, jsmntype_t type, size_t start,
 	return d->ntok++;
 }
 
-/* Bytes that end a run of plain string bytes: the quote, escapes, controls. */
-static const bool str_stop[256] = { [0 ... 0x1f] = true, ['"'] = true, ['\\'] = true };
+/* Bytes that end a run of plain string bytes: the quote, escapes, controls, non-ASCII. */
+static const bool str_stop[256] = {
+	[0 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x80 ... 0xff] = true,
+};
 
 /*
  * The string whose opening quote is at i: its token, and the index after the
- * closing quote, or 0 for a bad escape or no closing quote (*why).  Bytes were
- * checked already (check_bytes); tab, CR and LF pass here, as in jsmn, and
- * scx_json_str() rejects them.
+ * closing quote, or 0 (*why, *err_off) for a bad escape, invalid UTF-8, a NUL
+ * or control byte, or no closing quote.  Tab, CR and LF pass, as in jsmn,
+ * and scx_json_str() rejects them.
  */
 static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *err_off,
 			  const char **why)
@@ -509,8 +512,25 @@ static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *
 		}
 		if (js[j] == '"')
 			break;
-		if (js[j] != '\\') {
-			j++;	/* a control byte check_bytes let through */
+		if ((unsigned char)js[j] >= 0x80) {
+			size_t l = scx_utf8_seq((const unsigned char *)js + j, n - j);
+
+			if (!l) {
+				*why = "invalid UTF-8";
+				*err_off = j;
+				return 0;
+			}
+			j += l;
+			continue;
+		}
+		if ((unsigned char)js[j] < 0x20) {
+			/* tab, CR and LF pass, as in jsmn; scx_json_str() rejects them */
+			if (js[j] != '\t' && js[j] != '\n' && js[j] != '\r') {
+				*why = js[j] ? "control character" : "NUL byte";
+				*err_off = j;
+				return 0;
+			}
+			j++;
 			continue;
 		}
 		if (j + 1 >= n) {
@@ -698,9 +718,6 @@ member:
 
 int scx_json_parse(struct scx_json_doc *d, const char *js, size_t len)
 {
-	const char *why = NULL;
-	size_t off;
-
 	d->js = js;
 	d->len = len;
 	d->ntok = 0;
@@ -708,9 +725,6 @@ int scx_json_parse(struct scx_json_doc *d, const char *js, size_t len)
 	d->err_off = 0;
 	if (len > INT32_MAX / 2)
 		return fail(d, 0, "document too large");
-	off = scx_json_check_bytes(js, len, &why);
-	if (off != SIZE_MAX)
-		return fail(d, off, why);
 	if (d->cap && !d->next)	/* the last text was the reference reader's */
 		scx_json_free(d);
 	return scan(d);

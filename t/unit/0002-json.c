@@ -348,15 +348,18 @@ static void reader_vs_reference(void)
 		/* then a byte changed, inserted or removed */
 		scx_buf_reserve(&b, 1);
 		size_t at = n ? rnd((unsigned)n) : 0;
-		static const char mut[] = "{}[],:\" \\x0-e.1tn";
+		/* JSON's own bytes, and bytes no JSON text holds outside a string */
+		static const char mut[] = { '{', '}', '[', ']', ',', ':', '"', ' ', '\\', 'x',
+					    '0', '-', 'e', '.', '1', 't', 'n', '\t', 0, 1, 0x7f,
+					    (char)0x80, (char)0xc3, (char)0xff };
 		switch (rnd(3)) {
 		case 0:
 			if (n)
-				b.data[at] = mut[rnd(sizeof(mut) - 1)];
+				b.data[at] = mut[rnd(sizeof(mut))];
 			break;
 		case 1:
 			memmove(b.data + at + 1, b.data + at, n - at);
-			b.data[at] = mut[rnd(sizeof(mut) - 1)];
+			b.data[at] = mut[rnd(sizeof(mut))];
 			n++;
 			break;
 		default:
