@@ -11,6 +11,10 @@
  * if there is none.
  */
 size_t scx_json_check_bytes(const char *js, size_t len, const char **why);
+/* Set up d for the text js[0..len); -EINVAL (d->err set) if it is too large. */
+int scx_json_begin(struct scx_json_doc *d, const char *js, size_t len);
+/* Record a parse error at byte off; returns -EINVAL. */
+int scx_json_fail(struct scx_json_doc *d, size_t off, const char *why);
 /* Is s[0..n) a JSON number (RFC 8259 grammar)? */
 bool scx_json_is_number(const char *s, size_t n);
 /*

@@ -434,12 +434,22 @@ size_t scx_json_check_bytes(const char *js, size_t len, const char **why)
 	return SIZE_MAX;
 }
 
-static int fail(struct scx_json_doc *d, size_t off, const char *why)
+int scx_json_fail(struct scx_json_doc *d, size_t off, const char *why)
 {
 	d->err_off = off;
 	d->err = why;
 	d->ntok = 0;
 	return -EINVAL;
+}
+
+int scx_json_begin(struct scx_json_doc *d, const char *js, size_t len)
+{
+	d->js = js;
+	d->len = len;
+	d->ntok = 0;
+	d->err = NULL;
+	d->err_off = 0;
+	return len > INT32_MAX / 2 ? scx_json_fail(d, 0, "document too large") : 0;
 }
 
 static inline size_t skip_ws(const char *js, size_t i, size_t n)
@@ -640,14 +650,14 @@ static int scan(struct scx_json_doc *d)
 value:
 	i = skip_ws(js, i, n);
 	if (i >= n)
-		return fail(d, n, d->ntok ? "unexpected end of JSON" : "empty document");
+		return scx_json_fail(d, n, d->ntok ? "unexpected end of JSON" : "empty document");
 	parent = key >= 0 ? key : depth ? stk[depth - 1] : -1;
 	key = -1;
 	switch (js[i]) {
 	case '{':
 	case '[':
 		if (depth == SCX_JSON_MAX_DEPTH)
-			return fail(d, i, "nesting too deep");
+			return scx_json_fail(d, i, "nesting too deep");
 		t = new_tok(d, js[i] == '{' ? JSMN_OBJECT : JSMN_ARRAY, i, parent);
 		stk[depth++] = t;
 		i = skip_ws(js, i + 1, n);
@@ -658,13 +668,13 @@ value:
 		goto value;
 	case '"':
 		if (!(j = scan_string(d, i, parent, &off, &why)))
-			return fail(d, off, why);
+			return scx_json_fail(d, off, why);
 		i = j;
 		goto after;
 	}
 	if ((j = primitive_end(js, i, n)) == i)
-		return fail(d, i, prim_byte[(unsigned char)js[i]] ? "invalid literal" :
-								   "unexpected character");
+		return scx_json_fail(d, i, prim_byte[(unsigned char)js[i]] ?
+						   "invalid literal" : "unexpected character");
 	t = new_tok(d, JSMN_PRIMITIVE, i, parent);
 	d->tok[t].end = (int)j;
 	i = j;
@@ -674,12 +684,12 @@ after:
 	i = skip_ws(js, i, n);
 	if (!depth) {
 		if (i < n)
-			return fail(d, i, "trailing characters");
+			return scx_json_fail(d, i, "trailing characters");
 		return 0;
 	}
 	top = stk[depth - 1];
 	if (i >= n)
-		return fail(d, n, "unexpected end of JSON");
+		return scx_json_fail(d, n, "unexpected end of JSON");
 	if (js[i] == ',') {
 		i++;
 		if (d->tok[top].type == JSMN_OBJECT)
@@ -687,8 +697,8 @@ after:
 		goto value;
 	}
 	if (js[i] != (d->tok[top].type == JSMN_OBJECT ? '}' : ']'))
-		return fail(d, i, d->tok[top].type == JSMN_OBJECT ? "expected ',' or '}'" :
-								       "expected ',' or ']'");
+		return scx_json_fail(d, i, d->tok[top].type == JSMN_OBJECT ?
+						   "expected ',' or '}'" : "expected ',' or ']'");
 close:
 	/* js[i] closes stk[depth - 1] */
 	top = stk[--depth];
@@ -701,30 +711,25 @@ close:
 member:
 	i = skip_ws(js, i, n);
 	if (i >= n)
-		return fail(d, n, "unexpected end of JSON");
+		return scx_json_fail(d, n, "unexpected end of JSON");
 	if (js[i] != '"')
-		return fail(d, i, "expected a string key");
+		return scx_json_fail(d, i, "expected a string key");
 	if (!(j = scan_string(d, i, stk[depth - 1], &off, &why)))
-		return fail(d, off, why);
+		return scx_json_fail(d, off, why);
 	key = d->ntok - 1;
 	i = skip_ws(js, j, n);
 	if (i >= n)
-		return fail(d, n, "unexpected end of JSON");
+		return scx_json_fail(d, n, "unexpected end of JSON");
 	if (js[i] != ':')
-		return fail(d, i, "expected ':'");
+		return scx_json_fail(d, i, "expected ':'");
 	i++;
 	goto value;
 }
 
 int scx_json_parse(struct scx_json_doc *d, const char *js, size_t len)
 {
-	d->js = js;
-	d->len = len;
-	d->ntok = 0;
-	d->err = NULL;
-	d->err_off = 0;
-	if (len > INT32_MAX / 2)
-		return fail(d, 0, "document too large");
+	if (scx_json_begin(d, js, len))
+		return -EINVAL;
 	if (d->cap && !d->next)	/* the last text was the reference reader's */
 		scx_json_free(d);
 	return scan(d);

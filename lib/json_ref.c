@@ -14,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ref_fail(struct scx_json_doc *d, size_t off, const char *why)
-{
-	d->err_off = off;
-	d->err = why;
-	d->ntok = 0;
-	return -EINVAL;
-}
 
 static bool is_ws(char c)
 {
@@ -70,7 +63,7 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 	int *last = aux, *depth = aux + d->cap;
 
 	if (d->ntok < 1)
-		return ref_fail(d, d->len, "empty document");
+		return scx_json_fail(d, d->len, "empty document");
 	for (int i = 0; i < d->ntok; i++) {
 		jsmntok_t *t = &tok[i];
 		int p = t->parent;
@@ -82,50 +75,50 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 			if (!((n == 4 && !memcmp(s, "true", 4)) ||
 			      (n == 5 && !memcmp(s, "false", 5)) ||
 			      (n == 4 && !memcmp(s, "null", 4)) || scx_json_is_number(s, n)))
-				return ref_fail(d, t->start, "invalid literal");
+				return scx_json_fail(d, t->start, "invalid literal");
 		}
 		last[i] = -1;
 		if (p >= 0 && tok[p].type == JSMN_PRIMITIVE)
-			return ref_fail(d, tok_start(t), "unexpected ':'");	/* jsmn: "1:2" */
+			return scx_json_fail(d, tok_start(t), "unexpected ':'");	/* jsmn: "1:2" */
 		if (p < 0) {
 			if (i != 0)
-				return ref_fail(d, tok_start(t), "more than one value");
+				return scx_json_fail(d, tok_start(t), "more than one value");
 			gap = check_gap(js, 0, tok_start(t), 0);
 			if (gap >= 0)
-				return ref_fail(d, gap, "unexpected character");
+				return scx_json_fail(d, gap, "unexpected character");
 			depth[i] = 0;
 		} else if (tok[p].type == JSMN_STRING) {
 			/* an object member's value: parent is its key; a second value
 			 * under one key means a missing ',' */
 			if (tok[p].size != 1 && i != p + 1)
-				return ref_fail(d, tok_start(t), "expected ',' or '}'");
+				return scx_json_fail(d, tok_start(t), "expected ',' or '}'");
 			gap = check_gap(js, tok_end(&tok[p]), tok_start(t), ':');
 			if (gap >= 0)
-				return ref_fail(d, gap, "expected ':'");
+				return scx_json_fail(d, gap, "expected ':'");
 			int obj = tok[p].parent;
 			if (obj < 0 || tok[obj].type != JSMN_OBJECT)
-				return ref_fail(d, tok_end(&tok[p]), "unexpected ':'");
+				return scx_json_fail(d, tok_end(&tok[p]), "unexpected ':'");
 			last[obj] = tok_end(t);
 			depth[i] = depth[obj];
 		} else {
 			/* an array element or an object key */
 			bool first = last[p] < 0;
 			if (tok[p].type == JSMN_OBJECT && t->type != JSMN_STRING)
-				return ref_fail(d, tok_start(t), "expected a string key");
+				return scx_json_fail(d, tok_start(t), "expected a string key");
 			gap = check_gap(js, first ? tok[p].start + 1 : last[p], tok_start(t),
 					first ? 0 : ',');
 			if (gap >= 0)
-				return ref_fail(d, gap,
+				return scx_json_fail(d, gap,
 					    first ? "unexpected character" : "expected ','");
 			last[p] = tok_end(t);
 			depth[i] = depth[p];
 			if (tok[p].type == JSMN_OBJECT && t->size == 0)
-				return ref_fail(d, tok_end(t), "expected ':'");
+				return scx_json_fail(d, tok_end(t), "expected ':'");
 		}
 		if (t->type == JSMN_OBJECT || t->type == JSMN_ARRAY) {
 			depth[i]++;
 			if (depth[i] > SCX_JSON_MAX_DEPTH)
-				return ref_fail(d, t->start, "nesting too deep");
+				return scx_json_fail(d, t->start, "nesting too deep");
 		}
 	}
 	/* closing gaps: whitespace only between the last child and the bracket */
@@ -135,11 +128,11 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 			continue;
 		int gap = check_gap(js, last[i] < 0 ? t->start + 1 : last[i], t->end - 1, 0);
 		if (gap >= 0)
-			return ref_fail(d, gap, "unexpected character");
+			return scx_json_fail(d, gap, "unexpected character");
 	}
 	int gap = check_gap(js, tok_end(&tok[0]), (int)d->len, 0);
 	if (gap >= 0)
-		return ref_fail(d, gap, "trailing characters");
+		return scx_json_fail(d, gap, "trailing characters");
 	return 0;
 }
 
@@ -181,16 +174,11 @@ int scx_json_parse_ref(struct scx_json_doc *d, const char *js, size_t len)
 	int r;
 
 	scx_json_free(d);	/* its own token layout: tokens, then 2 ints of scratch each */
-	d->js = js;
-	d->len = len;
-	d->ntok = 0;
-	d->err = NULL;
-	d->err_off = 0;
-	if (len > INT32_MAX / 2)
-		return ref_fail(d, 0, "document too large");
+	if (scx_json_begin(d, js, len))
+		return -EINVAL;
 	off = scx_json_check_bytes(js, len, &why);
 	if (off != SIZE_MAX)
-		return ref_fail(d, off, why);
+		return scx_json_fail(d, off, why);
 	if (!d->cap) {
 		/* one allocation: tokens, then 2 ints of scratch per token */
 		d->cap = 64;
@@ -213,9 +201,9 @@ int scx_json_parse_ref(struct scx_json_doc *d, const char *js, size_t len)
 			break;
 		need = (unsigned)r;
 		if (need >= 1024 && scan_depth(js, len, &off))
-			return ref_fail(d, off, "nesting too deep");
+			return scx_json_fail(d, off, "nesting too deep");
 		if (need > INT32_MAX / 4)
-			return ref_fail(d, 0, "document too large");
+			return scx_json_fail(d, 0, "document too large");
 		do	/* at least once, so a miscount cannot loop */
 			d->cap *= 2;
 		while ((unsigned)d->cap < need);
@@ -223,11 +211,11 @@ int scx_json_parse_ref(struct scx_json_doc *d, const char *js, size_t len)
 		d->tok = scx_xmalloc(d->cap * (sizeof(jsmntok_t) + 2 * sizeof(int)));
 	}
 	if ((r == JSMN_ERROR_INVAL || r == JSMN_ERROR_PART) && scan_depth(js, len, &off))
-		return ref_fail(d, off, "nesting too deep");
+		return scx_json_fail(d, off, "nesting too deep");
 	if (r == JSMN_ERROR_INVAL)
-		return ref_fail(d, p.pos, "invalid JSON");
+		return scx_json_fail(d, p.pos, "invalid JSON");
 	if (r == JSMN_ERROR_PART)
-		return ref_fail(d, len, "unexpected end of JSON");
+		return scx_json_fail(d, len, "unexpected end of JSON");
 	d->ntok = r;
 	return check_structure(d, (int *)(d->tok + d->cap));
 }
