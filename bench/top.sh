@@ -83,6 +83,7 @@ if command -v tmux >/dev/null; then
 		"$gen -c 512 -N 8 -l 8 -s 25 -r 5 -O -R -f binary" "--view proc"
 	live "raw events, binary, time order, process view" \
 		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary" "--view proc"
+	live "raw events, NDJSON, time order" "$gen -c 512 -N 8 -l 8 -s 25 -r 5 -O -R -f ndjson"
 	live "raw events, NDJSON, time order" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f ndjson"
 	live "raw events, binary, per-cpu order (reordered)" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -R -f binary"
 else
