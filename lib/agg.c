@@ -94,6 +94,12 @@ static size_t stats_bytes(const struct scx_agg_stats *cs)
 	return n;
 }
 
+_Static_assert(offsetof(struct scx_agg_stats, running_ns) ==
+		       offsetof(struct scx_agg_stats, rq_depth_max) + 3 * sizeof(uint64_t) &&
+	       offsetof(struct scx_agg_stats, freq_ns) + sizeof(uint64_t) ==
+		       offsetof(struct scx_agg_stats, wake_lat),
+	       "stats_merge: the sums, the three that are not, the frequency, the histograms");
+
 /* d += s; skip: histograms empty in both (SCX_AGG_HIST_*), not even looked at */
 static void stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s, unsigned skip)
 {
