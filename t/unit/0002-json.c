@@ -130,6 +130,14 @@ static void reader_ok(void)
 	char *s = scx_json_strdup(&d, 2);
 	is_str(s, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "strdup");
 	free(s);
+	/*
+	 * The one text both readers accept that RFC 8259 does not: a raw tab, CR
+	 * or LF inside a string (jsmn lets them through).  The tokens are read;
+	 * the string's value is refused.
+	 */
+	ok(!parse(&d, "[\"a\tb\",\"\r\n\"]") && d.ntok == 3, "raw tab, CR, LF in strings tokenized");
+	is_int(scx_json_str(&d, 1, buf, sizeof(buf)), -EINVAL, "a raw tab has no value");
+	is_int(scx_json_str(&d, 2, buf, sizeof(buf)), -EINVAL, "nor a raw CR LF");
 
 	/* more tokens than the initial array: grown on JSMN_ERROR_NOMEM */
 	struct scx_buf big = { 0 };
@@ -220,12 +228,17 @@ static void reader_bad(void)
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
-static unsigned rnd(unsigned n)
+static uint64_t rnd64(void)
 {
 	rng ^= rng << 13;
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
-	return (unsigned)(rng % n);
+	return rng;
+}
+
+static unsigned rnd(unsigned n)
+{
+	return (unsigned)(rnd64() % n);
 }
 
 static void ws(struct scx_buf *b)
@@ -235,6 +248,53 @@ static void ws(struct scx_buf *b)
 	const char *p = w[rnd(7)];
 
 	scx_buf_add(b, p, strlen(p));
+}
+
+/* A JSON number: sign, integer part, fraction and exponent, each at random. */
+static void gen_number(struct scx_buf *b)
+{
+	unsigned ni = 1 + rnd(rnd(4) ? 6 : 25), nf = rnd(3) ? 0 : 1 + rnd(20);
+
+	if (rnd(3) == 0)
+		scx_buf_add(b, "-", 1);
+	if (rnd(5) == 0) {
+		scx_buf_add(b, "0", 1);
+	} else {
+		scx_buf_printf(b, "%c", '1' + rnd(9));
+		for (unsigned i = 1; i < ni; i++)
+			scx_buf_printf(b, "%c", '0' + rnd(10));
+	}
+	if (nf) {
+		scx_buf_add(b, ".", 1);
+		for (unsigned i = 0; i < nf; i++)
+			scx_buf_printf(b, "%c", '0' + rnd(10));
+	}
+	if (rnd(3) == 0) {
+		static const char *const e[] = { "e", "E", "e+", "E-", "e-" };
+
+		scx_buf_printf(b, "%s%u", e[rnd(5)], rnd(2) ? rnd(30) : rnd(400));
+	}
+}
+
+/*
+ * The inside of a string up to ~1000 bytes long: plain runs, every escape,
+ * \u escapes (surrogates too: the reader does not pair them), UTF-8 and the
+ * raw tab, CR and LF that jsmn lets through.
+ */
+static void gen_string(struct scx_buf *b)
+{
+	static const char *const piece[] = {
+		"sched_switch", " ", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
+		"\\u0000", "\\u00e9", "\\uD83D\\uDE00", "\\udc00", "\\uABCD", "\xc3\xa9",
+		"\xe2\x82\xac", "\xf0\x9f\x98\x80", "\t", "\r\n", "{}[],:", "x",
+	};
+	unsigned n = rnd(rnd(4) ? 8 : 120);
+
+	for (unsigned i = 0; i < n; i++) {
+		const char *p = piece[rnd(SCX_ARRAY_SIZE(piece))];
+
+		scx_buf_add(b, p, strlen(p));
+	}
 }
 
 static void gen_value(struct scx_buf *b, int depth)
@@ -269,13 +329,63 @@ static void gen_value(struct scx_buf *b, int depth)
 		ws(b);
 		scx_buf_add(b, obj ? "}" : "]", 1);
 	} else if (k == 2) {
-		scx_buf_printf(b, "\"%s%s\"", str[rnd(14)], str[rnd(14)]);
-	} else {
+		scx_buf_add(b, "\"", 1);
+		if (rnd(4))
+			scx_buf_printf(b, "%s%s", str[rnd(14)], str[rnd(14)]);
+		else
+			gen_string(b);
+		scx_buf_add(b, "\"", 1);
+	} else if (rnd(2)) {
 		scx_buf_printf(b, "%s", prim[rnd(16)]);
+	} else {
+		gen_number(b);
 	}
 	ws(b);
 }
 
+/*
+ * A value inside arrays and objects nested 58 to 69 deep: the limit
+ * (SCX_JSON_MAX_DEPTH, 64) either way, with siblings at some levels.
+ */
+static void gen_deep(struct scx_buf *b)
+{
+	unsigned n = 58 + rnd(12);
+	char close[80];
+
+	for (unsigned i = 0; i < n; i++) {
+		bool obj = rnd(2);
+
+		if (i && close[i - 1] == ']' && rnd(4) == 0) {
+			gen_value(b, 5);
+			scx_buf_add(b, ",", 1);
+		}
+		scx_buf_add(b, obj ? "{\"k\":" : "[", obj ? 5 : 1);
+		close[i] = obj ? '}' : ']';
+	}
+	gen_value(b, 5);
+	while (n--) {
+		if (rnd(4) == 0) {
+			scx_buf_add(b, close[n] == '}' ? ",\"s\":" : ",", close[n] == '}' ? 5 : 1);
+			gen_value(b, 5);
+		}
+		scx_buf_add(b, &close[n], 1);
+	}
+}
+
+/*
+ * scx_json_next() as it was defined before the reader kept next[]: the first
+ * token that starts at or after the end of token i (a key's is its value).
+ */
+static int linear_next(const struct scx_json_doc *d, int i)
+{
+	int j = i + 1;
+
+	while (j < d->ntok && d->tok[j].start < d->tok[i].end)
+		j++;
+	return j;
+}
+
+/* Same tokens, and the same scx_json_next() as the linear definition, for every token. */
 static bool same_tokens(const struct scx_json_doc *a, const struct scx_json_doc *b)
 {
 	if (a->ntok != b->ntok)
@@ -285,10 +395,11 @@ static bool same_tokens(const struct scx_json_doc *a, const struct scx_json_doc 
 
 		if (x->type != y->type || x->start != y->start || x->end != y->end ||
 		    x->size != y->size || x->parent != y->parent ||
-		    scx_json_next(a, i) != scx_json_next(b, i))
+		    scx_json_next(a, i) != scx_json_next(b, i) ||
+		    scx_json_next(a, i) != linear_next(a, i))
 			return false;
 	}
-	return true;
+	return scx_json_next(a, -1) == a->ntok && scx_json_next(a, a->ntok) == a->ntok;
 }
 
 /*
@@ -333,7 +444,9 @@ static void reader_vs_reference(void)
 		"[1 2]", "{\"a\" 1}", "{\"a\":1,}", "[,1]", "[1,]", "{1:2}", "[\"\\q\"]", "[\"a",
 		"[\"a\\", "[\"\\u12\"]", "{\"a\":}", "{\"a\"}", "[[[", "]", "1 2", "[1]x",
 		"{\"a\":1}}", "[01]", "[-]", "[1e]", "[.5]", "[+1]", "[1.5e+3]", "[TRUE]",
+		"[\"a\tb\"]", "{\"\r\n\":1}", "[\"\\u00E9\\uDC00\"]", "[\"\\u00g0\"]", "[1]\x01",
 	};
+	unsigned deep_in = 0, deep_out = 0;
 
 	for (size_t k = 0; k < SCX_ARRAY_SIZE(fixed); k++, docs++)
 		bad += !agree(&dn, &dr, fixed[k], strlen(fixed[k]), &accepted);
@@ -341,10 +454,17 @@ static void reader_vs_reference(void)
 		size_t n;
 
 		b.len = 0;
-		gen_value(&b, 0);
+		if (k % 50 == 0)
+			gen_deep(&b);
+		else
+			gen_value(&b, 0);
 		n = b.len;
 		bad += !agree(&dn, &dr, b.data, n, &accepted);
 		docs++;
+		if (k % 50 == 0) {
+			deep_in += dn.ntok > 0;
+			deep_out += dn.err && !strcmp(dn.err, "nesting too deep");
+		}
 		/* then a byte changed, inserted or removed */
 		scx_buf_reserve(&b, 1);
 		size_t at = n ? rnd((unsigned)n) : 0;
@@ -374,9 +494,80 @@ static void reader_vs_reference(void)
 	is_int(bad, 0, "one-pass reader and reference agree on %u texts (%u accepted by both)",
 	       docs, accepted);
 	ok(accepted > docs / 2, "most of them valid JSON (%u of %u)", accepted, docs);
+	ok(deep_in && deep_out, "nesting to the limit read (%u), past it refused (%u)", deep_in,
+	   deep_out);
 	scx_buf_free(&b);
 	scx_json_free(&dn);
 	scx_json_free(&dr);
+}
+
+/* Does the number txt read as strtod reads it, bit for bit? */
+static bool as_strtod(struct scx_json_doc *d, const char *txt, unsigned *bad)
+{
+	double v = 0, w;
+
+	if (scx_json_parse(d, txt, strlen(txt))) {
+		printf("# not read: %s\n", txt);
+		return false;
+	}
+	w = strtod(txt, NULL);
+	if (scx_json_double(d, 0, &v) || memcmp(&v, &w, sizeof(v))) {
+		if ((*bad)++ < 5)
+			printf("# %s: %.17g, strtod %.17g\n", txt, v, w);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Texts at the fast path's edges: mantissas around 2^53 and of 19 or 20
+ * digits, exponents around +-22, leading zeros after the dot and trailing
+ * zeros before the exponent.
+ */
+static void edge_number(char *txt)
+{
+	char dig[24];
+	uint64_t m;
+	int nd, dot, o = 0;
+
+	switch (rnd(4)) {
+	case 0:
+		m = (1ull << 53) - 20 + rnd(41);
+		break;
+	case 1:
+		m = 1000000000000000000ull + rnd64() % 9000000000000000000ull;
+		break;
+	case 2:
+		m = 1 + rnd(1000);
+		break;
+	default:
+		m = 1 + rnd64() % (1ull << (1 + rnd(63)));
+	}
+	if (rnd(8) == 0 && m < UINT64_MAX / 10)
+		m = m * 10 + rnd(10);	/* 20 digits now and then */
+	nd = sprintf(dig, "%" PRIu64, m);
+	if (rnd(2))
+		txt[o++] = '-';
+	if (rnd(4) == 0) {
+		/* 0.000ddd: the zeros are not significant digits */
+		o += sprintf(txt + o, "0.%0*d%s", (int)rnd(25), 0, dig);
+	} else {
+		dot = rnd(nd + 1);
+		if (dot == nd)
+			txt[o++] = '0';
+		memcpy(txt + o, dig, nd - dot);
+		o += nd - dot;
+		if (dot) {
+			txt[o++] = '.';
+			memcpy(txt + o, dig + nd - dot, dot);
+			o += dot;
+		}
+	}
+	if (rnd(4) == 0)
+		o += sprintf(txt + o, "%0*d", 1 + (int)rnd(8), 0);
+	if (rnd(4))
+		o += sprintf(txt + o, "e%d", (rnd(2) ? -1 : 1) * (int)(16 + rnd(12)));
+	txt[o] = 0;
 }
 
 /* Numbers read without strtod (the fast path) must be strtod's, bit for bit. */
@@ -384,11 +575,10 @@ static void doubles_vs_strtod(void)
 {
 	struct scx_json_doc d = { 0 };
 	unsigned bad = 0, n = 0;
-	char txt[64];
+	char txt[96];
 
 	for (int k = 0; k < 200000; k++) {
 		int len = 1 + rnd(20), dot = rnd(len + 1), e = (int)rnd(61) - 30, o = 0;
-		double v, w;
 
 		if (rnd(2))
 			txt[o++] = '-';
@@ -402,19 +592,29 @@ static void doubles_vs_strtod(void)
 		if (rnd(3))
 			o += sprintf(txt + o, "%s%d", rnd(2) ? "e" : "E", e);
 		txt[o] = 0;
-		if (scx_json_parse(&d, txt, (size_t)o)) {
-			bad++;
-			printf("# not read: %s\n", txt);
-			continue;
-		}
-		n++;
-		w = strtod(txt, NULL);
-		if (scx_json_double(&d, 0, &v) || memcmp(&v, &w, sizeof(v))) {
-			if (bad++ < 5)
-				printf("# %s: %.17g, strtod %.17g\n", txt, v, w);
-		}
+		n += as_strtod(&d, txt, &bad);
 	}
 	is_int(bad, 0, "%u numbers read as strtod reads them, bit for bit", n);
+	bad = n = 0;
+	for (int k = 0; k < 200000; k++) {
+		edge_number(txt);
+		n += as_strtod(&d, txt, &bad);
+	}
+	is_int(bad, 0, "%u numbers at the fast path's edges read as strtod reads them", n);
+	static const char *const fixed[] = {
+		"9007199254740992", "9007199254740993", "-9007199254740993e-22", "9007199254740992e22",
+		"1e22", "1e23", "1e-22", "1e-23", "0.1", "1e308", "1.7976931348623157e308",
+		"4.9e-324", "2.2250738585072014e-308", "9999999999999999999", "18446744073709551615",
+		"18446744073709551616", "0.000000000000000000000000000001", "123456789012345678e-3",
+	};
+	bad = n = 0;
+	for (size_t k = 0; k < SCX_ARRAY_SIZE(fixed); k++)
+		n += as_strtod(&d, fixed[k], &bad);
+	is_int(n, SCX_ARRAY_SIZE(fixed), "2^53 +- 1, 10^+-22 and 23, the double range's edges");
+	double x;
+	ok(!parse(&d, "[1e309,-1e309,1e-400]") && scx_json_double(&d, 1, &x) == -ERANGE &&
+	   scx_json_double(&d, 2, &x) == -ERANGE && !scx_json_double(&d, 3, &x) && x == 0,
+	   "overflow is -ERANGE, underflow reads as 0");
 	ok(!scx_json_parse(&d, "-0", 2) && !scx_json_double(&d, 0, &(double){ 0 }),
 	   "-0 reads");
 	double z = 1;
