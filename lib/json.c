@@ -761,17 +761,24 @@ int scx_json_next(const struct scx_json_doc *d, int idx)
 	return i;
 }
 
-/* Compare the raw string token to s[0..n); raw text with escapes goes slow. */
+/*
+ * Compare the raw string token to s[0..n).  Unescaping only shortens a
+ * string, so a raw text shorter than s never matches and one as long
+ * matches only byte for byte with no escape; just a longer one with an
+ * escape is unescaped.  Most keys a lookup passes differ in length.
+ */
 bool scx_json_key_eq(const struct scx_json_doc *d, int idx, const char *s, size_t n)
 {
 	const jsmntok_t *t = &d->tok[idx];
 	const char *p = d->js + t->start;
 	size_t l = t->end - t->start;
 
-	if (t->type != JSMN_STRING)
+	if (t->type != JSMN_STRING || l < n)
 		return false;
+	if (l == n)
+		return !memcmp(p, s, n) && !memchr(p, '\\', n);
 	if (!memchr(p, '\\', l))
-		return l == n && !memcmp(p, s, n);
+		return false;
 	char buf[256];
 	int r = scx_json_str(d, idx, buf, sizeof(buf));
 	return r >= 0 && (size_t)r == n && n < sizeof(buf) && !memcmp(buf, s, n);

@@ -96,10 +96,25 @@ static void reader_ok(void)
 	is_int(scx_json_get(&d, 0, "zz"), -1, "missing key");
 	is_int(scx_json_next(&d, a), a + 7, "next skips the whole array");
 
-	ok(!parse(&d, "[9223372036854775807,-9223372036854775808,18446744073709551615,"
-		      "9223372036854775808,-9223372036854775809,18446744073709551616,-0,01]") ||
-	   1, "numbers parsed");
+	/* keys compare after unescaping: raw length alone decides nothing */
+	ok(!parse(&d, "{\"a\\u0062\":1,\"c\\\\n\":2,\"x\\ty\":3,\"\\u00e9\":4,\"ab\":5}"),
+	   "keys with escapes");
+	is_int(scx_json_get(&d, 0, "ab"), 2, "a\\u0062 is ab, and found first");
+	ok(scx_json_key_eq(&d, 3, "c\\n", 3), "c\\\\n is c, backslash, n");
+	ok(!scx_json_key_eq(&d, 3, "c\\\\n", 4), "not its raw text");
+	ok(!scx_json_key_eq(&d, 3, "c\n", 2), "nor c, LF");
+	ok(scx_json_key_eq(&d, 5, "x\ty", 3) && !scx_json_key_eq(&d, 5, "x\\ty", 4),
+	   "x\\ty is x, tab, y");
+	ok(scx_json_key_eq(&d, 7, "\xc3\xa9", 2) && !scx_json_key_eq(&d, 7, "\\u00e9", 6),
+	   "\\u00e9 is its UTF-8, not its raw text");
+	ok(!scx_json_key_eq(&d, 1, "a", 1) && !scx_json_key_eq(&d, 1, "abc", 3),
+	   "shorter and longer keys differ");
+	is_int(scx_json_get(&d, 0, "\xc3\xa9"), 8, "get through an escaped key");
+
 	/* 01 is not JSON: the whole document is rejected */
+	is_int(parse(&d, "[9223372036854775807,-9223372036854775808,18446744073709551615,"
+			 "9223372036854775808,-9223372036854775809,18446744073709551616,-0,01]"),
+	       -EINVAL, "a leading zero after good numbers rejects the text");
 	is_int(parse(&d, "[01]"), -EINVAL, "leading zero rejected");
 	ok(!parse(&d, "[9223372036854775807,-9223372036854775808,18446744073709551615,"
 		      "9223372036854775808,-9223372036854775809,18446744073709551616,-0]"),
