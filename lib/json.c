@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* ---- writer -------------------------------------------------------------- */
 
@@ -499,6 +502,36 @@ static const bool str_stop[256] = {
 };
 
 /*
+ * The first byte at or after j that is not plain string text (str_stop).
+ * With SSE2 (every x86-64), 16 bytes a step: as signed bytes, controls and
+ * non-ASCII are both below 0x20, so three compares cover the stop table and
+ * most keys end in the first step.  Elsewhere, and near the end, a byte loop:
+ * keys and comms are short, and it beat 8-byte words on them.
+ */
+static inline size_t string_plain_end(const char *js, size_t j, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i space = _mm_set1_epi8(0x20);
+
+	while (j + 16 <= n) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(js + j));
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+							_mm_cmpeq_epi8(v, bslash)),
+					   _mm_cmplt_epi8(v, space));
+		unsigned m = (unsigned)_mm_movemask_epi8(hit);
+
+		if (m)
+			return j + __builtin_ctz(m);
+		j += 16;
+	}
+#endif
+	while (j < n && !str_stop[(unsigned char)js[j]])
+		j++;
+	return j;
+}
+
+/*
  * The string whose opening quote is at i: its token, and the index after the
  * closing quote, or 0 (*why, *err_off) for a bad escape, invalid UTF-8, a NUL
  * or control byte, or no closing quote.  Tab, CR and LF pass, as in jsmn,
@@ -512,9 +545,7 @@ static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *
 	int t;
 
 	for (;;) {
-		/* keys and comms are short: a byte loop beats 8-byte words there */
-		while (j < n && !str_stop[(unsigned char)js[j]])
-			j++;
+		j = string_plain_end(js, j, n);
 		if (j >= n) {
 			*why = "unexpected end of JSON";
 			*err_off = n;
