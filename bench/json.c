@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The JSON reader against its predecessor, in the same run: every line of
- * FILE parsed REPS times by scx_json_parse() (one pass) and by
- * scx_json_parse_ref() (jsmn, a counting pass when the token array is too
- * small, then the grammar checks); CPU time, best of REPS.  Then the numbers
- * of every line, gathered into one array, read with scx_json_double() and
- * with strtod().
+ * FILE parsed by scx_json_parse() (one pass) and by scx_json_parse_ref()
+ * (jsmn, a counting pass when the token array is too small, then the
+ * grammar checks), then the numbers of every line, gathered into one array,
+ * read with scx_json_double() and with strtod(); the four take turns, REPS
+ * times, and each keeps its best CPU time.
  *   json FILE [REPS]
  * prints "<what> MB/s" lines and the ratios.
  */
@@ -31,24 +31,16 @@ struct line {
 	size_t n;
 };
 
-/* Best CPU time of reps passes over every line with parse(). */
-static double time_parse(const struct line *l, size_t nl, int reps,
+/* CPU time of one pass over every line with parse(). */
+static double time_parse(struct scx_json_doc *d, const struct line *l, size_t nl,
 			 int (*parse)(struct scx_json_doc *, const char *, size_t))
 {
-	struct scx_json_doc d = { 0 };
-	double best = 1e30;
+	double t0 = cpu_now();
 
-	for (int k = 0; k < reps; k++) {
-		double t0 = cpu_now(), t;
-
-		for (size_t i = 0; i < nl; i++)
-			if (parse(&d, l[i].s, l[i].n))
-				scx_die(1, "line %zu: %s at byte %zu", i + 1, d.err, d.err_off);
-		t = cpu_now() - t0;
-		best = t < best ? t : best;
-	}
-	scx_json_free(&d);
-	return best;
+	for (size_t i = 0; i < nl; i++)
+		if (parse(d, l[i].s, l[i].n))
+			scx_die(1, "line %zu: %s at byte %zu", i + 1, d->err, d->err_off);
+	return cpu_now() - t0;
 }
 
 /*
@@ -78,33 +70,34 @@ static void gather_numbers(const struct line *l, size_t nl, struct scx_buf *arr)
 	scx_json_free(&d);
 }
 
-/* Best CPU time of reps conversions of every element of the array d. */
-static double time_numbers(const struct scx_json_doc *d, int reps, bool with_strtod)
+static double sum;	/* of every number read: keeps the conversions alive */
+
+/* CPU time of one conversion of every element of the array d. */
+static double time_numbers(const struct scx_json_doc *d, bool with_strtod)
 {
-	double best = 1e30, sum = 0;
+	double t0 = cpu_now();
 	char buf[64];
 
-	for (int k = 0; k < reps; k++) {
-		double t0 = cpu_now(), t;
+	for (int j = 1; j < d->ntok; j++) {
+		const jsmntok_t *tk = &d->tok[j];
+		int n = tk->end - tk->start;
+		double v = 0;
 
-		for (int j = 1; j < d->ntok; j++) {
-			const jsmntok_t *tk = &d->tok[j];
-			int n = tk->end - tk->start;
-			double v = 0;
-
-			if (with_strtod) {
-				memcpy(buf, d->js + tk->start, n);
-				buf[n] = 0;
-				v = strtod(buf, NULL);
-			} else {
-				scx_json_double(d, j, &v);
-			}
-			sum += v;
+		if (with_strtod) {
+			memcpy(buf, d->js + tk->start, n);
+			buf[n] = 0;
+			v = strtod(buf, NULL);
+		} else {
+			scx_json_double(d, j, &v);
 		}
-		t = cpu_now() - t0;
-		best = t < best ? t : best;
+		sum += v;
 	}
-	return sum == 12345.678 ? 0 : best;	/* keep the sum alive */
+	return cpu_now() - t0;
+}
+
+static double min(double a, double b)
+{
+	return a < b ? a : b;
 }
 
 int main(int argc, char **argv)
@@ -136,17 +129,21 @@ int main(int argc, char **argv)
 		l[nl++] = (struct line){ p, (size_t)(e - p) };
 		bytes += e - p;
 	}
-	double one = time_parse(l, nl, reps, scx_json_parse);
-	double ref = time_parse(l, nl, reps, scx_json_parse_ref);
+	struct scx_json_doc dn = { 0 }, dr = { 0 }, nd = { 0 };
 	struct scx_buf arr = { 0 };
-	struct scx_json_doc nd = { 0 };
+	double one = 1e30, ref = 1e30, fast = 1e30, slow = 1e30;
 
 	gather_numbers(l, nl, &arr);
 	if (scx_json_parse(&nd, arr.data, arr.len))
 		scx_die(1, "numbers: %s at byte %zu", nd.err, nd.err_off);
 	nums = nd.ntok - 1;
-	double fast = time_numbers(&nd, reps, false);
-	double slow = time_numbers(&nd, reps, true);
+	/* the two sides alternate, so that both see the same machine */
+	for (int k = 0; k < reps; k++) {
+		one = min(one, time_parse(&dn, l, nl, scx_json_parse));
+		ref = min(ref, time_parse(&dr, l, nl, scx_json_parse_ref));
+		fast = min(fast, time_numbers(&nd, false));
+		slow = min(slow, time_numbers(&nd, true));
+	}
 
 	printf("lines %zu bytes %zu\n", nl, bytes);
 	printf("one-pass %.1f MB/s\n", bytes / one / 1e6);
@@ -154,6 +151,10 @@ int main(int argc, char **argv)
 	printf("ratio %.2f\n", ref / one);
 	printf("numbers %zu scx_json_double %.1f M/s strtod %.1f M/s ratio %.2f\n", nums,
 	       nums / fast / 1e6, nums / slow / 1e6, slow / fast);
+	if (sum == 12345.678)
+		printf("\n");
+	scx_json_free(&dn);
+	scx_json_free(&dr);
 	scx_json_free(&nd);
 	scx_buf_free(&arr);
 	free(l);

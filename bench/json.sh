@@ -7,7 +7,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 B=${SCX_BUILD:-$here/../.output}
-REPS=${REPS:-5}
+REPS=${REPS:-10}
 out=$here/results/json.md
 T=$(mktemp -d "${TMPDIR:-/tmp}/scx-bench-json.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -29,8 +29,8 @@ row() {	# row NAME FILE
 {
 	echo "## JSON reader ($(nproc) cpus, $(uname -r))"
 	echo
-	echo "MB/s of JSON text per CPU second, best of $REPS; numbers: every number"
-	echo "token read with scx_json_double() against strtod(), M/s."
+	echo "MB/s of JSON text per CPU second, best of $REPS runs taken in turns; numbers:"
+	echo "every number token read with scx_json_double() against strtod(), M/s."
 	echo
 	echo "| lines | n | MB | one-pass MB/s | jsmn reader MB/s | ratio | numbers | scx_json_double M/s | strtod M/s | ratio |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
