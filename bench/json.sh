@@ -31,6 +31,7 @@ row() {	# row NAME FILE
 	echo
 	echo "MB/s of JSON text per CPU second, best of $REPS runs taken in turns; numbers:"
 	echo "every number token read with scx_json_double() against strtod(), M/s."
+	echo "Both readers keep their token array from line to line, as scx-top does."
 	echo
 	echo "| lines | n | MB | one-pass MB/s | jsmn reader MB/s | ratio | numbers | scx_json_double M/s | strtod M/s | ratio |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
