@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The NDJSON wire format (man/scx.7): events formatted by hand from the
- * name table (printf per field would halve the throughput), and decoded from
- * jsmn tokens expecting the table's field order (any order is accepted).
+ * name table (printf per field would halve the throughput).  Event lines are
+ * decoded by the first of three paths that takes them: the exact layout the
+ * writer produces (canonical, keys compared whole), any flat object (one
+ * strict scan), then the JSON reader's tokens, which also words every error.
+ * Fields may come in any order; the table's order is only the fastest.
  *
  * Event strings (comm, filename) are bytes, not text: valid UTF-8 is written
  * as is, each byte of an invalid sequence as \u00XX, and the reader maps
@@ -35,6 +38,8 @@ static unsigned switch_scx_first;	/* index of dsq_id in the switch fields */
 static size_t line_max;
 static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
 
+static void init_kind_slots(void);
+
 static void init_keys(void)
 {
 	for (unsigned t = 1; t < SCX_EV__COUNT; t++) {
@@ -57,6 +62,7 @@ static void init_keys(void)
 		if (max > line_max)
 			line_max = max;
 	}
+	init_kind_slots();
 }
 
 size_t scx_ndjson_event_max(void)
@@ -245,6 +251,21 @@ static struct val tok_val(const struct scx_json_doc *d, int idx)
 /* always_inline: 10% of the NDJSON decode time on this machine */
 #define HOT static inline __attribute__((always_inline))
 
+/* Does sign and magnitude fit a field of kind 'kind'? */
+HOT bool int_fits(int kind, bool neg, uint64_t m)
+{
+	switch (kind) {
+	case SCX_F_I32:
+		return neg ? m <= 0x80000000ull : m <= INT32_MAX;
+	case SCX_F_U32:
+		return !(neg && m) && m <= UINT32_MAX;
+	case SCX_F_I64:
+		return neg ? m <= (uint64_t)INT64_MAX + 1 : m <= INT64_MAX;
+	default:
+		return !(neg && m);
+	}
+}
+
 HOT int get_num(const struct val *x, int kind, int64_t *v)
 {
 	bool neg;
@@ -261,24 +282,8 @@ HOT int get_num(const struct val *x, int kind, int64_t *v)
 		if (err)
 			return err;
 	}
-	switch (kind) {
-	case SCX_F_I32:
-		if (neg ? m > 0x80000000ull : m > INT32_MAX)
-			return -ERANGE;
-		break;
-	case SCX_F_U32:
-		if ((neg && m) || m > UINT32_MAX)
-			return -ERANGE;
-		break;
-	case SCX_F_I64:
-		if (neg ? m > (uint64_t)INT64_MAX + 1 : m > INT64_MAX)
-			return -ERANGE;
-		break;
-	case SCX_F_U64:
-		if (neg && m)
-			return -ERANGE;
-		break;
-	}
+	if (!int_fits(kind, neg, m))
+		return -ERANGE;
 	*v = neg ? (int64_t)(0 - m) : (int64_t)m;
 	return 0;
 }
@@ -644,6 +649,38 @@ static inline unsigned digits8(const char *p, uint64_t *m)
 #endif
 }
 
+/*
+ * The integer literal at s[i..n) ('-' or a digit at i): returns its end and
+ * *mag, or 0 when the fast paths leave it to jsmn: no digit, a leading
+ * zero, or a magnitude over UINT64_MAX (checked at the 20th digit; 2^64
+ * has 20, and sched_ext DSQ ids such as SCX_DSQ_LOCAL_ON | cpu need them).
+ */
+static inline size_t int_literal(const char *s, size_t i, size_t n, uint64_t *mag)
+{
+	size_t d0 = i + (i < n && s[i] == '-'), j = d0;
+	uint64_t m = 0;
+	unsigned k;
+
+	while (j + 8 <= n && j - d0 < 16 && (k = digits8(s + j, &m)) > 0) {
+		j += k;
+		if (k < 8)
+			break;
+	}
+	while (j < n && (unsigned char)(s[j] - '0') <= 9 && j - d0 < 19)
+		m = m * 10 + (s[j++] - '0');
+	if (j < n && (unsigned char)(s[j] - '0') <= 9) {
+		unsigned dig = s[j++] - '0';
+		if (m > (UINT64_MAX - dig) / 10)
+			return 0;
+		m = m * 10 + dig;
+	}
+	if (j == d0 || (s[d0] == '0' && j - d0 > 1) ||
+	    (j < n && (unsigned char)(s[j] - '0') <= 9))
+		return 0;
+	*mag = m;
+	return j;
+}
+
 static int flat_scan(const char *s, size_t n, struct kv *kv)
 {
 	size_t i = skip_ws1(s, 0, n);
@@ -682,19 +719,9 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			i = q + 1;
 		} else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
 			/* integers are parsed here, once; other numbers take the slow path */
-			size_t d0 = i + (s[i] == '-'), j = d0;
-			uint64_t m = 0;
-			unsigned k;
-			while (j + 8 <= n && j - d0 < 16 && (k = digits8(s + j, &m)) > 0) {
-				j += k;
-				if (k < 8)
-					break;
-			}
-			while (j < n && (unsigned char)(s[j] - '0') <= 9 && j - d0 < 19)
-				m = m * 10 + (s[j++] - '0');
-			if (j == d0 || (s[d0] == '0' && j - d0 > 1) ||
-			    (j < n && ((unsigned char)(s[j] - '0') <= 9 || s[j] == '.' ||
-				       s[j] == 'e' || s[j] == 'E')))
+			uint64_t m;
+			size_t j = int_literal(s, i, n, &m);
+			if (!j || (j < n && (s[j] == '.' || s[j] == 'e' || s[j] == 'E')))
 				return -1;
 			p->v = (struct val){ s + i, j - i, false, i, false, true, s[i] == '-', m };
 			i = j;
@@ -755,6 +782,169 @@ static int fast_event(const char *line, size_t n, struct scx_event *e, char *err
 	return SCX_LINE_EVENT;
 }
 
+/*
+ * The canonical path: the exact layout scx_ndjson_format_event() writes,
+ * {"ts":N,"cpu":N,"type":"KIND" then the kind's fields in table order (a
+ * switch without sched_ext data stops before dsq_id) and nothing after the
+ * closing brace.  Keys are compared whole against the key table instead of
+ * being scanned, and the kind is found by a hash, not a search.  It decides
+ * nothing: a line in any other form (spacing, order, escapes, a number
+ * jsmn must judge, a value out of range, any error) returns -1 and is read
+ * by fast_event() or jsmn, so what it accepts decodes exactly as they
+ * decode it (t/unit/0003-stream and t/fuzz/stream compare all three).
+ */
+bool scx_ndjson_no_canon;
+
+#define KIND_SLOTS 64
+static uint8_t kind_slot[KIND_SLOTS];	/* kind + open addressing; 0 = empty */
+
+/* Hash of a kind name from the 8 bytes that end it (the name may be shorter:
+ * the bytes before it are then the same '"type":"' on every line). */
+static inline unsigned kind_hash(const char *name_end, size_t len)
+{
+	uint64_t w;
+
+	memcpy(&w, name_end - 8, 8);
+	return ((w * 0x9e3779b97f4a7c15ull) >> 58 ^ len) & (KIND_SLOTS - 1);
+}
+
+/* a[0..n) == b[0..n) for 4 <= n <= 32, in a few loads instead of a call */
+static inline bool bytes_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, diff = 0;
+
+	if (n < 8) {
+		uint32_t u, v, u2, v2;
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		memcpy(&u2, a + n - 4, 4);
+		memcpy(&v2, b + n - 4, 4);
+		return u == v && u2 == v2;
+	}
+	for (size_t i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		diff |= x ^ y;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return !(diff | (x ^ y));
+}
+
+static void init_kind_slots(void)
+{
+	for (unsigned k = 1; k < SCX_EV__COUNT; k++) {
+		const struct key *t = &type_keys[k];
+		unsigned h = kind_hash(t->text + t->len - 1, name_lens[k]);
+
+		while (kind_slot[h])
+			h = (h + 1) & (KIND_SLOTS - 1);
+		kind_slot[h] = k;
+	}
+}
+
+/* The kind named s[0..len) (8 bytes before s readable), or 0. */
+static inline unsigned canon_kind(const char *s, size_t len)
+{
+	for (unsigned h = kind_hash(s + len, len);; h = (h + 1) & (KIND_SLOTS - 1)) {
+		unsigned k = kind_slot[h];
+
+		if (!k || (name_lens[k] == len && bytes_eq(type_keys[k].text + 9, s, len)))
+			return k;
+	}
+}
+
+/* An integer value of kind 'kind' at s[*i..n), followed by ',' or '}'. */
+static inline bool canon_int(const char *s, size_t n, size_t *i, int kind, int64_t *v)
+{
+	uint64_t m;
+	size_t j = int_literal(s, *i, n, &m);
+	bool neg = s[*i] == '-';
+
+	if (!j || j >= n || (s[j] != ',' && s[j] != '}') || !int_fits(kind, neg, m))
+		return false;
+	*v = neg ? (int64_t)(0 - m) : (int64_t)m;
+	*i = j;
+	return true;
+}
+
+/* A string without escapes at s[*i..n) into the field at dst, as get_field() copies it. */
+static inline bool canon_str(const char *s, size_t n, size_t *i, char *dst, size_t size)
+{
+	size_t a = *i + 1, q;
+
+	if (s[*i] != '"')
+		return false;
+	for (q = scx_json_plain_end(s, a, n); q < n && s[q] != '"';
+	     q = scx_json_plain_end(s, q, n)) {
+		size_t l;
+		if ((unsigned char)s[q] < 0x80 ||	/* a backslash or a control */
+		    !(l = scx_utf8_seq((const unsigned char *)s + q, n - q)))
+			return false;
+		q += l;
+	}
+	if (q >= n)
+		return false;
+	memcpy(dst, s + a, SCX_MIN(q - a, size));
+	if (q - a < size)
+		memset(dst + (q - a), 0, size - (q - a));
+	*i = q + 1;
+	return true;
+}
+
+int scx_ndjson_canon(const char *s, size_t n, struct scx_event *e)
+{
+	size_t i = 6, name;
+	unsigned kind, stop;
+	int64_t ts, cpu;
+
+	if (n < 32 || memcmp(s, "{\"ts\":", 6) || !canon_int(s, n, &i, SCX_F_U64, &ts) ||
+	    n - i < 17 || !bytes_eq(s + i, ",\"cpu\":", 7))
+		return -1;
+	i += 7;
+	if (!canon_int(s, n, &i, SCX_F_I32, &cpu) || n - i < 10 ||
+	    !bytes_eq(s + i, ",\"type\":\"", 9))
+		return -1;
+	name = i += 9;
+	while (i < n && i - name < 32 && s[i] != '"')
+		i++;
+	if (i >= n || i - name >= 32 || !(kind = canon_kind(s + name, i - name)))
+		return -1;
+	i++;
+
+	const struct scx_ev_desc *d = scx_ev_desc(kind);
+	stop = kind == SCX_EV_SWITCH ? switch_scx_first : d->nr_fields;
+	scx_event_init_fast(e, kind);
+	e->ts = ts;
+	e->cpu = cpu;
+	for (unsigned f = 0; f < d->nr_fields; f++) {
+		const struct scx_field *fd = &d->fields[f];
+		const struct key *k = &field_keys[kind][f];
+		char *p = (char *)e + fd->offset;
+		int64_t v;
+
+		if (f == stop && n - i == 1 && s[i] == '}')
+			return SCX_LINE_EVENT;
+		if (n - i <= k->len || !bytes_eq(s + i, k->text, k->len))
+			return -1;
+		i += k->len;
+		if (fd->kind == SCX_F_STR) {
+			if (!canon_str(s, n, &i, p, fd->size))
+				return -1;
+			continue;
+		}
+		if (!canon_int(s, n, &i, fd->kind, &v))
+			return -1;
+		if (fd->kind == SCX_F_I32 || fd->kind == SCX_F_U32) {
+			int32_t v32 = (int32_t)v;
+			memcpy(p, &v32, 4);
+		} else {
+			memcpy(p, &v, 8);
+		}
+	}
+	return n - i == 1 && s[i] == '}' ? SCX_LINE_EVENT : -1;
+}
+
 int scx_ndjson_parse(struct scx_json_doc *d, const char *line, size_t n, struct scx_event *e,
 		     struct scx_header *h, struct scx_trailer *t, char *err, size_t errsz,
 		     size_t *col)
@@ -763,7 +953,10 @@ int scx_ndjson_parse(struct scx_json_doc *d, const char *line, size_t n, struct 
 	int type = -1;
 
 	pthread_once(&keys_once, init_keys);
-	int r = scx_ndjson_no_fast ? -1 : fast_event(line, n, e, err, errsz, col);
+	int r = scx_ndjson_no_fast || scx_ndjson_no_canon ? -1 : scx_ndjson_canon(line, n, e);
+	if (r != -1)
+		return r;
+	r = scx_ndjson_no_fast ? -1 : fast_event(line, n, e, err, errsz, col);
 	if (r != -1)
 		return r;
 	if (scx_json_parse(d, line, n))

@@ -94,8 +94,14 @@ int scx_ndjson_parse(struct scx_json_doc *d, const char *line, size_t n, struct 
 		     struct scx_header *h, struct scx_trailer *t, char *err, size_t errsz,
 		     size_t *col);
 
-/* Tests and fuzzers: decode every line the jsmn way (the fast path must agree). */
+/*
+ * Tests and fuzzers: no_fast decodes every line the jsmn way, no_canon skips
+ * only the canonical-layout path; all three paths must agree.
+ */
 extern bool scx_ndjson_no_fast;
+extern bool scx_ndjson_no_canon;
+/* The canonical-layout path alone: SCX_LINE_EVENT, or -1 for "not mine". */
+int scx_ndjson_canon(const char *line, size_t n, struct scx_event *e);
 
 /* The header's "topology" array at arr into *out (topo.c); -EINVAL + *bad_off. */
 int scx_topo_from_json(const struct scx_json_doc *d, int arr, struct scx_topo **out,
