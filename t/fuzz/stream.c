@@ -42,13 +42,16 @@ static void check_same(const char *buf, size_t len, const struct scx_event *want
 	scx_reader__free(r);
 }
 
-/* The input as one NDJSON line: the fast path and jsmn agree on everything. */
+/*
+ * The input as one NDJSON line: the canonical-layout path, the flat fast
+ * path and jsmn agree on everything.
+ */
 static void differential(const char *line, size_t n)
 {
 	static struct scx_json_doc d1, d2;
 	struct scx_header h1 = { 0 }, h2 = { 0 };
 	struct scx_trailer t1 = { 0 }, t2 = { 0 };
-	struct scx_event e1, e2;
+	struct scx_event e0, e1, e2;
 	char m1[256], m2[256];
 	size_t c1 = 0, c2 = 0;
 
@@ -56,11 +59,15 @@ static void differential(const char *line, size_t n)
 		return;
 	memset(&e1, 0, sizeof(e1));
 	memset(&e2, 0, sizeof(e2));
+	if (scx_ndjson_canon(line, n, &e0) == SCX_LINE_EVENT)
+		scx_ndjson_no_canon = true;	/* then the flat path must say the same */
 	scx_ndjson_no_fast = false;
 	int r1 = scx_ndjson_parse(&d1, line, n, &e1, &h1, &t1, m1, sizeof(m1), &c1);
 	scx_ndjson_no_fast = true;
 	int r2 = scx_ndjson_parse(&d2, line, n, &e2, &h2, &t2, m2, sizeof(m2), &c2);
-	scx_ndjson_no_fast = false;
+	if (scx_ndjson_no_canon && (r1 != SCX_LINE_EVENT || memcmp(&e0, &e1, sizeof(e0))))
+		abort();
+	scx_ndjson_no_fast = scx_ndjson_no_canon = false;
 	if (r1 != r2 || (r1 == SCX_LINE_EVENT && memcmp(&e1, &e2, sizeof(e1))))
 		abort();
 	/* the same error, though the column may differ when jsmn stops earlier */
@@ -81,6 +88,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *line = malloc(max);
 	int k, n = 0;
 
+	/* every line of the input (the first 64), and the input whole */
+	const char *p = (const char *)data, *end = p + size, *nl;
+	for (int lines = 0; lines < 64 && (nl = memchr(p, '\n', end - p)); lines++, p = nl + 1)
+		differential(p, nl - p);
 	differential((const char *)data, size);
 	scx_reader__header(r);
 	while ((k = scx_reader__next(r, &e)) > 0 && n++ < 10000) {

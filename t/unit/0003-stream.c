@@ -617,6 +617,103 @@ static void numbers(void)
 	scx_json_free(&d);
 }
 
+/* parse a line the way 'path' says: 0 canonical first, 1 flat first, 2 jsmn */
+static int parse_by(int path, const char *line, size_t n, struct scx_event *e, char *m,
+		    size_t msz)
+{
+	static struct scx_json_doc d;
+	struct scx_header h = { 0 };
+	struct scx_trailer t = { 0 };
+	size_t c;
+
+	memset(e, 0, sizeof(*e));
+	scx_ndjson_no_canon = path >= 1;
+	scx_ndjson_no_fast = path == 2;
+	int r = scx_ndjson_parse(&d, line, n, e, &h, &t, m, msz, &c);
+	scx_ndjson_no_canon = scx_ndjson_no_fast = false;
+	scx_header_free(&h);
+	scx_trailer_free(&t);
+	return r;
+}
+
+/*
+ * The canonical-layout path takes every line the writer writes without an
+ * escape, and on those and on mutated lines decodes exactly what the flat
+ * and jsmn paths decode, or leaves the line to them.
+ */
+static void canonical_path(void)
+{
+	static const char bytes[] = { ' ', '"', '\\', ',', '}', '{', ':', '0', '9', '-', 'a',
+				      '.', 'e', '\t', '\x1f', '\x80', '\xc3', '\xa9', '\xff' };
+	char line[2048], mut[2048], m[3][256];
+	struct scx_event e[3], ec;
+	unsigned plain = 0, taken = 0, mismatch = 0, wrong = 0, mutants = 0, mut_taken = 0;
+
+	for (unsigned i = 0; i < NEV; i++) {
+		size_t n = scx_ndjson_format_event(line, &evs[i]) - 1;	/* no '\n' */
+		bool esc = memchr(line, '\\', n) != NULL;
+		int r = scx_ndjson_canon(line, n, &ec);
+
+		plain += !esc;
+		taken += r == SCX_LINE_EVENT;
+		if ((r == SCX_LINE_EVENT) == esc)
+			wrong++;
+		if (r == SCX_LINE_EVENT &&
+		    (parse_by(2, line, n, &e[2], m[2], sizeof(m[2])) != r ||
+		     memcmp(&ec, &e[2], sizeof(ec))))
+			mismatch++;
+		for (int k = 0; k < 10; k++) {
+			size_t at = rnd() % n, mn = n;
+			memcpy(mut, line, n);
+			switch (rnd() % 5) {
+			case 0:	/* replace a byte */
+				mut[at] = bytes[rnd() % sizeof(bytes)];
+				break;
+			case 1:	/* delete one */
+				memmove(mut + at, mut + at + 1, n - at - 1);
+				mn--;
+				break;
+			case 2:	/* insert one */
+				memmove(mut + at + 1, mut + at, n - at);
+				mut[at] = bytes[rnd() % sizeof(bytes)];
+				mn++;
+				break;
+			case 3:	/* cut the line */
+				mn = at;
+				break;
+			case 4:	/* a digit more or another digit: ranges and leading zeros */
+				while (at < n && (unsigned char)(mut[at] - '0') > 9)
+					at++;
+				if (at == n)
+					break;
+				memmove(mut + at + 1, mut + at, n - at);
+				mut[at] = '0' + rnd() % 10;
+				mn++;
+				break;
+			}
+			int r0 = parse_by(0, mut, mn, &e[0], m[0], sizeof(m[0]));
+			int r1 = parse_by(1, mut, mn, &e[1], m[1], sizeof(m[1]));
+			int r2 = parse_by(2, mut, mn, &e[2], m[2], sizeof(m[2]));
+			mutants++;
+			mut_taken += scx_ndjson_canon(mut, mn, &ec) == SCX_LINE_EVENT;
+			if (r0 != r1 || r1 != r2 ||
+			    (r0 == SCX_LINE_EVENT &&
+			     (memcmp(&e[0], &e[1], sizeof(ec)) || memcmp(&e[1], &e[2], sizeof(ec)))) ||
+			    (r0 < 0 && strcmp(m[0], m[1]))) {
+				if (mismatch++ < 5)
+					printf("# %.*s: %d %d %d\n", (int)mn, mut, r0, r1, r2);
+			}
+		}
+	}
+	ok(plain > NEV / 2, "most writer lines have no escape (%u of %u)", plain, NEV);
+	is_int(wrong, 0, "canonical path takes exactly the %u lines without an escape", plain);
+	is_int(taken, plain, "and no other line");
+	is_int(mismatch, 0, "canonical, flat and jsmn paths agree on %u mutated lines", mutants);
+	ok(mut_taken > mutants / 20 && mut_taken < mutants,
+	   "mutants both taken and refused by the canonical path (%u of %u taken)", mut_taken,
+	   mutants);
+}
+
 static void epipe(void)
 {
 	int p[2];
@@ -723,6 +820,7 @@ int main(void)
 	trickle();
 	long_lines();
 	numbers();
+	canonical_path();
 	epipe();
 	scx_header_free(&hdr);
 	scx_trailer_free(&trl);
