@@ -148,7 +148,9 @@ void scx_reorder__push(struct scx_reorder *o, const struct scx_event *e)
 	size_t i;
 
 	if (f->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 256;
+		/* small at first: a ring cycles through all its slots, so an
+		 * oversized one writes every event to memory long out of cache */
+		size_t cap = f->cap ? f->cap * 2 : 16;
 		struct scx_event *ev = scx_xmalloc(cap * sizeof(*ev));
 
 		for (size_t k = 0; k < f->n; k++)
