@@ -30,10 +30,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static unsigned rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng >> 16;
+	return scx_xorshift64(&rng) >> 16;
 }
 
 static void make_event(struct scx_event *e, unsigned i)

@@ -12,15 +12,13 @@
 #include <time.h>
 
 #include "reorder.h"
+#include "util.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return scx_xorshift64(&rng);
 }
 
 static int cmp_u64(const void *a, const void *b)

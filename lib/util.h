@@ -71,6 +71,18 @@ void scx_buf_printf(struct scx_buf *b, const char *fmt, ...) __attribute__((form
 void scx_buf_free(struct scx_buf *b);
 static inline void scx_buf_reset(struct scx_buf *b) { b->len = 0; }
 
+/* Marsaglia's xorshift64 (13, 7, 17): reproducible inputs for tests and
+ * benchmarks; *state must not be 0. */
+static inline uint64_t scx_xorshift64(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
 #define SCX_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define SCX_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define SCX_MAX(a, b) ((a) > (b) ? (a) : (b))

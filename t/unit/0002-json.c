@@ -245,10 +245,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd64(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return scx_xorshift64(&rng);
 }
 
 static unsigned rnd(unsigned n)

@@ -20,10 +20,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return scx_xorshift64(&rng);
 }
 
 struct held {
