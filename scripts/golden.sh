@@ -28,6 +28,20 @@ run() {
 	echo $? >"$OUT/$n.rc"
 	sed -i -e "s|$W|W|g" -e "s|$SRC|SRC|g" "$OUT/$n.out" "$OUT/$n.err"
 }
+# pf NAME CMD...: a Perfetto trace, decoded with our proto; the clock
+# snapshot (taken when the trace is written) and the version are blanked
+pf() {
+	n=$1
+	shift
+	"$@" 2>"$OUT/$n.err" | protoc --decode=perfetto.protos.Trace -I"$SRC/proto" \
+		"$SRC/proto/perfetto_trace.proto" | awk '
+		/^packet \{/ { clk = 0 }
+		/clock_snapshot \{/ { clk = 1 }
+		/tracing_service_version/ { next }
+		clk && /timestamp:/ { sub(/[0-9]+/, "T") }
+		{ print }' >"$OUT/$n.out"
+	sed -i -e "s|$W|W|g" -e "s|$SRC|SRC|g" "$OUT/$n.err"
+}
 # bin NAME CMD...: binary output, kept as a hash
 bin() {
 	n=$1
@@ -45,8 +59,10 @@ for f in $ndjson; do
 	run "agg-$f-int" "$B/scx-agg" -f ndjson -i 1ms -b all "$in"
 	run "agg-$f-int-text" "$B/scx-agg" -H -i 5ms -b cpu,llc,node,dsq -r dsq,outliers "$in"
 	run "agg-$f-topo" "$B/scx-agg" -f ndjson --topology "$D/top-small.topo.json" "$in"
-	bin "pf-$f" "$B/scx-perfetto" "$in"
-	bin "pf-$f-nc" "$B/scx-perfetto" --no-compact --deflate "$in"
+	pf "pf-$f" "$B/scx-perfetto" "$in"
+	pf "pf-$f-nc" "$B/scx-perfetto" --no-compact "$in"
+	"$B/scx-perfetto" --deflate -o "$W/$f.d.pb" "$in" 2>/dev/null
+	run "pf-$f-deflate-back" "$B/scx-perfetto" -i "$W/$f.d.pb"
 	"$B/scx-perfetto" -o "$W/$f.pb" "$in" 2>/dev/null
 	run "pf-$f-back" "$B/scx-perfetto" -i "$W/$f.pb"
 	run "pf-$f-stat" "$B/scx-perfetto" -i "$W/$f.pb" --stat
@@ -58,7 +74,7 @@ for f in $ndjson; do
 done
 run "agg-demo" "$B/scx-agg" -f ndjson -r all -b all "$D/events-demo.ndjson.zst"
 run "top-demo" "$B/scx-top" -b -n 3 --no-config -i "$D/events-demo.ndjson.zst"
-bin "pf-demo" "$B/scx-perfetto" "$D/events-demo.ndjson.zst"
+pf "pf-demo" "$B/scx-perfetto" "$D/events-demo.ndjson.zst"
 for f in codec/*; do
 	[ -f "$D/$f" ] || continue
 	n=$(echo "$f" | tr / -)
