@@ -7,7 +7,7 @@
 #   make install    prefix=/usr/local DESTDIR=
 #   SANITIZE=1      ASan + UBSan build (into .output-san unless O= is given)
 #
-# The build is driven by the tree: every lib/*.c goes into libscx.a, every
+# The build is driven by the tree: every lib/*/*.c goes into libscx.a, every
 # cmd/scx-*.c becomes a tool, every bpf/*.bpf.c becomes an object and a
 # skeleton, every proto/*.proto is compiled by protoc-c, every t/unit/*.c
 # and t/fuzz/*.c becomes a test program.  Adding a file needs no edit here.
@@ -61,7 +61,7 @@ endif
 .DEFAULT_GOAL := all
 
 # ---- sources ---------------------------------------------------------------
-LIB_SRC := $(sort $(wildcard lib/*.c))
+LIB_SRC := $(sort $(wildcard lib/*/*.c))
 CMD_SRC := $(sort $(wildcard cmd/scx-*.c))
 BPF_SRC := $(sort $(wildcard bpf/*.bpf.c))
 PROTO_SRC := $(sort $(wildcard proto/*.proto))

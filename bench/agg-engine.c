@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "agg.h"
-#include "stream.h"
-#include "util.h"
+#include "agg/agg.h"
+#include "stream/stream.h"
+#include "core/util.h"
 
 static double cpu_now(void)
 {

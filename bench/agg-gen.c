@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stream.h"
-#include "util.h"
+#include "stream/stream.h"
+#include "core/util.h"
 
 static uint64_t seed = 42;
 

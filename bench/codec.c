@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stream.h"
-#include "topo.h"
-#include "util.h"
+#include "stream/stream.h"
+#include "core/topo.h"
+#include "core/util.h"
 
 static const char *comms[] = { "kworker/0:1", "perf", "sched-messaging", "bash", "swapper/1",
 			       "ksoftirqd/0", "rcu_preempt", "Xorg", "chrome", "postgres" };

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "json-int.h"
-#include "util.h"
+#include "json/json-int.h"
+#include "core/util.h"
 
 static double cpu_now(void)
 {

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The JSON reader (lib/json.c, one pass) against the jsmn reader it replaced
-# (lib/json_ref.c), in the same run on the same lines: scx-agg snapshots of
+# The JSON reader (lib/json/json.c, one pass) against the jsmn reader it replaced
+# (lib/json/json_ref.c), in the same run on the same lines: scx-agg snapshots of
 # a synthetic 512-CPU machine with every group (what scx-top reads from
 # `scx-agg | scx-top`), and the NDJSON event lines of the same stream.
 # Writes bench/results/json.md.

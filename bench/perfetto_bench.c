@@ -15,12 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perfetto_read.h"
+#include "perfetto/perfetto_read.h"
 #include "perfetto_trace.pb-c.h"
-#include "perfetto_wire.h"
-#include "perfetto_write.h"
-#include "stream.h"
-#include "util.h"
+#include "perfetto/perfetto_wire.h"
+#include "perfetto/perfetto_write.h"
+#include "stream/stream.h"
+#include "core/util.h"
 
 static double now(void)
 {

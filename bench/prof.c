@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "prof.h"
+#include "prof/prof.h"
 
 static double cpu_now(void)
 {

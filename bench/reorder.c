@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "reorder.h"
-#include "util.h"
+#include "core/reorder.h"
+#include "core/util.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The reorder buffer (lib/reorder.c) that puts scx-events' per-CPU batches in
+# The reorder buffer (lib/core/reorder.c) that puts scx-events' per-CPU batches in
 # one time order, and scx-top's per-cpu ordered input: CPU ns per event
 # pushed and popped through a 100 ms window, median of 3 runs, for a 2-CPU
 # machine like this one and a 512-CPU one at two rates.  No peer: perf and

@@ -23,9 +23,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "stream.h"
-#include "topo.h"
-#include "util.h"
+#include "stream/stream.h"
+#include "core/topo.h"
+#include "core/util.h"
 
 static uint64_t rng = 88172645463325252ull;
 

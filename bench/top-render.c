@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "stream.h"
-#include "topview.h"
-#include "util.h"
+#include "agg/agg.h"
+#include "stream/stream.h"
+#include "top/topview.h"
+#include "core/util.h"
 
 static struct top_model model, prev;
 static struct scx_topo *topo;

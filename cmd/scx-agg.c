@@ -2,7 +2,7 @@
 /*
  * scx-agg: aggregate an event stream per CPU, LLC, node, thread, process,
  * comm and DSQ, per interval of event time, and run the scheduling reports.
- * The engine is lib/agg.c; this file is options, wiring and the read loop.
+ * The engine is lib/agg/agg.c; this file is options, wiring and the read loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agg.h"
-#include "opts.h"
-#include "report.h"
-#include "stream.h"
-#include "util.h"
+#include "agg/agg.h"
+#include "core/opts.h"
+#include "agg/table.h"
+#include "stream/stream.h"
+#include "core/util.h"
 
 enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS };

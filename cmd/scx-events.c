@@ -10,11 +10,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "capture.h"
-#include "opts.h"
-#include "stream.h"
-#include "topo.h"
-#include "util.h"
+#include "capture/capture.h"
+#include "core/opts.h"
+#include "stream/stream.h"
+#include "core/topo.h"
+#include "core/util.h"
 
 #define EV_CPU_BYTES (1024 / 8)
 /* The reader sleeps this long between looks at the ring unless BPF wakes it

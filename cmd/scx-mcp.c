@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mcp.h"
-#include "opts.h"
-#include "util.h"
+#include "mcp/mcp.h"
+#include "core/opts.h"
+#include "core/util.h"
 
 enum {
 	OPT_MAX_LINE = 256, OPT_MAX_RESULT, OPT_PAGE_SIZE, OPT_EVENTS_CMD, OPT_UPDATE, OPT_RING,

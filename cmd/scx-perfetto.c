@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "opts.h"
-#include "perfetto_read.h"
-#include "perfetto_write.h"
-#include "stream.h"
-#include "util.h"
+#include "core/opts.h"
+#include "perfetto/perfetto_read.h"
+#include "perfetto/perfetto_write.h"
+#include "stream/stream.h"
+#include "core/util.h"
 
 enum {
 	OPT_NO_COMPACT = 256, OPT_DEFLATE, OPT_STAT, OPT_SOURCE, OPT_RAW_STATE, OPT_FORMAT,

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "opts.h"
-#include "prof.h"
-#include "util.h"
+#include "core/opts.h"
+#include "prof/prof.h"
+#include "core/util.h"
 
 enum {
 	OPT_HINTS_MAP = 256,

@@ -21,14 +21,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agg.h"
-#include "opts.h"
-#include "stream.h"
-#include "term.h"
-#include "topconf.h"
-#include "reorder.h"
-#include "topview.h"
-#include "util.h"
+#include "agg/agg.h"
+#include "core/opts.h"
+#include "stream/stream.h"
+#include "top/term.h"
+#include "top/topconf.h"
+#include "core/reorder.h"
+#include "top/topview.h"
+#include "core/util.h"
 
 enum {
 	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_REORDER, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
@@ -171,7 +171,7 @@ static void input_start(struct input *in, uint64_t first_ts)
 		/* per-CPU metrics only, plus what by asks for: no waker/wakee pairs */
 		.need = SCX_AGG_NEED_CPUS,
 		/*
-		 * Distributions no view shows (lib/topview_agg.c reads the rest):
+		 * Distributions no view shows (lib/top/topview_agg.c reads the rest):
 		 * rows show wakeup latency percentiles and the mean slice used
 		 * (from counters), DSQ rows their queueing latency and depth.
 		 */

@@ -7,10 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agg.h"
-#include "report.h"
-#include "stream.h"
-#include "util.h"
+#include "agg/agg.h"
+#include "agg/table.h"
+#include "stream/stream.h"
+#include "core/util.h"
 
 static int emit(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
-#include "stream.h"
-#include "util.h"
+#include "capture/capture.h"
+#include "stream/stream.h"
+#include "core/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

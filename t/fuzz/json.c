@@ -3,7 +3,7 @@
  * Fuzz the strict JSON reader and every accessor over every token; a string
  * that decodes must re-encode to JSON that parses back to the same bytes.
  * The one-pass reader must agree with the reference (jsmn and its checks,
- * lib/json_ref.c) on every input, and numbers must read as strtod reads them.
+ * lib/json/json_ref.c) on every input, and numbers must read as strtod reads them.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json-int.h"
+#include "json/json-int.h"
 
 static bool same_tokens(const struct scx_json_doc *a, const struct scx_json_doc *b)
 {

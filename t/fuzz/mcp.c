@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "mcp.h"
-#include "util.h"
+#include "json/json.h"
+#include "mcp/mcp.h"
+#include "core/util.h"
 
 static struct mcp_server *server(void)
 {

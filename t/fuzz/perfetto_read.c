@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "perfetto_read.h"
+#include "perfetto/perfetto_read.h"
 
 static int touch(void *ctx, const struct scx_event *e)
 {

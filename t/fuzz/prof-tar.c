@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "prof.h"
+#include "prof/prof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream-int.h"
+#include "stream/stream-int.h"
 
 /* What the wire can carry: strings end at the first NUL; no dsq, no scx data
  * (nor a layer). */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topconf.h"
+#include "top/topconf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

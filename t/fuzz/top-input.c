@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "term.h"
-#include "topconf.h"
-#include "topview.h"
+#include "top/term.h"
+#include "top/topconf.h"
+#include "top/topview.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

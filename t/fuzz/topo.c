@@ -2,8 +2,8 @@
 /* Fuzz the topology reader of headers and topology files. */
 #include <stdlib.h>
 
-#include "stream-int.h"
-#include "topo.h"
+#include "stream/stream-int.h"
+#include "core/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

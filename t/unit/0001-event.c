@@ -2,9 +2,9 @@
 /* The event name table and the small parsers of util.c. */
 #include <errno.h>
 
-#include "event.h"
+#include "core/event.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 int main(void)
 {

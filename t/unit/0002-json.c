@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lib/json.c: the writer's escaping and the strict reader. */
+/* lib/json/json.c: the writer's escaping and the strict reader. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "json-int.h"
+#include "json/json-int.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 static const char *esc(const char *s, size_t n)
 {

@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stream-int.h"
+#include "stream/stream-int.h"
 #include "tap.h"
-#include "topo.h"
-#include "util.h"
+#include "core/topo.h"
+#include "core/util.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 

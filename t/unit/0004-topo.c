@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lib/topo.c on the fake sysfs trees in t/data/sysfs-*, synthetic, JSON, dup. */
+/* lib/core/topo.c on the fake sysfs trees in t/data/sysfs-*, synthetic, JSON, dup. */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "tap.h"
-#include "topo.h"
-#include "util.h"
+#include "core/topo.h"
+#include "stream/stream.h"
+#include "core/util.h"
 
 
 static struct scx_topo *load(const char *tree)

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reorder.h"
+#include "core/reorder.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 

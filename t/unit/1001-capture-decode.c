@@ -10,10 +10,10 @@
 #include <stdlib.h>
 
 #include "../../bpf/events.h"
-#include "capture.h"
-#include "stream.h"
+#include "capture/capture.h"
+#include "stream/stream.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 static void hdr(struct ev_hdr *h, unsigned type, unsigned size, uint64_t ts, unsigned cpu,
 		unsigned aux)

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "hist.h"
+#include "core/hist.h"
 #include "tap.h"
 
 static int cmp(const void *a, const void *b)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "report.h"
+#include "agg/agg.h"
+#include "agg/table.h"
 #include "tap.h"
 
 static struct scx_event ev(uint64_t ts, int cpu, unsigned type)

@@ -10,11 +10,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "perfetto_read.h"
-#include "perfetto_wire.h"
-#include "perfetto_write.h"
+#include "perfetto/perfetto_read.h"
+#include "perfetto/perfetto_wire.h"
+#include "perfetto/perfetto_write.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 struct evs {
 	struct scx_event *e;

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "tap.h"
-#include "term.h"
-#include "topconf.h"
-#include "reorder.h"
-#include "topview.h"
+#include "top/term.h"
+#include "top/topconf.h"
+#include "core/reorder.h"
+#include "top/topview.h"
 
 static int key1(const char *s, size_t *used)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * scx-mcp's file sandbox (lib/mcp_fs.c) and trace ids: what may be opened
+ * scx-mcp's file sandbox (lib/mcp/mcp_fs.c) and trace ids: what may be opened
  * under a root, and the ways out that must fail (.., absolute paths,
  * symlinks to and through the outside).
  */
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mcp_int.h"
+#include "mcp/mcp_int.h"
 #include "tap.h"
 
 static char base[] = "/tmp/scx-mcp-fs.XXXXXX";

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prof.h"
+#include "prof/prof.h"
 #include "tap.h"
 
 static char sbuf[8][512];

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "hints.skel.h"
-#include "prof.h"
+#include "prof/prof.h"
 #include "tap.h"
 
 static int task_storage_map(const char *name)

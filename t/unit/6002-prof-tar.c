@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "prof.h"
+#include "prof/prof.h"
 #include "tap.h"
 
 static char base[64];

@@ -1,0 +1,1640 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The aggregation engine (agg.h): per-CPU and per-thread state machines fed
+ * one event at a time, cut into intervals of event time.  Events only touch
+ * per-CPU and per-thread stats; LLC, node, process and comm figures are
+ * merged from those when an interval closes, so the per-event cost does not
+ * grow with the number of views asked for.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg/agg_int.h"
+#include "core/reorder.h"
+#include "core/util.h"
+
+#define MAX_CPU_ID 65535	/* beyond: the event's cpu is treated as unknown */
+#define MAX_GAP_INTERVALS 64	/* a longer gap becomes one snapshot, not millions */
+
+const char *const scx_agg_by_names[SCX_AGG_BY__COUNT] = {
+	"cpu", "llc", "node", "pid", "tgid", "comm", "dsq",
+};
+
+const char *const scx_softirq_names[SCX_NR_SOFTIRQS] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+/* ---- stats ----------------------------------------------------------------- */
+
+/* The histograms of struct scx_agg_stats, in SCX_AGG_HIST_* bit order. */
+static const size_t hist_off[] = {
+	offsetof(struct scx_agg_stats, wake_lat), offsetof(struct scx_agg_stats, rq_delay),
+	offsetof(struct scx_agg_stats, slice), offsetof(struct scx_agg_stats, dsq_lat),
+	offsetof(struct scx_agg_stats, dsq_depth), offsetof(struct scx_agg_stats, slice_used),
+	offsetof(struct scx_agg_stats, rq_depth),
+};
+_Static_assert(SCX_AGG_HIST_RQ_DEPTH == 1u << 6, "hist_off[] follows the SCX_AGG_HIST_* bits");
+
+#define HIST_AT(s, i) ((struct scx_hist *)((char *)(s) + hist_off[i]))
+
+/* Every histogram h of stats s but those of the SCX_AGG_HIST_* bits in skip. */
+#define FOR_HISTS_BUT(s, h, skip)                                                   \
+	for (unsigned h##_i = 0; h##_i < SCX_ARRAY_SIZE(hist_off); h##_i++)         \
+		for (struct scx_hist *h = HIST_AT(s, h##_i); h && !((skip) >> h##_i & 1); h = NULL)
+
+#define FOR_HISTS(s, h) FOR_HISTS_BUT(s, h, 0u)
+
+/* Histograms always empty in a CPU's (and its rollups') stats, and in others'. */
+static inline unsigned cpu_skip(const struct scx_agg *a)
+{
+	return a->o.skip_hists | a->o.skip_cpu_hists;
+}
+
+static inline unsigned grp_skip(const struct scx_agg *a)
+{
+	return a->o.skip_hists;
+}
+
+static void stats_init(struct scx_agg_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->vtime_min = UINT64_MAX;
+	FOR_HISTS(s, h)
+		scx_hist_init(h);
+}
+
+_Static_assert(offsetof(struct scx_agg_stats, wake_lat) + 7 * sizeof(struct scx_hist) ==
+		       sizeof(struct scx_agg_stats),
+	       "the seven histograms end struct scx_agg_stats (stats_reset, FOR_HISTS)");
+
+/* skip: histograms known to be empty (SCX_AGG_HIST_*), not even looked at */
+static void stats_reset(struct scx_agg_stats *s, unsigned skip)
+{
+	/* the histograms come last and keep their memory */
+	FOR_HISTS_BUT(s, h, skip)
+		scx_hist_reset(h);
+	memset(s, 0, offsetof(struct scx_agg_stats, wake_lat));
+	s->vtime_min = UINT64_MAX;
+}
+
+static void stats_free(struct scx_agg_stats *s)
+{
+	FOR_HISTS(s, h)
+		scx_hist_free(h);
+}
+
+static size_t stats_bytes(const struct scx_agg_stats *cs)
+{
+	struct scx_agg_stats *s = (struct scx_agg_stats *)cs;
+	size_t n = 0;
+
+	FOR_HISTS(s, h)
+		n += scx_hist_bytes(h);
+	return n;
+}
+
+_Static_assert(offsetof(struct scx_agg_stats, running_ns) ==
+		       offsetof(struct scx_agg_stats, rq_depth_max) + 3 * sizeof(uint64_t) &&
+	       offsetof(struct scx_agg_stats, freq_ns) + sizeof(uint64_t) ==
+		       offsetof(struct scx_agg_stats, wake_lat),
+	       "stats_merge: the sums, the three that are not, the frequency, the histograms");
+
+/* d += s; skip: histograms empty in both (SCX_AGG_HIST_*), not even looked at */
+static void stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s, unsigned skip)
+{
+	/* two runs of uint64 sums, around the three that are not sums (agg.h) */
+	static const size_t sums[2][2] = {
+		{ 0, offsetof(struct scx_agg_stats, rq_depth_max) },
+		{ offsetof(struct scx_agg_stats, running_ns),
+		  offsetof(struct scx_agg_stats, freq_khz_ns) },
+	};
+	uint64_t *du = (uint64_t *)d;
+	const uint64_t *su = (const uint64_t *)s;
+
+	for (int r = 0; r < 2; r++)
+		for (size_t i = sums[r][0] / 8; i < sums[r][1] / 8; i++)
+			du[i] += su[i];
+	d->rq_depth_max = SCX_MAX(d->rq_depth_max, s->rq_depth_max);
+	d->vtime_min = SCX_MIN(d->vtime_min, s->vtime_min);
+	d->vtime_max = SCX_MAX(d->vtime_max, s->vtime_max);
+	d->freq_khz_ns += s->freq_khz_ns;
+	d->freq_ns += s->freq_ns;
+	FOR_HISTS_BUT(d, h, skip)
+		scx_hist_merge(h, HIST_AT(s, h_i));
+}
+
+void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s)
+{
+	stats_merge(d, s, 0);
+}
+
+bool agg_stats_active(const struct scx_agg_stats *s)
+{
+	return s->busy_ns || s->slices || s->switches || s->wakeups || s->wakeups_new ||
+	       s->runnable_ns || s->preempted_ns || s->forks || s->execs || s->exits ||
+	       s->migrations || s->dsq_inserts;
+}
+
+/* ---- tables ------------------------------------------------------------------ */
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_comm(const char *c)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (int i = 0; i < SCX_COMM_LEN && c[i]; i++)
+		h = (h ^ (uint8_t)c[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void gtab_grow(struct gtab *t)
+{
+	unsigned ncap = t->cap ? t->cap * 2 : 64, m = ncap - 1;
+	struct grp **ns = scx_xcalloc(ncap, sizeof(*ns));
+
+	for (unsigned i = 0; i < t->cap; i++) {
+		struct grp *g = t->slot[i];
+		unsigned j;
+
+		if (!g)
+			continue;
+		j = (g->comm[0] ? hash_comm(g->comm) : hash64(g->key)) & m;
+		while (ns[j])
+			j = (j + 1) & m;
+		ns[j] = g;
+	}
+	free(t->slot);
+	t->slot = ns;
+	t->cap = ncap;
+}
+
+/*
+ * At most GROUPS_MAX processes, comms or DSQs per interval: past that, new
+ * ones are merged into one group with key -1 and comm "(other)", so memory
+ * stays bounded however many processes come and go in an interval.
+ */
+#define GROUPS_MAX (1u << 14)
+
+/* Group by key, or by comm when comm is not NULL. */
+static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
+{
+	unsigned m, i;
+	struct grp *g;
+
+	if (t->n >= GROUPS_MAX) {
+		m = t->cap - 1;
+		for (i = (comm ? hash_comm(comm) : hash64(key)) & m; (g = t->slot[i]); i = (i + 1) & m)
+			if (comm ? !strncmp(g->comm, comm, SCX_COMM_LEN) : g->key == key)
+				return g;
+		if (!t->other) {
+			t->other = scx_xcalloc(1, sizeof(*t->other));
+			stats_init(&t->other->s);
+			t->other->key = -1;
+			strcpy(t->other->comm, "(other)");
+		}
+		return t->other;
+	}
+
+	if ((t->n + 1) * 4 > t->cap * 3)
+		gtab_grow(t);
+	m = t->cap - 1;
+	for (i = (comm ? hash_comm(comm) : hash64(key)) & m; (g = t->slot[i]); i = (i + 1) & m) {
+		if (comm ? !strncmp(g->comm, comm, SCX_COMM_LEN) : g->key == key)
+			return g;
+	}
+	if ((g = t->spare)) {
+		t->spare = g->next_spare;
+		memset(g->comm, 0, sizeof(g->comm));
+		g->nr = 0;
+	} else {
+		g = scx_xcalloc(1, sizeof(*g));
+		stats_init(&g->s);
+	}
+	g->key = key;
+	if (comm) {
+		strncpy(g->comm, comm, SCX_COMM_LEN - 1);
+		if (!g->comm[0])	/* "" would read as "keyed by number" */
+			g->comm[0] = '?';
+	}
+	t->slot[i] = g;
+	t->n++;
+	return g;
+}
+
+/* Empty the table for the next interval; its groups become spares (skip: see stats_reset). */
+static void gtab_clear(struct gtab *t, unsigned skip)
+{
+	for (unsigned i = 0; i <= t->cap; i++) {
+		struct grp *g = i < t->cap ? t->slot[i] : t->other;
+
+		if (!g)
+			continue;
+		stats_reset(&g->s, skip);
+		g->next_spare = t->spare;
+		t->spare = g;
+		if (i < t->cap)
+			t->slot[i] = NULL;
+	}
+	t->other = NULL;
+	t->n = 0;
+}
+
+static void gtab_free(struct gtab *t)
+{
+	gtab_clear(t, 0);
+	while (t->spare) {
+		struct grp *g = t->spare;
+
+		t->spare = g->next_spare;
+		stats_free(&g->s);
+		free(g);
+	}
+	free(t->slot);
+}
+
+/*
+ * Pairs of an interval, at most PAIRS_MAX: past that, new pairs land in a
+ * scratch entry and are counted in t->dropped, so memory stays bounded.
+ */
+#define PAIRS_MAX (1u << 16)
+
+static struct pair *ptab_get(struct ptab *t, int32_t a, int32_t b)
+{
+	uint64_t key = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1;
+	unsigned m, i;
+
+	if ((t->n + 1) * 4 > t->cap * 3 && t->n >= PAIRS_MAX) {
+		m = t->cap - 1;
+		for (i = hash64(key) & m; t->slot[i].key; i = (i + 1) & m)
+			if (t->slot[i].key == key)
+				return &t->slot[i];
+		t->dropped++;
+		memset(&t->scratch, 0, sizeof(t->scratch));
+		return &t->scratch;
+	}
+	if ((t->n + 1) * 4 > t->cap * 3) {
+		unsigned ncap = t->cap ? t->cap * 2 : 256;
+		struct pair *ns = scx_xcalloc(ncap, sizeof(*ns));
+
+		for (unsigned k = 0; k < t->cap; k++) {
+			if (!t->slot[k].key)
+				continue;
+			for (i = hash64(t->slot[k].key) & (ncap - 1); ns[i].key; i = (i + 1) & (ncap - 1))
+				;
+			ns[i] = t->slot[k];
+		}
+		free(t->slot);
+		t->slot = ns;
+		t->cap = ncap;
+	}
+	m = t->cap - 1;
+	for (i = hash64(key) & m; t->slot[i].key; i = (i + 1) & m)
+		if (t->slot[i].key == key)
+			return &t->slot[i];
+	t->slot[i].key = key;
+	t->n++;
+	return &t->slot[i];
+}
+
+static void ptab_clear(struct ptab *t)
+{
+	if (t->slot)
+		memset(t->slot, 0, t->cap * sizeof(*t->slot));
+	t->n = 0;
+	t->dropped = 0;
+}
+
+/* ---- threads ----------------------------------------------------------------- */
+
+static void thread_table_grow(struct scx_agg *a)
+{
+	unsigned ncap = a->tcap ? a->tcap * 2 : 1024, m = ncap - 1;
+	struct thread **ns = scx_xcalloc(ncap, sizeof(*ns));
+
+	for (unsigned i = 0; i < a->tcap; i++) {
+		struct thread *t = a->tslot[i];
+		unsigned j;
+
+		if (!t)
+			continue;
+		for (j = agg_pid_slot(t->pid, ncap); ns[j]; j = (j + 1) & m)
+			;
+		ns[j] = t;
+	}
+	free(a->tslot);
+	a->tslot = ns;
+	a->tcap = ncap;
+}
+
+static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, const char *comm)
+{
+	struct thread *t;
+	unsigned m, i;
+
+	if ((a->nthreads + 1) * 2 > a->tcap)
+		thread_table_grow(a);
+	t = scx_xcalloc_aligned(_Alignof(struct thread), sizeof(*t));
+	t->pid = pid;
+	t->tgid = tgid > 0 ? tgid : pid;
+	if (comm)
+		memcpy(t->comm, comm, SCX_COMM_LEN - 1);
+	t->qcpu = -1;
+	t->cpu = -1;
+	t->dsq = SCX_DSQ_NONE;
+	stats_init(&t->s);
+	m = a->tcap - 1;
+	for (i = agg_pid_slot(pid, a->tcap); a->tslot[i]; i = (i + 1) & m)
+		;
+	a->tslot[i] = t;
+	a->nthreads++;
+	return t;
+}
+
+static inline struct thread *thread_get(struct scx_agg *a, int32_t pid, int32_t tgid,
+					const char *comm)
+{
+	struct thread *t = agg_thread_find(a, pid);
+
+	if (!t)
+		return thread_new(a, pid, tgid, comm);
+	if (tgid > 0)
+		t->tgid = tgid;
+	return t;
+}
+
+/* Remove from the table (linear probing: shift the cluster back). */
+static void thread_unlink(struct scx_agg *a, struct thread *t)
+{
+	unsigned m = a->tcap - 1, i, j, k;
+
+	for (i = agg_pid_slot(t->pid, a->tcap); a->tslot[i] != t; i = (i + 1) & m)
+		;
+	a->tslot[i] = NULL;
+	for (j = (i + 1) & m; a->tslot[j]; j = (j + 1) & m) {
+		k = agg_pid_slot(a->tslot[j]->pid, a->tcap);
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			a->tslot[i] = a->tslot[j];
+			a->tslot[j] = NULL;
+			i = j;
+		}
+	}
+	a->nthreads--;
+	stats_free(&t->s);
+	free(t);
+}
+
+static void fold_thread(struct scx_agg *a, struct thread *t)
+{
+	struct grp *g;
+
+	if (t->folded || !agg_stats_active(&t->s) || !a->fold)
+		return;
+	g = gtab_get(&a->tgid, t->tgid, NULL);
+	stats_merge(&g->s, &t->s, grp_skip(a));
+	g->nr++;
+	if (t->pid == t->tgid || !g->comm[0])
+		memcpy(g->comm, t->comm, SCX_COMM_LEN);
+	if (a->o.by & (1u << SCX_AGG_COMM)) {	/* only --by comm reads the comm table */
+		g = gtab_get(&a->comm, 0, t->comm);
+		stats_merge(&g->s, &t->s, grp_skip(a));
+		g->nr++;
+	}
+	t->folded = true;
+}
+
+static void account_state(struct thread *t, uint64_t ts)
+{
+	uint64_t d = ts > t->state_ts ? ts - t->state_ts : 0;
+
+	t->state_ts = SCX_MAX(ts, t->state_ts);
+	switch (t->state) {
+	case TS_RUNNING:
+		t->s.running_ns += d;
+		t->s.busy_ns += d;
+		break;
+	case TS_RUNNABLE:
+		t->s.runnable_ns += d;
+		break;
+	case TS_PREEMPTED:
+		t->s.preempted_ns += d;
+		break;
+	case TS_SLEEPING:
+		t->s.sleeping_ns += d;
+		break;
+	case TS_BLOCKED:
+		t->s.blocked_ns += d;
+		break;
+	case TS_OTHER:
+		t->s.other_ns += d;
+		break;
+	}
+}
+
+static void set_state(const struct scx_agg *a, struct thread *t, uint64_t ts, uint8_t st)
+{
+	if (a->tstats)
+		account_state(t, ts);
+	t->state = st;
+	t->state_ts = ts;
+}
+
+/* ---- cpus ---------------------------------------------------------------------- */
+
+static struct cpu *cpu_get_slow(struct scx_agg *a, int32_t id)
+{
+	if (id < 0 || id > MAX_CPU_ID)
+		return NULL;
+	if ((unsigned)id >= a->nr_cpus) {
+		unsigned n = SCX_MAX((unsigned)id + 1, a->nr_cpus * 2);
+		struct cpu *nc = scx_xcalloc_aligned(_Alignof(struct cpu), n * sizeof(*nc));
+
+		if (a->nr_cpus)
+			memcpy(nc, a->cpus, a->nr_cpus * sizeof(*nc));
+		free(a->cpus);
+		a->cpus = nc;
+		for (unsigned i = a->nr_cpus; i < n; i++) {
+			struct cpu *c = &a->cpus[i];
+			const struct scx_cpu_topo *ct = a->topo ? scx_topo__cpu(a->topo, i) : NULL;
+
+			memset(c, 0, sizeof(*c));
+			c->id = i;
+			c->llc = ct ? ct->llc : -1;
+			c->node = ct ? ct->node : -1;
+			c->cstate = -1;
+			c->softirq = -1;
+			stats_init(&c->s);
+		}
+		a->nr_cpus = n;
+	}
+	a->cpus[id].seen = true;
+	return &a->cpus[id];
+}
+
+static inline struct cpu *cpu_get(struct scx_agg *a, int32_t id)
+{
+	if ((uint32_t)id < a->nr_cpus) {
+		a->cpus[id].seen = true;
+		return &a->cpus[id];
+	}
+	return cpu_get_slow(a, id);
+}
+
+static void cpu_account(struct cpu *c, uint64_t ts)
+{
+	uint64_t d;
+
+	if (c->known && ts > c->acct_ts) {
+		d = ts - c->acct_ts;
+		if (c->curr)
+			c->s.busy_ns += d;
+		else
+			c->s.idle_ns += d;
+	}
+	c->acct_ts = SCX_MAX(c->acct_ts, ts);
+}
+
+static void depth_account(struct cpu *c, uint64_t ts)
+{
+	if (ts > c->depth_ts && c->depth_ts)
+		c->s.rq_depth_ns += (ts - c->depth_ts) * c->nr_queued;
+	c->depth_ts = SCX_MAX(c->depth_ts, ts);
+}
+
+/* Count v in a histogram of a CPU's stats, or of a task's or DSQ's, unless skipped. */
+static inline void cpu_hist(const struct scx_agg *a, struct scx_hist *h, unsigned bit, uint64_t v)
+{
+	if (!((a->o.skip_hists | a->o.skip_cpu_hists) & bit))
+		scx_hist_add(h, v);
+}
+
+static inline void grp_hist(const struct scx_agg *a, struct scx_hist *h, unsigned bit, uint64_t v)
+{
+	if (!(a->o.skip_hists & bit))
+		scx_hist_add(h, v);
+}
+
+static void enqueue(struct scx_agg *a, struct thread *t, int32_t cpu, uint64_t ts)
+{
+	struct cpu *c = cpu_get(a, cpu);
+
+	if (!c)
+		return;
+	depth_account(c, ts);
+	c->nr_queued++;
+	t->qcpu = cpu;
+	cpu_hist(a, &c->s.rq_depth, SCX_AGG_HIST_RQ_DEPTH, c->nr_queued);
+	c->s.rq_depth_max = SCX_MAX(c->s.rq_depth_max, c->nr_queued);
+}
+
+static void dequeue(struct scx_agg *a, struct thread *t, uint64_t ts)
+{
+	struct cpu *c = cpu_get(a, t->qcpu);
+
+	t->qcpu = -1;
+	if (!c || !c->nr_queued)
+		return;
+	depth_account(c, ts);
+	c->nr_queued--;
+}
+
+/* ---- event handlers ---------------------------------------------------------- */
+
+static uint8_t state_of(int64_t prev_state)
+{
+	if (prev_state & SCX_STATE_PREEMPTED)
+		return TS_PREEMPTED;
+	if (!(prev_state & 0xff))
+		return TS_RUNNABLE;
+	if (prev_state & SCX_STATE_UNINTERRUPTIBLE)
+		return TS_BLOCKED;
+	if (prev_state & (SCX_STATE_INTERRUPTIBLE | SCX_STATE_IDLE))
+		return TS_SLEEPING;
+	return TS_OTHER;
+}
+
+static void dsq_seen(struct scx_agg *a, struct thread *t, uint64_t dsq, uint64_t vtime,
+		     uint32_t depth, struct scx_agg_stats **gs)
+{
+	struct grp *g = gtab_get(&a->dsq, (int64_t)dsq, NULL);
+
+	grp_hist(a, &g->s.dsq_depth, SCX_AGG_HIST_DSQ_DEPTH, depth);
+	if (vtime) {
+		g->s.vtime_min = SCX_MIN(g->s.vtime_min, vtime);
+		g->s.vtime_max = SCX_MAX(g->s.vtime_max, vtime);
+	}
+	if (t)
+		t->dsq = dsq;
+	*gs = &g->s;
+}
+
+static void on_switch(struct scx_agg *a, const struct scx_event *e)
+{
+	const struct scx_ev_switch *sw = &e->sw;
+	struct cpu *c = cpu_get(a, e->cpu);
+	uint64_t ts = e->ts;
+	struct thread *p = NULL, *n;
+
+	if (c) {
+		cpu_account(c, ts);
+		if (c->known && c->curr && ts >= c->run_start)
+			cpu_hist(a, &c->s.slice, SCX_AGG_HIST_SLICE, ts - c->run_start);
+	}
+	if (sw->prev_pid) {
+		uint8_t st = state_of(sw->prev_state);
+		bool invol = st == TS_RUNNABLE || st == TS_PREEMPTED;
+
+		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
+		if (a->tstats) {
+			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
+			    ts >= c->run_start)
+				grp_hist(a, &p->s.slice, SCX_AGG_HIST_SLICE, ts - c->run_start);
+			p->s.switches++;
+			if (invol)
+				p->s.involuntary++;
+			else
+				p->s.voluntary++;
+		}
+		set_state(a, p, ts, st);
+		if (c) {
+			c->s.switches++;
+			if (invol)
+				c->s.involuntary++;
+			else
+				c->s.voluntary++;
+		}
+		if (invol) {
+			p->runnable_ts = ts;
+			p->waking_ts = p->wakeup_ts = 0;
+			p->chain_len = 0;
+			enqueue(a, p, e->cpu, ts);
+			if (sw->next_pid && a->pairs) {
+				struct pair *pr = ptab_get(&a->preempts, sw->next_pid, sw->prev_pid);
+
+				pr->count++;
+			}
+		}
+		if (sw->dsq_id != SCX_DSQ_NONE) {
+			struct scx_agg_stats *gs = NULL;
+
+			if (a->tstats) {
+				grp_hist(a, &p->s.slice_used, SCX_AGG_HIST_SLICE_USED,
+					 sw->prev_slice_used_ns);
+				p->s.slice_used_n++;
+				p->s.slice_used_ns += sw->prev_slice_used_ns;
+			}
+			if (c) {
+				cpu_hist(a, &c->s.slice_used, SCX_AGG_HIST_SLICE_USED,
+					 sw->prev_slice_used_ns);
+				c->s.slice_used_n++;
+				c->s.slice_used_ns += sw->prev_slice_used_ns;
+			}
+			if (p->dsq != SCX_DSQ_NONE) {
+				gs = &gtab_get(&a->dsq, (int64_t)p->dsq, NULL)->s;
+				grp_hist(a, &gs->slice_used, SCX_AGG_HIST_SLICE_USED,
+					 sw->prev_slice_used_ns);
+				gs->slice_used_n++;
+				gs->slice_used_ns += sw->prev_slice_used_ns;
+			}
+		}
+	}
+	if (sw->next_pid) {
+		n = thread_get(a, sw->next_pid, sw->next_tgid, sw->next_comm);
+		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
+			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
+
+			if (a->tstats)
+				grp_hist(a, &n->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
+			if (c)
+				cpu_hist(a, &c->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
+			if (!n->waking_ts)
+				scx_hist_add(&a->lb_preempt, d);
+			if (n->waking_ts) {
+				uint64_t w = ts >= n->waking_ts ? ts - n->waking_ts : 0;
+
+				if (a->tstats)
+					grp_hist(a, &n->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
+				if (n->wakeup_ts && n->wakeup_ts >= n->waking_ts && ts >= n->wakeup_ts) {
+					scx_hist_add(&a->lb_wake, n->wakeup_ts - n->waking_ts);
+					scx_hist_add(&a->lb_run, ts - n->wakeup_ts);
+				}
+				if (c)
+					cpu_hist(a, &c->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
+				if (a->pairs) {
+					struct pair *pr = ptab_get(&a->wakes, n->waker, n->pid);
+
+					pr->runs++;
+					pr->sum_ns += w;
+					pr->max_ns = SCX_MAX(pr->max_ns, w);
+				}
+				if (a->pairs)
+					n->chain_lat += w;
+				if (n->chain_len >= 2 && a->pairs) {
+					/* keep the NR_CHAINS chains of most latency */
+					struct chain *ch = NULL;
+
+					if (a->nr_chains < NR_CHAINS) {
+						ch = &a->chains[a->nr_chains++];
+					} else {
+						struct chain *lo = &a->chains[0];
+
+						for (unsigned i = 1; i < NR_CHAINS; i++)
+							if (a->chains[i].lat < lo->lat)
+								lo = &a->chains[i];
+						if (lo->lat < n->chain_lat)
+							ch = lo;
+					}
+					if (ch) {
+						memcpy(ch->p, n->chain, n->chain_len * sizeof(int32_t));
+						ch->p[n->chain_len] = n->pid;
+						ch->len = n->chain_len + 1;
+						ch->lat = n->chain_lat;
+					}
+				}
+			}
+		} else {
+			n->chain_len = 0;
+		}
+		if (n->qcpu >= 0)
+			dequeue(a, n, ts);
+		set_state(a, n, ts, TS_RUNNING);
+		n->runnable_ts = n->waking_ts = n->wakeup_ts = 0;
+		n->cpu = e->cpu;
+		if (a->tstats)
+			n->s.slices++;
+		if (c)
+			c->s.slices++;
+		if (sw->dsq_id != SCX_DSQ_NONE) {
+			struct scx_agg_stats *gs;
+
+			dsq_seen(a, n, sw->dsq_id, sw->dsq_vtime, sw->dsq_depth, &gs);
+			gs->dsq_dispatches++;
+			grp_hist(a, &gs->dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
+			if (a->tstats) {
+				grp_hist(a, &n->s.dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
+				n->s.dsq_dispatches++;
+			}
+			if (c) {
+				cpu_hist(a, &c->s.dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
+				cpu_hist(a, &c->s.dsq_depth, SCX_AGG_HIST_DSQ_DEPTH, sw->dsq_depth);
+				c->s.dsq_dispatches++;
+			}
+		}
+	}
+	if (c) {
+		c->known = true;
+		c->curr = sw->next_pid;
+		c->run_start = ts;
+	}
+}
+
+static void on_wake(struct scx_agg *a, const struct scx_event *e)
+{
+	const struct scx_ev_wakeup *w = &e->wake;
+	struct thread *t, *wk;
+	struct cpu *c;
+
+	if (!w->pid)
+		return;
+	t = thread_get(a, w->pid, w->tgid, w->comm);
+	if (e->type == SCX_EV_WAKEUP && t->state == TS_RUNNABLE && t->waking_ts) {
+		if (!t->wakeup_ts)
+			t->wakeup_ts = e->ts;
+		return;
+	}
+	if (t->state == TS_RUNNING || t->state == TS_RUNNABLE || t->state == TS_PREEMPTED)
+		return;	/* spurious: it never slept */
+	set_state(a, t, e->ts, TS_RUNNABLE);
+	t->runnable_ts = t->waking_ts = e->ts;
+	t->wakeup_ts = e->type == SCX_EV_WAKEUP ? e->ts : 0;
+	t->waker = w->waker_pid;
+	c = cpu_get(a, w->target_cpu >= 0 ? w->target_cpu : e->cpu);
+	if (e->type == SCX_EV_WAKEUP_NEW) {
+		if (a->tstats)
+			t->s.wakeups_new++;
+		if (c)
+			c->s.wakeups_new++;
+	} else {
+		if (a->tstats)
+			t->s.wakeups++;
+		if (c)
+			c->s.wakeups++;
+	}
+	if (c)
+		enqueue(a, t, c->id, e->ts);
+	if (!a->pairs)
+		return;
+	ptab_get(&a->wakes, w->waker_pid, w->pid)->count++;
+	/* a waker that runs because it was woken extends its own chain */
+	t->chain_len = 0;
+	t->chain_lat = 0;
+	wk = w->waker_pid ? agg_thread_find(a, w->waker_pid) : NULL;
+	if (wk && wk->state == TS_RUNNING) {
+		unsigned n = SCX_MIN(wk->chain_len, CHAIN_MAX - 1);
+
+		memcpy(t->chain, wk->chain + (wk->chain_len - n), n * sizeof(int32_t));
+		t->chain[n] = wk->pid;
+		t->chain_len = n + 1;
+		t->chain_lat = wk->chain_lat;
+	}
+}
+
+static void on_migrate(struct scx_agg *a, const struct scx_event *e)
+{
+	const struct scx_ev_migrate *m = &e->mig;
+	struct cpu *o = cpu_get(a, m->orig_cpu), *d = cpu_get(a, m->dest_cpu);
+	struct thread *t;
+	bool xllc, xnode;
+
+	if (!m->pid)
+		return;
+	t = thread_get(a, m->pid, m->tgid, m->comm);
+	xllc = o && d && o->llc != d->llc;
+	xnode = o && d && o->node != d->node;
+	if (a->tstats) {
+		t->s.migrations++;
+		t->s.migr_cross_llc += xllc;
+		t->s.migr_cross_node += xnode;
+	}
+	if (d) {
+		d->s.migrations++;
+		d->s.migr_cross_llc += xllc;
+		d->s.migr_cross_node += xnode;
+	}
+	if (t->qcpu >= 0 && d && t->qcpu != d->id) {
+		dequeue(a, t, e->ts);
+		enqueue(a, t, d->id, e->ts);
+	}
+	if (t->state != TS_RUNNING)
+		t->cpu = m->dest_cpu;
+}
+
+static void cidle_account(struct cpu *c, uint64_t ts)
+{
+	if (c->cidle_seen && ts > c->cidle_ts)
+		c->s.cstate_obs_ns += ts - c->cidle_ts;
+	c->cidle_ts = SCX_MAX(c->cidle_ts, ts);
+}
+
+static void on_idle(struct scx_agg *a, struct cpu *c, uint32_t state, uint64_t ts)
+{
+	cidle_account(c, ts);
+	c->cidle_seen = true;
+	if (c->cstate >= 0 && ts > c->cstate_ts)
+		c->s.cstate_ns[c->cstate] += ts - c->cstate_ts;
+	c->cstate_ts = SCX_MAX(ts, c->cstate_ts);
+	if (state == SCX_IDLE_EXIT) {
+		c->cstate = -1;
+		return;
+	}
+	c->cstate = SCX_MIN(state, SCX_AGG_IDLE_STATES - 1);
+	c->s.cstates[c->cstate]++;
+}
+
+static void freq_account(struct cpu *c, uint64_t ts)
+{
+	if (c->freq_khz && ts > c->freq_ts) {
+		c->s.freq_khz_ns += (double)c->freq_khz * (double)(ts - c->freq_ts);
+		c->s.freq_ns += ts - c->freq_ts;
+	}
+	c->freq_ts = SCX_MAX(ts, c->freq_ts);
+}
+
+static void handle(struct scx_agg *a, const struct scx_event *e)
+{
+	struct cpu *c;
+	struct thread *t;
+	uint64_t ts = e->ts;
+
+	switch (e->type) {
+	case SCX_EV_SWITCH:
+		on_switch(a, e);
+		break;
+	case SCX_EV_WAKING:
+	case SCX_EV_WAKEUP:
+	case SCX_EV_WAKEUP_NEW:
+		on_wake(a, e);
+		break;
+	case SCX_EV_MIGRATE:
+		on_migrate(a, e);
+		break;
+	case SCX_EV_FORK:
+		if (e->fork.parent_pid) {
+			t = thread_get(a, e->fork.parent_pid, e->fork.parent_tgid, e->fork.parent_comm);
+			if (a->tstats)
+				t->s.forks++;
+		}
+		if ((c = cpu_get(a, e->cpu)))
+			c->s.forks++;
+		if (e->fork.child_pid) {
+			t = thread_get(a, e->fork.child_pid, e->fork.child_tgid, e->fork.child_comm);
+			memcpy(t->comm, e->fork.child_comm, SCX_COMM_LEN - 1);
+		}
+		break;
+	case SCX_EV_EXEC:
+		if (!e->exec.pid)
+			break;
+		t = thread_get(a, e->exec.pid, e->exec.tgid, e->exec.comm);
+		memcpy(t->comm, e->exec.comm, SCX_COMM_LEN - 1);
+		if (a->tstats)
+			t->s.execs++;
+		if ((c = cpu_get(a, e->cpu)))
+			c->s.execs++;
+		break;
+	case SCX_EV_EXIT:
+		if (!e->task.pid)
+			break;
+		t = thread_get(a, e->task.pid, e->task.tgid, e->task.comm);
+		if (a->tstats)
+			t->s.exits++;
+		if ((c = cpu_get(a, e->cpu)))
+			c->s.exits++;
+		break;
+	case SCX_EV_FREE:
+		if (!e->task.pid || !(t = agg_thread_find(a, e->task.pid)))
+			break;
+		account_state(t, ts);
+		if (t->qcpu >= 0)
+			dequeue(a, t, ts);
+		if ((a->o.by & (1u << SCX_AGG_PID)) && a->ndead < GROUPS_MAX) {
+			a->ndead++;
+			t->dead = true;	/* its row is still due at the end of the interval */
+			t->state = TS_UNKNOWN;
+		} else {
+			fold_thread(a, t);
+			thread_unlink(a, t);
+		}
+		break;
+	case SCX_EV_TASK_RENAME:
+		if (e->rename.pid && (t = agg_thread_find(a, e->rename.pid)))
+			memcpy(t->comm, e->rename.newcomm, SCX_COMM_LEN - 1);
+		break;
+	case SCX_EV_SOFTIRQ_ENTRY:
+		if (!(c = cpu_get(a, e->cpu)) || e->softirq.vec >= SCX_NR_SOFTIRQS)
+			break;
+		c->softirq = e->softirq.vec;
+		c->softirq_ts = ts;
+		c->s.softirqs[e->softirq.vec]++;
+		break;
+	case SCX_EV_SOFTIRQ_EXIT:
+		if (!(c = cpu_get(a, e->cpu)) || c->softirq < 0 || (uint32_t)c->softirq != e->softirq.vec)
+			break;
+		if (ts > c->softirq_ts)
+			c->s.softirq_ns[c->softirq] += ts - c->softirq_ts;
+		c->softirq = -1;
+		break;
+	case SCX_EV_IRQ_ENTRY:
+		if ((c = cpu_get(a, e->cpu))) {
+			c->irq_ts = ts ? ts : 1;
+			c->s.irqs++;
+		}
+		break;
+	case SCX_EV_IRQ_EXIT:
+		if ((c = cpu_get(a, e->cpu)) && c->irq_ts) {
+			if (ts > c->irq_ts)
+				c->s.irq_ns += ts - c->irq_ts;
+			c->irq_ts = 0;
+		}
+		break;
+	case SCX_EV_IPI_SEND:
+		if ((c = cpu_get(a, e->cpu)))
+			c->s.ipi_sent++;
+		if ((c = cpu_get(a, e->ipi.target_cpu)))
+			c->s.ipi_received++;
+		break;
+	case SCX_EV_IPI_ENTRY:
+		if ((c = cpu_get(a, e->cpu)))
+			c->ipi_ts = ts ? ts : 1;
+		break;
+	case SCX_EV_IPI_EXIT:
+		if ((c = cpu_get(a, e->cpu)) && c->ipi_ts) {
+			if (ts > c->ipi_ts)
+				c->s.ipi_ns += ts - c->ipi_ts;
+			c->ipi_ts = 0;
+		}
+		break;
+	case SCX_EV_CPU_FREQUENCY:
+		if ((c = cpu_get(a, (int32_t)e->freq.cpu_id))) {
+			freq_account(c, ts);
+			c->freq_khz = e->freq.khz;
+			c->freq_ts = ts;
+		}
+		break;
+	case SCX_EV_CPU_IDLE:
+		if ((c = cpu_get(a, (int32_t)e->idle.cpu_id)))
+			on_idle(a, c, e->idle.state, ts);
+		break;
+	case SCX_EV_LOST:
+		scx_agg__note_lost(a, e->cpu, e->lost.count);
+		break;
+	case SCX_EV_DSQ_INSERT: {
+		struct scx_agg_stats *gs;
+
+		t = e->dsq.pid ? thread_get(a, e->dsq.pid, e->dsq.tgid, e->dsq.comm) : NULL;
+		dsq_seen(a, t, e->dsq.dsq_id, e->dsq.vtime, e->dsq.depth, &gs);
+		gs->dsq_inserts++;
+		if (t && a->tstats)
+			t->s.dsq_inserts++;
+		if ((c = cpu_get(a, e->cpu)))
+			c->s.dsq_inserts++;
+		break;
+	}
+	case SCX_EV_CPUHP_ENTER:
+	case SCX_EV_CPUHP_EXIT:
+	case SCX_EV_SCX_ENABLE:
+	case SCX_EV_SCX_DISABLE:
+		break;
+	default:
+		a->snap.unknown++;
+		break;
+	}
+}
+
+/* ---- intervals ------------------------------------------------------------------ */
+
+/* What to keep, from the options' need and the groups asked for. */
+static void apply_need(struct scx_agg *a)
+{
+	a->need = a->o.need ? a->o.need : SCX_AGG_NEED_ALL;
+	if (a->o.by & (1u << SCX_AGG_PID))
+		a->need |= SCX_AGG_NEED_THREADS;
+	if (a->o.by & (1u << SCX_AGG_TGID | 1u << SCX_AGG_COMM))
+		a->need |= SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES;
+	if (a->need & (SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PAIRS))
+		a->need |= SCX_AGG_NEED_THREADS;
+	a->fold = a->need & SCX_AGG_NEED_PROCESSES;
+	a->tstats = a->need & SCX_AGG_NEED_THREADS;
+	a->pairs = a->need & SCX_AGG_NEED_PAIRS;
+}
+
+/* The groups of the next interval (scx_agg__set_by()) take effect here. */
+static void apply_by(struct scx_agg *a)
+{
+	bool had = a->tstats;
+
+	a->o.by = a->next_by;
+	apply_need(a);
+	if (a->tstats && !had) {
+		/*
+		 * Start clean, and count state time from here, not from the
+		 * last state change.
+		 */
+		for (unsigned i = 0; i < a->tcap; i++) {
+			struct thread *t = a->tslot[i];
+
+			if (!t)
+				continue;
+			stats_reset(&t->s, grp_skip(a));
+			t->state_ts = SCX_MAX(t->state_ts, a->iv_start);
+		}
+	}
+}
+
+static void reset_interval(struct scx_agg *a)
+{
+	for (unsigned i = 0; i < a->nr_cpus; i++)
+		stats_reset(&a->cpus[i].s, cpu_skip(a));
+	/* without task stats or dead threads there is nothing to do per thread,
+	 * and thousands of cache misses not to take */
+	for (unsigned i = 0; i < a->tcap && (a->tstats || a->ndead); i++) {
+		struct thread *t = a->tslot[i];
+
+		if (!t)
+			continue;
+		if (t->dead) {
+			a->ndead--;
+			thread_unlink(a, t);
+			i--;	/* the cluster shifted into this slot */
+			continue;
+		}
+		if (a->tstats)	/* else they hold nothing */
+			stats_reset(&t->s, grp_skip(a));
+		t->folded = false;
+	}
+	if (a->next_by != a->o.by)
+		apply_by(a);
+	gtab_clear(&a->tgid, grp_skip(a));
+	gtab_clear(&a->comm, grp_skip(a));
+	gtab_clear(&a->dsq, grp_skip(a));
+	ptab_clear(&a->wakes);
+	ptab_clear(&a->preempts);
+	a->nr_chains = 0;
+	scx_hist_reset(&a->lb_wake);
+	scx_hist_reset(&a->lb_run);
+	scx_hist_reset(&a->lb_preempt);
+	memset(&a->snap, 0, offsetof(struct scx_agg_snap, total));
+	a->closed = false;
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct scx_agg_group *g = x, *h = y;
+
+	if (g->by == SCX_AGG_COMM)
+		return strncmp(g->comm, h->comm, SCX_COMM_LEN);
+	if (g->by == SCX_AGG_DSQ)
+		return (uint64_t)g->key < (uint64_t)h->key ? -1 : (uint64_t)g->key > (uint64_t)h->key;
+	return g->key < h->key ? -1 : g->key > h->key;
+}
+
+static struct scx_agg_group *add_group(struct scx_agg *a, enum scx_agg_by by)
+{
+	unsigned n = a->snap.nr[by];
+
+	if (n == a->gcap[by]) {
+		a->gcap[by] = a->gcap[by] ? a->gcap[by] * 2 : 64;
+		a->garr[by] = scx_xrealloc(a->garr[by], a->gcap[by] * sizeof(*a->garr[by]));
+	}
+	a->snap.nr[by]++;
+	memset(&a->garr[by][n], 0, sizeof(a->garr[by][n]));
+	a->garr[by][n].by = by;
+	return &a->garr[by][n];
+}
+
+static void gtab_groups(struct scx_agg *a, struct gtab *t, enum scx_agg_by by)
+{
+	for (unsigned i = 0; i <= t->cap; i++) {
+		struct grp *gr = i < t->cap ? t->slot[i] : NULL;
+		struct scx_agg_group *g;
+
+		if (!gr && i == t->cap && t->other)
+			gr = t->other;
+		if (!gr)
+			continue;
+		g = add_group(a, by);
+		g->key = by == SCX_AGG_COMM ? 0 : gr->key;
+		g->nr = gr->nr;
+		memcpy(g->comm, gr->comm, SCX_COMM_LEN);
+		g->s = &gr->s;
+	}
+}
+
+static unsigned topo_cpus(const struct scx_agg *a)
+{
+	unsigned n = 0;
+
+	if (a->topo)
+		return a->topo->nr_cpus;
+	for (unsigned i = 0; i < a->nr_cpus; i++)
+		n += a->cpus[i].seen;
+	return n;
+}
+
+static int close_interval(struct scx_agg *a, uint64_t end, bool final)
+{
+	struct scx_agg_snap *s = &a->snap;
+	unsigned by = a->o.by;
+
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		struct cpu *c = &a->cpus[i];
+
+		cpu_account(c, end);
+		freq_account(c, end);
+		depth_account(c, end);
+		cidle_account(c, end);
+		if (c->cstate >= 0 && end > c->cstate_ts) {
+			c->s.cstate_ns[c->cstate] += end - c->cstate_ts;
+			c->cstate_ts = end;
+		}
+		if (c->softirq >= 0 && end > c->softirq_ts) {
+			c->s.softirq_ns[c->softirq] += end - c->softirq_ts;
+			c->softirq_ts = end;
+		}
+	}
+
+	s->start_ns = a->iv_start;
+	s->end_ns = end;
+	s->final = final;
+	s->nr_threads = a->nthreads;
+	s->nr_cpus = topo_cpus(a);
+	memset(s->nr, 0, sizeof(s->nr));
+
+	/* rollups: total, LLC and node, merged from the CPUs */
+	stats_reset(&s->total, cpu_skip(a));
+	for (unsigned i = 0; i < a->nr_llc_slots; i++)
+		stats_reset(&a->llc[i], cpu_skip(a));
+	for (unsigned i = 0; i < a->nr_node_slots; i++)
+		stats_reset(&a->node[i], cpu_skip(a));
+	/*
+	 * When every LLC lies in one node (as on real machines), nodes are
+	 * merged from their LLCs rather than from every cpu again: a tenth
+	 * of the merges at 8 cpus an LLC, and the same sums.
+	 */
+	bool nest = true;
+
+	for (unsigned i = 0; i < a->nr_llc_slots; i++)
+		a->llc_node[i] = -2;	/* no cpu yet */
+	for (unsigned i = 0; i < a->nr_cpus && nest; i++) {
+		struct cpu *c = &a->cpus[i];
+		int l = c->llc + 1, n = c->node + 1 < (int)a->nr_node_slots ? c->node + 1 : -1;
+
+		if (!agg_cpu_present(a, i))
+			continue;
+		if (l >= (int)a->nr_llc_slots)
+			continue;
+		if (a->llc_node[l] == -2)
+			a->llc_node[l] = n;
+		else if (a->llc_node[l] != n)
+			nest = false;
+	}
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		struct cpu *c = &a->cpus[i];
+		bool in_llc = c->llc + 1 < (int)a->nr_llc_slots;
+
+		if (!agg_cpu_present(a, i))
+			continue;
+		if (in_llc)
+			stats_merge(&a->llc[c->llc + 1], &c->s, cpu_skip(a));
+		/* the nodes partition the cpus: the total is merged from them
+		 * below, a few merges instead of one more per cpu */
+		if (nest && in_llc)
+			;	/* in its node through its LLC, below */
+		else if (c->node + 1 < (int)a->nr_node_slots)
+			stats_merge(&a->node[c->node + 1], &c->s, cpu_skip(a));
+		else
+			stats_merge(&s->total, &c->s, cpu_skip(a));
+		if (by & (1u << SCX_AGG_CPU)) {
+			struct scx_agg_group *g = add_group(a, SCX_AGG_CPU);
+
+			g->key = c->id;
+			g->nr = 1;
+			g->s = &c->s;
+		}
+	}
+	for (unsigned i = 0; i < a->nr_llc_slots && nest; i++) {
+		if (a->llc_node[i] >= 0)
+			stats_merge(&a->node[a->llc_node[i]], &a->llc[i], cpu_skip(a));
+		else if (a->llc_node[i] == -1)
+			stats_merge(&s->total, &a->llc[i], cpu_skip(a));	/* cpus of no node */
+	}
+	for (unsigned i = 0; i < a->nr_node_slots; i++)
+		stats_merge(&s->total, &a->node[i], cpu_skip(a));
+	for (int k = SCX_AGG_LLC; k <= SCX_AGG_NODE; k++) {
+		unsigned nslots = k == SCX_AGG_LLC ? a->nr_llc_slots : a->nr_node_slots;
+		unsigned *ncpu = k == SCX_AGG_LLC ? a->llc_cpus : a->node_cpus;
+		struct scx_agg_stats *st = k == SCX_AGG_LLC ? a->llc : a->node;
+
+		if (!(by & (1u << k)))
+			continue;
+		for (unsigned i = 0; i < nslots; i++) {
+			struct scx_agg_group *g;
+
+			if (!ncpu[i])
+				continue;
+			g = add_group(a, k);
+			g->key = (int64_t)i - 1;
+			g->nr = ncpu[i];
+			g->s = &st[i];
+		}
+	}
+	for (unsigned i = 0; i < a->tcap && a->tstats; i++) {
+		struct thread *t = a->tslot[i];
+		struct scx_agg_group *g;
+
+		if (!t)
+			continue;
+		/* state time up to the end, in the one pass over the threads */
+		if (!t->dead)
+			account_state(t, end);
+		if (!agg_stats_active(&t->s))
+			continue;
+		fold_thread(a, t);
+		if (!(by & (1u << SCX_AGG_PID)))
+			continue;
+		g = add_group(a, SCX_AGG_PID);
+		g->key = t->pid;
+		g->tgid = t->tgid;
+		g->nr = 1;
+		memcpy(g->comm, t->comm, SCX_COMM_LEN);
+		g->s = &t->s;
+	}
+	if (by & (1u << SCX_AGG_TGID))
+		gtab_groups(a, &a->tgid, SCX_AGG_TGID);
+	if (by & (1u << SCX_AGG_COMM))
+		gtab_groups(a, &a->comm, SCX_AGG_COMM);
+	if (by & (1u << SCX_AGG_DSQ))
+		gtab_groups(a, &a->dsq, SCX_AGG_DSQ);
+	for (int k = 0; k < SCX_AGG_BY__COUNT; k++) {
+		s->groups[k] = a->garr[k];
+		if (s->nr[k] > 1 && k != SCX_AGG_CPU && k != SCX_AGG_LLC && k != SCX_AGG_NODE)
+			qsort(a->garr[k], s->nr[k], sizeof(*a->garr[k]), cmp_group);
+	}
+	a->closed = true;
+	return a->o.emit ? a->o.emit(a, s, a->o.ctx) : 0;
+}
+
+/* Close intervals up to ts; then the engine is open for an event at ts. */
+static int roll(struct scx_agg *a, uint64_t ts)
+{
+	int err;
+
+	if (a->closed) {
+		uint64_t seq = a->snap.seq;
+
+		reset_interval(a);
+		a->snap.seq = seq + 1;
+	}
+	if (!a->o.interval_ns)
+		return 0;
+	while (ts >= a->iv_end && a->iv_end != UINT64_MAX) {
+		uint64_t gap = (ts - a->iv_end) / a->o.interval_ns;
+
+		err = close_interval(a, a->iv_end, false);
+		a->iv_start = a->iv_end;
+		/* the end of time is one long last interval, never a wrap */
+		if (a->iv_end > UINT64_MAX - a->o.interval_ns)
+			a->iv_end = UINT64_MAX;
+		else
+			a->iv_end += a->o.interval_ns;
+		if (gap > MAX_GAP_INTERVALS) {
+			/* one snapshot spans the quiet stretch */
+			a->iv_end = a->iv_start + gap * a->o.interval_ns;
+		}
+		if (err)
+			return err;
+		uint64_t seq = a->snap.seq;
+
+		reset_interval(a);
+		a->snap.seq = seq + 1;
+	}
+	return 0;
+}
+
+static void start(struct scx_agg *a, uint64_t ts)
+{
+	a->started = true;
+	a->iv_start = ts;
+	a->iv_end = a->o.interval_ns ? ts + a->o.interval_ns : UINT64_MAX;
+	a->last_ts = ts;
+}
+
+static int add_now(struct scx_agg *a, const struct scx_event *e)
+{
+	struct scx_event copy;
+	int err;
+
+	if (!a->started)
+		start(a, e->ts);
+	if ((err = roll(a, e->ts)))
+		return err;
+	a->snap.events++;
+	if (e->ts < a->last_ts) {
+		/* late event: count it at the current time, never run time backwards */
+		a->snap.out_of_order++;
+		if (e->ts < a->iv_start) {
+			copy = *e;
+			copy.ts = a->iv_start;
+			e = &copy;
+		}
+	} else {
+		a->last_ts = e->ts;
+	}
+	handle(a, e);
+	return 0;
+}
+
+/* ---- reorder window ------------------------------------------------------------ */
+
+/* Pass on held events nothing older can precede any more (all when draining). */
+static int drain(struct scx_agg *a, bool all)
+{
+	struct scx_event e;
+	int err;
+
+	while (a->order && scx_reorder__pop(a->order, &e, all))
+		if ((err = add_now(a, &e)))
+			return err;
+	return 0;
+}
+
+int scx_agg__add(struct scx_agg *a, const struct scx_event *e)
+{
+	if (!a->order) {
+		if (!a->o.reorder_ns || e->ts >= a->newest) {
+			a->newest = SCX_MAX(a->newest, e->ts);
+			return add_now(a, e);
+		}
+		/* the first event out of order: the stream is sorted per cpu
+		 * only (an older scx-events, or streams merged with cat) */
+		scx_debug(1, "events out of order: reordering within %llu ms",
+			  (unsigned long long)(a->o.reorder_ns / 1000000));
+		a->order = scx_reorder__new(a->o.reorder_ns);
+		scx_reorder__advance(a->order, a->newest);
+	}
+	scx_reorder__push(a->order, e);
+	return drain(a, false);
+}
+
+int scx_agg__advance(struct scx_agg *a, uint64_t ts)
+{
+	int err;
+
+	if (a->order) {
+		scx_reorder__advance(a->order, ts);
+		if ((err = drain(a, false)))
+			return err;
+		ts = ts > a->o.reorder_ns ? ts - a->o.reorder_ns : 0;
+	}
+	if (!a->started || ts < a->iv_end)
+		return 0;
+	a->last_ts = SCX_MAX(a->last_ts, ts);
+	return roll(a, ts);
+}
+
+int scx_agg__flush(struct scx_agg *a)
+{
+	int err;
+
+	if ((err = drain(a, true)))
+		return err;
+	if (!a->started)
+		start(a, 0);
+	if (a->closed) {
+		uint64_t seq = a->snap.seq;
+
+		reset_interval(a);
+		a->snap.seq = seq + 1;
+	}
+	err = close_interval(a, SCX_MAX(a->last_ts, a->iv_start), true);
+	return err;
+}
+
+const struct scx_agg_snap *scx_agg__snapshot(struct scx_agg *a)
+{
+	return a->closed ? &a->snap : NULL;
+}
+
+void scx_agg__note_lost(struct scx_agg *a, int cpu, uint64_t count)
+{
+	struct cpu *c = cpu_get(a, cpu);
+
+	if (a->closed) {
+		uint64_t seq = a->snap.seq;
+
+		reset_interval(a);
+		a->snap.seq = seq + 1;
+	}
+	a->snap.lost += count;
+	if (c)
+		c->s.lost += count;
+}
+
+void scx_agg__note_unknown(struct scx_agg *a, uint64_t count)
+{
+	a->snap.unknown += count;
+}
+
+/* ---- life cycle ----------------------------------------------------------------- */
+
+static void setup_topo(struct scx_agg *a)
+{
+	int maxl = -1, maxn = -1;
+
+	free(a->llc_cpus);
+	free(a->node_cpus);
+	if (a->topo) {
+		for (unsigned i = 0; i < a->topo->nr_cpus; i++) {
+			maxl = SCX_MAX(maxl, a->topo->cpus[i].llc);
+			maxn = SCX_MAX(maxn, a->topo->cpus[i].node);
+		}
+	}
+	if (maxl > 4095 || maxn > 4095)	/* ids from a file: keep the arrays sane */
+		maxl = maxn = -1;
+	for (unsigned i = 0; i < a->nr_llc_slots; i++)
+		stats_free(&a->llc[i]);
+	for (unsigned i = 0; i < a->nr_node_slots; i++)
+		stats_free(&a->node[i]);
+	a->nr_llc_slots = maxl + 2;
+	a->nr_node_slots = maxn + 2;
+	a->llc = scx_xrealloc(a->llc, a->nr_llc_slots * sizeof(*a->llc));
+	a->node = scx_xrealloc(a->node, a->nr_node_slots * sizeof(*a->node));
+	a->llc_cpus = scx_xcalloc(a->nr_llc_slots, sizeof(unsigned));
+	a->llc_node = scx_xrealloc(a->llc_node, a->nr_llc_slots * sizeof(*a->llc_node));
+	a->node_cpus = scx_xcalloc(a->nr_node_slots, sizeof(unsigned));
+	for (unsigned i = 0; i < a->nr_llc_slots; i++)
+		stats_init(&a->llc[i]);
+	for (unsigned i = 0; i < a->nr_node_slots; i++)
+		stats_init(&a->node[i]);
+	/* every CPU of the topology has a row, even one no event mentions */
+	for (unsigned i = 0; i < a->nr_cpus; i++)
+		stats_free(&a->cpus[i].s);
+	free(a->cpus);
+	a->cpus = NULL;
+	a->nr_cpus = 0;
+	if (a->topo && a->topo->nr_cpus && a->topo->max_cpu >= 0 && a->topo->max_cpu <= MAX_CPU_ID) {
+		cpu_get(a, a->topo->max_cpu);
+		a->cpus[a->topo->max_cpu].seen = false;
+	}
+	if (a->topo) {
+		for (unsigned i = 0; i < a->topo->nr_cpus; i++) {
+			const struct scx_cpu_topo *ct = &a->topo->cpus[i];
+
+			if (ct->llc + 1 < (int)a->nr_llc_slots && ct->llc >= -1)
+				a->llc_cpus[ct->llc + 1]++;
+			if (ct->node + 1 < (int)a->nr_node_slots && ct->node >= -1)
+				a->node_cpus[ct->node + 1]++;
+		}
+	}
+}
+
+struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_opts *o)
+{
+	struct scx_agg *a = calloc(1, sizeof(*a));
+
+	if (!a) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (o)
+		a->o = *o;
+	if (!a->o.by)
+		a->o.by = SCX_AGG_BY_DEFAULT;
+	if (!a->o.limit)
+		a->o.limit = 20;
+	apply_need(a);
+	a->next_by = a->o.by;
+	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++)
+		a->th[i] = scx_agg_thresholds[i].def;
+	stats_init(&a->snap.total);
+	scx_hist_init(&a->lb_wake);
+	scx_hist_init(&a->lb_run);
+	scx_hist_init(&a->lb_preempt);
+	if (topo && !(a->topo = scx_topo__dup(topo))) {
+		free(a);
+		errno = ENOMEM;
+		return NULL;
+	}
+	setup_topo(a);
+	return a;
+}
+
+void scx_agg__set_by(struct scx_agg *a, unsigned by)
+{
+	a->next_by = by ? by : SCX_AGG_BY_DEFAULT;
+	if (!a->started)
+		apply_by(a);
+}
+
+int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo)
+{
+	struct scx_topo *t = NULL;
+
+	if (a->started)
+		return -EBUSY;
+	if (topo && !(t = scx_topo__dup(topo)))
+		return -ENOMEM;
+	scx_topo__free(a->topo);
+	a->topo = t;
+	setup_topo(a);
+	return 0;
+}
+
+int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value)
+{
+	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++) {
+		if (!strcmp(scx_agg_thresholds[i].name, name)) {
+			a->th[i] = value;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+void scx_agg__free(struct scx_agg *a)
+{
+	if (!a)
+		return;
+	for (unsigned i = 0; i < a->nr_cpus; i++)
+		stats_free(&a->cpus[i].s);
+	free(a->cpus);
+	for (unsigned i = 0; i < a->tcap; i++) {
+		if (a->tslot[i]) {
+			stats_free(&a->tslot[i]->s);
+			free(a->tslot[i]);
+		}
+	}
+	free(a->tslot);
+	gtab_free(&a->tgid);
+	gtab_free(&a->comm);
+	gtab_free(&a->dsq);
+	free(a->wakes.slot);
+	free(a->preempts.slot);
+	for (unsigned i = 0; i < a->nr_llc_slots; i++)
+		stats_free(&a->llc[i]);
+	for (unsigned i = 0; i < a->nr_node_slots; i++)
+		stats_free(&a->node[i]);
+	free(a->llc);
+	free(a->node);
+	free(a->llc_cpus);
+	free(a->node_cpus);
+	free(a->llc_node);
+	stats_free(&a->snap.total);
+	scx_hist_free(&a->lb_wake);
+	scx_hist_free(&a->lb_run);
+	scx_hist_free(&a->lb_preempt);
+	for (int k = 0; k < SCX_AGG_BY__COUNT; k++)
+		free(a->garr[k]);
+	scx_topo__free(a->topo);
+	scx_reorder__free(a->order);
+	free(a);
+}
+
+size_t scx_agg__mem(struct scx_agg *a)
+{
+	size_t n = sizeof(*a) + a->nr_cpus * sizeof(struct cpu) + a->tcap * sizeof(void *);
+
+	for (unsigned i = 0; i < a->nr_cpus; i++)
+		n += stats_bytes(&a->cpus[i].s);
+	for (unsigned i = 0; i < a->tcap; i++)
+		if (a->tslot[i])
+			n += sizeof(struct thread) + stats_bytes(&a->tslot[i]->s);
+	n += (a->wakes.cap + a->preempts.cap) * sizeof(struct pair);
+	for (struct gtab *t = &a->tgid; t <= &a->dsq; t++) {
+		n += t->cap * sizeof(void *);
+		for (unsigned i = 0; i < t->cap; i++)
+			if (t->slot[i])
+				n += sizeof(struct grp) + stats_bytes(&t->slot[i]->s);
+		for (struct grp *g = t->spare; g; g = g->next_spare)
+			n += sizeof(struct grp) + stats_bytes(&g->s);
+	}
+	for (unsigned i = 0; i < a->nr_llc_slots; i++)
+		n += sizeof(a->llc[i]) + stats_bytes(&a->llc[i]);
+	for (unsigned i = 0; i < a->nr_node_slots; i++)
+		n += sizeof(a->node[i]) + stats_bytes(&a->node[i]);
+	return n;
+}
+
+int scx_agg_parse_by(const char *s, unsigned *mask)
+{
+	unsigned m = 0;
+	const char *p = s;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int k;
+
+		for (k = 0; k < SCX_AGG_BY__COUNT; k++)
+			if (strlen(scx_agg_by_names[k]) == len && !strncmp(p, scx_agg_by_names[k], len))
+				break;
+		if (k == SCX_AGG_BY__COUNT && len == 3 && !strncmp(p, "all", 3))
+			m |= (1u << SCX_AGG_BY__COUNT) - 1;
+		else if (k == SCX_AGG_BY__COUNT)
+			return -EINVAL;
+		else
+			m |= 1u << k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!m)
+		return -EINVAL;
+	*mask = m;
+	return 0;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals of the aggregation engine shared by agg*.c; not an API. */
+#ifndef SCX_AGG_INT_H
+#define SCX_AGG_INT_H
+
+#include <stddef.h>
+
+#include "agg/agg.h"
+
+enum tstate {
+	TS_UNKNOWN = 0,		/* not seen in a state yet: its time is not counted */
+	TS_RUNNING,
+	TS_RUNNABLE,		/* R: woken, or preempted with prev_state 0 */
+	TS_PREEMPTED,		/* R+ */
+	TS_SLEEPING,		/* S, I */
+	TS_BLOCKED,		/* D */
+	TS_OTHER,		/* T, t, X, Z, P, exited */
+};
+
+#define CHAIN_MAX 8
+
+/*
+ * What every event touches comes first and fills one cache line (threads
+ * and the cpu array are allocated 64-aligned): at 512 CPUs and thousands of
+ * threads the state does not stay in cache between pipe reads, and each
+ * line more was a miss per event.
+ */
+struct thread {
+	int32_t pid, tgid;
+	uint8_t state;
+	bool dead;		/* freed; kept to the end of the interval for --by pid */
+	bool folded;		/* its stats are in the process/comm tables already */
+	uint8_t chain_len;	/* wakers that led to this wakeup, oldest first */
+	int32_t cpu;		/* cpu it runs on, or ran on last */
+	int32_t qcpu;		/* cpu whose queue it waits on, -1 */
+	int32_t waker;		/* pid that woke it last, 0 from irq/idle */
+	uint64_t state_ts;	/* state time is counted up to here */
+	uint64_t runnable_ts;	/* became runnable (0: not runnable) */
+	uint64_t waking_ts;	/* sched_waking of the current runnable period, 0 if none */
+	uint64_t wakeup_ts;	/* sched_wakeup after that waking, 0 if none */
+	uint64_t dsq;		/* last DSQ, SCX_DSQ_NONE */
+	/* the first cache line ends here */
+	char comm[SCX_COMM_LEN];
+	int32_t chain[CHAIN_MAX];
+	uint64_t chain_lat;	/* their wake latencies, summed (with pairs only) */
+	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
+} __attribute__((aligned(64)));
+_Static_assert(offsetof(struct thread, comm) == 64, "struct thread: hot fields in one line");
+
+struct cpu {
+	int32_t id, llc, node;
+	bool seen, known;	/* known: curr is valid (a switch was seen) */
+	int32_t curr;		/* pid running, 0 idle */
+	uint32_t nr_queued;
+	uint64_t acct_ts;	/* busy/idle counted up to here */
+	uint64_t run_start;	/* curr switched in */
+	uint64_t depth_ts;
+	int32_t softirq;	/* vector in progress, -1 */
+	int32_t cstate;		/* -1: not idle */
+	/* the first cache line ends here (see struct thread) */
+	uint64_t softirq_ts;
+	uint32_t freq_khz;	/* 0 unknown */
+	bool cidle_seen;
+	uint64_t freq_ts;
+	uint64_t cidle_ts;
+	uint64_t cstate_ts;
+	uint64_t irq_ts, ipi_ts;	/* 0: none in progress */
+	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
+} __attribute__((aligned(64)));
+_Static_assert(offsetof(struct cpu, freq_khz) == 64, "struct cpu: hot fields in one line");
+
+/* tgid, comm and DSQ groups */
+struct grp {
+	int64_t key;
+	char comm[SCX_COMM_LEN];
+	unsigned nr;
+	struct grp *next_spare;
+	struct scx_agg_stats s;
+};
+
+struct gtab {
+	struct grp **slot;
+	unsigned cap, n;
+	struct grp *other;	/* what did not fit (see GROUPS_MAX) */
+	/*
+	 * Groups of past intervals, emptied, kept with their histogram memory:
+	 * the same processes come back every interval, and allocating and
+	 * growing their histograms anew was a fifth of a 512-CPU interval.
+	 */
+	struct grp *spare;
+};
+
+struct pair {
+	uint64_t key;		/* (a << 32 | b) + 1; 0 = empty */
+	uint64_t count, runs, sum_ns, max_ns;	/* runs: wakeups that ran, with sum/max latency */
+};
+
+struct ptab {
+	struct pair *slot;
+	unsigned cap, n;
+	uint64_t dropped;	/* events whose pair did not fit */
+	struct pair scratch;
+};
+
+#define NR_CHAINS 32
+struct chain {
+	uint8_t len;		/* pids in p[] */
+	int32_t p[CHAIN_MAX + 1];
+	uint64_t lat;		/* wake latencies along the chain */
+};
+
+struct scx_agg {
+	struct scx_agg_opts o;
+	struct scx_topo *topo;
+	double th[32];		/* thresholds by scx_agg_thresholds[] index */
+
+	struct cpu *cpus;	/* by cpu id */
+	unsigned nr_cpus;	/* entries in cpus[] */
+	unsigned nr_llc_slots, nr_node_slots;	/* ids + 1: slot 0 holds id -1 */
+	struct scx_agg_stats *llc, *node;
+	unsigned *llc_cpus, *node_cpus;
+	int *llc_node;		/* close_interval: node slot of each LLC slot, -1 none */
+
+	struct thread **tslot;	/* open addressing by pid */
+	unsigned tcap, nthreads;
+	unsigned ndead;		/* freed threads kept for their --by pid row */
+
+	struct gtab tgid, comm, dsq;
+	struct ptab wakes, preempts;
+	struct scx_hist lb_wake;	/* latency-breakdown: waking -> wakeup */
+	struct scx_hist lb_run;		/* wakeup -> switch-in */
+	struct scx_hist lb_preempt;	/* preempted -> switch-in */
+	struct chain chains[NR_CHAINS];
+	unsigned nr_chains;
+
+	unsigned need;		/* SCX_AGG_NEED_* */
+	unsigned next_by;	/* o.by from the next interval on (scx_agg__set_by) */
+	/*
+	 * Reorder window, engaged at the first event older than one already
+	 * seen: ordered streams (scx-events sorts its own) never pay for it.
+	 */
+	struct scx_reorder *order;
+	uint64_t newest;
+	bool fold;		/* keep the process and comm tables */
+	bool tstats;		/* keep per-thread stats */
+	bool pairs;
+	bool started, closed;	/* closed: holds a closed interval, reset on the next add */
+	uint64_t iv_start, iv_end, last_ts;
+	struct scx_agg_snap snap;
+	struct scx_agg_group *garr[SCX_AGG_BY__COUNT];
+	unsigned gcap[SCX_AGG_BY__COUNT];
+};
+
+/* Home slot of pid in a thread table of cap (a power of two) slots. */
+static inline unsigned agg_pid_slot(int32_t pid, unsigned cap)
+{
+	return (uint32_t)pid * 2654435761u & (cap - 1);
+}
+
+static inline struct thread *agg_thread_find(const struct scx_agg *a, int32_t pid)
+{
+	unsigned m = a->tcap - 1, i;
+
+	if (!a->tcap)
+		return NULL;
+	for (i = agg_pid_slot(pid, a->tcap); a->tslot[i]; i = (i + 1) & m)
+		if (a->tslot[i]->pid == pid)
+			return a->tslot[i];
+	return NULL;
+}
+
+bool agg_stats_active(const struct scx_agg_stats *s);
+void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s);
+
+
+#endif
+
+/* A CPU of the topology, or one seen in the stream. */
+static inline bool agg_cpu_present(const struct scx_agg *a, unsigned i)
+{
+	return a->cpus[i].seen || (a->topo && scx_topo__cpu(a->topo, i));
+}
+
+static inline uint64_t agg_dur(const struct scx_agg *a)
+{
+	return a->snap.end_ns > a->snap.start_ns ? a->snap.end_ns - a->snap.start_ns : 0;
+}
+
+/* Threshold indexes into a->th[] (order of scx_agg_thresholds[]). */
+enum {
+	TH_SWITCH_RATE, TH_WAKE_P99, TH_MIGR_RATE, TH_UTIL_HIGH, TH_RQ_P99, TH_IMBALANCE,
+	TH_RQ_DEPTH, TH_SOFTIRQ, TH_LOST, TH_STARVED, TH_HOG, TH_IQR_K, TH_MAD_Z, TH_SIGMA,
+	TH_PCT, TH__COUNT
+};
+
+int agg_report_sched(struct scx_agg *a, const char *name, struct scx_table **out);
+int agg_report_cpu(struct scx_agg *a, const char *name, struct scx_table **out);
+int agg_report_analysis(struct scx_agg *a, const char *name, struct scx_table **out);
+
+/* Entries 0..cap of a group table: cap is the "(other)" group, maybe NULL. */
+static inline struct grp *agg_gtab_at(const struct gtab *t, unsigned i)
+{
+	return i < t->cap ? t->slot[i] : t->other;
+}

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports on tasks: process-runtime, wakeup-latency, latency-breakdown,
+ * migrations, task-states, preemptions, wakeup-graph; and the report table.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg/agg_int.h"
+#include "agg/table.h"
+
+const char *const scx_agg_report_names[] = {
+	"cpu-utilization", "process-runtime", "wakeup-latency", "latency-breakdown",
+	"migrations", "task-states", "preemptions", "wakeup-graph", "runqueue-depth",
+	"fairness", "softirq", "ipi", "cpu-frequency", "cpu-idle", "dsq", "outliers",
+	"bottlenecks", NULL,
+};
+
+const struct scx_agg_threshold scx_agg_thresholds[] = {
+	[TH_SWITCH_RATE] = { "switch-rate", 1000, "context switches per second on a cpu" },
+	[TH_WAKE_P99] = { "wake-p99-ms", 10, "p99 wakeup latency of a cpu, ms" },
+	[TH_MIGR_RATE] = { "migration-rate", 100, "migrations per second, all cpus" },
+	[TH_UTIL_HIGH] = { "util-high", 95, "cpu utilisation, percent, for a saturated cpu" },
+	[TH_RQ_P99] = { "rq-p99-ms", 5, "p99 run-queue delay of a saturated cpu, ms" },
+	[TH_IMBALANCE] = { "imbalance", 50, "busiest minus idlest cpu utilisation, points" },
+	[TH_RQ_DEPTH] = { "rq-depth", 10, "tasks waiting on one cpu" },
+	[TH_SOFTIRQ] = { "softirq-pct", 10, "softirq share of a cpu, percent" },
+	[TH_LOST] = { "lost", 0, "events lost in the interval" },
+	[TH_STARVED] = { "starved-pct", 10, "runtime below this percent of the fair share" },
+	[TH_HOG] = { "hog-factor", 10, "runtime above this many fair shares" },
+	[TH_IQR_K] = { "iqr-k", 1.5, "outliers: beyond q3 + k * IQR" },
+	[TH_MAD_Z] = { "mad-z", 3.5, "outliers: modified z-score above" },
+	[TH_SIGMA] = { "sigma", 3, "outliers: beyond mean + n standard deviations" },
+	[TH_PCT] = { "percentile", 99, "outliers: above this percentile" },
+};
+const unsigned scx_agg_nr_thresholds = TH__COUNT;
+
+unsigned scx_agg_report_needs(const char *name)
+{
+	static const struct { const char *name; unsigned need; } t[] = {
+		{ "process-runtime", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES },
+		{ "task-states", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES },
+		{ "wakeup-latency", SCX_AGG_NEED_THREADS }, { "migrations", SCX_AGG_NEED_THREADS },
+		{ "fairness", SCX_AGG_NEED_THREADS }, { "outliers", SCX_AGG_NEED_THREADS },
+		{ "preemptions", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
+		{ "wakeup-graph", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
+	};
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(t); i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].need;
+	return 0;
+}
+
+int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
+{
+	int err;
+
+	*out = NULL;
+	if (!a->closed)
+		return -EAGAIN;
+	err = agg_report_sched(a, name, out);
+	if (err == -ENOENT)
+		err = agg_report_cpu(a, name, out);
+	if (err == -ENOENT)
+		err = agg_report_analysis(a, name, out);
+	return err;
+}
+
+#define FOR_THREADS(a, t)                                                    \
+	for (unsigned t##_i = 0; t##_i < (a)->tcap; t##_i++)                 \
+		for (struct thread *t = (a)->tslot[t##_i]; t; t = NULL)       \
+			if (agg_stats_active(&t->s))
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+static struct scx_table *table(const char *report, const char *name, const char *const *cols)
+{
+	return scx_table_new(report, name, cols);
+}
+
+static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *t, int sort_col)
+{
+	if (sort_col >= 0)
+		scx_table_sort_desc(t, sort_col);
+	scx_table_limit(t, a->o.limit);
+	scx_table_append(out, t);
+}
+
+static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const cols[] = { "tgid:i:key", "comm:s", "threads:u", "runtime:ns",
+					    "share:pct", "util:pct", "switches:u", "wakeups:u",
+					    "rq_delay:dist", NULL };
+	static const char *const sc[] = { "processes:u", "runtime:ns", "busy_share:pct", NULL };
+	struct scx_table *t = table(r, "processes", cols), *s = table(r, "summary", sc);
+	uint64_t total = 0, dur = agg_dur(a);
+	unsigned row;
+
+	for (unsigned i = 0; i <= a->tgid.cap; i++)
+		if (agg_gtab_at(&a->tgid, i))
+			total += agg_gtab_at(&a->tgid, i)->s.busy_ns;
+	for (unsigned i = 0; i <= a->tgid.cap; i++) {
+		struct grp *g = agg_gtab_at(&a->tgid, i);
+
+		if (!g)
+			continue;
+		row = scx_table_row(t);
+		scx_table_int(t, row, 0, g->key);
+		scx_table_str(t, row, 1, g->comm);
+		scx_table_uint(t, row, 2, g->nr);
+		scx_table_uint(t, row, 3, g->s.busy_ns);
+		scx_table_num(t, row, 4, pct(g->s.busy_ns, total));
+		scx_table_num(t, row, 5, pct(g->s.busy_ns, dur));
+		scx_table_uint(t, row, 6, g->s.switches);
+		scx_table_uint(t, row, 7, g->s.wakeups);
+		scx_table_hist(t, row, 8, &g->s.rq_delay);
+	}
+	row = scx_table_row(s);
+	scx_table_uint(s, row, 0, a->tgid.n);
+	scx_table_uint(s, row, 1, total);
+	scx_table_num(s, row, 2, dur && a->snap.nr_cpus ? pct(total, dur * a->snap.nr_cpus) : 0);
+	scx_table_append(out, s);
+	finish(a, out, t, 3);
+	return 0;
+}
+
+static int wakeup_latency(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const sc[] = { "wakeups:u", "wake_lat:dist", "rq_delay:dist", NULL };
+	static const char *const cc[] = { "cpu:i:key", "wake_lat:dist", "rq_delay:dist", NULL };
+	static const char *const tc[] = { "pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL };
+	struct scx_table *s = table(r, "summary", sc), *c = table(r, "cpus", cc),
+			 *t = table(r, "threads", tc);
+	unsigned row = scx_table_row(s);
+
+	scx_table_uint(s, row, 0, a->snap.total.wakeups + a->snap.total.wakeups_new);
+	scx_table_hist(s, row, 1, &a->snap.total.wake_lat);
+	scx_table_hist(s, row, 2, &a->snap.total.rq_delay);
+	scx_table_append(out, s);
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		if (!agg_cpu_present(a, i))
+			continue;
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, i);
+		scx_table_hist(c, row, 1, &a->cpus[i].s.wake_lat);
+		scx_table_hist(c, row, 2, &a->cpus[i].s.rq_delay);
+	}
+	finish(a, out, c, -1);
+	FOR_THREADS(a, th) {
+		if (!th->s.wake_lat.count)
+			continue;
+		row = scx_table_row(t);
+		scx_table_int(t, row, 0, th->pid);
+		scx_table_str(t, row, 1, th->comm);
+		scx_table_uint(t, row, 2, th->s.wakeups + th->s.wakeups_new);
+		scx_table_hist(t, row, 3, &th->s.wake_lat);
+	}
+	finish(a, out, t, 3);
+	return 0;
+}
+
+static int latency_breakdown(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const cols[] = { "stage:s:key", "latency:dist", "share:pct", NULL };
+	struct scx_table *t = table(r, "stages", cols);
+	const struct scx_hist *h[] = { &a->lb_wake, &a->lb_run, &a->snap.total.wake_lat, &a->lb_preempt,
+				       &a->snap.total.rq_delay };
+	static const char *const names[] = { "waking->wakeup", "wakeup->running", "waking->running",
+					     "preempted->running", "runnable->running" };
+	double whole = a->lb_wake.sum + a->lb_run.sum;
+
+	for (int i = 0; i < 5; i++) {
+		unsigned row = scx_table_row(t);
+
+		scx_table_str(t, row, 0, names[i]);
+		scx_table_hist(t, row, 1, h[i]);
+		/* share of the waking->running time of wakeups seen at all three points */
+		scx_table_num(t, row, 2, i < 2 && whole > 0 ? 100.0 * h[i]->sum / whole : i == 2 && whole > 0 ? 100 : 0);
+	}
+	scx_table_append(out, t);
+	return 0;
+}
+
+static int migrations(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const sc[] = { "migrations:u", "same_llc:u", "cross_llc:u", "cross_node:u",
+					  "per_sec:n", NULL };
+	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "migrations_in:u",
+					  "cross_llc:u", "cross_node:u", NULL };
+	static const char *const tc[] = { "pid:i:key", "comm:s", "migrations:u", "cross_llc:u",
+					  "cross_node:u", NULL };
+	struct scx_table *s = table(r, "summary", sc), *c = table(r, "cpus", cc),
+			 *t = table(r, "threads", tc);
+	const struct scx_agg_stats *tot = &a->snap.total;
+	uint64_t dur = agg_dur(a);
+	unsigned row = scx_table_row(s);
+
+	scx_table_uint(s, row, 0, tot->migrations);
+	scx_table_uint(s, row, 1, tot->migrations - tot->migr_cross_llc);
+	scx_table_uint(s, row, 2, tot->migr_cross_llc);
+	scx_table_uint(s, row, 3, tot->migr_cross_node);
+	scx_table_num(s, row, 4, dur ? tot->migrations * 1e9 / dur : 0);
+	scx_table_append(out, s);
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		const struct cpu *cp = &a->cpus[i];
+
+		if (!agg_cpu_present(a, i))
+			continue;
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, i);
+		scx_table_int(c, row, 1, cp->llc);
+		scx_table_int(c, row, 2, cp->node);
+		scx_table_uint(c, row, 3, cp->s.migrations);
+		scx_table_uint(c, row, 4, cp->s.migr_cross_llc);
+		scx_table_uint(c, row, 5, cp->s.migr_cross_node);
+	}
+	finish(a, out, c, -1);
+	FOR_THREADS(a, th) {
+		if (!th->s.migrations)
+			continue;
+		row = scx_table_row(t);
+		scx_table_int(t, row, 0, th->pid);
+		scx_table_str(t, row, 1, th->comm);
+		scx_table_uint(t, row, 2, th->s.migrations);
+		scx_table_uint(t, row, 3, th->s.migr_cross_llc);
+		scx_table_uint(t, row, 4, th->s.migr_cross_node);
+	}
+	finish(a, out, t, 2);
+	return 0;
+}
+
+static void state_row(struct scx_table *t, int64_t key, const char *comm, const struct scx_agg_stats *s)
+{
+	unsigned row = scx_table_row(t);
+	uint64_t all = s->running_ns + s->runnable_ns + s->preempted_ns + s->sleeping_ns +
+		       s->blocked_ns + s->other_ns;
+
+	scx_table_int(t, row, 0, key);
+	scx_table_str(t, row, 1, comm);
+	scx_table_uint(t, row, 2, s->running_ns);
+	scx_table_uint(t, row, 3, s->runnable_ns);
+	scx_table_uint(t, row, 4, s->preempted_ns);
+	scx_table_uint(t, row, 5, s->sleeping_ns);
+	scx_table_uint(t, row, 6, s->blocked_ns);
+	scx_table_num(t, row, 7, pct(s->running_ns, all));
+	scx_table_num(t, row, 8, pct(s->runnable_ns + s->preempted_ns, all));
+	scx_table_uint(t, row, 9, s->voluntary);
+	scx_table_uint(t, row, 10, s->involuntary);
+}
+
+static int task_states(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const tc[] = { "pid:i:key", "comm:s", "running:ns", "runnable:ns",
+					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
+					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
+	static const char *const pc[] = { "tgid:i:key", "comm:s", "running:ns", "runnable:ns",
+					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
+					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
+	struct scx_table *t = table(r, "threads", tc), *p = table(r, "processes", pc);
+
+	FOR_THREADS(a, th)
+		state_row(t, th->pid, th->comm, &th->s);
+	finish(a, out, t, 2);
+	for (unsigned i = 0; i <= a->tgid.cap; i++) {
+		const struct grp *g = agg_gtab_at(&a->tgid, i);
+
+		if (g)
+			state_row(p, g->key, g->comm, &g->s);
+	}
+	finish(a, out, p, 2);
+	return 0;
+}
+
+static const char *comm_of(struct scx_agg *a, int32_t pid)
+{
+	struct thread *t = pid ? agg_thread_find(a, pid) : NULL;
+
+	return t ? t->comm : pid ? "?" : "(irq/idle)";
+}
+
+/* How many pairs, and how many events found the pair table full. */
+static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, struct scx_table **out)
+{
+	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL };
+	struct scx_table *s = table(r, "summary", sc);
+	unsigned row = scx_table_row(s);
+
+	scx_table_uint(s, row, 0, pt->n);
+	scx_table_uint(s, row, 1, pt->dropped);
+	scx_table_append(out, s);
+}
+
+static int32_t pair_from(const struct pair *pr)
+{
+	return (int32_t)((pr->key - 1) >> 32);
+}
+
+static int32_t pair_to(const struct pair *pr)
+{
+	return (int32_t)(uint32_t)(pr->key - 1);
+}
+
+/* A row of a pair table: both tasks with their comms, then the count (columns 0-4). */
+static unsigned pair_row(struct scx_agg *a, struct scx_table *p, const struct pair *pr)
+{
+	int32_t x = pair_from(pr), y = pair_to(pr);
+	unsigned row = scx_table_row(p);
+
+	scx_table_int(p, row, 0, x);
+	scx_table_str(p, row, 1, comm_of(a, x));
+	scx_table_int(p, row, 2, y);
+	scx_table_str(p, row, 3, comm_of(a, y));
+	scx_table_uint(p, row, 4, pr->count);
+	return row;
+}
+
+static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const pc[] = { "preemptor:i:key", "preemptor_comm:s", "preempted:i:key",
+					  "preempted_comm:s", "count:u", NULL };
+	static const char *const tc[] = { "pid:i:key", "comm:s", "preempted:u", "preempted_wait:ns",
+					  "voluntary:u", NULL };
+	struct scx_table *p = table(r, "pairs", pc), *t = table(r, "threads", tc);
+
+	for (unsigned i = 0; i < a->preempts.cap; i++) {
+		const struct pair *pr = &a->preempts.slot[i];
+
+		if (pr->key)
+			pair_row(a, p, pr);
+	}
+	pairs_summary(a, r, &a->preempts, out);
+	finish(a, out, p, 4);
+	FOR_THREADS(a, th) {
+		unsigned row;
+
+		if (!th->s.involuntary)
+			continue;
+		row = scx_table_row(t);
+		scx_table_int(t, row, 0, th->pid);
+		scx_table_str(t, row, 1, th->comm);
+		scx_table_uint(t, row, 2, th->s.involuntary);
+		scx_table_uint(t, row, 3, th->s.preempted_ns);
+		scx_table_uint(t, row, 4, th->s.voluntary);
+	}
+	finish(a, out, t, 2);
+	return 0;
+}
+
+static int cmp_pair_key(const void *x, const void *y)
+{
+	const struct pair *a = *(const struct pair *const *)x, *b = *(const struct pair *const *)y;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* Wakeups one way of a mutual pair: the count, and average and largest latency at lat. */
+static void mutual_dir(struct scx_table *t, unsigned row, unsigned count, unsigned lat,
+		       const struct pair *pr)
+{
+	scx_table_uint(t, row, count, pr->count);
+	scx_table_uint(t, row, lat, pr->runs ? pr->sum_ns / pr->runs : 0);
+	scx_table_uint(t, row, lat + 1, pr->max_ns);
+}
+
+/*
+ * Tasks that woke each other: ping-pong between two threads (a request and
+ * its reply, a lock handed back and forth) is a cost the one-way pairs do
+ * not show.  One row per unordered pair, the lower pid as task a.  The
+ * reverse pair is found in a sorted copy of the table: its hash is agg.c's.
+ */
+static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const mc[] = { "pid_a:i:key", "comm_a:s", "pid_b:i:key", "comm_b:s",
+					  "count:u", "a_wakes_b:u", "b_wakes_a:u", "a_b_lat_avg:ns",
+					  "a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns",
+					  NULL };
+	struct scx_table *t = table(r, "mutual", mc);
+	const struct pair **v = scx_xmalloc((a->wakes.n + 1) * sizeof(*v));
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < a->wakes.cap; i++)
+		if (a->wakes.slot[i].key)
+			v[n++] = &a->wakes.slot[i];
+	qsort(v, n, sizeof(*v), cmp_pair_key);
+	for (unsigned i = 0; i < n; i++) {
+		int32_t x = pair_from(v[i]), y = pair_to(v[i]);
+		struct pair back = { .key = ((uint64_t)(uint32_t)y << 32 | (uint32_t)x) + 1 };
+		const struct pair *want = &back, **ba;
+		unsigned row;
+
+		/*
+		 * pid 0 (irq, idle) is never woken; a task waking itself is no
+		 * pair; count 0 is a wakeup of the interval before that ran in
+		 * this one
+		 */
+		if (x <= 0 || x >= y || !v[i]->count)
+			continue;
+		ba = bsearch(&want, v, n, sizeof(*v), cmp_pair_key);
+		if (!ba || !(*ba)->count)
+			continue;
+		row = scx_table_row(t);
+		scx_table_int(t, row, 0, x);
+		scx_table_str(t, row, 1, comm_of(a, x));
+		scx_table_int(t, row, 2, y);
+		scx_table_str(t, row, 3, comm_of(a, y));
+		scx_table_uint(t, row, 4, v[i]->count + (*ba)->count);
+		mutual_dir(t, row, 5, 7, v[i]);
+		mutual_dir(t, row, 6, 9, *ba);
+	}
+	free(v);
+	finish(a, out, t, 4);
+}
+
+static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const pc[] = { "waker:i:key", "waker_comm:s", "wakee:i:key", "wakee_comm:s",
+					  "count:u", "lat_avg:ns", "lat_max:ns", NULL };
+	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL };
+	struct scx_table *p = table(r, "pairs", pc), *c = table(r, "chains", cc);
+
+	for (unsigned i = 0; i < a->wakes.cap; i++) {
+		const struct pair *pr = &a->wakes.slot[i];
+		unsigned row;
+
+		if (!pr->key)
+			continue;
+		row = pair_row(a, p, pr);
+		scx_table_uint(p, row, 5, pr->runs ? pr->sum_ns / pr->runs : 0);
+		scx_table_uint(p, row, 6, pr->max_ns);
+	}
+	pairs_summary(a, r, &a->wakes, out);
+	finish(a, out, p, 4);
+	mutual(a, r, out);
+	for (unsigned i = 0; i < a->nr_chains; i++) {
+		const struct chain *ch = &a->chains[i];
+		char buf[(CHAIN_MAX + 1) * 12] = "";
+		size_t n = 0;
+		unsigned row;
+
+		for (unsigned k = 0; k < ch->len; k++)
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%d", k ? ">" : "", ch->p[k]);
+		row = scx_table_row(c);
+		scx_table_str(c, row, 0, buf);
+		scx_table_uint(c, row, 1, ch->len);
+		scx_table_uint(c, row, 2, ch->lat);
+	}
+	finish(a, out, c, 2);
+	return 0;
+}
+
+int agg_report_sched(struct scx_agg *a, const char *name, struct scx_table **out)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct scx_agg *, const char *, struct scx_table **);
+	} reps[] = {
+		{ "process-runtime", process_runtime }, { "wakeup-latency", wakeup_latency },
+		{ "latency-breakdown", latency_breakdown }, { "migrations", migrations },
+		{ "task-states", task_states }, { "preemptions", preemptions },
+		{ "wakeup-graph", wakeup_graph },
+	};
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(reps); i++)
+		if (!strcmp(reps[i].name, name))
+			return reps[i].fn(a, reps[i].name, out);
+	return -ENOENT;
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reports on CPUs and queues: cpu-utilization, runqueue-depth, softirq, ipi,
+ * cpu-frequency, cpu-idle, dsq. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agg/agg_int.h"
+#include "agg/table.h"
+
+#define FOR_CPUS(a, c)                                                       \
+	for (unsigned c##_i = 0; c##_i < (a)->nr_cpus; c##_i++)              \
+		for (const struct cpu *c = &(a)->cpus[c##_i]; c; c = NULL)    \
+			if (agg_cpu_present(a, c##_i))
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *t, int sort_col)
+{
+	if (sort_col >= 0)
+		scx_table_sort_desc(t, sort_col);
+	scx_table_limit(t, a->o.limit);
+	scx_table_append(out, t);
+}
+
+static int cpu_utilization(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "util:pct", "busy:ns",
+					  "idle:ns", "switches:u", "involuntary:u", "slice:dist", NULL };
+	static const char *const sc[] = { "cpus:u", "util:pct", "max_util:pct", "min_util:pct",
+					  "busy:ns", "switches:u", NULL };
+	struct scx_table *c = scx_table_new(r, "cpus", cc), *s = scx_table_new(r, "summary", sc);
+	uint64_t dur = agg_dur(a);
+	double mx = 0, mn = 100;
+	unsigned n = 0, row;
+
+	FOR_CPUS(a, cp) {
+		double u = pct(cp->s.busy_ns, dur);
+
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, cp->id);
+		scx_table_int(c, row, 1, cp->llc);
+		scx_table_int(c, row, 2, cp->node);
+		scx_table_num(c, row, 3, u);
+		scx_table_uint(c, row, 4, cp->s.busy_ns);
+		scx_table_uint(c, row, 5, cp->s.idle_ns);
+		scx_table_uint(c, row, 6, cp->s.switches);
+		scx_table_uint(c, row, 7, cp->s.involuntary);
+		scx_table_hist(c, row, 8, &cp->s.slice);
+		mx = u > mx ? u : mx;
+		mn = u < mn ? u : mn;
+		n++;
+	}
+	row = scx_table_row(s);
+	scx_table_uint(s, row, 0, n);
+	scx_table_num(s, row, 1, n ? pct(a->snap.total.busy_ns, dur * n) : 0);
+	scx_table_num(s, row, 2, n ? mx : 0);
+	scx_table_num(s, row, 3, n ? mn : 0);
+	scx_table_uint(s, row, 4, a->snap.total.busy_ns);
+	scx_table_uint(s, row, 5, a->snap.total.switches);
+	scx_table_append(out, s);
+	finish(a, out, c, 3);
+	return 0;
+}
+
+static int runqueue_depth(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const cc[] = { "cpu:i:key", "avg:n", "p50:n", "p99:n", "max:u", "enqueues:u",
+					  "high:u", NULL };
+	struct scx_table *c = scx_table_new(r, "cpus", cc);
+	uint64_t dur = agg_dur(a);
+
+	FOR_CPUS(a, cp) {
+		unsigned row = scx_table_row(c);
+
+		scx_table_int(c, row, 0, cp->id);
+		scx_table_num(c, row, 1, dur ? (double)cp->s.rq_depth_ns / dur : 0);
+		scx_table_num(c, row, 2, scx_hist_quantile(&cp->s.rq_depth, 0.5));
+		scx_table_num(c, row, 3, scx_hist_quantile(&cp->s.rq_depth, 0.99));
+		scx_table_uint(c, row, 4, cp->s.rq_depth_max);
+		scx_table_uint(c, row, 5, cp->s.rq_depth.count);
+		scx_table_uint(c, row, 6, cp->s.rq_depth_max > a->th[TH_RQ_DEPTH]);
+	}
+	finish(a, out, c, 1);
+	return 0;
+}
+
+static int softirq(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const vc[] = { "vec:s:key", "count:u", "time:ns", "cpu_pct:pct", NULL };
+	static const char *const cc[] = { "cpu:i:key", "count:u", "time:ns", "cpu_pct:pct", "top_vec:s",
+					  NULL };
+	struct scx_table *v = scx_table_new(r, "vectors", vc), *c = scx_table_new(r, "cpus", cc);
+	const struct scx_agg_stats *t = &a->snap.total;
+	uint64_t dur = agg_dur(a), ncpu = a->snap.nr_cpus ? a->snap.nr_cpus : 1;
+
+	for (int i = 0; i < SCX_NR_SOFTIRQS; i++) {
+		unsigned row;
+
+		if (!t->softirqs[i] && !t->softirq_ns[i])
+			continue;
+		row = scx_table_row(v);
+		scx_table_str(v, row, 0, scx_softirq_names[i]);
+		scx_table_uint(v, row, 1, t->softirqs[i]);
+		scx_table_uint(v, row, 2, t->softirq_ns[i]);
+		scx_table_num(v, row, 3, pct(t->softirq_ns[i], dur * ncpu));
+	}
+	finish(a, out, v, 2);
+	FOR_CPUS(a, cp) {
+		uint64_t n = 0, ns = 0, top = 0;
+		int tv = -1;
+		unsigned row;
+
+		for (int i = 0; i < SCX_NR_SOFTIRQS; i++) {
+			n += cp->s.softirqs[i];
+			ns += cp->s.softirq_ns[i];
+			if (cp->s.softirq_ns[i] > top) {
+				top = cp->s.softirq_ns[i];
+				tv = i;
+			}
+		}
+		if (!n && !ns)
+			continue;
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, cp->id);
+		scx_table_uint(c, row, 1, n);
+		scx_table_uint(c, row, 2, ns);
+		scx_table_num(c, row, 3, pct(ns, dur));
+		scx_table_str(c, row, 4, tv >= 0 ? scx_softirq_names[tv] : "");
+	}
+	finish(a, out, c, 2);
+	return 0;
+}
+
+static int ipi(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const cc[] = { "cpu:i:key", "sent:u", "received:u", "handler:ns", NULL };
+	static const char *const sc[] = { "sent:u", "received:u", "per_sec:n", NULL };
+	struct scx_table *c = scx_table_new(r, "cpus", cc), *s = scx_table_new(r, "summary", sc);
+	uint64_t dur = agg_dur(a);
+	unsigned row = scx_table_row(s);
+
+	scx_table_uint(s, row, 0, a->snap.total.ipi_sent);
+	scx_table_uint(s, row, 1, a->snap.total.ipi_received);
+	scx_table_num(s, row, 2, dur ? a->snap.total.ipi_received * 1e9 / dur : 0);
+	scx_table_append(out, s);
+	FOR_CPUS(a, cp) {
+		if (!cp->s.ipi_sent && !cp->s.ipi_received && !cp->s.ipi_ns)
+			continue;
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, cp->id);
+		scx_table_uint(c, row, 1, cp->s.ipi_sent);
+		scx_table_uint(c, row, 2, cp->s.ipi_received);
+		scx_table_uint(c, row, 3, cp->s.ipi_ns);
+	}
+	finish(a, out, c, 2);
+	return 0;
+}
+
+static int cpu_frequency(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const cc[] = { "cpu:i:key", "avg_khz:n", "known:ns", "last_khz:u", NULL };
+	struct scx_table *c = scx_table_new(r, "cpus", cc);
+
+	FOR_CPUS(a, cp) {
+		unsigned row;
+
+		if (!cp->s.freq_ns && !cp->freq_khz)
+			continue;
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, cp->id);
+		scx_table_num(c, row, 1, cp->s.freq_ns ? cp->s.freq_khz_ns / cp->s.freq_ns : 0);
+		scx_table_uint(c, row, 2, cp->s.freq_ns);
+		scx_table_uint(c, row, 3, cp->freq_khz);
+	}
+	finish(a, out, c, -1);
+	return 0;
+}
+
+/*
+ * Like trace_processor's cpu_idle_stats, except that state is the kernel's
+ * index (TP prints index + 1): idle_percent is the state's time over the
+ * time since the CPU's first cpu_idle event.
+ */
+static int cpu_idle(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const cc[] = { "cpu:i:key", "state:i:key", "count:u", "dur:ns", "avg_dur:ns",
+					  "idle_percent:pct", NULL };
+	struct scx_table *c = scx_table_new(r, "states", cc);
+
+	FOR_CPUS(a, cp) {
+		for (int k = 0; k < SCX_AGG_IDLE_STATES; k++) {
+			unsigned row;
+
+			if (!cp->s.cstates[k] && !cp->s.cstate_ns[k])
+				continue;
+			row = scx_table_row(c);
+			scx_table_int(c, row, 0, cp->id);
+			scx_table_int(c, row, 1, k);
+			scx_table_uint(c, row, 2, cp->s.cstates[k]);
+			scx_table_uint(c, row, 3, cp->s.cstate_ns[k]);
+			scx_table_uint(c, row, 4, cp->s.cstates[k] ? cp->s.cstate_ns[k] / cp->s.cstates[k] : 0);
+			scx_table_num(c, row, 5, pct(cp->s.cstate_ns[k], cp->s.cstate_obs_ns));
+		}
+	}
+	finish(a, out, c, -1);
+	return 0;
+}
+
+static int dsq(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const dc[] = { "dsq:u:key", "inserts:u", "dispatches:u", "per_sec:n",
+					  "vtime_delta:n", "depth_avg:n", "depth_max:u", "dsq_lat:dist",
+					  "slice_used:dist", NULL };
+	struct scx_table *d = scx_table_new(r, "dsqs", dc);
+	uint64_t dur = agg_dur(a);
+
+	for (unsigned i = 0; i <= a->dsq.cap; i++) {
+		const struct grp *g = agg_gtab_at(&a->dsq, i);
+		unsigned row;
+
+		if (!g)
+			continue;
+		row = scx_table_row(d);
+		scx_table_uint(d, row, 0, (uint64_t)g->key);
+		scx_table_uint(d, row, 1, g->s.dsq_inserts);
+		scx_table_uint(d, row, 2, g->s.dsq_dispatches);
+		scx_table_num(d, row, 3, dur ? g->s.dsq_dispatches * 1e9 / dur : 0);
+		scx_table_num(d, row, 4, g->s.vtime_max >= g->s.vtime_min ?
+					 (double)(g->s.vtime_max - g->s.vtime_min) : 0);
+		scx_table_num(d, row, 5, g->s.dsq_depth.count ?
+					 (double)g->s.dsq_depth.sum / g->s.dsq_depth.count : 0);
+		scx_table_uint(d, row, 6, g->s.dsq_depth.count ? g->s.dsq_depth.max : 0);
+		scx_table_hist(d, row, 7, &g->s.dsq_lat);
+		scx_table_hist(d, row, 8, &g->s.slice_used);
+	}
+	finish(a, out, d, 2);
+	return 0;
+}
+
+int agg_report_cpu(struct scx_agg *a, const char *name, struct scx_table **out)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct scx_agg *, const char *, struct scx_table **);
+	} reps[] = {
+		{ "cpu-utilization", cpu_utilization }, { "runqueue-depth", runqueue_depth },
+		{ "softirq", softirq }, { "ipi", ipi }, { "cpu-frequency", cpu_frequency },
+		{ "cpu-idle", cpu_idle }, { "dsq", dsq },
+	};
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(reps); i++)
+		if (!strcmp(reps[i].name, name))
+			return reps[i].fn(a, reps[i].name, out);
+	return -ENOENT;
+}

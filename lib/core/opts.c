@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/opts.h"
+#include "core/util.h"
+
+enum { KEY_HELP = 'h', KEY_VERSION = 'V', KEY_COMPLETION = 0x7fff0001 };
+
+static const struct scx_opt builtin[] = {
+	{ 'h', "help", NULL, "show this help and exit" },
+	{ 'V', "version", NULL, "show the version and exit" },
+};
+
+static size_t count_opts(const struct scx_cmd *cmd)
+{
+	size_t n = 0;
+
+	while (cmd->opts && cmd->opts[n].lng)
+		n++;
+	return n;
+}
+
+static void print_opt(struct scx_buf *b, const struct scx_opt *o)
+{
+	char left[64];
+
+	if (o->key > 0 && o->key < 256)
+		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key, o->lng, o->arg ? "=" : "",
+			 o->arg ? o->arg : "");
+	else
+		snprintf(left, sizeof(left), "    --%s%s%s", o->lng, o->arg ? "=" : "",
+			 o->arg ? o->arg : "");
+	if (strlen(left) > 28)	/* too wide: the help goes on its own line */
+		scx_buf_printf(b, "  %s\n  %-28s %s\n", left, "", o->help);
+	else
+		scx_buf_printf(b, "  %-28s %s\n", left, o->help);
+}
+
+void scx_usage(const struct scx_cmd *cmd, int fd)
+{
+	struct scx_buf b = { 0 };
+	size_t n = count_opts(cmd);
+
+	if (cmd->subcommands) {
+		scx_buf_printf(&b, "Usage: %s COMMAND [OPTION]...\n%s\n\nCommands:\n", cmd->name,
+			       cmd->summary);
+		for (size_t i = 0; cmd->subcommands[i]; i++)
+			scx_buf_printf(&b, "  %s\n", cmd->subcommands[i]);
+		scx_buf_printf(&b, "\n'%s COMMAND --help' describes a command's options.\n\n",
+			       cmd->name);
+	} else {
+		scx_buf_printf(&b, "Usage: %s [OPTION]...%s%s\n%s\n\n", cmd->name,
+			       cmd->args ? " " : "", cmd->args ? cmd->args : "", cmd->summary);
+	}
+	scx_buf_printf(&b, "Options:\n");
+	for (size_t i = 0; i < n; i++)
+		print_opt(&b, &cmd->opts[i]);
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(builtin); i++)
+		print_opt(&b, &builtin[i]);
+	if (cmd->footer)
+		scx_buf_printf(&b, "\n%s", cmd->footer);
+	scx_write_all(fd, b.data, b.len);
+	scx_buf_free(&b);
+}
+
+void scx_usage_error(const struct scx_cmd *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	scx_warn("%s", msg);
+	fprintf(stderr, "Try '%s --help' for more information.\n", cmd->name);
+	exit(SCX_EXIT_USAGE);
+}
+
+/*
+ * One tab-separated line an option: "opt", "--long" (with "=" when it takes
+ * an argument), "-s" or "-", completion values (may be empty), help text.
+ * Subcommands: "sub<TAB>NAME".
+ */
+static void completion_helper(const struct scx_cmd *cmd)
+{
+	struct scx_buf b = { 0 };
+	size_t n = count_opts(cmd);
+
+	for (size_t i = 0; cmd->subcommands && cmd->subcommands[i]; i++)
+		scx_buf_printf(&b, "sub\t%s\n", cmd->subcommands[i]);
+	for (size_t i = 0; i < n + SCX_ARRAY_SIZE(builtin); i++) {
+		const struct scx_opt *o = i < n ? &cmd->opts[i] : &builtin[i - n];
+		char s[3] = "-";
+
+		if (o->key > 0 && o->key < 256)
+			s[1] = (char)o->key;
+		scx_buf_printf(&b, "opt\t--%s%s\t%s\t%s\t%s\n", o->lng, o->arg ? "=" : "", s,
+			       o->values ? o->values : "", o->help);
+	}
+	scx_write_all(STDOUT_FILENO, b.data, b.len);
+	scx_buf_free(&b);
+}
+
+int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **arg)
+{
+	/* built once per command; tools parse one command line per process */
+	static const struct scx_cmd *built;
+	static struct option *longopts;
+	static char shortopts[256];
+	size_t n = count_opts(cmd);
+	int idx, c;
+
+	if (built != cmd) {
+		size_t k = 0, s = 0;
+
+		free(longopts);
+		longopts = scx_xcalloc(n + SCX_ARRAY_SIZE(builtin) + 2, sizeof(*longopts));
+		shortopts[s++] = ':';
+		for (size_t i = 0; i < n + SCX_ARRAY_SIZE(builtin); i++) {
+			const struct scx_opt *o = i < n ? &cmd->opts[i] : &builtin[i - n];
+			longopts[k++] = (struct option){ o->lng, o->arg ? required_argument : no_argument,
+							 NULL, o->key };
+			if (o->key > 0 && o->key < 128 && s + 3 < sizeof(shortopts)) {
+				shortopts[s++] = (char)o->key;
+				if (o->arg)
+					shortopts[s++] = ':';
+			}
+		}
+		longopts[k++] = (struct option){ "completion-helper", no_argument, NULL, KEY_COMPLETION };
+		shortopts[s] = 0;
+		built = cmd;
+	}
+	opterr = 0;
+	c = getopt_long(argc, argv, shortopts, longopts, &idx);
+	*arg = optarg;
+	switch (c) {
+	case KEY_HELP:
+		scx_usage(cmd, STDOUT_FILENO);
+		exit(SCX_EXIT_OK);
+	case KEY_VERSION:
+		printf("%s %s\n", cmd->name, SCX_VERSION);
+		exit(SCX_EXIT_OK);
+	case KEY_COMPLETION:
+		completion_helper(cmd);
+		exit(SCX_EXIT_OK);
+	case ':':
+		if (optopt > 0 && optopt < 256)
+			scx_usage_error(cmd, "option -%c needs an argument", optopt);
+		scx_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
+	case '?':
+		if (optopt > 0 && optopt < 256)
+			scx_usage_error(cmd, "unknown option -%c", optopt);
+		scx_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+	default:
+		return c;
+	}
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* scx-mcp internals shared by lib/mcp*.c; not an API for other tools. */
+#ifndef SCX_MCP_INT_H
+#define SCX_MCP_INT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "json/json.h"
+#include "mcp/mcp.h"
+#include "core/util.h"
+
+/* JSON-RPC and MCP error codes */
+#define MCP_PARSE_ERROR -32700
+#define MCP_INVALID_REQUEST -32600
+#define MCP_METHOD_NOT_FOUND -32601
+#define MCP_INVALID_PARAMS -32602
+#define MCP_INTERNAL_ERROR -32603
+#define MCP_RESOURCE_NOT_FOUND -32002
+
+#define MCP_PROTO_LATEST "2025-11-25"
+
+enum mcp_level { MCP_DEBUG, MCP_INFO, MCP_NOTICE, MCP_WARNING, MCP_ERROR, MCP_CRITICAL,
+		 MCP_ALERT, MCP_EMERGENCY, MCP_LEVEL__COUNT };
+extern const char *const mcp_level_names[MCP_LEVEL__COUNT];
+
+struct mcp_trace;
+struct mcp_live;
+struct scx_profile;
+
+#define MCP_MAX_SUBS 32
+#define MCP_MAX_ROOTS 16
+
+struct mcp_root {
+	char *path;	/* realpath, no trailing slash (except "/") */
+	int fd;		/* O_PATH directory */
+};
+
+struct mcp_server {
+	struct mcp_opts o;
+	int in_fd, out_fd;
+	struct scx_buf *sink;		/* mcp_server__handle(): replies go here */
+	int out_err;			/* first write error on out_fd */
+
+	/* input: complete lines are taken from in.data[in_off..] */
+	struct scx_buf in;
+	size_t in_off, scan_off;
+	bool discarding;		/* inside a line longer than max_line */
+	bool eof;
+
+	struct scx_buf line;		/* copy of the request being handled: stdin's
+					   buffer may move while a long call reads on */
+	struct scx_json_doc doc;	/* the request being handled (points into line) */
+	struct scx_json_doc side;	/* lines peeked at during a long call */
+	struct scx_buf out;		/* message being built */
+
+	bool initialized;
+	char proto[16];
+	int log_level;			/* enum mcp_level: minimum sent */
+
+	/* the request being handled */
+	struct scx_buf cur_id;		/* raw JSON of its id */
+	struct scx_buf progress_token;	/* raw JSON, empty when none */
+	double progress_last;
+	bool cancelled;
+
+	/* an error set by a method handler */
+	int err_code;
+	char err_msg[512];
+	char err_uri[512];		/* data.uri for -32002 */
+
+	char *subs[MCP_MAX_SUBS];
+	unsigned nr_subs;
+
+	struct mcp_root roots[MCP_MAX_ROOTS];
+	unsigned nr_roots;
+
+	/* loaded traces */
+	struct mcp_trace **traces;
+	unsigned nr_traces;
+	uint64_t trace_mem;
+	bool list_changed;		/* send notifications/resources/list_changed */
+
+	struct mcp_live *live;
+	struct scx_profile *prof;
+};
+
+/* ---- protocol helpers (mcp.c) --------------------------------------------- */
+
+/* Set the error of the current request; returns code. */
+int mcp_error(struct mcp_server *s, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Send a notification; params_json is a JSON object text or NULL. */
+void mcp_notify(struct mcp_server *s, const char *method, const char *params_json, size_t len);
+/* notifications/message at level, when at or above the client's level. */
+void mcp_log(struct mcp_server *s, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* notifications/progress for the current request when it asked for it. */
+void mcp_progress(struct mcp_server *s, double progress, double total, const char *msg);
+/*
+ * During a long call: read what stdin has without blocking, answer pings and
+ * take note of notifications/cancelled for the current request.  Returns
+ * true when the current request was cancelled.
+ */
+bool mcp_poll_input(struct mcp_server *s);
+bool mcp_subscribed(struct mcp_server *s, const char *uri);
+/* notifications/resources/updated when the client subscribed to uri. */
+void mcp_updated(struct mcp_server *s, const char *uri);
+
+/* Pagination: parse params.cursor into *start; -32602 on a bad cursor. */
+int mcp_page_start(struct mcp_server *s, int params, unsigned total, unsigned *start);
+/* Write "nextCursor" when more items follow. */
+void mcp_page_next(struct mcp_server *s, struct scx_jw *w, unsigned start, unsigned total);
+
+/* ---- tools (mcp_tools.c) --------------------------------------------------- */
+
+struct mcp_tool;
+
+struct mcp_call {
+	struct mcp_server *s;
+	const struct mcp_tool *tool;
+	const struct scx_json_doc *d;
+	int args;			/* the arguments object, or -1 */
+	struct scx_buf out;		/* the result payload (JSON text) */
+	struct scx_jw w;
+	bool failed;
+	char msg[1024];			/* the isError text */
+	size_t cap;			/* payload budget in bytes */
+};
+
+struct mcp_tool {
+	const char *name;
+	const char *title;
+	const char *desc;
+	const char *schema;		/* inputSchema, JSON text */
+	unsigned flags;
+	int (*fn)(struct mcp_call *c);
+	const char *report;		/* scxtop's analyze_* aliases: the report they run */
+};
+#define MCP_T_RO	1	/* readOnlyHint */
+#define MCP_T_WRITES	2	/* writes a file */
+#define MCP_T_LIVE	4	/* needs the live machine (openWorld) */
+
+int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w);
+int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w);
+extern const struct mcp_tool mcp_tools[];
+extern const unsigned mcp_nr_tools;
+const struct mcp_tool *mcp_tool_find(const char *name);
+
+/* A tool failure (isError result); returns -1. */
+int mcp_fail(struct mcp_call *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Arguments.  1 present, 0 absent (out untouched), -1 bad (mcp_fail called). */
+int mcp_arg_str(struct mcp_call *c, const char *key, char *buf, size_t size);
+int mcp_arg_i64(struct mcp_call *c, const char *key, int64_t *v, int64_t min, int64_t max);
+int mcp_arg_bool(struct mcp_call *c, const char *key, bool *v);
+/* Index of the word in words (NULL-terminated), def when absent, -1 bad. */
+int mcp_arg_enum(struct mcp_call *c, const char *key, const char *const *words, int def);
+int mcp_arg_required(struct mcp_call *c, const char *key);
+/* Room left in the payload budget for another row. */
+static inline bool mcp_room(const struct mcp_call *c) { return c->out.len < c->cap; }
+/* "truncated":{...} note: rows left out and why. */
+void mcp_note_cut(struct mcp_call *c, uint64_t shown, uint64_t omitted, const char *why);
+
+/* ---- resources (mcp_res.c) ------------------------------------------------- */
+
+/* Write the resource's JSON text into w; 0, or an mcp_error code. */
+int mcp_resource_read(struct mcp_server *s, const char *uri, struct scx_jw *w, const char **mime);
+int mcp_resources_list(struct mcp_server *s, int params, struct scx_jw *w);
+int mcp_templates_list(struct mcp_server *s, int params, struct scx_jw *w);
+bool mcp_resource_exists(struct mcp_server *s, const char *uri);
+/* Values completing a template argument; returns count written. */
+unsigned mcp_complete_template(struct mcp_server *s, const char *tmpl, const char *arg,
+			       const char *prefix, struct scx_jw *w, unsigned max, unsigned *total);
+
+unsigned mcp_complete_trace_ids(struct mcp_server *s, const char *prefix, struct scx_jw *w,
+				unsigned max, unsigned *total);
+
+/* ---- prompts (mcp_prompts.c) ----------------------------------------------- */
+
+int mcp_prompts_list(struct mcp_server *s, int params, struct scx_jw *w);
+int mcp_prompts_get(struct mcp_server *s, int params, struct scx_jw *w);
+unsigned mcp_complete_prompt(struct mcp_server *s, const char *name, const char *arg,
+			     const char *prefix, struct scx_jw *w, unsigned max, unsigned *total);
+bool mcp_prompt_exists(const char *name);
+
+/* ---- sandboxed files (mcp_fs.c) -------------------------------------------- */
+
+int mcp_fs_init(struct mcp_server *s);
+void mcp_fs_free(struct mcp_server *s);
+/*
+ * Open path under one of the roots: flags as for open(2); symlinks and ".."
+ * may not leave the root.  fd, or -errno (-EACCES outside every root).
+ * resolved (PATH_MAX) receives the path shown to the user.
+ */
+int mcp_fs_open(struct mcp_server *s, const char *path, int flags, char *resolved);
+
+/* ---- system resources (mcp_sys.c) ------------------------------------------ */
+
+int mcp_sys_scheduler(struct scx_jw *w);
+int mcp_sys_topology(struct scx_jw *w, bool full, bool offline);
+int mcp_sys_cpu(struct scx_jw *w);
+int mcp_sys_memory(struct scx_jw *w);
+int mcp_sys_bpf_programs(struct scx_jw *w, unsigned limit);
+
+/* ---- traces (mcp_trace*.c) ------------------------------------------------- */
+
+struct mcp_trace *mcp_trace_find(struct mcp_server *s, const char *id);
+void mcp_traces_free(struct mcp_server *s);
+/* Trace ids: [A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}; never a path. */
+bool mcp_trace_id_ok(const char *id);
+const char *mcp_trace_id(const struct mcp_trace *t);
+int mcp_trace_summary(struct mcp_server *s, struct mcp_trace *t, struct scx_jw *w);
+
+/* ---- live capture (mcp_live.c) --------------------------------------------- */
+
+void mcp_live_free(struct mcp_server *s);
+/* fd the main loop polls (events arrived), or -1. */
+int mcp_live_fd(struct mcp_server *s);
+/* Called when mcp_live_fd() is readable and on every tick. */
+void mcp_live_tick(struct mcp_server *s, uint64_t now_ms);
+int mcp_live_stream(struct mcp_server *s, struct scx_jw *w);
+int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, unsigned limit);
+bool mcp_live_running(struct mcp_server *s);
+
+#endif

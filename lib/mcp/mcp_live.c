@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live capture for scx-mcp: an scx-events child writes its stream into a
+ * pipe, a reader thread decodes it (lib/stream), keeps the newest events in
+ * a ring for events://stream and feeds a 1-second aggregation for stats://
+ * and the live tools.  The main loop is woken through a pipe and sends
+ * notifications/resources/updated at most once per update interval.
+ *
+ * Memory is bounded: the ring has a fixed size and the engine drops
+ * per-interval tables at every interval.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mcp/mcp_live.h"
+#include "stream/stream.h"
+#include "agg/agg.h"
+#include "agg/table.h"
+
+extern char **environ;
+
+#define NR_GROUPS 6
+#define NR_REPORTS 2
+#define GROUP_ROWS 200
+static const char *const group_names[NR_GROUPS] = { "cpu", "llc", "node", "dsq", "process",
+						     "thread" };
+static const char *const report_names[NR_REPORTS] = { "wakeup-graph", "softirq" };
+
+struct live_group {
+	struct scx_buf rows;	/* rendered rows, back to back */
+	uint32_t off[GROUP_ROWS + 1];
+	unsigned n, total;
+};
+
+struct mcp_live {
+	pid_t child;
+	int fd;			/* read end of the child's stdout */
+	int wake[2];		/* reader thread -> main loop */
+	pthread_t thr;
+	bool thr_started;
+	pthread_mutex_t mu;
+
+	/* under mu */
+	struct scx_event *ring;
+	unsigned cap, head;	/* head: next slot */
+	uint64_t total, lost, seq;
+	uint64_t last_ts, last_arrival;	/* newest event time, and when (boottime) it came */
+	bool ended;
+	char err[256];
+	char producer[48];
+	struct scx_agg *agg;
+	/* the last closed interval, rendered inside emit(): the engine's own
+	 * snapshot is gone at the next event */
+	bool have_snap;
+	uint64_t snap_seq, snap_start, snap_end, snap_events, snap_lost;
+	struct live_group grp[NR_GROUPS];
+	struct scx_table *rep[NR_REPORTS];
+	atomic_bool signalled;
+
+	/* main thread only */
+	uint64_t notified_total, notified_seq, last_notify_ms, started_ms;
+	char argdesc[512];
+	int exit_status;
+	bool reaped;
+};
+
+static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
+			const struct scx_agg_group *g);
+static int cmp_busy(const void *a, const void *b);
+
+static const int group_by[NR_GROUPS] = { SCX_AGG_CPU, SCX_AGG_LLC, SCX_AGG_NODE, SCX_AGG_DSQ,
+					  SCX_AGG_TGID, SCX_AGG_PID };
+
+static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
+{
+	struct mcp_live *l = ctx;
+
+	/* runs in the reader thread with l->mu held */
+	l->seq = s->seq + 1;
+	l->have_snap = true;
+	l->snap_seq = s->seq;
+	l->snap_start = s->start_ns;
+	l->snap_end = s->end_ns;
+	l->snap_events = s->events;
+	l->snap_lost = s->lost;
+	for (unsigned k = 0; k < NR_GROUPS; k++) {
+		struct live_group *g = &l->grp[k];
+		int by = group_by[k];
+		unsigned n = s->nr[by];
+		const struct scx_agg_group **sorted = scx_xcalloc(n + 1, sizeof(*sorted));
+		struct scx_jw w;
+
+		for (unsigned i = 0; i < n; i++)
+			sorted[i] = &s->groups[by][i];
+		if (by == SCX_AGG_PID || by == SCX_AGG_TGID)
+			qsort(sorted, n, sizeof(*sorted), cmp_busy);
+		scx_buf_reset(&g->rows);
+		g->n = 0;
+		g->total = n;
+		for (unsigned i = 0; i < n && i < GROUP_ROWS; i++) {
+			g->off[g->n++] = (uint32_t)g->rows.len;
+			scx_jw_init(&w, &g->rows);
+			write_group(&w, s, sorted[i]);
+		}
+		g->off[g->n] = (uint32_t)g->rows.len;
+		free(sorted);
+	}
+	for (unsigned i = 0; i < NR_REPORTS; i++) {
+		struct scx_table *list = NULL;
+
+		if (scx_agg__report(a, report_names[i], &list))
+			continue;
+		scx_table_free(l->rep[i]);
+		l->rep[i] = list;
+	}
+	return 0;
+}
+
+static void poke(struct mcp_live *l)
+{
+	if (!atomic_exchange(&l->signalled, true)) {
+		ssize_t r = write(l->wake[1], "x", 1);
+
+		(void)r;
+	}
+}
+
+static void *reader_main(void *arg)
+{
+	struct mcp_live *l = arg;
+	struct scx_reader *r = scx_reader__fdopen(l->fd, "scx-events");
+	struct scx_event e;
+	int rc = SCX_READ_ERROR;
+	uint64_t n = 0;
+
+	while (r && (rc = scx_reader__next(r, &e)) != SCX_READ_END && rc != SCX_READ_ERROR) {
+		if (rc != SCX_READ_EVENT)
+			continue;
+		pthread_mutex_lock(&l->mu);
+		if (!l->producer[0] && scx_reader__header(r))
+			snprintf(l->producer, sizeof(l->producer), "%s",
+				 scx_reader__header(r)->producer);
+		l->ring[l->head] = e;
+		l->head = (l->head + 1) % l->cap;
+		l->total++;
+		if (e.ts > l->last_ts) {
+			l->last_ts = e.ts;
+			l->last_arrival = scx_now_boot_ns();
+		}
+		if (e.type == SCX_EV_LOST)
+			l->lost += e.lost.count;
+		if (l->agg)
+			scx_agg__add(l->agg, &e);
+		pthread_mutex_unlock(&l->mu);
+		if (!(++n & 255))
+			poke(l);
+	}
+	pthread_mutex_lock(&l->mu);
+	if (rc == SCX_READ_ERROR)
+		snprintf(l->err, sizeof(l->err), "%s", r ? scx_reader__error(r) : strerror(errno));
+	if (r && scx_reader__trailer(r) && scx_reader__trailer(r)->lost_total > l->lost)
+		l->lost = scx_reader__trailer(r)->lost_total;
+	l->ended = true;
+	pthread_mutex_unlock(&l->mu);
+	scx_reader__free(r);
+	poke(l);
+	return NULL;
+}
+
+/* The scx-events binary: --events-cmd, else next to our own binary, else $PATH. */
+static void events_path(struct mcp_server *s, char *out, size_t size)
+{
+	char self[PATH_MAX - 16];
+	ssize_t n;
+
+	if (s->o.events_cmd) {
+		snprintf(out, size, "%s", s->o.events_cmd);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		char *slash;
+
+		self[n] = 0;
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(out, size, "%s/scx-events", self);
+			if (!access(out, X_OK))
+				return;
+		}
+	}
+	snprintf(out, size, "scx-events");
+}
+
+static void reap(struct mcp_live *l, int wait_ms)
+{
+	int st;
+
+	if (l->reaped || l->child <= 0)
+		return;
+	for (int i = 0; i <= wait_ms / 10; i++) {
+		pid_t r = waitpid(l->child, &st, WNOHANG);
+
+		if (r == l->child) {
+			l->exit_status = st;
+			l->reaped = true;
+			return;
+		}
+		if (r < 0)
+			break;
+		if (i < wait_ms / 10)
+			usleep(10000);
+	}
+	if (wait_ms) {
+		kill(l->child, SIGKILL);
+		if (waitpid(l->child, &st, 0) == l->child)
+			l->exit_status = st;
+		l->reaped = true;
+	}
+}
+
+static void live_destroy(struct mcp_live *l)
+{
+	if (!l)
+		return;
+	if (l->child > 0 && !l->reaped) {
+		/* scx-events ends cleanly on SIGINT: detaches, writes its trailer */
+		kill(l->child, SIGINT);
+		reap(l, 2000);
+	}
+	if (l->thr_started)
+		pthread_join(l->thr, NULL);
+	if (l->fd >= 0)
+		close(l->fd);
+	close(l->wake[0]);
+	close(l->wake[1]);
+	scx_agg__free(l->agg);
+	for (unsigned i = 0; i < NR_GROUPS; i++)
+		scx_buf_free(&l->grp[i].rows);
+	for (unsigned i = 0; i < NR_REPORTS; i++)
+		scx_table_free(l->rep[i]);
+	pthread_mutex_destroy(&l->mu);
+	free(l->ring);
+	free(l);
+}
+
+void mcp_live_free(struct mcp_server *s)
+{
+	live_destroy(s->live);
+	s->live = NULL;
+}
+
+int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, char *err,
+		   size_t errsz)
+{
+	struct mcp_live *l;
+	posix_spawn_file_actions_t fa;
+	char path[PATH_MAX];
+	char *argv[40];
+	int p[2], r, n = 0;
+
+	if (s->live && !s->live->ended)
+		return -EBUSY;
+	mcp_live_free(s);
+	events_path(s, path, sizeof(path));
+	argv[n++] = path;
+	for (; args[n - 1] && n < 38; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	l = scx_xcalloc(1, sizeof(*l));
+	l->fd = p[0];
+	l->cap = s->o.ring_events;
+	l->ring = scx_xcalloc(l->cap, sizeof(*l->ring));
+	pthread_mutex_init(&l->mu, NULL);
+	if (pipe2(l->wake, O_CLOEXEC | O_NONBLOCK)) {
+		r = -errno;
+		close(p[1]);
+		l->wake[0] = l->wake[1] = -1;
+		live_destroy(l);
+		return r;
+	}
+	posix_spawn_file_actions_init(&fa);
+	/* stdout of the child is our pipe, never our own stdout (the protocol) */
+	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	r = strchr(path, '/') ? posix_spawn(&l->child, path, &fa, NULL, argv, environ) :
+				posix_spawnp(&l->child, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (r) {
+		snprintf(err, errsz, "cannot run %s: %s", path, strerror(r));
+		l->child = 0;
+		live_destroy(l);
+		return -r;
+	}
+	{
+		struct scx_agg_opts o = { .interval_ns = 1000000000ull,
+					  .by = (1u << SCX_AGG_BY__COUNT) - 1, .limit = 200,
+					  .emit = on_snap, .ctx = l };
+		struct scx_topo *t = scx_topo__from_sysfs("/sys");
+
+		l->agg = scx_agg__new(t, &o);
+		scx_topo__free(t);
+	}
+	snprintf(l->argdesc, sizeof(l->argdesc), "%s", desc);
+	l->started_ms = scx_now_mono_ns() / 1000000;
+	if (pthread_create(&l->thr, NULL, reader_main, l)) {
+		r = -errno;
+		live_destroy(l);
+		return r;
+	}
+	l->thr_started = true;
+	s->live = l;
+	return 0;
+}
+
+int mcp_live_stop(struct mcp_server *s)
+{
+	struct mcp_live *l = s->live;
+
+	if (!l || l->reaped)
+		return -ESRCH;
+	kill(l->child, SIGINT);
+	reap(l, 2000);
+	if (l->thr_started) {
+		pthread_join(l->thr, NULL);
+		l->thr_started = false;
+	}
+	return 0;
+}
+
+bool mcp_live_running(struct mcp_server *s)
+{
+	return s->live && !s->live->reaped;
+}
+
+int mcp_live_fd(struct mcp_server *s)
+{
+	return s->live && !s->live->reaped ? s->live->wake[0] : -1;
+}
+
+void mcp_live_tick(struct mcp_server *s, uint64_t now_ms)
+{
+	struct mcp_live *l = s->live;
+	char buf[64];
+	uint64_t total, seq;
+	bool ended;
+
+	if (!l)
+		return;
+	while (read(l->wake[0], buf, sizeof(buf)) > 0)
+		;
+	atomic_store(&l->signalled, false);
+	pthread_mutex_lock(&l->mu);
+	/* close intervals in which nothing arrived, so stats keep moving; event time is
+	 * extrapolated from the newest event, whatever clock the producer uses */
+	if (l->agg && !l->ended && l->last_ts)
+		scx_agg__advance(l->agg, l->last_ts + (scx_now_boot_ns() - l->last_arrival));
+	total = l->total;
+	seq = l->seq;
+	ended = l->ended;
+	pthread_mutex_unlock(&l->mu);
+	if (ended && !l->reaped) {
+		reap(l, 0);
+		if (l->reaped)
+			mcp_log(s, MCP_NOTICE, "live capture ended (%s)",
+				l->err[0] ? l->err : "scx-events exited");
+	}
+	if (now_ms - l->last_notify_ms < s->o.update_ms)
+		return;
+	if (total != l->notified_total) {
+		l->notified_total = total;
+		l->last_notify_ms = now_ms;
+		mcp_updated(s, "events://stream");
+	}
+	if (seq != l->notified_seq) {
+		static const char *const g[] = { "cpu", "llc", "node", "dsq", "process", "thread" };
+		char uri[64];
+
+		l->notified_seq = seq;
+		l->last_notify_ms = now_ms;
+		for (unsigned i = 0; i < SCX_ARRAY_SIZE(g); i++) {
+			snprintf(uri, sizeof(uri), "stats://aggregated/%s", g[i]);
+			mcp_updated(s, uri);
+		}
+	}
+}
+
+static void status_fields(struct mcp_server *s, struct scx_jw *w)
+{
+	struct mcp_live *l = s->live;
+
+	scx_jw_kbool(w, "running", l && !l->reaped && !l->ended);
+	if (!l)
+		return;
+	scx_jw_kstr(w, "capture", l->argdesc);
+	scx_jw_kuint(w, "events_total", l->total);
+	scx_jw_kuint(w, "lost_events", l->lost);
+	if (l->producer[0])
+		scx_jw_kstr(w, "producer", l->producer);
+	if (l->err[0])
+		scx_jw_kstr(w, "error", l->err);
+	if (l->reaped && WIFEXITED(l->exit_status))
+		scx_jw_kint(w, "exit_status", WEXITSTATUS(l->exit_status));
+	scx_jw_kuint(w, "running_ms", scx_now_mono_ns() / 1000000 - l->started_ms);
+}
+
+void mcp_live_status(struct mcp_server *s, struct scx_jw *w)
+{
+	if (s->live)
+		pthread_mutex_lock(&s->live->mu);
+	status_fields(s, w);
+	if (s->live)
+		pthread_mutex_unlock(&s->live->mu);
+}
+
+int mcp_live_stream(struct mcp_server *s, struct scx_jw *w)
+{
+	struct mcp_live *l = s->live;
+	struct scx_buf tmp = { 0 };
+	unsigned n, first;
+	size_t start = w->out->len;
+
+	scx_jw_obj_begin(w);
+	if (!l) {
+		scx_jw_kbool(w, "running", false);
+		scx_jw_kstr(w, "hint", "start a capture with control_event_tracking "
+			    "{\"action\":\"start\"}, then subscribe to this resource");
+		scx_jw_obj_end(w);
+		return 0;
+	}
+	pthread_mutex_lock(&l->mu);
+	status_fields(s, w);
+	n = (unsigned)SCX_MIN(l->total, (uint64_t)l->cap);
+	first = (l->head + l->cap - n) % l->cap;
+	/* the newest events that fit ~40 KB (an event is < 200 bytes), oldest first */
+	if (n > 200) {
+		first = (first + n - 200) % l->cap;
+		n = 200;
+	}
+	scx_jw_kuint(w, "returned", n);
+	scx_jw_key(w, "events");
+	scx_jw_arr_begin(w);
+	for (unsigned i = 0; i < n && w->out->len - start < 48000; i++) {
+		scx_buf_reset(&tmp);
+		scx_event_to_json(&tmp, &l->ring[(first + i) % l->cap]);
+		while (tmp.len && tmp.data[tmp.len - 1] == '\n')
+			tmp.len--;
+		scx_jw_raw(w, tmp.data, tmp.len);
+	}
+	scx_jw_arr_end(w);
+	pthread_mutex_unlock(&l->mu);
+	scx_jw_obj_end(w);
+	scx_buf_free(&tmp);
+	return 0;
+}
+
+static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
+			const struct scx_agg_group *g)
+{
+	scx_jw_obj_begin(w);
+	switch (g->by) {
+	case SCX_AGG_PID:
+		scx_jw_kint(w, "pid", g->key);
+		scx_jw_kint(w, "tgid", g->tgid);
+		scx_jw_kstr(w, "comm", g->comm);
+		break;
+	case SCX_AGG_TGID:
+		scx_jw_kint(w, "tgid", g->key);
+		scx_jw_kstr(w, "comm", g->comm);
+		scx_jw_kuint(w, "threads", g->nr);
+		break;
+	case SCX_AGG_COMM:
+		scx_jw_kstr(w, "comm", g->comm);
+		break;
+	default:
+		scx_jw_kint(w, scx_agg_by_names[g->by], g->key);
+		if (g->by != SCX_AGG_DSQ)
+			scx_jw_kuint(w, "cpus", g->nr);
+	}
+	for (unsigned i = 0; i < scx_agg_nr_metrics; i++) {
+		double v;
+		struct scx_dist d;
+
+		if (!scx_agg_metric_get(snap, g, i, &v, &d))
+			continue;
+		if (scx_agg_metrics[i].kind == SCX_AGG_M_DIST) {
+			if (!d.count)
+				continue;
+			scx_jw_key(w, scx_agg_metrics[i].name);
+			scx_jw_obj_begin(w);
+			scx_jw_kuint(w, "count", d.count);
+			scx_jw_kuint(w, "min", d.min);
+			scx_jw_knum(w, "avg", d.avg);
+			scx_jw_kuint(w, "p50", d.p50);
+			scx_jw_kuint(w, "p90", d.p90);
+			scx_jw_kuint(w, "p99", d.p99);
+			scx_jw_kuint(w, "p999", d.p999);
+			scx_jw_kuint(w, "max", d.max);
+			scx_jw_obj_end(w);
+		} else {
+			scx_jw_knum(w, scx_agg_metrics[i].name, v);
+		}
+	}
+	scx_jw_obj_end(w);
+}
+
+static int cmp_busy(const void *a, const void *b)
+{
+	const struct scx_agg_group *x = *(const struct scx_agg_group *const *)a;
+	const struct scx_agg_group *y = *(const struct scx_agg_group *const *)b;
+
+	return x->s->busy_ns < y->s->busy_ns ? 1 : x->s->busy_ns > y->s->busy_ns ? -1 : 0;
+}
+
+int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, unsigned limit)
+{
+	struct mcp_live *l = s->live;
+
+	scx_jw_obj_begin(w);
+	scx_jw_kstr(w, "group", group);
+	unsigned k = 0;
+
+	while (k < NR_GROUPS - 1 && strcmp(group, group_names[k]))
+		k++;
+	if (!l || !l->agg) {
+		scx_jw_kbool(w, "available", false);
+		scx_jw_kstr(w, "hint", "no live capture: run control_event_tracking "
+			    "{\"action\":\"start\"} and read again after a second");
+		scx_jw_obj_end(w);
+		return 0;
+	}
+	pthread_mutex_lock(&l->mu);
+	status_fields(s, w);
+	if (!l->have_snap) {
+		scx_jw_kbool(w, "available", false);
+		scx_jw_kstr(w, "hint", "the first 1 s interval has not closed yet; read again");
+	} else {
+		const struct live_group *g = &l->grp[k];
+		unsigned shown;
+
+		scx_jw_kbool(w, "available", true);
+		scx_jw_kuint(w, "interval_seq", l->snap_seq);
+		scx_jw_kuint(w, "start_ns", l->snap_start);
+		scx_jw_kuint(w, "end_ns", l->snap_end);
+		scx_jw_kuint(w, "events", l->snap_events);
+		scx_jw_kuint(w, "lost", l->snap_lost);
+		scx_jw_key(w, "rows");
+		scx_jw_arr_begin(w);
+		for (shown = 0; shown < g->n && shown < limit && w->out->len < 40000; shown++)
+			scx_jw_raw(w, g->rows.data + g->off[shown], g->off[shown + 1] - g->off[shown]);
+		scx_jw_arr_end(w);
+		scx_jw_kuint(w, "total_rows", g->total);
+		if (shown < g->total)
+			scx_jw_kuint(w, "omitted_rows", g->total - shown);
+	}
+	pthread_mutex_unlock(&l->mu);
+	scx_jw_obj_end(w);
+	return 0;
+}
+
+int mcp_live_report(struct mcp_server *s, const char *name, unsigned limit, struct scx_buf *out)
+{
+	struct mcp_live *l = s->live;
+	struct scx_report_ctx rc = { 0 };
+	struct scx_table *list;
+	unsigned i = 0;
+
+	if (!l || !l->agg)
+		return -ESRCH;
+	while (i < NR_REPORTS && strcmp(report_names[i], name))
+		i++;
+	if (i == NR_REPORTS)
+		return -ENOENT;
+	pthread_mutex_lock(&l->mu);
+	list = l->rep[i];
+	if (!list) {
+		pthread_mutex_unlock(&l->mu);
+		return -EAGAIN;
+	}
+	rc.seq = l->snap_seq;
+	rc.start_ns = l->snap_start;
+	rc.end_ns = l->snap_end;
+	/* show the first rows without giving up the others: the tables are kept */
+	unsigned nt = 0, saved_rows[32];
+	uint64_t saved_omit[32];
+
+	for (struct scx_table *t = list; t && nt < 32; t = t->next, nt++) {
+		saved_rows[nt] = t->nrows;
+		saved_omit[nt] = t->omitted;
+		if (t->nrows > limit) {
+			t->omitted += t->nrows - limit;
+			t->nrows = limit;
+		}
+	}
+	scx_report_json(out, list, &rc);
+	nt = 0;
+	for (struct scx_table *t = list; t && nt < 32; t = t->next, nt++) {
+		t->nrows = saved_rows[nt];
+		t->omitted = saved_omit[nt];
+	}
+	pthread_mutex_unlock(&l->mu);
+	while (out->len && out->data[out->len - 1] == '\n')
+		out->len--;
+	return 0;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* scx-mcp live capture through an scx-events child (mcp_live.c). */
+#ifndef SCX_MCP_LIVE_H
+#define SCX_MCP_LIVE_H
+
+#include "mcp/mcp_int.h"
+
+/*
+ * Run scx-events with args (NULL-terminated, after argv[0]); desc is shown
+ * in status.  0, -EBUSY when a capture runs, or -errno with err set.
+ */
+int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, char *err,
+		   size_t errsz);
+/* SIGINT the child and wait for it (2 s, then SIGKILL).  0 or -ESRCH. */
+int mcp_live_stop(struct mcp_server *s);
+/* "running", "events_total", ... fields into the object open in w. */
+void mcp_live_status(struct mcp_server *s, struct scx_jw *w);
+/* A report of the live engine's last closed interval as JSON into out. */
+int mcp_live_report(struct mcp_server *s, const char *name, unsigned limit, struct scx_buf *out);
+
+#endif

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx-mcp tools: the table clients see in tools/list, argument decoding,
+ * and tools/call.  Names follow scxtop's MCP server where it has the tool,
+ * so prompts written for it keep working.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp/mcp_int.h"
+#include "mcp/mcp_tools.h"
+
+#define TRACE_ID "\"trace_id\":{\"type\":\"string\",\"description\":\"id given by load_perfetto_trace\"}"
+#define LIMIT(d, max) "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":" #max ",\"default\":" #d "}"
+#define TRANGE "\"start_time_ns\":{\"type\":\"integer\",\"minimum\":0},\"end_time_ns\":{\"type\":\"integer\",\"minimum\":0}"
+#define OBJ(props, req) "{\"type\":\"object\",\"properties\":{" props "}" req "}"
+#define REQ(...) ",\"required\":[" __VA_ARGS__ "]"
+#define NOARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
+
+const struct mcp_tool mcp_tools[] = {
+	/* ---- traces ---- */
+	{ "load_perfetto_trace", "Load a trace",
+	  "Load a Perfetto trace (.pb/.perfetto-trace, plain, gzip or zstd; scxtop, traced, wprof "
+	  "sched view and TrackEvent) or an scx-events stream into memory for the trace_* tools. "
+	  "The file must be under a directory scx-mcp was started with.",
+	  OBJ("\"file_path\":{\"type\":\"string\"},\"trace_id\":{\"type\":\"string\","
+	      "\"pattern\":\"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$\",\"description\":"
+	      "\"default: the file name without extensions\"}", REQ("\"file_path\"")),
+	  0, mcp_t_load },
+	{ "list_traces", "List loaded traces", "Loaded traces with event counts, time span and memory.",
+	  NOARGS, MCP_T_RO, mcp_t_list },
+	{ "unload_trace", "Unload a trace", "Free a loaded trace and its memory.",
+	  OBJ(TRACE_ID, REQ("\"trace_id\"")), 0, mcp_t_unload },
+	{ "get_trace_summary", "Trace summary",
+	  "Events by type, time span, CPUs, tasks, lost events and the producer of a loaded trace.",
+	  OBJ(TRACE_ID, REQ("\"trace_id\"")), MCP_T_RO, mcp_t_summary },
+	{ "query_trace_events", "Query trace events",
+	  "Events of a loaded trace filtered by type, time, CPU, pid and field conditions, with "
+	  "limit/offset paging or an aggregation (count, count_by, avg, min, max, group_by).",
+	  OBJ(TRACE_ID ",\"event_type\":{\"type\":\"string\",\"description\":\"sched_switch, "
+	      "sched_waking, sched_wakeup, sched_migrate_task, softirq_entry, ... or all\"},"
+	      TRANGE ",\"cpu\":{\"type\":\"integer\"},\"pid\":{\"type\":\"integer\",\"description\":"
+	      "\"any pid field of the event\"},\"field_filters\":{\"type\":\"array\",\"items\":"
+	      "{\"type\":\"object\",\"properties\":{\"field\":{\"type\":\"string\"},\"operator\":"
+	      "{\"type\":\"string\",\"enum\":[\"equal\",\"not_equal\",\"greater_than\",\"less_than\","
+	      "\"greater_or_equal\",\"less_or_equal\",\"contains\"]},\"value\":{}},\"required\":"
+	      "[\"field\",\"operator\",\"value\"]}}," LIMIT(100, 10000) ",\"offset\":{\"type\":"
+	      "\"integer\",\"minimum\":0},\"aggregation\":{\"type\":\"object\",\"properties\":"
+	      "{\"function\":{\"type\":\"string\",\"enum\":[\"count\",\"count_by\",\"avg\",\"min\","
+	      "\"max\",\"group_by\"]},\"field\":{\"type\":\"string\"}},\"required\":[\"function\"]}",
+	      REQ("\"trace_id\"")),
+	  MCP_T_RO, mcp_t_query },
+	{ "query_trace", "Query trace events (alias)", "Same as query_trace_events (scxtop name).",
+	  OBJ(TRACE_ID ",\"event_type\":{\"type\":\"string\"}," TRANGE ",\"cpu\":{\"type\":"
+	      "\"integer\"},\"pid\":{\"type\":\"integer\"},\"field_filters\":{\"type\":\"array\"},"
+	      LIMIT(100, 10000) ",\"offset\":{\"type\":\"integer\",\"minimum\":0},\"aggregation\":"
+	      "{\"type\":\"object\"}", REQ("\"trace_id\"")),
+	  MCP_T_RO, mcp_t_query },
+	{ "analyze_trace_scheduling", "Scheduling analysis of a trace",
+	  "Run one scx-agg analysis on a loaded trace: cpu-utilization, process-runtime, "
+	  "wakeup-latency, latency-breakdown, migrations, task-states, preemptions, wakeup-graph, "
+	  "runqueue-depth, fairness, softirq, ipi, cpu-frequency, cpu-idle, dsq, outliers, "
+	  "bottlenecks (scxtop's names such as cpu_utilization or wakeup_chains work too).",
+	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
+	      REQ("\"trace_id\",\"analysis_type\"")),
+	  MCP_T_RO, mcp_t_analyze },
+	{ "discover_analyzers", "List analyses", "The analyses analyze_trace_scheduling runs.",
+	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover },
+	{ "run_all_analyzers", "Run every analysis",
+	  "Every analysis on a loaded trace, the top rows of each, bounded to fit a tool result.",
+	  OBJ(TRACE_ID "," LIMIT(5, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_run_all },
+	{ "find_scheduling_bottlenecks", "Find bottlenecks",
+	  "Rule-based bottlenecks of a loaded trace (context-switch rate, wakeup latency, "
+	  "migrations, runqueue depth...), worst first.",
+	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks },
+	{ "detect_outliers", "Detect outliers",
+	  "Tasks and CPUs whose latency, runtime or utilization is an outlier (IQR, MAD, "
+	  "StdDev or Percentile method).  category latency and runtime rank tasks (wakeup "
+	  "latency, run-queue delay; runtime, switches); cpu ranks CPUs (utilization, switches "
+	  "per second, p99 wakeup latency and run-queue delay, softirq share); all both.",
+	  OBJ(TRACE_ID ",\"method\":{\"type\":\"string\",\"enum\":[\"IQR\",\"MAD\",\"StdDev\","
+	      "\"Percentile\"],\"default\":\"IQR\"},\"category\":{\"type\":\"string\",\"enum\":"
+	      "[\"latency\",\"runtime\",\"cpu\",\"all\"],\"default\":\"all\"}," LIMIT(20, 1000),
+	      REQ("\"trace_id\"")),
+	  MCP_T_RO, mcp_t_outliers },
+	{ "get_process_timeline", "Process timeline",
+	  "Running slices, wakeups and migrations of one thread (pid) or of every thread of a "
+	  "process (tgid) in a loaded trace.",
+	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," TRANGE "," LIMIT(200, 10000),
+	      REQ("\"trace_id\",\"pid\"")),
+	  MCP_T_RO, mcp_t_ptimeline },
+	{ "get_cpu_timeline", "CPU timeline", "What ran on one CPU, slice by slice.",
+	  OBJ(TRACE_ID ",\"cpu\":{\"type\":\"integer\",\"minimum\":0}," TRANGE "," LIMIT(200, 10000),
+	      REQ("\"trace_id\",\"cpu\"")),
+	  MCP_T_RO, mcp_t_ctimeline },
+	{ "correlate_wakeup_to_schedule", "Wakeup to schedule",
+	  "Each wakeup matched to the moment the task ran: latency, waker, CPUs; the slowest "
+	  "first, with percentiles over all of them.",
+	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," LIMIT(100, 10000), REQ("\"trace_id\"")),
+	  MCP_T_RO, mcp_t_correlate },
+	{ "export_trace_analysis", "Export analyses",
+	  "Write analyses of a loaded trace as JSON to a file under an allowed directory.",
+	  OBJ(TRACE_ID ",\"output_path\":{\"type\":\"string\"},\"analysis_types\":{\"type\":"
+	      "\"array\",\"items\":{\"type\":\"string\"},\"description\":\"default: all\"}",
+	      REQ("\"trace_id\",\"output_path\"")),
+	  MCP_T_WRITES, mcp_t_export },
+	/* scxtop's one-analysis tools, kept so prompts written for it still work */
+#define ALIAS(tool, rep) \
+	{ tool, "Analysis: " rep, "scxtop name for analyze_trace_scheduling with analysis_type " \
+	  rep ".", OBJ(TRACE_ID "," LIMIT(20, 1000), REQ("\"trace_id\"")), MCP_T_RO, \
+	  mcp_t_analyze, rep }
+	ALIAS("analyze_cpu_utilization", "cpu-utilization"),
+	ALIAS("analyze_process_runtime", "process-runtime"),
+	ALIAS("analyze_wakeup_latency", "wakeup-latency"),
+	ALIAS("analyze_latency_breakdown", "latency-breakdown"),
+	ALIAS("analyze_migration_patterns", "migrations"),
+	ALIAS("analyze_llc_locality", "migrations"),
+	ALIAS("analyze_task_states", "task-states"),
+	ALIAS("analyze_preemptions", "preemptions"),
+	ALIAS("analyze_wakeup_chains", "wakeup-graph"),
+	ALIAS("analyze_runqueue_depth", "runqueue-depth"),
+	ALIAS("analyze_fairness", "fairness"),
+	ALIAS("analyze_dsq", "dsq"),
+	ALIAS("analyze_dsq_latency", "dsq"),
+	ALIAS("analyze_irq", "softirq"),
+	ALIAS("analyze_ipi", "ipi"),
+	ALIAS("analyze_cpu_frequency", "cpu-frequency"),
+	ALIAS("analyze_cpu_idle", "cpu-idle"),
+	ALIAS("analyze_power_state", "cpu-idle"),
+#undef ALIAS
+	/* ---- live machine ---- */
+	{ "query_stats", "Live statistics",
+	  "Statistics of the running capture (cpu, llc, node, dsq, process, thread), or of the "
+	  "system (scheduler, system).",
+	  OBJ("\"stat_type\":{\"type\":\"string\",\"enum\":[\"cpu\",\"llc\",\"node\",\"dsq\","
+	      "\"process\",\"thread\",\"scheduler\",\"system\"]}," LIMIT(20, 1000),
+	      REQ("\"stat_type\"")),
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats },
+	{ "get_topology", "CPU topology", "CPUs, cores, LLCs and NUMA nodes of this machine.",
+	  OBJ("\"include_offline\":{\"type\":\"boolean\",\"default\":false},\"detail_level\":"
+	      "{\"type\":\"string\",\"enum\":[\"summary\",\"full\"],\"default\":\"summary\"}", ""),
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_topology },
+	{ "control_event_tracking", "Start/stop live capture",
+	  "Start (enable), stop (disable) or query (status) live capture by an scx-events child; "
+	  "filters apply in BPF.  While it runs, query_stats, analyze_* and the events://stream "
+	  "and stats:// resources have live data.",
+	  OBJ("\"action\":{\"type\":\"string\",\"enum\":[\"enable\",\"disable\",\"status\","
+	      "\"start\",\"stop\"]},\"events\":{\"type\":\"string\",\"description\":\"scx-events "
+	      "-e list, e.g. switch,wakeup\"},\"pid\":{\"type\":\"integer\"},\"tgid\":{\"type\":"
+	      "\"integer\"},\"cpus\":{\"type\":\"string\",\"description\":\"cpu list, e.g. 0-3\"},"
+	      "\"comm\":{\"type\":\"string\"}", REQ("\"action\"")),
+	  MCP_T_LIVE, mcp_t_tracking },
+	{ "analyze_waker_wakee", "Waker/wakee pairs",
+	  "Who wakes whom in the last second of the live capture, with counts and wakeup "
+	  "latency.  mode bidirectional: only pairs of tasks that woke each other, one row a "
+	  "pair with the wakeups and latency each way, most wakeups first; pid: pairs with that "
+	  "task.",
+	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"critical\",\"frequency\",\"latency\","
+	      "\"bidirectional\",\"for_pid\",\"summary\"],\"default\":\"critical\"},\"pid\":"
+	      "{\"type\":\"integer\"}," LIMIT(20, 1000), ""),
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_waker_wakee },
+	{ "analyze_softirq", "Softirq time", "Softirq counts and time in the live capture.",
+	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"summary\",\"by_type\",\"by_cpu\"],"
+	      "\"default\":\"summary\"},\"softirq_nr\":{\"type\":\"integer\",\"minimum\":0,"
+	      "\"maximum\":9}," LIMIT(20, 100), ""),
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq },
+	{ "start_perf_profiling", "Start CPU profiling",
+	  "Sample stacks (kernel and user) with a BPF perf_event program; cpu-clock when the "
+	  "machine has no hardware PMU.",
+	  OBJ("\"event\":{\"type\":\"string\",\"default\":\"hw:cycles\",\"description\":"
+	      "\"hw:cycles, hw:instructions, sw:cpu-clock, sw:task-clock\"},\"freq\":{\"type\":"
+	      "\"integer\",\"minimum\":1,\"maximum\":10000,\"default\":99},\"cpu\":{\"type\":"
+	      "\"integer\",\"default\":-1},\"pid\":{\"type\":\"integer\",\"default\":-1},"
+	      "\"max_samples\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000},"
+	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"default\":0}", ""),
+	  MCP_T_LIVE, mcp_t_prof_start },
+	{ "stop_perf_profiling", "Stop CPU profiling", "Stop sampling; results stay available.",
+	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop },
+	{ "get_perf_results", "CPU profile", "Hottest symbols and stacks of the profile.",
+	  OBJ(LIMIT(20, 500) ",\"include_stacks\":{\"type\":\"boolean\",\"default\":true}", ""),
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results },
+};
+const unsigned mcp_nr_tools = SCX_ARRAY_SIZE(mcp_tools);
+
+const struct mcp_tool *mcp_tool_find(const char *name)
+{
+	for (unsigned i = 0; i < mcp_nr_tools; i++)
+		if (!strcmp(mcp_tools[i].name, name))
+			return &mcp_tools[i];
+	return NULL;
+}
+
+int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
+{
+	unsigned start, end;
+	int r = mcp_page_start(s, params, mcp_nr_tools, &start);
+
+	if (r)
+		return r;
+	end = SCX_MIN(mcp_nr_tools, start + s->o.page_size);
+	scx_jw_obj_begin(w);
+	scx_jw_key(w, "tools");
+	scx_jw_arr_begin(w);
+	for (unsigned i = start; i < end; i++) {
+		const struct mcp_tool *t = &mcp_tools[i];
+
+		scx_jw_obj_begin(w);
+		scx_jw_kstr(w, "name", t->name);
+		scx_jw_kstr(w, "title", t->title);
+		scx_jw_kstr(w, "description", t->desc);
+		scx_jw_key(w, "inputSchema");
+		scx_jw_raw(w, t->schema, strlen(t->schema));
+		scx_jw_key(w, "annotations");
+		scx_jw_obj_begin(w);
+		scx_jw_kstr(w, "title", t->title);
+		scx_jw_kbool(w, "readOnlyHint", t->flags & MCP_T_RO);
+		scx_jw_kbool(w, "destructiveHint", false);
+		scx_jw_kbool(w, "idempotentHint", t->flags & MCP_T_RO);
+		scx_jw_kbool(w, "openWorldHint", t->flags & MCP_T_LIVE);
+		scx_jw_obj_end(w);
+		scx_jw_obj_end(w);
+	}
+	scx_jw_arr_end(w);
+	mcp_page_next(s, w, start, mcp_nr_tools);
+	scx_jw_obj_end(w);
+	return 0;
+}
+
+int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
+{
+	const struct scx_json_doc *d = &s->doc;
+	int n = scx_json_get(d, params, "name"), args = scx_json_get(d, params, "arguments");
+	const struct mcp_tool *t;
+	struct mcp_call c = { .s = s, .d = d, .args = -1 };
+
+	char name[160];
+
+	if (n < 0 || !scx_json_is_str(d, n))
+		return mcp_error(s, MCP_INVALID_PARAMS, "params.name must be a string");
+	scx_json_str(d, n, name, sizeof(name));
+	t = mcp_tool_find(name);
+	if (!t)
+		return mcp_error(s, MCP_INVALID_PARAMS, "unknown tool: %s", name);
+	c.tool = t;
+	if (args >= 0 && !scx_json_is_null(d, args)) {
+		if (d->tok[args].type != JSMN_OBJECT)
+			return mcp_error(s, MCP_INVALID_PARAMS, "params.arguments must be an object");
+		c.args = args;
+	}
+	if ((t->flags & MCP_T_LIVE) && s->o.no_live && strcmp(t->name, "get_topology") &&
+	    strcmp(t->name, "query_stats")) {
+		mcp_fail(&c, "live capture and profiling are disabled (scx-mcp --no-live)");
+		goto out;
+	}
+	/* leave room for the envelope and the escaping of the text */
+	c.cap = s->o.max_result - SCX_MIN(s->o.max_result / 8, 4096);
+	scx_jw_init(&c.w, &c.out);
+	t->fn(&c);
+out:
+	if (s->cancelled) {
+		scx_buf_free(&c.out);
+		return 0;
+	}
+
+	scx_jw_obj_begin(w);
+	scx_jw_key(w, "content");
+	scx_jw_arr_begin(w);
+	scx_jw_obj_begin(w);
+	scx_jw_kstr(w, "type", "text");
+	scx_jw_key(w, "text");
+	if (c.failed)
+		scx_jw_str(w, c.msg);
+	else
+		scx_jw_strn(w, c.out.data ? c.out.data : "{}", c.out.data ? c.out.len : 2);
+	scx_jw_obj_end(w);
+	scx_jw_arr_end(w);
+	scx_jw_kbool(w, "isError", c.failed);
+	scx_jw_obj_end(w);
+	scx_buf_free(&c.out);
+	return 0;
+}
+
+/* ---- arguments ---------------------------------------------------------------- */
+
+int mcp_fail(struct mcp_call *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->failed)	/* keep the first, most specific message */
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
+	va_end(ap);
+	c->failed = true;
+	return -1;
+}
+
+static int arg_tok(struct mcp_call *c, const char *key)
+{
+	int t = c->args >= 0 ? scx_json_get(c->d, c->args, key) : -1;
+
+	/* an explicit null means "not given", as clients send for optional fields */
+	return t >= 0 && scx_json_is_null(c->d, t) ? -1 : t;
+}
+
+int mcp_arg_required(struct mcp_call *c, const char *key)
+{
+	if (arg_tok(c, key) < 0)
+		return mcp_fail(c, "missing required argument '%s'", key);
+	return 0;
+}
+
+int mcp_arg_str(struct mcp_call *c, const char *key, char *buf, size_t size)
+{
+	int t = arg_tok(c, key), n;
+
+	if (t < 0)
+		return 0;
+	if (!scx_json_is_str(c->d, t))
+		return mcp_fail(c, "argument '%s' must be a string", key);
+	n = scx_json_str(c->d, t, buf, size);
+	if (n < 0 || (size_t)n >= size)
+		return mcp_fail(c, "argument '%s' is too long (at most %zu bytes)", key, size - 1);
+	if (strlen(buf) != (size_t)n)
+		return mcp_fail(c, "argument '%s' contains a NUL character", key);
+	return 1;
+}
+
+int mcp_arg_i64(struct mcp_call *c, const char *key, int64_t *v, int64_t min, int64_t max)
+{
+	int t = arg_tok(c, key);
+	int64_t x;
+
+	if (t < 0)
+		return 0;
+	if (scx_json_is_str(c->d, t)) {
+		/* some clients send every argument as a string */
+		char buf[32];
+
+		if (scx_json_str(c->d, t, buf, sizeof(buf)) >= (int)sizeof(buf) ||
+		    scx_parse_i64(buf, &x))
+			return mcp_fail(c, "argument '%s' must be an integer", key);
+	} else if (scx_json_int(c->d, t, &x)) {
+		return mcp_fail(c, "argument '%s' must be an integer", key);
+	}
+	if (x < min || x > max)
+		return mcp_fail(c, "argument '%s' must be between %lld and %lld", key,
+				(long long)min, (long long)max);
+	*v = x;
+	return 1;
+}
+
+int mcp_arg_bool(struct mcp_call *c, const char *key, bool *v)
+{
+	int t = arg_tok(c, key);
+
+	if (t < 0)
+		return 0;
+	if (scx_json_is_str(c->d, t)) {
+		if (scx_json_eq(c->d, t, "true"))
+			*v = true;
+		else if (scx_json_eq(c->d, t, "false"))
+			*v = false;
+		else
+			return mcp_fail(c, "argument '%s' must be true or false", key);
+		return 1;
+	}
+	if (scx_json_bool(c->d, t, v))
+		return mcp_fail(c, "argument '%s' must be true or false", key);
+	return 1;
+}
+
+int mcp_arg_enum(struct mcp_call *c, const char *key, const char *const *words, int def)
+{
+	char buf[64], list[512] = "";
+	int r = mcp_arg_str(c, key, buf, sizeof(buf));
+
+	if (r < 0)
+		return -1;
+	if (!r)
+		return def;
+	for (int i = 0; words[i]; i++)
+		if (!strcasecmp(buf, words[i]))
+			return i;
+	for (int i = 0; words[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 words[i]);
+	return mcp_fail(c, "argument '%s' must be one of: %s", key, list);
+}
+
+void mcp_note_cut(struct mcp_call *c, uint64_t shown, uint64_t omitted, const char *why)
+{
+	scx_jw_key(&c->w, "truncated");
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kuint(&c->w, "shown", shown);
+	scx_jw_kuint(&c->w, "omitted", omitted);
+	scx_jw_kstr(&c->w, "reason", why);
+	scx_jw_obj_end(&c->w);
+}

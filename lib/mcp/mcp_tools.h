@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* scx-mcp tool implementations (lib/mcp_tools_*.c), called through mcp_tools[]. */
+#ifndef SCX_MCP_TOOLS_H
+#define SCX_MCP_TOOLS_H
+
+#include "mcp/mcp_int.h"
+
+struct mcp_trace;
+/* The trace named by the trace_id argument, or NULL with c failed. */
+struct mcp_trace *mcp_tool_trace(struct mcp_call *c);
+
+/* traces: mcp_tools_trace.c, mcp_tools_query.c */
+int mcp_t_load(struct mcp_call *c);
+int mcp_t_list(struct mcp_call *c);
+int mcp_t_unload(struct mcp_call *c);
+int mcp_t_summary(struct mcp_call *c);
+int mcp_t_query(struct mcp_call *c);
+int mcp_t_analyze(struct mcp_call *c);
+int mcp_t_discover(struct mcp_call *c);
+int mcp_t_run_all(struct mcp_call *c);
+int mcp_t_bottlenecks(struct mcp_call *c);
+int mcp_t_outliers(struct mcp_call *c);
+int mcp_t_ptimeline(struct mcp_call *c);
+int mcp_t_ctimeline(struct mcp_call *c);
+int mcp_t_correlate(struct mcp_call *c);
+int mcp_t_export(struct mcp_call *c);
+/* live: mcp_tools_live.c */
+int mcp_t_query_stats(struct mcp_call *c);
+int mcp_t_topology(struct mcp_call *c);
+int mcp_t_tracking(struct mcp_call *c);
+int mcp_t_waker_wakee(struct mcp_call *c);
+int mcp_t_softirq(struct mcp_call *c);
+int mcp_t_prof_start(struct mcp_call *c);
+int mcp_t_prof_stop(struct mcp_call *c);
+int mcp_t_prof_results(struct mcp_call *c);
+
+#endif

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx-mcp analyses of loaded traces: the scx-agg reports (lib/agg/agg.h) run on
+ * the whole trace as one interval.  The aggregation is built once per trace
+ * and kept, so each analysis after the first only formats a report.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mcp/mcp_tools.h"
+#include "mcp/mcp_trace.h"
+
+#include "agg/agg.h"
+#include "agg/table.h"
+
+/* scxtop's analysis names -> scx-agg report names */
+static const char *const aliases[][2] = {
+	{ "migration_patterns", "migrations" },	{ "llc_locality", "migrations" },
+	{ "dsq_summary", "dsq" },		{ "dsq_latency", "dsq" },
+	{ "wakeup_chains", "wakeup-graph" },	{ "waker_wakee", "wakeup-graph" },
+	{ "irq_analysis", "softirq" },		{ "ipi_analysis", "ipi" },
+	{ "power_state", "cpu-idle" },		{ "cpu_util", "cpu-utilization" },
+};
+
+static const char *report_name(const char *in, char *buf, size_t size)
+{
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(aliases); i++)
+		if (!strcmp(in, aliases[i][0]))
+			return aliases[i][1];
+	snprintf(buf, size, "%s", in);
+	for (char *p = buf; *p; p++)
+		*p = *p == '_' ? '-' : (*p >= 'A' && *p <= 'Z') ? *p + 32 : *p;
+	for (unsigned i = 0; scx_agg_report_names[i]; i++)
+		if (!strcmp(buf, scx_agg_report_names[i]))
+			return scx_agg_report_names[i];
+	return NULL;
+}
+
+/*
+ * Report JSON of at most 'room' bytes into out: the row limit is halved
+ * until it fits.  0, or -errno from the engine.
+ */
+static int render(struct scx_agg *a, const char *name, unsigned limit, size_t room,
+		  struct scx_buf *out, unsigned *used_limit)
+{
+	const struct scx_agg_snap *snap = scx_agg__snapshot(a);
+	struct scx_report_ctx rc = { 0 };
+	int r;
+
+	if (snap) {
+		rc.seq = snap->seq;
+		rc.start_ns = snap->start_ns;
+		rc.end_ns = snap->end_ns;
+	}
+	for (;;) {
+		struct scx_table *list = NULL;
+
+		r = scx_agg__report(a, name, &list);
+		if (r)
+			return r;
+		for (struct scx_table *t = list; t; t = t->next)
+			scx_table_limit(t, limit);
+		scx_buf_reset(out);
+		scx_report_json(out, list, &rc);
+		scx_table_free(list);
+		while (out->len && out->data[out->len - 1] == '\n')
+			out->len--;
+		if (out->len <= room || limit <= 1)
+			break;
+		limit /= 2;
+	}
+	*used_limit = limit;
+	return 0;
+}
+
+static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name, unsigned limit)
+{
+	struct scx_agg *a = mcp_trace_agg(c, t);
+	struct scx_buf b = { 0 };
+	unsigned used;
+	int r;
+
+	if (!a)
+		return -1;
+	r = render(a, name, limit, c->cap > c->out.len + 256 ? c->cap - c->out.len - 256 : 256,
+		   &b, &used);
+	if (r) {
+		scx_buf_free(&b);
+		return mcp_fail(c, "analysis %s failed: %s", name, strerror(-r));
+	}
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	scx_jw_kstr(&c->w, "analysis", name);
+	scx_jw_key(&c->w, "report");
+	scx_jw_raw(&c->w, b.data, b.len);
+	if (used < limit)
+		mcp_note_cut(c, used, limit - used, "rows per table reduced to fit the result size cap");
+	scx_jw_obj_end(&c->w);
+	scx_buf_free(&b);
+	return 0;
+}
+
+static int get_limit(struct mcp_call *c, int64_t def, int64_t max, unsigned *lim)
+{
+	int64_t v = def;
+
+	if (mcp_arg_i64(c, "limit", &v, 1, max) < 0)
+		return -1;
+	*lim = (unsigned)v;
+	return 0;
+}
+
+int mcp_t_analyze(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	char type[64], buf[64], list[600] = "";
+	const char *name;
+	unsigned limit;
+
+	if (c->tool && c->tool->report) {
+		if (!t || get_limit(c, 20, 1000, &limit))
+			return -1;
+		return one_report(c, t, c->tool->report, limit);
+	}
+	if (!t || mcp_arg_required(c, "analysis_type") ||
+	    mcp_arg_str(c, "analysis_type", type, sizeof(type)) < 0 || get_limit(c, 20, 1000, &limit))
+		return -1;
+	name = report_name(type, buf, sizeof(buf));
+	if (!name) {
+		for (unsigned i = 0; scx_agg_report_names[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+				 scx_agg_report_names[i]);
+		return mcp_fail(c, "unknown analysis_type '%s'; one of: %s", type, list);
+	}
+	return one_report(c, t, name, limit);
+}
+
+int mcp_t_bottlenecks(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	unsigned limit;
+
+	if (!t || get_limit(c, 10, 100, &limit))
+		return -1;
+	return one_report(c, t, "bottlenecks", limit);
+}
+
+static int col_of(const struct scx_table *t, const char *name)
+{
+	for (unsigned i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Does an outlier row's metric belong to the category (0 latency, 1 runtime,
+ * 2 cpu, 3 all)?  The engine names the metrics of CPUs cpu_*; latency and
+ * runtime are those of tasks.
+ */
+static bool in_category(const char *metric, int cat)
+{
+	bool cpu = !strncmp(metric, "cpu_", 4);
+	bool lat = strstr(metric, "lat") || strstr(metric, "delay");
+
+	switch (cat) {
+	case 0: return !cpu && lat;
+	case 1: return !cpu && !lat && (strstr(metric, "runtime") || strstr(metric, "switch") ||
+					strstr(metric, "busy"));
+	case 2: return cpu;
+	}
+	return true;
+}
+
+int mcp_t_outliers(struct mcp_call *c)
+{
+	static const char *const methods[] = { "IQR", "MAD", "StdDev", "Percentile", NULL };
+	static const char *const engine[] = { "iqr", "mad", "stddev", "percentile" };
+	static const char *const cats[] = { "latency", "runtime", "cpu", "all", NULL };
+	struct mcp_trace *t = mcp_tool_trace(c);
+	const struct scx_agg_snap *snap;
+	struct scx_report_ctx rc = { 0 };
+	struct scx_table *list = NULL;
+	struct scx_buf b = { 0 };
+	struct scx_agg *a;
+	unsigned limit, nt = 0, saved[16];
+	int m, k, r;
+
+	if (!t || get_limit(c, 20, 1000, &limit) || (m = mcp_arg_enum(c, "method", methods, 0)) < 0 ||
+	    (k = mcp_arg_enum(c, "category", cats, 3)) < 0 || !(a = mcp_trace_agg(c, t)))
+		return -1;
+	r = scx_agg__report(a, "outliers", &list);
+	if (r)
+		return mcp_fail(c, "outlier analysis failed: %s", strerror(-r));
+	snap = scx_agg__snapshot(a);
+	if (snap) {
+		rc.start_ns = snap->start_ns;
+		rc.end_ns = snap->end_ns;
+	}
+	/* keep the rows of the asked method and category: move them to the front */
+	for (struct scx_table *tb = list; tb && nt < 16; tb = tb->next, nt++) {
+		int mc = col_of(tb, "method"), xc = col_of(tb, "metric");
+		unsigned keep = 0, n = tb->nrows;
+
+		saved[nt] = n;
+		for (unsigned i = 0; i < n && mc >= 0 && xc >= 0; i++) {
+			union scx_cell *row = &tb->cells[(size_t)i * tb->ncols];
+
+			if (strcmp(row[mc].s, engine[m]) || !in_category(row[xc].s, k))
+				continue;
+			if (i != keep) {
+				union scx_cell tmp[SCX_TABLE_MAX_COLS];
+				union scx_cell *dst = &tb->cells[(size_t)keep * tb->ncols];
+
+				memcpy(tmp, dst, tb->ncols * sizeof(*tmp));
+				memcpy(dst, row, tb->ncols * sizeof(*tmp));
+				memcpy(row, tmp, tb->ncols * sizeof(*tmp));
+			}
+			keep++;
+		}
+		if (mc >= 0 && xc >= 0)
+			tb->nrows = keep;
+		if (tb->nrows > limit) {
+			tb->omitted += tb->nrows - limit;
+			tb->nrows = limit;
+		}
+	}
+	scx_report_json(&b, list, &rc);
+	while (b.len && b.data[b.len - 1] == '\n')
+		b.len--;
+	nt = 0;
+	for (struct scx_table *tb = list; tb && nt < 16; tb = tb->next, nt++)
+		tb->nrows = saved[nt];	/* so every cell is freed */
+	scx_table_free(list);
+	if (b.len > c->cap) {
+		scx_buf_free(&b);
+		return mcp_fail(c, "the outlier report does not fit the result size cap; lower limit");
+	}
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	scx_jw_kstr(&c->w, "method", methods[m]);
+	scx_jw_kstr(&c->w, "category", cats[k]);
+	if ((k == 2 || k == 3) && snap && snap->nr_cpus < 4)
+		scx_jw_kstr(&c->w, "note", "fewer than 4 cpus in the trace: too few to call one "
+			    "an outlier, so no cpu is ranked");
+	scx_jw_key(&c->w, "report");
+	scx_jw_raw(&c->w, b.data, b.len);
+	scx_jw_obj_end(&c->w);
+	scx_buf_free(&b);
+	return 0;
+}
+
+int mcp_t_discover(struct mcp_call *c)
+{
+	scx_jw_obj_begin(&c->w);
+	scx_jw_key(&c->w, "analyses");
+	scx_jw_arr_begin(&c->w);
+	for (unsigned i = 0; scx_agg_report_names[i]; i++)
+		scx_jw_str(&c->w, scx_agg_report_names[i]);
+	scx_jw_arr_end(&c->w);
+	scx_jw_key(&c->w, "scxtop_aliases");
+	scx_jw_obj_begin(&c->w);
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(aliases); i++)
+		scx_jw_kstr(&c->w, aliases[i][0], aliases[i][1]);
+	scx_jw_obj_end(&c->w);
+	scx_jw_obj_end(&c->w);
+	return 0;
+}
+
+int mcp_t_run_all(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	struct scx_agg *a;
+	struct scx_buf b = { 0 };
+	unsigned limit, n = 0, done = 0;
+
+	if (!t || get_limit(c, 5, 100, &limit) || !(a = mcp_trace_agg(c, t)))
+		return -1;
+	while (scx_agg_report_names[n])
+		n++;
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	scx_jw_kuint(&c->w, "rows_per_table", limit);
+	scx_jw_key(&c->w, "reports");
+	scx_jw_obj_begin(&c->w);
+	for (unsigned i = 0; i < n; i++) {
+		/* an equal share of what is left for each remaining report */
+		size_t left = c->cap > c->out.len + 512 ? c->cap - c->out.len - 512 : 0;
+		unsigned used;
+
+		if (left < 256)
+			break;
+		if (render(a, scx_agg_report_names[i], limit, left / (n - i), &b, &used))
+			continue;
+		if (b.len > left)
+			break;
+		scx_jw_key(&c->w, scx_agg_report_names[i]);
+		scx_jw_raw(&c->w, b.data, b.len);
+		done++;
+	}
+	scx_jw_obj_end(&c->w);
+	if (done < n)
+		mcp_note_cut(c, done, n - done, "result size cap; run analyze_trace_scheduling for "
+			     "the reports left out");
+	scx_jw_obj_end(&c->w);
+	scx_buf_free(&b);
+	return 0;
+}
+
+int mcp_t_export(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	const struct scx_json_doc *d = c->d;
+	char path[PATH_MAX], resolved[PATH_MAX], buf[64];
+	struct scx_buf out = { 0 }, b = { 0 };
+	struct scx_jw w;
+	struct scx_agg *a;
+	int arr, fd, r, nr = 0;
+	unsigned used;
+
+	if (!t || mcp_arg_required(c, "output_path") ||
+	    mcp_arg_str(c, "output_path", path, sizeof(path)) < 0 || !(a = mcp_trace_agg(c, t)))
+		return -1;
+	arr = c->args >= 0 ? scx_json_get(d, c->args, "analysis_types") : -1;
+	if (arr >= 0 && !scx_json_is_null(d, arr) && d->tok[arr].type != JSMN_ARRAY)
+		return mcp_fail(c, "analysis_types must be an array of analysis names");
+	scx_jw_init(&w, &out);
+	scx_jw_obj_begin(&w);
+	scx_jw_kstr(&w, "trace_id", t->id);
+	scx_jw_kstr(&w, "source", t->path);
+	scx_jw_key(&w, "summary");
+	mcp_trace_summary(c->s, t, &w);
+	scx_jw_key(&w, "reports");
+	scx_jw_obj_begin(&w);
+	for (int i = 0;; i++) {
+		const char *name;
+
+		if (arr >= 0 && !scx_json_is_null(d, arr)) {
+			int e = scx_json_at(d, arr, i);
+			char in[64];
+
+			if (e < 0)
+				break;
+			if (!scx_json_is_str(d, e) || scx_json_str(d, e, in, sizeof(in)) >= (int)sizeof(in) ||
+			    !(name = report_name(in, buf, sizeof(buf)))) {
+				scx_buf_free(&out);
+				return mcp_fail(c, "analysis_types[%d] is not a known analysis "
+						"(see discover_analyzers)", i);
+			}
+		} else if (!(name = scx_agg_report_names[i])) {
+			break;
+		}
+		if (render(a, name, 1000, SIZE_MAX, &b, &used))
+			continue;
+		scx_jw_key(&w, name);
+		scx_jw_raw(&w, b.data, b.len);
+		nr++;
+	}
+	scx_jw_obj_end(&w);
+	scx_jw_obj_end(&w);
+	scx_buf_add(&out, "\n", 1);
+	scx_buf_free(&b);
+
+	fd = mcp_fs_open(c->s, path, O_WRONLY | O_CREAT | O_TRUNC, resolved);
+	if (fd == -EACCES) {
+		scx_buf_free(&out);
+		return mcp_fail(c, "'%s' is outside the directories scx-mcp may write (%s); start "
+				"scx-mcp with --root DIR to allow another one", path,
+				c->s->roots[0].path);
+	}
+	if (fd < 0) {
+		scx_buf_free(&out);
+		return mcp_fail(c, "cannot create '%s': %s", path, strerror(-fd));
+	}
+	r = scx_write_all(fd, out.data, out.len);
+	if (close(fd) && !r)
+		r = -errno;
+	if (r) {
+		scx_buf_free(&out);
+		return mcp_fail(c, "cannot write '%s': %s", path, strerror(-r));
+	}
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	scx_jw_kstr(&c->w, "output_path", resolved);
+	scx_jw_kuint(&c->w, "bytes", out.len);
+	scx_jw_kint(&c->w, "analyses", nr);
+	scx_jw_obj_end(&c->w);
+	scx_buf_free(&out);
+	return 0;
+}
+

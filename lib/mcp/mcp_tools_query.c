@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx-mcp event-level trace tools: query_trace_events, process and CPU
+ * timelines, wakeup -> schedule correlation.  Each is one linear pass over
+ * the trace's arena (300k events take a few ms), bounded output.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp/mcp_query.h"
+#include "mcp/mcp_tools.h"
+#include "mcp/mcp_trace.h"
+#include "stream/stream.h"
+
+/* ---- a small int64 -> slot map (mcp_query.h) ------------------------------------ */
+
+static inline size_t kmix(int64_t k)
+{
+	uint64_t x = (uint64_t)k * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(x ^ (x >> 29));
+}
+
+/* Slot of k (inserting it with val when absent). */
+uint32_t *kmap_slot(struct kmap *m, int64_t k)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct kmap o = *m;
+
+		m->cap = o.cap ? o.cap * 2 : 1024;
+		m->keys = scx_xcalloc(m->cap, sizeof(*m->keys));
+		m->vals = scx_xcalloc(m->cap, sizeof(*m->vals));
+		m->n = 0;
+		for (size_t j = 0; j < o.cap; j++)
+			if (o.vals[j])
+				*kmap_slot(m, o.keys[j]) = o.vals[j];
+		free(o.keys);
+		free(o.vals);
+	}
+	for (i = kmix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->vals[i]) {
+			/* the caller stores a non-zero value at once */
+			m->keys[i] = k;
+			m->n++;
+			return &m->vals[i];
+		}
+		if (m->keys[i] == k)
+			return &m->vals[i];
+	}
+}
+
+void kmap_free(struct kmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+void raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp)
+{
+	scx_buf_reset(tmp);
+	scx_event_to_json(tmp, e);
+	while (tmp->len && tmp->data[tmp->len - 1] == '\n')
+		tmp->len--;
+	scx_jw_raw(&c->w, tmp->data, tmp->len);
+}
+
+void comm_of(const struct mcp_trace *t, int32_t pid, char *out)
+{
+	const struct mcp_task *k = mcp_trace_task(t, pid);
+
+	if (pid == 0)
+		snprintf(out, SCX_COMM_LEN, "swapper");
+	else
+		snprintf(out, SCX_COMM_LEN, "%s", k ? k->comm : "");
+}
+
+int get_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
+{
+	int64_t v;
+
+	*from = 0;
+	*to = UINT64_MAX;
+	if (mcp_arg_i64(c, "start_time_ns", &v, 0, INT64_MAX) < 0)
+		return -1;
+	else if (c->args >= 0 && mcp_arg_i64(c, "start_time_ns", &v, 0, INT64_MAX) > 0)
+		*from = v;
+	if (mcp_arg_i64(c, "end_time_ns", &v, 0, INT64_MAX) < 0)
+		return -1;
+	else if (c->args >= 0 && mcp_arg_i64(c, "end_time_ns", &v, 0, INT64_MAX) > 0)
+		*to = v;
+	return 0;
+}
+
+int get_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
+{
+	*lim = def;
+	return mcp_arg_i64(c, "limit", lim, 1, max) < 0 ? -1 : 0;
+}
+
+/* ---- query_trace_events ---------------------------------------------------------- */
+
+/*
+ * A field name resolved once per event type: the per-event lookup by name
+ * (strlen + string compares) dominated aggregations over 300k events.
+ */
+struct fcache {
+	const char *name;
+	uint8_t state[SCX_EV__COUNT];	/* 0 unknown, 1 resolved, 2 implicit, 3 absent */
+	const struct scx_field *f[SCX_EV__COUNT];
+};
+
+enum op { OP_EQ, OP_NE, OP_GT, OP_LT, OP_GE, OP_LE, OP_CONTAINS };
+static const char *const op_names[] = { "equal", "not_equal", "greater_than", "less_than",
+					"greater_or_equal", "less_or_equal", "contains", NULL };
+
+struct filt {
+	char field[32];
+	struct fcache fc;
+	enum op op;
+	bool is_str;
+	int64_t num;
+	char str[64];
+};
+
+#define MAX_FILTERS 8
+
+/* Value of a named field of e: 1 number, 2 string, 0 absent. */
+static int field_val(const struct scx_event *e, const char *name, int64_t *num, const char **str);
+
+
+static int field_val_c(struct fcache *c, const struct scx_event *e, int64_t *num, const char **str)
+{
+	unsigned t = e->type < SCX_EV__COUNT ? e->type : 0;
+
+	if (!c->state[t]) {
+		c->f[t] = scx_ev_field(t, c->name, strlen(c->name));
+		c->state[t] = c->f[t] ? 1 : (!strcmp(c->name, "ts") || !strcmp(c->name, "cpu") ||
+					     !strcmp(c->name, "type")) ? 2 : 3;
+	}
+	if (c->state[t] == 1) {
+		const struct scx_field *f = c->f[t];
+
+		if (f->kind == SCX_F_STR) {
+			*str = (const char *)e + f->offset;
+			return 2;
+		}
+		*num = scx_field_get_int(e, f);
+		return 1;
+	}
+	if (c->state[t] == 3)
+		return 0;
+	return field_val(e, c->name, num, str);
+}
+
+static int field_val(const struct scx_event *e, const char *name, int64_t *num, const char **str)
+{
+	const struct scx_field *f;
+
+	if (!strcmp(name, "ts")) {
+		*num = (int64_t)e->ts;
+		return 1;
+	}
+	if (!strcmp(name, "cpu")) {
+		*num = e->cpu;
+		return 1;
+	}
+	if (!strcmp(name, "type")) {
+		*str = scx_ev_name(e->type);
+		return 2;
+	}
+	f = scx_ev_field(e->type, name, strlen(name));
+	if (!f)
+		return 0;
+	if (f->kind == SCX_F_STR) {
+		*str = (const char *)e + f->offset;
+		return 2;
+	}
+	*num = scx_field_get_int(e, f);
+	return 1;
+}
+
+static bool filt_match(const struct filt *f, const struct scx_event *e)
+{
+	int64_t n = 0;
+	const char *s = NULL;
+	char sb[SCX_PATH_LEN + 1];
+	int k = field_val_c((struct fcache *)&f->fc, e, &n, &s);
+
+	if (!k)
+		return false;
+	if (k == 2) {
+		size_t l = strnlen(s, SCX_PATH_LEN);
+
+		memcpy(sb, s, l);
+		sb[l] = 0;
+		int cmp = strcmp(sb, f->str);
+
+		switch (f->op) {
+		case OP_EQ: return !cmp;
+		case OP_NE: return cmp;
+		case OP_CONTAINS: return strstr(sb, f->str) != NULL;
+		case OP_GT: return cmp > 0;
+		case OP_LT: return cmp < 0;
+		case OP_GE: return cmp >= 0;
+		case OP_LE: return cmp <= 0;
+		}
+		return false;
+	}
+	if (f->is_str)
+		return f->op == OP_NE;
+	switch (f->op) {
+	case OP_EQ: return n == f->num;
+	case OP_NE: return n != f->num;
+	case OP_GT: return n > f->num;
+	case OP_LT: return n < f->num;
+	case OP_GE: return n >= f->num;
+	case OP_LE: return n <= f->num;
+	case OP_CONTAINS: {
+		char nb[24];
+
+		snprintf(nb, sizeof(nb), "%lld", (long long)n);
+		return strstr(nb, f->str) != NULL;
+	}
+	}
+	return false;
+}
+
+static bool has_pid(const struct scx_event *e, int64_t pid)
+{
+	const struct scx_ev_desc *d = scx_ev_desc(e->type);
+
+	for (unsigned i = 0; d && i < d->nr_fields; i++) {
+		const char *n = d->fields[i].name;
+		size_t l = strlen(n);
+
+		if (l >= 3 && !strcmp(n + l - 3, "pid") && scx_field_get_int(e, &d->fields[i]) == pid)
+			return true;
+	}
+	return false;
+}
+
+/* Event type word into a mask of types; false if unknown. */
+static bool type_mask(const char *w, uint32_t *mask)
+{
+	unsigned t;
+
+	if (!*w || !strcmp(w, "all")) {
+		*mask = ~0u;
+		return true;
+	}
+	if (!strcmp(w, "sched_migrate"))
+		w = "sched_migrate_task";
+	if (!strcmp(w, "softirq")) {
+		*mask = 1u << SCX_EV_SOFTIRQ_ENTRY | 1u << SCX_EV_SOFTIRQ_EXIT;
+		return true;
+	}
+	if (!strcmp(w, "irq")) {
+		*mask = 1u << SCX_EV_IRQ_ENTRY | 1u << SCX_EV_IRQ_EXIT;
+		return true;
+	}
+	t = scx_ev_type_by_name(w, strlen(w));
+	if (t == SCX_EV_NONE) {
+		char alt[64];
+
+		snprintf(alt, sizeof(alt), "sched_%s", w);
+		t = scx_ev_type_by_name(alt, strlen(alt));
+	}
+	if (t == SCX_EV_NONE)
+		return false;
+	*mask = 1u << t;
+	return true;
+}
+
+static int parse_filters(struct mcp_call *c, struct filt *fs, unsigned *nr)
+{
+	const struct scx_json_doc *d = c->d;
+	int arr = c->args >= 0 ? scx_json_get(d, c->args, "field_filters") : -1;
+
+	*nr = 0;
+	if (arr < 0 || scx_json_is_null(d, arr))
+		return 0;
+	if (d->tok[arr].type != JSMN_ARRAY)
+		return mcp_fail(c, "field_filters must be an array of {field, operator, value}");
+	if (d->tok[arr].size > MAX_FILTERS)
+		return mcp_fail(c, "at most %d field_filters", MAX_FILTERS);
+	for (int i = 0; i < d->tok[arr].size; i++) {
+		int o = scx_json_at(d, arr, i), f, op, v;
+		struct filt *x = &fs[*nr];
+		char buf[32];
+
+		f = scx_json_get(d, o, "field");
+		op = scx_json_get(d, o, "operator");
+		v = scx_json_get(d, o, "value");
+		if (f < 0 || op < 0 || v < 0 || !scx_json_is_str(d, f) || !scx_json_is_str(d, op))
+			return mcp_fail(c, "field_filters[%d] needs field, operator and value", i);
+		memset(x, 0, sizeof(*x));
+		if (scx_json_str(d, f, x->field, sizeof(x->field)) >= (int)sizeof(x->field))
+			return mcp_fail(c, "field_filters[%d].field is too long", i);
+		x->fc.name = x->field;
+		scx_json_str(d, op, buf, sizeof(buf));
+		x->op = OP_EQ;
+		while (op_names[x->op] && strcmp(op_names[x->op], buf))
+			x->op++;
+		if (!op_names[x->op])
+			return mcp_fail(c, "field_filters[%d].operator '%s' is not one of equal, "
+					"not_equal, greater_than, less_than, greater_or_equal, "
+					"less_or_equal, contains", i, buf);
+		if (scx_json_is_str(d, v)) {
+			x->is_str = true;
+			scx_json_str(d, v, x->str, sizeof(x->str));
+			if (!scx_parse_i64(x->str, &x->num))
+				x->is_str = false;
+		} else if (!scx_json_int(d, v, &x->num)) {
+			snprintf(x->str, sizeof(x->str), "%lld", (long long)x->num);
+		} else {
+			return mcp_fail(c, "field_filters[%d].value must be a string or an integer", i);
+		}
+		(*nr)++;
+	}
+	return 0;
+}
+
+struct agg_key {
+	int64_t num;
+	char str[SCX_PATH_LEN];
+	bool is_str;
+	uint64_t count;
+};
+
+int mcp_t_query(struct mcp_call *c)
+{
+	struct mcp_trace *t = mcp_tool_trace(c);
+	struct filt fs[MAX_FILTERS];
+	unsigned nf;
+	char type[48] = "", func[16] = "", afield[32] = "";
+	uint32_t mask;
+	uint64_t from, to, matched = 0, shown = 0;
+	int64_t cpu = -1, pid = -1, limit, offset = 0;
+	int agg = -1, ag;
+	struct scx_buf tmp = { 0 };
+	struct scx_event e;
+	size_t off = 0;
+	/* aggregation state */
+	struct kmap km = { 0 };
+	struct agg_key *keys = NULL;
+	size_t nkeys = 0, capkeys = 0;
+	int64_t amin = INT64_MAX, amax = INT64_MIN;
+	double asum = 0;
+	uint64_t acount = 0;
+	static const char *const funcs[] = { "count", "count_by", "avg", "min", "max", "group_by",
+					     NULL };
+	struct fcache afc = { .name = afield };
+
+	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || get_range(c, &from, &to) ||
+	    mcp_arg_i64(c, "cpu", &cpu, -1, 1 << 20) < 0 || mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
+	    get_limit(c, 100, 10000, &limit) || mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 ||
+	    parse_filters(c, fs, &nf))
+		return -1;
+	if (!type_mask(type, &mask))
+		return mcp_fail(c, "unknown event_type '%s' (sched_switch, sched_waking, sched_wakeup, "
+				"sched_wakeup_new, sched_migrate_task, softirq, irq, ... or all)", type);
+	ag = c->args >= 0 ? scx_json_get(c->d, c->args, "aggregation") : -1;
+	if (ag >= 0 && !scx_json_is_null(c->d, ag)) {
+		int fn = scx_json_get(c->d, ag, "function"), fl = scx_json_get(c->d, ag, "field");
+
+		if (fn < 0 || !scx_json_is_str(c->d, fn))
+			return mcp_fail(c, "aggregation.function is required");
+		scx_json_str(c->d, fn, func, sizeof(func));
+		for (agg = 0; funcs[agg] && strcmp(funcs[agg], func); agg++)
+			;
+		if (!funcs[agg])
+			return mcp_fail(c, "aggregation.function must be count, count_by, avg, min, "
+					"max or group_by");
+		if (fl >= 0 && scx_json_is_str(c->d, fl))
+			scx_json_str(c->d, fl, afield, sizeof(afield));
+		if (agg && !afield[0])
+			return mcp_fail(c, "aggregation.function %s needs aggregation.field", func);
+	}
+
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_id", t->id);
+	if (agg < 0) {
+		scx_jw_key(&c->w, "events");
+		scx_jw_arr_begin(&c->w);
+	}
+	while (mcp_trace_next(t, &off, &e)) {
+		if (!(mask & (1u << e.type)) || e.ts < from || e.ts > to || (cpu >= 0 && e.cpu != cpu) ||
+		    (pid >= 0 && !has_pid(&e, pid)))
+			continue;
+		unsigned i;
+
+		for (i = 0; i < nf && filt_match(&fs[i], &e); i++)
+			;
+		if (i < nf)
+			continue;
+		matched++;
+		if (agg < 0) {
+			if ((int64_t)matched <= offset || (int64_t)shown >= limit || !mcp_room(c))
+				continue;
+			raw_event(c, &e, &tmp);
+			shown++;
+			continue;
+		}
+		if (agg == 0)
+			continue;
+		int64_t n = 0;
+		const char *sv = NULL;
+		int k = field_val_c(&afc, &e, &n, &sv);
+
+		if (!k)
+			continue;
+		if (agg == 1 || agg == 5) {
+			int64_t hk = n;
+			uint32_t *slot;
+
+			if (k == 2) {
+				hk = 0;
+				for (const char *p = sv; *p && p < sv + SCX_PATH_LEN; p++)
+					hk = hk * 131 + (unsigned char)*p;
+				hk ^= INT64_MIN;	/* keep apart from small numbers */
+			}
+			slot = kmap_slot(&km, hk);
+			if (!*slot) {
+				if (nkeys == capkeys) {
+					capkeys = capkeys ? capkeys * 2 : 256;
+					keys = scx_xrealloc(keys, capkeys * sizeof(*keys));
+				}
+				keys[nkeys].num = n;
+				keys[nkeys].is_str = k == 2;
+				keys[nkeys].count = 0;
+				keys[nkeys].str[0] = 0;
+				if (k == 2) {
+					size_t l = strnlen(sv, sizeof(keys[nkeys].str) - 1);
+
+					memcpy(keys[nkeys].str, sv, l);
+					keys[nkeys].str[l] = 0;
+				}
+				*slot = ++nkeys;
+			}
+			keys[*slot - 1].count++;
+		} else if (k == 1) {
+			acount++;
+			asum += (double)n;
+			amin = SCX_MIN(amin, n);
+			amax = SCX_MAX(amax, n);
+		}
+	}
+	if (agg < 0) {
+		scx_jw_arr_end(&c->w);
+		scx_jw_kuint(&c->w, "matched", matched);
+		scx_jw_kuint(&c->w, "offset", offset);
+		scx_jw_kuint(&c->w, "returned", shown);
+		if (shown + offset < matched) {
+			scx_jw_kuint(&c->w, "next_offset", offset + shown);
+			if ((int64_t)shown < limit)
+				mcp_note_cut(c, shown, matched - shown - offset,
+					     "result size cap; page with offset");
+		}
+	} else {
+		scx_jw_kstr(&c->w, "function", func);
+		if (afield[0])
+			scx_jw_kstr(&c->w, "field", afield);
+		scx_jw_kuint(&c->w, "matched", matched);
+		if (agg == 1 || agg == 5) {
+			/* most frequent first */
+			for (size_t i = 1; i < nkeys; i++)
+				for (size_t j = i; j && keys[j].count > keys[j - 1].count; j--) {
+					struct agg_key x = keys[j];
+
+					keys[j] = keys[j - 1];
+					keys[j - 1] = x;
+				}
+			scx_jw_key(&c->w, "groups");
+			scx_jw_arr_begin(&c->w);
+			for (size_t i = 0; i < nkeys && (int64_t)i < limit && mcp_room(c); i++) {
+				scx_jw_obj_begin(&c->w);
+				if (keys[i].is_str)
+					scx_jw_kstr(&c->w, "value", keys[i].str);
+				else
+					scx_jw_kint(&c->w, "value", keys[i].num);
+				scx_jw_kuint(&c->w, "count", keys[i].count);
+				scx_jw_obj_end(&c->w);
+				shown++;
+			}
+			scx_jw_arr_end(&c->w);
+			scx_jw_kuint(&c->w, "distinct", nkeys);
+			if (shown < nkeys)
+				mcp_note_cut(c, shown, nkeys - shown, "limit");
+		} else if (agg >= 2) {
+			scx_jw_kuint(&c->w, "count", acount);
+			if (acount) {
+				if (agg == 2)
+					scx_jw_knum(&c->w, "avg", asum / acount);
+				else
+					scx_jw_kint(&c->w, agg == 3 ? "min" : "max", agg == 3 ? amin : amax);
+			}
+		}
+	}
+	scx_jw_obj_end(&c->w);
+	kmap_free(&km);
+	free(keys);
+	scx_buf_free(&tmp);
+	return 0;
+}
+

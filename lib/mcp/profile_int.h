@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* lib/profile*.c internals: the sampler's state, shared with the symbolizer. */
+#ifndef SCX_PROFILE_INT_H
+#define SCX_PROFILE_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcp/profile.h"
+
+#define MAX_STACK 64		/* frames: PROFILE_MAX_STACK in the BPF program */
+#define MAX_STACKS 20000	/* distinct stacks kept; more count as "other" */
+#define MAX_CPUS 1024
+
+struct profile_sample {		/* as written by bpf/profile.bpf.c */
+	uint32_t pid, tgid, cpu;
+	int32_t kstack_bytes, ustack_bytes;
+	uint32_t pad;
+	char comm[16];
+	uint64_t kstack[MAX_STACK];
+	uint64_t ustack[MAX_STACK];
+};
+
+struct stack {
+	uint64_t hash, count;
+	uint32_t pid, tgid;
+	uint16_t nk, nu;
+	char comm[16];
+	uint64_t *ips;		/* nk kernel frames then nu user frames */
+};
+
+struct mapping {
+	uint64_t start, end, off;
+	char *path;
+};
+
+struct proc {
+	uint32_t tgid;
+	struct mapping *maps;
+	unsigned nr;
+};
+
+struct profile_bpf;
+struct ring_buffer;
+struct bpf_link;
+
+struct scx_profile {
+	struct scx_profile_opts o;
+	char event[48];
+	char note[160];
+	struct profile_bpf *skel;
+	struct ring_buffer *rb;
+	int fds[MAX_CPUS];
+	struct bpf_link *links[MAX_CPUS];
+	unsigned nr_fds;
+	pthread_t thr;
+	bool thr_started;
+	volatile bool stop;
+
+	pthread_mutex_t mu;	/* everything below */
+	bool running;
+	uint64_t samples, other, start_ns, end_ns;
+	struct stack *stacks;
+	size_t nr_stacks, cap_stacks;
+	uint32_t *index;	/* open addressing: stack index + 1 */
+	size_t index_cap;
+	struct proc *procs;
+	size_t nr_procs;
+};
+
+#endif

@@ -1,0 +1,1781 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Perfetto trace -> scx events.  The input is walked packet by packet with
+ * the hand-written decoder of perfetto_wire.h; ftrace bundles (verbose and
+ * compact_sched) are handled here, TrackEvents in perfetto_track.c.  Events
+ * are kept compact, sorted by time once the whole trace is read, then
+ * completed (comms, tgids, wakers) and delivered.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "perfetto/perfetto_int.h"
+#include "core/util.h"
+
+/* ---- small containers ------------------------------------------------------ */
+
+static inline uint64_t mix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+
+static void map_grow(struct pf_map *m)
+{
+	struct pf_map n = { 0 };
+
+	n.cap = m->cap ? m->cap * 2 : 256;
+	n.keys = scx_xcalloc(n.cap, sizeof(*n.keys));
+	n.vals = scx_xcalloc(n.cap, sizeof(*n.vals));
+	n.used = scx_xcalloc(n.cap, 1);
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->used[i])
+			*pf_map_put(&n, m->keys[i]) = m->vals[i];
+	pf_map_free(m);
+	*m = n;
+}
+
+uint64_t *pf_map_get(const struct pf_map *m, uint64_t k)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = mix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->used[i])
+			return NULL;
+		if (m->keys[i] == k)
+			return &m->vals[i];
+	}
+}
+
+uint64_t *pf_map_put(struct pf_map *m, uint64_t k)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		map_grow(m);
+	for (size_t i = mix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->used[i]) {
+			m->used[i] = 1;
+			m->keys[i] = k;
+			m->vals[i] = 0;
+			m->n++;
+			return &m->vals[i];
+		}
+		if (m->keys[i] == k)
+			return &m->vals[i];
+	}
+}
+
+void pf_map_free(struct pf_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}
+
+static uint64_t str_hash(const void *s, size_t n)
+{
+	const uint8_t *p = s;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+uint32_t pf_str(struct pf_rd *r, const void *s, size_t n)
+{
+	uint64_t h;
+	uint64_t *v;
+
+	if (!n)
+		return 0;
+	n = strnlen(s, n);	/* embedded NULs end a comm, as in the kernel */
+	if (!n)
+		return 0;
+	for (h = str_hash(s, n);; h++) {
+		v = pf_map_get(&r->strs, h);
+		if (!v)
+			break;
+		const char *q = r->pool + r->str_off[*v];
+		if (strlen(q) == n && !memcmp(q, s, n))
+			return (uint32_t)*v;
+	}
+	if (r->nstr == r->str_cap) {
+		r->str_cap = r->str_cap ? r->str_cap * 2 : 1024;
+		r->str_off = scx_xrealloc(r->str_off, r->str_cap * sizeof(*r->str_off));
+	}
+	if (r->pool_len + n + 1 > r->pool_cap) {
+		r->pool_cap = SCX_MAX(r->pool_cap * 2, r->pool_len + n + 1 + 4096);
+		r->pool = scx_xrealloc(r->pool, r->pool_cap);
+	}
+	if (!r->nstr) {	/* id 0 is the empty string */
+		r->pool[0] = 0;
+		r->pool_len = 1;
+		r->str_off[r->nstr++] = 0;
+	}
+	memcpy(r->pool + r->pool_len, s, n);
+	r->pool[r->pool_len + n] = 0;
+	r->str_off[r->nstr] = r->pool_len;
+	r->pool_len += n + 1;
+	*pf_map_put(&r->strs, h) = r->nstr;
+	return r->nstr++;
+}
+
+const char *pf_strp(const struct pf_rd *r, uint32_t id)
+{
+	return id && id < r->nstr ? r->pool + r->str_off[id] : "";
+}
+
+struct pf_rec *pf_rec_new(struct pf_rd *r)
+{
+	if (r->nr == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 4096;
+		r->recs = scx_xrealloc(r->recs, r->cap * sizeof(*r->recs));
+	}
+	struct pf_rec *e = &r->recs[r->nr++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+struct scx_event *pf_side_new(struct pf_rd *r, struct pf_rec **rec, unsigned type)
+{
+	if (r->nside == r->side_cap) {
+		r->side_cap = r->side_cap ? r->side_cap * 2 : 256;
+		r->side = scx_xrealloc(r->side, r->side_cap * sizeof(*r->side));
+	}
+	struct scx_event *e = &r->side[r->nside];
+	scx_event_init(e, type);
+	*rec = pf_rec_new(r);
+	(*rec)->type = type;
+	(*rec)->flags = REC_F_SIDE;
+	(*rec)->x = r->nside++;
+	return e;
+}
+
+void pf_tg_note(struct pf_rd *r, int32_t tid, int32_t tgid, int32_t via)
+{
+	if (r->ntg == r->tg_cap) {
+		r->tg_cap = r->tg_cap ? r->tg_cap * 2 : 256;
+		r->tgs = scx_xrealloc(r->tgs, r->tg_cap * sizeof(*r->tgs));
+	}
+	r->tgs[r->ntg] = (struct pf_tg){ .ts = r->cur_ts, .tid = tid, .tgid = tgid, .via = via,
+					 .seq = (uint32_t)r->ntg };
+	r->ntg++;
+}
+
+void pf_thread_set(struct pf_rd *r, int32_t tid, int32_t tgid, uint32_t comm, uint8_t prio)
+{
+	uint64_t *v = pf_map_get(&r->thr_idx, (uint32_t)tid);
+	struct pf_thr *t;
+
+	if (!v) {
+		if (r->nthr == r->thr_cap) {
+			r->thr_cap = r->thr_cap ? r->thr_cap * 2 : 256;
+			r->thr = scx_xrealloc(r->thr, r->thr_cap * sizeof(*r->thr));
+			r->thr_tid = scx_xrealloc(r->thr_tid, r->thr_cap * sizeof(*r->thr_tid));
+		}
+		v = pf_map_put(&r->thr_idx, (uint32_t)tid);
+		*v = r->nthr;
+		r->thr_tid[r->nthr] = tid;
+		memset(&r->thr[r->nthr++], 0, sizeof(*t));
+	}
+	t = &r->thr[*v];
+	if (tgid > 0) {
+		if (t->tgid != tgid || !r->ntg)
+			pf_tg_note(r, tid, tgid, 0);
+		t->tgid = tgid;
+	}
+	if (comm && prio >= t->prio) {
+		t->comm = comm;
+		t->prio = prio;
+	}
+}
+
+static struct pf_proc *proc_get(struct pf_rd *r, int32_t pid)
+{
+	uint64_t *v = pf_map_get(&r->proc_idx, (uint32_t)pid);
+
+	if (!v) {
+		if (r->nproc == r->proc_cap) {
+			r->proc_cap = r->proc_cap ? r->proc_cap * 2 : 64;
+			r->proc = scx_xrealloc(r->proc, r->proc_cap * sizeof(*r->proc));
+		}
+		v = pf_map_put(&r->proc_idx, (uint32_t)pid);
+		*v = r->nproc;
+		r->proc[r->nproc] = (struct pf_proc){ .pid = pid };
+		r->nproc++;
+	}
+	return &r->proc[*v];
+}
+
+void pf_note_cpu(struct pf_rd *r, int cpu)
+{
+	if (cpu > r->max_cpu)
+		r->max_cpu = cpu;
+}
+
+int pf_bad(struct pf_rd *r, const uint8_t *at, const char *msg)
+{
+	struct scx_pf_trace *t = r->t;
+
+	if (t->error[0])
+		return -EBADMSG;
+	if (r->inner) {
+		t->error_offset = r->inner_off;
+		snprintf(t->error, sizeof(t->error),
+			 "%s: byte %llu: %s (at byte %llu of the decompressed packet)", r->name,
+			 (unsigned long long)r->inner_off, msg,
+			 (unsigned long long)(at - r->base));
+	} else {
+		t->error_offset = r->base_off + (uint64_t)(at - r->base);
+		snprintf(t->error, sizeof(t->error), "%s: byte %llu: %s", r->name,
+			 (unsigned long long)t->error_offset, msg);
+	}
+	return -EBADMSG;
+}
+
+/* ---- ftrace ---------------------------------------------------------------- */
+
+/* Scalars and payloads of fields 1..15 of a small message, by number. */
+struct pf_small {
+	uint64_t v[16];
+	struct pb s[16];
+	uint32_t has;
+};
+
+static int small_decode(struct pf_rd *r, struct pb m, struct pf_small *f)
+{
+	struct pb_field x;
+	int rc;
+
+	memset(f, 0, sizeof(*f));	/* absent fields read as 0, as in protobuf */
+	while ((rc = pb_next(&m, &x)) > 0) {
+		if (x.num >= 16)
+			continue;
+		f->has |= 1u << x.num;
+		if (x.wt == PB_LEN)
+			f->s[x.num] = x.s;
+		else
+			f->v[x.num] = x.v;
+	}
+	return rc < 0 ? pf_bad(r, m.p, "malformed ftrace event") : 0;
+}
+
+static void copy_comm(char *dst, struct pb s)
+{
+	size_t n = SCX_MIN((size_t)(s.end - s.p), SCX_COMM_LEN - 1);
+
+	memset(dst, 0, SCX_COMM_LEN);
+	if (s.p)
+		memcpy(dst, s.p, n);
+}
+
+static uint32_t small_str(struct pf_rd *r, const struct pf_small *f, unsigned n)
+{
+	if (!(f->has & 1u << n))
+		return 0;
+	return pf_str(r, f->s[n].p, SCX_MIN((size_t)(f->s[n].end - f->s[n].p), SCX_COMM_LEN - 1));
+}
+
+#define I32(n) ((int32_t)f.v[n])
+
+/* Private extension fields (proto/perfetto_trace.proto, "scx" section). */
+enum {
+	FT_SCX_SWITCH = 50001,	/* FtraceEvent: sched_ext data about a switch */
+	FT_SCX_DSQ_INSERT = 50002,
+	FT_SCX_CPUHP_ENTER = 50003,
+	FT_SCX_CPUHP_EXIT = 50004,
+	FT_SCX_ENABLE = 50005,
+	FT_SCX_DISABLE = 50006,
+	FT_SCX_IPI_SEND = 50007,	/* ipi_send with callsite, one target */
+	BUNDLE_SCX_LOST_COUNT = 50001,
+	BUNDLE_SCX_LOST_TS = 50002,
+};
+
+static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
+{
+	struct pb_field x;
+	struct pb payload = { 0 }, ext = { 0 };
+	uint64_t ts = 0, pid = 0;
+	uint32_t id = 0;
+	struct pf_small f;
+	struct pf_rec *e = NULL;
+	struct scx_event *s;
+	int rc;
+
+	while ((rc = pb_next(&m, &x)) > 0) {
+		if (x.num == 1)
+			ts = x.v;
+		else if (x.num == 2)
+			pid = x.v;
+		else if (x.num == FT_SCX_SWITCH && x.wt == PB_LEN)
+			ext = x.s;
+		else if (x.wt == PB_LEN && x.num > 2 && x.num != 5) {
+			id = x.num;
+			payload = x.s;
+		}
+	}
+	if (rc < 0)
+		return pf_bad(r, m.p, "malformed ftrace event");
+	r->t->stat.ftrace_events++;
+	if (!id)
+		return 0;
+	if (small_decode(r, payload, &f))
+		return -EBADMSG;
+
+	switch (id) {
+	case 4: {	/* sched_switch */
+		struct pf_small g = { 0 };
+		if (ext.p && small_decode(r, ext, &g))
+			return -EBADMSG;
+		if (ext.p) {
+			s = pf_side_new(r, &e, SCX_EV_SWITCH);
+			s->sw.prev_pid = I32(2);
+			s->sw.prev_prio = I32(3);
+			s->sw.prev_state = (int64_t)f.v[4];
+			s->sw.next_pid = I32(6);
+			s->sw.next_prio = I32(7);
+			copy_comm(s->sw.prev_comm, f.s[1]);
+			copy_comm(s->sw.next_comm, f.s[5]);
+			if (g.has & 1 << 1)
+				s->sw.dsq_id = g.v[1];
+			s->sw.dsq_lat_ns = g.v[2];
+			s->sw.dsq_vtime = g.v[3];
+			s->sw.slice_ns = g.v[4];
+			s->sw.prev_slice_used_ns = g.v[5];
+			s->sw.dsq_depth = (uint32_t)g.v[6];
+			if (g.has & 1 << 7)
+				s->sw.layer_id = (int32_t)g.v[7];
+		} else {
+			e = pf_rec_new(r);
+			e->type = SCX_EV_SWITCH;
+			e->a = I32(2);
+			e->c = I32(3);
+			e->x = (int64_t)f.v[4];
+			e->b = I32(6);
+			e->d = I32(7);
+			e->s1 = small_str(r, &f, 1);
+			e->s2 = small_str(r, &f, 5);
+		}
+		if ((int64_t)f.v[4] & ~(int64_t)0x1ff)
+			r->has_state_raw = true;
+		if (cpu < 1024) {
+			r->cur[cpu].pid = I32(6);
+			r->cur[cpu].prio = I32(7);
+			r->cur[cpu].comm = small_str(r, &f, 5);
+			r->cur[cpu].known = true;
+		}
+		if (I32(2) > 0)
+			pf_thread_set(r, I32(2), 0, small_str(r, &f, 1), 1);
+		if (I32(6) > 0)
+			pf_thread_set(r, I32(6), 0, small_str(r, &f, 5), 1);
+		break;
+	}
+	case 17:	/* sched_wakeup */
+	case 20:	/* sched_waking */
+	case 114:	/* sched_wakeup_new */
+		e = pf_rec_new(r);
+		e->type = id == 17 ? SCX_EV_WAKEUP : id == 20 ? SCX_EV_WAKING : SCX_EV_WAKEUP_NEW;
+		e->flags = REC_F_VERBOSE_WAKE;
+		e->a = I32(2);
+		e->b = (int32_t)pid;
+		e->c = I32(3);
+		e->d = f.has & 1 << 5 ? I32(5) : -1;
+		e->s1 = small_str(r, &f, 1);
+		if (I32(2) > 0)
+			pf_thread_set(r, I32(2), 0, e->s1, 1);
+		break;
+	case 491:	/* sched_migrate_task */
+		s = pf_side_new(r, &e, SCX_EV_MIGRATE);
+		s->mig.pid = I32(2);
+		s->mig.prio = I32(3);
+		s->mig.orig_cpu = I32(4);
+		s->mig.dest_cpu = I32(5);
+		copy_comm(s->mig.comm, f.s[1]);
+		break;
+	case 239:	/* sched_process_fork */
+		s = pf_side_new(r, &e, SCX_EV_FORK);
+		s->fork.parent_pid = I32(2);
+		s->fork.child_pid = I32(4);
+		copy_comm(s->fork.parent_comm, f.s[1]);
+		copy_comm(s->fork.child_comm, f.s[3]);
+		r->has_fork = true;
+		break;
+	case 235: {	/* task_newtask: thread grouping, and a fork if the trace has none */
+		int32_t child = I32(1);
+		uint32_t comm = small_str(r, &f, 2);
+		bool thread = f.v[3] & 0x10000;	/* CLONE_THREAD */
+		uint64_t *pv = pf_map_get(&r->thr_idx, (uint32_t)pid);
+		int32_t ptgid = pv ? r->thr[*pv].tgid : 0;
+
+		if (child <= 0)
+			return 0;	/* swapper: trace_processor ignores it too */
+		r->cur_ts = ts;
+		if (thread) {
+			/* the creator's process, which may only be named later */
+			pf_thread_set(r, child, 0, comm, 1);
+			pf_tg_note(r, child, 0, (int32_t)pid);
+		} else {
+			pf_thread_set(r, child, child, comm, 1);
+			pf_tg_note(r, child, child, 0);
+			proc_get(r, child)->ppid = ptgid ? ptgid : (int32_t)pid;
+		}
+		s = pf_side_new(r, &e, SCX_EV_FORK);
+		e->flags |= REC_F_NEWTASK;
+		s->fork.parent_pid = (int32_t)pid;
+		s->fork.child_pid = child;
+		s->fork.child_tgid = thread ? 0 : child;
+		copy_comm(s->fork.child_comm, f.s[2]);
+		break;
+	}
+	case 237:	/* sched_process_exec */
+		s = pf_side_new(r, &e, SCX_EV_EXEC);
+		s->exec.pid = I32(2);
+		s->exec.old_pid = I32(3);
+		if (f.s[1].p) {
+			size_t n = SCX_MIN((size_t)(f.s[1].end - f.s[1].p), SCX_PATH_LEN - 1);
+			memcpy(s->exec.filename, f.s[1].p, n);
+		}
+		for (struct pb q = payload; pb_next(&q, &x) > 0;)
+			if (x.num == 50001 && x.wt == PB_LEN)	/* scx-perfetto: the new comm */
+				copy_comm(s->exec.comm, x.s);
+		break;
+	case 238:	/* sched_process_exit */
+	case 240:	/* sched_process_free */
+		s = pf_side_new(r, &e, id == 238 ? SCX_EV_EXIT : SCX_EV_FREE);
+		s->task.pid = I32(2);
+		copy_comm(s->task.comm, f.s[1]);
+		s->task.tgid = id == 238 ? I32(3) : 0;
+		s->task.prio = id == 238 ? I32(4) : I32(3);
+		break;
+	case 236:	/* task_rename */
+		s = pf_side_new(r, &e, SCX_EV_TASK_RENAME);
+		s->rename.pid = I32(1);
+		copy_comm(s->rename.oldcomm, f.s[2]);
+		copy_comm(s->rename.newcomm, f.s[3]);
+		break;
+	case 24:
+	case 25:	/* softirq entry/exit */
+		s = pf_side_new(r, &e, id == 24 ? SCX_EV_SOFTIRQ_ENTRY : SCX_EV_SOFTIRQ_EXIT);
+		s->softirq.vec = (uint32_t)f.v[1];
+		break;
+	case 36:
+	case 37:	/* irq_handler entry/exit */
+		s = pf_side_new(r, &e, id == 36 ? SCX_EV_IRQ_ENTRY : SCX_EV_IRQ_EXIT);
+		s->irq.irq = I32(1);
+		s->irq.ret = id == 37 ? I32(2) : 0;
+		break;
+	case 21:
+	case 22:	/* ipi_entry/exit */
+		s = pf_side_new(r, &e, id == 21 ? SCX_EV_IPI_ENTRY : SCX_EV_IPI_EXIT);
+		break;
+	case 23: {	/* ipi_raise: one ipi_send per target cpu */
+		uint32_t mask = (uint32_t)f.v[1];
+		for (int c = 0; c < 32; c++) {
+			if (!(mask & 1u << c))
+				continue;
+			s = pf_side_new(r, &e, SCX_EV_IPI_SEND);
+			s->ipi.target_cpu = c;
+			e->ts = ts;
+			e->cpu = (int16_t)cpu;
+		}
+		return 0;
+	}
+	case FT_SCX_IPI_SEND:
+		s = pf_side_new(r, &e, SCX_EV_IPI_SEND);
+		s->ipi.target_cpu = I32(1);
+		s->ipi.callsite = f.v[2];
+		break;
+	case 11:	/* cpu_frequency */
+		s = pf_side_new(r, &e, SCX_EV_CPU_FREQUENCY);
+		s->freq.khz = (uint32_t)f.v[1];
+		s->freq.cpu_id = (uint32_t)f.v[2];
+		pf_note_cpu(r, (int)SCX_MIN(f.v[2], 1023));
+		break;
+	case 13:	/* cpu_idle */
+		s = pf_side_new(r, &e, SCX_EV_CPU_IDLE);
+		s->idle.state = (uint32_t)f.v[1];
+		s->idle.cpu_id = (uint32_t)f.v[2];
+		pf_note_cpu(r, (int)SCX_MIN(f.v[2], 1023));
+		break;
+	case FT_SCX_DSQ_INSERT:
+		s = pf_side_new(r, &e, SCX_EV_DSQ_INSERT);
+		s->dsq.pid = I32(1);
+		s->dsq.dsq_id = f.v[2];
+		s->dsq.vtime = f.v[3];
+		s->dsq.slice_ns = f.v[4];
+		s->dsq.depth = (uint32_t)f.v[5];
+		copy_comm(s->dsq.comm, f.s[6]);
+		break;
+	case FT_SCX_CPUHP_ENTER:
+	case FT_SCX_CPUHP_EXIT:
+		s = pf_side_new(r, &e, id == FT_SCX_CPUHP_ENTER ? SCX_EV_CPUHP_ENTER : SCX_EV_CPUHP_EXIT);
+		s->cpuhp.cpu_id = (uint32_t)f.v[1];
+		s->cpuhp.target = I32(2);
+		s->cpuhp.idx = I32(3);
+		s->cpuhp.ret = I32(4);
+		break;
+	case FT_SCX_ENABLE:
+	case FT_SCX_DISABLE:
+		s = pf_side_new(r, &e, id == FT_SCX_ENABLE ? SCX_EV_SCX_ENABLE : SCX_EV_SCX_DISABLE);
+		if (f.s[1].p)
+			memcpy(s->ops.name, f.s[1].p,
+			       SCX_MIN((size_t)(f.s[1].end - f.s[1].p), SCX_NAME_LEN - 1));
+		break;
+	default:
+		return 0;
+	}
+	if (e) {
+		e->ts = ts;
+		e->cpu = (int16_t)cpu;
+	}
+	return 0;
+}
+
+/* Append the elements of a repeated scalar field (packed or not) to arr[i]. */
+static int arr_add(struct pf_rd *r, unsigned i, const struct pb_field *x)
+{
+	struct pb p = x->s;
+	uint64_t v;
+
+	if (x->wt != PB_LEN) {
+		p.p = NULL;
+		v = x->v;
+		goto one;
+	}
+	while (p.p < p.end) {
+		if (pb_varint(&p, &v))
+			return pf_bad(r, p.p, "malformed packed array in compact_sched");
+one:
+		if (r->arr_n[i] == r->arr_cap[i]) {
+			r->arr_cap[i] = r->arr_cap[i] ? r->arr_cap[i] * 2 : 1024;
+			r->arr[i] = scx_xrealloc(r->arr[i], r->arr_cap[i] * sizeof(uint64_t));
+		}
+		r->arr[i][r->arr_n[i]++] = v;
+		if (!p.p)
+			break;
+	}
+	return 0;
+}
+
+static int compact_sched(struct pf_rd *r, int cpu, struct pb m)
+{
+	struct pb_field x;
+	unsigned nitab = 0;
+	int rc;
+
+	memset(r->arr_n, 0, sizeof(r->arr_n));
+	while ((rc = pb_next(&m, &x)) > 0) {
+		if (x.num == 5 && x.wt == PB_LEN) {
+			if (nitab < SCX_ARRAY_SIZE(r->itab))
+				r->itab[nitab++] = x.s;
+		} else if (x.num >= 1 && x.num <= 12 && (x.wt == PB_LEN || x.wt == PB_VARINT)) {
+			if (arr_add(r, x.num, &x))
+				return -EBADMSG;
+		}
+	}
+	if (rc < 0)
+		return pf_bad(r, m.p, "malformed compact_sched");
+
+	/* switches: arrays 1 ts, 2 prev_state, 3 next_pid, 4 next_prio, 6 comm index */
+	size_t n = r->arr_n[1];
+	for (unsigned i = 2; i <= 6; i++)
+		if (i != 5 && r->arr_n[i] < n)
+			n = r->arr_n[i];
+	uint64_t ts = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ci = r->arr[6][i];
+		uint32_t comm = ci < nitab ? pf_str(r, r->itab[ci].p,
+						    SCX_MIN((size_t)(r->itab[ci].end - r->itab[ci].p),
+							    SCX_COMM_LEN - 1))
+					   : 0;
+		int32_t pid = (int32_t)r->arr[3][i], prio = (int32_t)r->arr[4][i];
+		struct pf_rec *e = pf_rec_new(r);
+
+		ts += r->arr[1][i];
+		r->t->stat.compact_switches++;
+		e->ts = ts;
+		e->cpu = (int16_t)cpu;
+		if (!r->cur[cpu].known) {
+			/* no prev: only seeds the cpu, like trace_processor */
+			e->type = REC_SEED;
+			r->t->stat.skipped_events++;
+		} else {
+			e->type = SCX_EV_SWITCH;
+			e->a = r->cur[cpu].pid;
+			e->c = r->cur[cpu].prio;
+			e->s1 = r->cur[cpu].comm;
+			e->x = (int64_t)r->arr[2][i];
+		}
+		e->b = pid;
+		e->d = prio;
+		e->s2 = comm;
+		r->cur[cpu].pid = pid;
+		r->cur[cpu].prio = prio;
+		r->cur[cpu].comm = comm;
+		r->cur[cpu].known = true;
+		if (pid > 0)
+			pf_thread_set(r, pid, 0, comm, 1);
+	}
+
+	/* wakings: 7 ts, 8 pid, 9 target cpu, 10 prio, 11 comm index (12 flags optional) */
+	n = r->arr_n[7];
+	for (unsigned i = 8; i <= 11; i++)
+		if (r->arr_n[i] < n)
+			n = r->arr_n[i];
+	ts = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ci = r->arr[11][i];
+		struct pf_rec *e = pf_rec_new(r);
+
+		ts += r->arr[7][i];
+		r->t->stat.compact_wakings++;
+		e->ts = ts;
+		e->cpu = (int16_t)cpu;
+		e->type = SCX_EV_WAKING;
+		e->flags = REC_F_WAKER_CPU;
+		e->a = (int32_t)r->arr[8][i];
+		e->d = (int32_t)r->arr[9][i];
+		e->c = (int32_t)r->arr[10][i];
+		e->s1 = ci < nitab ? pf_str(r, r->itab[ci].p,
+					    SCX_MIN((size_t)(r->itab[ci].end - r->itab[ci].p),
+						    SCX_COMM_LEN - 1))
+				   : 0;
+		if (e->a > 0)
+			pf_thread_set(r, e->a, 0, e->s1, 1);
+	}
+	return 0;
+}
+
+static int ftrace_bundle(struct pf_rd *r, struct pb m)
+{
+	struct pb it = m, compact = { 0 };
+	struct pb_field x;
+	uint64_t cpu = UINT64_MAX, lost_count = 0, lost_ts = 0;
+	bool lost = false, has_lost_ts = false;
+	uint64_t crop = 0;
+	size_t start;
+	int rc;
+
+	r->t->stat.bundles++;
+	while ((rc = pb_next(&it, &x)) > 0) {
+		if (x.num == 1 && x.wt == PB_VARINT)
+			cpu = x.v;
+		else if (x.num == 3 && x.wt == PB_VARINT)
+			lost = x.v;
+		else if (x.num == 4 && x.wt == PB_LEN)
+			compact = x.s;
+		else if ((x.num == 9 || x.num == 10) && x.wt == PB_VARINT)
+			crop = SCX_MAX(crop, x.v);
+		else if (x.num == BUNDLE_SCX_LOST_COUNT)
+			lost_count = x.v;
+		else if (x.num == BUNDLE_SCX_LOST_TS) {
+			lost_ts = x.v;
+			has_lost_ts = true;
+		}
+	}
+	if (rc < 0)
+		return pf_bad(r, it.p, "malformed ftrace bundle");
+	if (cpu >= 1024)	/* trace_processor drops such bundles too */
+		return 0;
+	pf_note_cpu(r, (int)cpu);
+	if (!(r->bundle_seen[cpu / 32] & 1u << (cpu % 32))) {
+		/*
+		 * The first bundle of a cpu says where its ring buffer data is
+		 * complete; trace_processor keeps earlier events out of its tables.
+		 */
+		r->bundle_seen[cpu / 32] |= 1u << (cpu % 32);
+		r->ftrace_cut = SCX_MAX(r->ftrace_cut, crop);
+	}
+	start = r->nr;
+	it = m;
+	while ((rc = pb_next(&it, &x)) > 0)
+		if (x.num == 2 && x.wt == PB_LEN && ftrace_event(r, (int)cpu, x.s))
+			return -EBADMSG;
+	if (compact.p && compact_sched(r, (int)cpu, compact))
+		return -EBADMSG;
+	if (lost) {
+		struct pf_rec *e;
+		struct scx_event *s = pf_side_new(r, &e, SCX_EV_LOST);
+
+		r->t->stat.lost_bundles++;
+		s->lost.count = lost_count;
+		e->cpu = (int16_t)cpu;
+		/* without our private timestamp, the loss is before the bundle's first event */
+		if (has_lost_ts) {
+			e->ts = lost_ts;
+		} else {
+			uint64_t first = UINT64_MAX;
+			for (size_t i = start; i + 1 < r->nr; i++)
+				if (r->recs[i].ts < first)
+					first = r->recs[i].ts;
+			e->ts = first == UINT64_MAX ? 0 : first;
+		}
+	}
+	return 0;
+}
+
+/* ---- other packets ----------------------------------------------------------- */
+
+static int process_tree(struct pf_rd *r, struct pb m)
+{
+	struct pb_field x, y;
+	int rc, rc2;
+
+	r->t->stat.process_trees++;
+	while ((rc = pb_next(&m, &x)) > 0) {
+		if (x.wt != PB_LEN)
+			continue;
+		struct pb s = x.s;
+		if (x.num == 1) {	/* Process */
+			int32_t pid = 0, ppid = 0;
+			struct scx_buf cmd = { 0 };
+			bool is_comm = false;
+			while ((rc2 = pb_next(&s, &y)) > 0) {
+				if (y.num == 1)
+					pid = (int32_t)y.v;
+				else if (y.num == 2)
+					ppid = (int32_t)y.v;
+				else if (y.num == 3 && y.wt == PB_LEN) {
+					if (cmd.len)
+						pf_buf_add(&cmd, " ", 1);
+					pf_buf_add(&cmd, y.s.p, y.s.end - y.s.p);
+				} else if (y.num == 9)
+					is_comm = y.v;
+			}
+			if (rc2 < 0) {
+				scx_buf_free(&cmd);
+				return pf_bad(r, s.p, "malformed process tree");
+			}
+			if (pid <= 0) {
+				scx_buf_free(&cmd);
+				continue;
+			}
+			struct pf_proc *p = proc_get(r, pid);
+			p->ppid = ppid;
+			if (cmd.len) {
+				pf_buf_add(&cmd, "", 1);
+				free(p->cmdline);
+				p->cmdline = cmd.data;
+				/* the main thread's name: argv[0]'s basename, or the comm itself */
+				const char *name = p->cmdline, *sl;
+				size_t n = strcspn(name, is_comm ? "" : " ");
+				if (!is_comm && (sl = memrchr(name, '/', n)))
+					n -= sl + 1 - name, name = sl + 1;
+				pf_thread_set(r, pid, pid, pf_str(r, name, SCX_MIN(n, SCX_COMM_LEN - 1)), 2);
+			} else {
+				scx_buf_free(&cmd);
+				pf_thread_set(r, pid, pid, 0, 0);
+			}
+		} else if (x.num == 2) {	/* Thread */
+			int32_t tid = 0, tgid = 0;
+			uint32_t name = 0;
+			while ((rc2 = pb_next(&s, &y)) > 0) {
+				if (y.num == 1)
+					tid = (int32_t)y.v;
+				else if (y.num == 3)
+					tgid = (int32_t)y.v;
+				else if (y.num == 2 && y.wt == PB_LEN)
+					name = pf_str(r, y.s.p, SCX_MIN((size_t)(y.s.end - y.s.p), SCX_COMM_LEN - 1));
+			}
+			if (rc2 < 0)
+				return pf_bad(r, s.p, "malformed process tree");
+			if (tid > 0)
+				pf_thread_set(r, tid, tgid, name, 2);
+		}
+	}
+	return rc < 0 ? pf_bad(r, m.p, "malformed process tree") : 0;
+}
+
+/* wprof (newer versions): GenericKernelProcessTree {processes {pid, ppid, cmdline}} */
+static int generic_process_tree(struct pf_rd *r, struct pb m)
+{
+	struct pb_field x, y;
+	int rc, rc2;
+
+	while ((rc = pb_next(&m, &x)) > 0) {
+		if (x.num != 1 || x.wt != PB_LEN)
+			continue;
+		struct pb s = x.s;
+		int32_t pid = 0, ppid = 0;
+		struct pb cmd = { 0 };
+		while ((rc2 = pb_next(&s, &y)) > 0) {
+			if (y.num == 1)
+				pid = (int32_t)y.v;
+			else if (y.num == 2)
+				ppid = (int32_t)y.v;
+			else if (y.num == 3 && y.wt == PB_LEN)
+				cmd = y.s;
+		}
+		if (rc2 < 0)
+			return pf_bad(r, s.p, "malformed process tree");
+		if (pid <= 0)
+			continue;
+		struct pf_proc *p = proc_get(r, pid);
+		p->ppid = ppid;
+		if (cmd.p && !p->cmdline)
+			p->cmdline = strndup((const char *)cmd.p, cmd.end - cmd.p);
+		pf_thread_set(r, pid, pid, 0, 0);
+	}
+	return rc < 0 ? pf_bad(r, m.p, "malformed process tree") : 0;
+}
+
+static void copy_field(char *dst, size_t size, struct pb s)
+{
+	size_t n = SCX_MIN((size_t)(s.end - s.p), size - 1);
+
+	memcpy(dst, s.p, n);
+	dst[n] = 0;
+}
+
+static int system_info(struct pf_rd *r, struct pb m)
+{
+	struct pb_field x, y;
+	struct scx_header *h = &r->t->hdr;
+	int rc;
+
+	r->t->stat.system_infos++;
+	while ((rc = pb_next(&m, &x)) > 0) {
+		if (x.num == 1 && x.wt == PB_LEN) {
+			struct pb u = x.s;
+			while ((rc = pb_next(&u, &y)) > 0) {
+				if (y.wt != PB_LEN)
+					continue;
+				if (y.num == 1) {	/* sysname: wprof 907fa19 put the hostname there */
+					if (y.s.end - y.s.p == 5 && !memcmp(y.s.p, "Linux", 5))
+						r->has_sysname_linux = true;
+					else
+						copy_field(h->hostname, sizeof(h->hostname), y.s);
+				} else if (y.num == 3) {
+					copy_field(h->kernel, sizeof(h->kernel), y.s);
+				}
+			}
+			if (rc < 0)
+				return pf_bad(r, u.p, "malformed system_info");
+		} else if (x.num == 8 && x.wt == PB_VARINT && x.v < 4096) {
+			h->nr_cpus = (unsigned)x.v;
+		} else if (x.num == 17 && x.wt == PB_LEN) {
+			copy_field(h->hostname, sizeof(h->hostname), x.s);
+		} else if (x.num == 4 && x.wt == PB_LEN && x.s.end - x.s.p >= 12 &&
+			   !memcmp(x.s.p, "scx-perfetto", 12)) {
+			r->t->producer = SCX_PF_PROD_SCX;
+		}
+	}
+	return rc < 0 ? pf_bad(r, m.p, "malformed system_info") : 0;
+}
+
+static int clock_snapshot(struct pf_rd *r, struct pb m)
+{
+	struct pb_field x, y;
+	int rc;
+	uint64_t boot = 0, real = 0;
+	bool has_boot = false, has_real = false;
+
+	r->t->stat.clock_snapshots++;
+	while ((rc = pb_next(&m, &x)) > 0) {
+		if (x.num != 1 || x.wt != PB_LEN)
+			continue;
+		struct pb c = x.s;
+		uint64_t id = 0, ts = 0;
+		while ((rc = pb_next(&c, &y)) > 0) {
+			if (y.num == 1)
+				id = y.v;
+			else if (y.num == 2)
+				ts = y.v;
+		}
+		if (rc < 0)
+			return pf_bad(r, c.p, "malformed clock_snapshot");
+		if (id == 6)
+			boot = ts, has_boot = true;
+		else if (id == 1)
+			real = ts, has_real = true;
+	}
+	if (rc < 0)
+		return pf_bad(r, m.p, "malformed clock_snapshot");
+	if (has_boot && has_real && !r->t->realtime_at_zero)
+		r->t->realtime_at_zero = real - boot;
+	return 0;
+}
+
+static int walk(struct pf_rd *r, const uint8_t *buf, size_t len);
+
+static int decompress_packet(struct pf_rd *r, struct pb s, bool zstd, const uint8_t *at)
+{
+	struct scx_buf out = { 0 };
+	int err = 0;
+
+	if (r->inner)
+		return pf_bad(r, at, "nested compressed packets");
+	if (zstd) {
+		unsigned long long sz = ZSTD_getFrameContentSize(s.p, s.end - s.p);
+		ZSTD_DCtx *dc = ZSTD_createDCtx();
+		ZSTD_inBuffer in = { s.p, s.end - s.p, 0 };
+		size_t ret = 1;
+
+		if (!dc)
+			return -ENOMEM;
+		scx_buf_reserve(&out, sz != ZSTD_CONTENTSIZE_UNKNOWN && sz != ZSTD_CONTENTSIZE_ERROR &&
+					      sz < (64u << 20) ? sz + 1 : 1 << 20);
+		while (in.pos < in.size || ret) {
+			ZSTD_outBuffer ob = { out.data + out.len, out.cap - out.len, 0 };
+			ret = ZSTD_decompressStream(dc, &ob, &in);
+			out.len += ob.pos;
+			if (ZSTD_isError(ret)) {
+				err = pf_bad(r, at, "corrupt zstd_compressed_packets");
+				break;
+			}
+			if (in.pos == in.size && ret && ob.pos < ob.size) {
+				err = pf_bad(r, at, "truncated zstd_compressed_packets");
+				break;
+			}
+			if (out.len == out.cap)
+				scx_buf_reserve(&out, out.cap);
+		}
+		ZSTD_freeDCtx(dc);
+	} else {
+		z_stream z = { 0 };
+		int zr;
+
+		if (inflateInit2(&z, 32 + 15) != Z_OK)
+			return -ENOMEM;
+		z.next_in = (Bytef *)s.p;
+		z.avail_in = s.end - s.p;
+		scx_buf_reserve(&out, (s.end - s.p) * 4 + 4096);
+		do {
+			if (out.len == out.cap)
+				scx_buf_reserve(&out, out.cap);
+			z.next_out = (Bytef *)out.data + out.len;
+			z.avail_out = out.cap - out.len;
+			zr = inflate(&z, Z_NO_FLUSH);
+			out.len = out.cap - z.avail_out;
+		} while (zr == Z_OK && (z.avail_in || !z.avail_out));
+		if (zr != Z_STREAM_END)
+			err = pf_bad(r, at, zr == Z_OK || zr == Z_BUF_ERROR
+						    ? "truncated compressed_packets"
+						    : "corrupt compressed_packets (not zlib or gzip)");
+		inflateEnd(&z);
+	}
+	if (!err) {
+		const uint8_t *ob = r->base;
+		uint64_t oo = r->base_off;
+
+		r->inner = true;
+		r->inner_off = r->base_off + (uint64_t)(at - r->base);
+		err = walk(r, (const uint8_t *)out.data, out.len);
+		r->inner = false;
+		r->base = ob;
+		r->base_off = oo;
+	}
+	scx_buf_free(&out);
+	return err;
+}
+
+static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
+{
+	struct pb it = m;
+	struct pb_field x;
+	struct pb interned = { 0 }, data = { 0 };
+	uint32_t kind = 0, seq = 0;
+	uint64_t ts = 0;
+	bool started = false;
+	int rc;
+
+	/*
+	 * Pass 2 (track_event packets only) revisits packets pass 1 counted; a
+	 * compressed packet is handled whole in pass 1 and skipped in pass 2.
+	 */
+	if (r->pass == 2) {
+		while ((rc = pb_next(&it, &x)) > 0) {
+			if (x.num == 8)
+				ts = x.v;
+			else if (x.num == 10)
+				seq = (uint32_t)x.v;
+			else if (x.num == 11 && x.wt == PB_LEN)
+				data = x.s, kind = 11;
+		}
+		if (rc < 0)
+			return pf_bad(r, it.p, "malformed trace packet");
+		if (kind != 11)
+			return 0;
+		r->t->stat.track_events++;
+		return pf_track_event(r, seq, ts, data);
+	}
+	r->t->stat.packets++;
+	while ((rc = pb_next(&it, &x)) > 0) {
+		switch (x.num) {
+		case 8:
+			ts = x.v;
+			break;
+		case 10:
+			seq = (uint32_t)x.v;
+			break;
+		case 12:
+			if (x.wt == PB_LEN)
+				interned = x.s;
+			break;
+		case 1: case 2: case 6: case 11: case 45: case 50: case 60: case 122: case 133:
+			if (x.wt == PB_LEN) {
+				kind = x.num;
+				data = x.s;
+			}
+			break;
+		case 69:	/* service_event: ftrace before tracing_started is dropped */
+			if (x.wt == PB_LEN) {
+				struct pb q = x.s;
+				struct pb_field y;
+				while (pb_next(&q, &y) > 0)
+					if (y.num == 2 && y.wt == PB_VARINT && y.v)
+						started = true;
+			}
+			/* fallthrough */
+		case 33:	/* trace_config: traced wrote this */
+			if (r->t->producer == SCX_PF_PROD_UNKNOWN)
+				r->t->producer = SCX_PF_PROD_TRACED;
+			r->t->stat.other_packets++;
+			break;
+		case 3: case 13: case 41: case 42: case 58: case 59: case 79: case 87: case 98:
+			break;	/* common fields */
+		default:
+			if (x.wt == PB_LEN && x.num != 12)
+				r->t->stat.other_packets++;
+		}
+	}
+	if (rc < 0)
+		return pf_bad(r, it.p, "malformed trace packet");
+	r->cur_ts = ts;
+	if (started && !r->started_seen) {
+		r->started_seen = true;
+		r->ftrace_cut = SCX_MAX(r->ftrace_cut, ts);
+	}
+	if (interned.p && pf_track_interned(r, seq, interned))
+		return -EBADMSG;
+	switch (kind) {
+	case 1:
+		return ftrace_bundle(r, data);
+	case 2:
+		return process_tree(r, data);
+	case 122:
+		return generic_process_tree(r, data);
+	case 6:
+		return clock_snapshot(r, data);
+	case 45:
+		return system_info(r, data);
+	case 11:
+		if (r->pass == 1 && !r->inner)
+			return 0;	/* pass 2 */
+		r->t->stat.track_events++;
+		return pf_track_event(r, seq, ts, data);
+	case 60:
+		r->t->stat.track_descriptors++;
+		return pf_track_descriptor(r, data);
+	case 50:
+		r->t->stat.compressed_packets++;
+		return decompress_packet(r, data, false, at);
+	case 133:
+		r->t->stat.zstd_packets++;
+		return decompress_packet(r, data, true, at);
+	}
+	return 0;
+}
+
+/* A trace is a sequence of Trace.packet (field 1) records. */
+static int walk(struct pf_rd *r, const uint8_t *buf, size_t len)
+{
+	struct pb b = { buf, buf + len };
+	struct pb_field x;
+	int rc;
+
+	r->base = buf;
+	r->base_off = 0;
+	for (;;) {
+		const uint8_t *at = b.p;
+		size_t keep = r->nr;
+
+		rc = pb_next(&b, &x);
+		if (rc == 0)
+			return 0;
+		if (rc < 0 && at == buf && !r->inner && *at == '{')
+			return pf_bad(r, at, "not a Perfetto trace (an event stream? read it without -i)");
+		if (rc < 0)
+			return pf_bad(r, at, "truncated or malformed trace packet");
+		if (x.num != 1 || x.wt != PB_LEN)
+			continue;	/* unknown Trace field: skip */
+		rc = packet(r, x.s, at);
+		if (rc) {
+			r->nr = keep;	/* drop the half-decoded packet */
+			return rc;
+		}
+	}
+}
+
+/* ---- input --------------------------------------------------------------------- */
+
+static int read_all(int fd, struct scx_buf *b)
+{
+	struct stat st;
+
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		scx_buf_reserve(b, st.st_size + 1);
+	for (;;) {
+		if (b->cap - b->len < 65536)
+			scx_buf_reserve(b, b->cap ? b->cap : 1 << 20);
+		ssize_t n = read(fd, b->data + b->len, b->cap - b->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return 0;
+		b->len += n;
+	}
+}
+
+/* Whole-file gzip or zstd: inflate into out.  0 or -EBADMSG with t->error set. */
+static int unwrap_file(struct pf_rd *r, const uint8_t *in, size_t len, struct scx_buf *out)
+{
+	if (len >= 4 && !memcmp(in, "\x28\xb5\x2f\xfd", 4)) {
+		ZSTD_DCtx *dc = ZSTD_createDCtx();
+		ZSTD_inBuffer ib = { in, len, 0 };
+		unsigned long long sz = ZSTD_getFrameContentSize(in, len);
+		size_t ret = 1;
+
+		r->t->stat.file_compression = "zstd";
+		if (!dc)
+			return -ENOMEM;
+		/* trust the frame's size claim only as far as a plausible ratio */
+		size_t cap = len < (1u << 20) ? 32u << 20 : len * 32;
+		scx_buf_reserve(out, sz != ZSTD_CONTENTSIZE_UNKNOWN && sz != ZSTD_CONTENTSIZE_ERROR &&
+					     sz < cap ? sz + 1 : SCX_MIN(len * 4 + 65536, cap));
+		while (ib.pos < ib.size) {
+			if (out->len == out->cap)
+				scx_buf_reserve(out, out->cap / 2);
+			ZSTD_outBuffer ob = { out->data + out->len, out->cap - out->len, 0 };
+			ret = ZSTD_decompressStream(dc, &ob, &ib);
+			out->len += ob.pos;
+			if (ZSTD_isError(ret))
+				break;
+			if (!ob.pos && ib.pos == ib.size)
+				break;
+		}
+		ZSTD_freeDCtx(dc);
+		if (ZSTD_isError(ret) || ret) {
+			/* keep what decompressed: events before the damage are delivered */
+			r->t->error_offset = out->len;
+			snprintf(r->t->error, sizeof(r->t->error),
+				 "%s: byte %zu: %s zstd stream", r->name, ib.pos,
+				 ZSTD_isError(ret) ? "corrupt" : "truncated");
+			return -EBADMSG;
+		}
+		return 0;
+	}
+	if (len >= 2 && in[0] == 0x1f && in[1] == 0x8b) {
+		z_stream z = { 0 };
+		int zr = Z_OK;
+
+		r->t->stat.file_compression = "gzip";
+		if (inflateInit2(&z, 16 + 15) != Z_OK)
+			return -ENOMEM;
+		z.next_in = (Bytef *)in;
+		z.avail_in = len;
+		scx_buf_reserve(out, len * 4 + 65536);
+		while (z.avail_in) {
+			if (out->len == out->cap)
+				scx_buf_reserve(out, out->cap / 2);
+			z.next_out = (Bytef *)out->data + out->len;
+			z.avail_out = out->cap - out->len;
+			size_t before = z.avail_out;
+			zr = inflate(&z, Z_NO_FLUSH);
+			out->len += before - z.avail_out;
+			if (zr == Z_STREAM_END && z.avail_in)	/* multi-member gzip */
+				zr = inflateReset(&z) == Z_OK ? Z_OK : Z_DATA_ERROR;
+			if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
+				break;
+			if (zr == Z_BUF_ERROR && z.avail_out)
+				break;
+		}
+		size_t used = len - z.avail_in;
+		inflateEnd(&z);
+		if (zr != Z_STREAM_END) {
+			r->t->error_offset = out->len;
+			snprintf(r->t->error, sizeof(r->t->error), "%s: byte %zu: %s gzip stream",
+				 r->name, used, zr == Z_DATA_ERROR ? "corrupt" : "truncated");
+			return -EBADMSG;
+		}
+		return 0;
+	}
+	return 1;	/* not compressed */
+}
+
+/* ---- finishing: sort, complete, deliver ------------------------------------------ */
+
+struct key {
+	uint64_t ts;
+	uint32_t i;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The kernel's __task_state_index() on a raw __state (wprof 907fa19 writes those). */
+static int64_t state_from_raw(int64_t s)
+{
+	if ((s & 0xfff) == 0x402)	/* TASK_IDLE = UNINTERRUPTIBLE | NOLOAD */
+		return SCX_STATE_IDLE;
+	if (s & 0x1000)			/* TASK_RTLOCK_WAIT */
+		return SCX_STATE_UNINTERRUPTIBLE;
+	int64_t v = s & 0x7f;
+	if (!v)
+		return s & 0x80 ? SCX_STATE_DEAD : 0;	/* TASK_DEAD while exiting */
+	return (int64_t)1 << (63 - __builtin_clzll((uint64_t)v));
+}
+
+static int tg_cmp(const void *a, const void *b)
+{
+	const struct pf_tg *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* tgid of tid at time ts: the last assignment before ts, else the first after it. */
+static int32_t tg_lookup(struct pf_rd *r, int32_t tid, uint64_t ts, int depth)
+{
+	uint64_t *v = pf_map_get(&r->tg_idx, (uint32_t)tid);
+	size_t start, n, lo = 0, hi;
+	struct pf_tg *g;
+
+	if (!v)
+		return 0;
+	start = *v >> 24;
+	n = *v & 0xffffff;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->tgs[start + mid].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	g = &r->tgs[start + (lo ? lo - 1 : 0)];
+	if (!g->tgid && g->via && depth < 8) {
+		g->tgid = tg_lookup(r, g->via, g->ts, depth + 1);
+		if (!g->tgid)
+			g->tgid = g->via;	/* the creator's process was never named */
+	}
+	return g->tgid;
+}
+
+static void tg_finish(struct pf_rd *r)
+{
+	if (r->ntg)
+		qsort(r->tgs, r->ntg, sizeof(*r->tgs), tg_cmp);
+	for (size_t i = 0; i < r->ntg;) {
+		size_t j = i;
+		while (j < r->ntg && r->tgs[j].tid == r->tgs[i].tid)
+			j++;
+		*pf_map_put(&r->tg_idx, (uint32_t)r->tgs[i].tid) =
+			(uint64_t)i << 24 | SCX_MIN(j - i, 0xffffffu);
+		i = j;
+	}
+	/* the thread table says where each thread ended up */
+	for (size_t i = 0; i < r->nthr; i++) {
+		int32_t g = tg_lookup(r, r->thr_tid[i], UINT64_MAX, 0);
+		if (g)
+			r->thr[i].tgid = g;
+	}
+}
+
+static int32_t tgid_at(struct pf_rd *r, int32_t tid, uint64_t ts)
+{
+	int32_t g;
+	uint64_t *v;
+
+	if (tid <= 0)
+		return 0;
+	g = tg_lookup(r, tid, ts, 0);
+	if (g)
+		return g;
+	v = pf_map_get(&r->thr_idx, (uint32_t)tid);
+	return v ? r->thr[*v].tgid : 0;
+}
+
+static void fill_comm(char *dst, const struct pf_rd *r, uint32_t id, int32_t pid, int cpu)
+{
+	const char *s = pf_strp(r, id);
+
+	if (!*s && pid == 0 && cpu >= 0)
+		snprintf(dst, SCX_COMM_LEN, "swapper/%d", cpu);
+	else if (!*s && pid > 0) {
+		uint64_t *v = pf_map_get(&r->thr_idx, (uint32_t)pid);
+		strncpy(dst, v ? pf_strp(r, r->thr[*v].comm) : "", SCX_COMM_LEN - 1);
+	} else
+		strncpy(dst, s, SCX_COMM_LEN - 1);
+}
+
+/* Drop TrackEvent-derived sched events where ftrace covers the same cpu and time. */
+static void resolve_sources(struct pf_rd *r)
+{
+	int ncpu = r->max_cpu + 1;
+	enum { SW, WK, NCLS };
+	uint64_t (*span)[NCLS][2] = scx_xcalloc(ncpu > 0 ? ncpu : 1, sizeof(*span));
+	bool ftrace = false, track = false;
+	enum scx_pf_source src = r->o->source;
+
+	for (int c = 0; c < ncpu; c++)
+		for (int k = 0; k < NCLS; k++)
+			span[c][k][0] = UINT64_MAX;
+	for (size_t i = 0; i < r->nr; i++) {
+		struct pf_rec *e = &r->recs[i];
+		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? SW
+			: e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ||
+				  e->type == SCX_EV_WAKEUP ? WK : -1;
+		if (e->type == SCX_EV_FORK && (e->flags & REC_F_NEWTASK) && r->has_fork)
+			e->flags |= REC_F_DROP;	/* real fork events are there */
+		if (e->ts < r->ftrace_cut && !(e->flags & REC_F_TRACK) && e->type != REC_SEED) {
+			/* before the data is complete: a switch still says who runs */
+			if (e->type == SCX_EV_SWITCH && !(e->flags & REC_F_SIDE))
+				e->type = REC_SEED;
+			else
+				e->flags |= REC_F_DROP;
+			r->t->stat.skipped_events++;
+		}
+		if (k < 0 || e->cpu < 0 || e->cpu >= ncpu)
+			continue;
+		if (e->flags & REC_F_TRACK) {
+			track = true;
+			continue;
+		}
+		ftrace = true;
+		if (e->ts < span[e->cpu][k][0])
+			span[e->cpu][k][0] = e->ts;
+		if (e->ts > span[e->cpu][k][1])
+			span[e->cpu][k][1] = e->ts;
+	}
+	for (size_t i = 0; i < r->nr; i++) {
+		struct pf_rec *e = &r->recs[i];
+		bool is_track = e->flags & REC_F_TRACK;
+		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? SW
+			: e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ||
+				  e->type == SCX_EV_WAKEUP ? WK : -1;
+		if (src == SCX_PF_SRC_FTRACE && is_track && k >= 0)
+			e->flags |= REC_F_DROP;
+		else if (src == SCX_PF_SRC_TRACK && !is_track && k >= 0)
+			e->flags |= REC_F_DROP;
+		else if (src == SCX_PF_SRC_AUTO && is_track && k >= 0 && e->cpu >= 0 && e->cpu < ncpu &&
+			 e->ts >= span[e->cpu][k][0] && e->ts <= span[e->cpu][k][1])
+			e->flags |= REC_F_DROP;
+		if ((e->flags & REC_F_DROP) && e->type != REC_SEED && !(e->flags & REC_F_NEWTASK))
+			r->t->stat.skipped_events++;
+	}
+	r->t->stat.sched_source = ftrace && track && src == SCX_PF_SRC_AUTO ? "mixed"
+				  : ftrace && src != SCX_PF_SRC_TRACK
+					  ? (r->t->stat.compact_switches ? "compact_sched" : "ftrace")
+				  : track && src != SCX_PF_SRC_FTRACE ? "track_event" : "none";
+	free(span);
+}
+
+static int deliver(struct pf_rd *r)
+{
+	struct scx_pf_trace *t = r->t;
+	struct key *keys = NULL;
+	size_t nk = 0;
+	int ncpu = r->max_cpu + 1 > 0 ? r->max_cpu + 1 : 1;
+	struct { int32_t pid; bool known; } *cur = scx_xcalloc(ncpu, sizeof(*cur));
+	bool raw = r->has_state_raw || (t->producer == SCX_PF_PROD_WPROF && !r->has_sysname_linux);
+	bool wprof = t->producer == SCX_PF_PROD_WPROF;
+	bool sorted = true;
+	int rc = 0;
+
+	if (r->o->raw_state)
+		raw = false;
+	keys = scx_xmalloc((r->nr ? r->nr : 1) * sizeof(*keys));
+	for (size_t i = 0; i < r->nr; i++) {
+		if (r->recs[i].flags & REC_F_DROP)
+			continue;
+		keys[nk].ts = r->recs[i].ts;
+		keys[nk].i = (uint32_t)i;
+		if (nk && keys[nk - 1].ts > keys[nk].ts)
+			sorted = false;
+		nk++;
+	}
+	if (!sorted)
+		qsort(keys, nk, sizeof(*keys), key_cmp);
+
+	/* header facts that need the whole trace */
+	if (!t->hdr.nr_cpus)
+		t->hdr.nr_cpus = r->max_cpu + 1 > 0 ? (unsigned)r->max_cpu + 1 : 0;
+	for (size_t k = 0; k < nk; k++) {
+		const struct pf_rec *e = &r->recs[keys[k].i];
+		if (e->type == REC_SEED)
+			continue;
+		if (!t->stat.first_ts)
+			t->stat.first_ts = e->ts;
+		t->stat.last_ts = e->ts;
+	}
+	t->hdr.start_ns = t->stat.first_ts;
+	t->ts_relative = t->stat.first_ts < 1000000000ull && t->producer == SCX_PF_PROD_WPROF;
+	snprintf(t->hdr.producer, sizeof(t->hdr.producer), "perfetto:%s",
+		 scx_pf_producer_name(t->producer));
+
+	if (r->o->on_trace && (rc = r->o->on_trace(r->o->ctx, t)))
+		goto out;
+
+	for (size_t k = 0; k < nk; k++) {
+		const struct pf_rec *e = &r->recs[keys[k].i];
+		struct scx_event ev;
+		int cpu = e->cpu;
+		bool on = cpu >= 0 && cpu < ncpu;
+
+		if (e->type == REC_SEED) {
+			if (on)
+				cur[cpu].pid = e->b, cur[cpu].known = true;
+			continue;
+		}
+		if (e->flags & REC_F_SIDE) {
+			ev = r->side[e->x];
+		} else {
+			scx_event_init(&ev, e->type);
+			if (e->type == SCX_EV_SWITCH) {
+				ev.sw.prev_pid = e->a;
+				ev.sw.next_pid = e->b;
+				ev.sw.prev_prio = e->c;
+				ev.sw.next_prio = e->d;
+				ev.sw.prev_state = e->x;
+				fill_comm(ev.sw.prev_comm, r, e->s1, e->a, cpu);
+				fill_comm(ev.sw.next_comm, r, e->s2, e->b, cpu);
+			} else {
+				ev.wake.pid = e->a;
+				ev.wake.prio = e->c;
+				ev.wake.target_cpu = e->d;
+				fill_comm(ev.wake.comm, r, e->s1, e->a, cpu);
+				ev.wake.waker_pid = e->b;
+				if ((e->flags & REC_F_WAKER_CPU) ||
+				    (wprof && (e->flags & REC_F_VERBOSE_WAKE))) {
+					if (on && cur[cpu].known) {
+						ev.wake.waker_pid = cur[cpu].pid;
+					} else if (e->flags & REC_F_WAKER_CPU) {
+						t->stat.skipped_events++;	/* as trace_processor */
+						continue;
+					} else {
+						ev.wake.waker_pid = 0;
+					}
+				}
+				ev.wake.waker_tgid = tgid_at(r, ev.wake.waker_pid, e->ts);
+				ev.wake.tgid = tgid_at(r, ev.wake.pid, e->ts);
+			}
+		}
+		ev.ts = e->ts;
+		ev.cpu = cpu;
+		switch (ev.type) {
+		case SCX_EV_SWITCH:
+			if (raw && !(e->flags & REC_F_TRACK))
+				ev.sw.prev_state = state_from_raw(ev.sw.prev_state);
+			if (!ev.sw.prev_comm[0])
+				fill_comm(ev.sw.prev_comm, r, 0, ev.sw.prev_pid, cpu);
+			if (!ev.sw.next_comm[0])
+				fill_comm(ev.sw.next_comm, r, 0, ev.sw.next_pid, cpu);
+			ev.sw.prev_tgid = tgid_at(r, ev.sw.prev_pid, e->ts);
+			ev.sw.next_tgid = tgid_at(r, ev.sw.next_pid, e->ts);
+			if (on)
+				cur[cpu].pid = ev.sw.next_pid, cur[cpu].known = true;
+			break;
+		case SCX_EV_MIGRATE:
+			ev.mig.tgid = tgid_at(r, ev.mig.pid, e->ts);
+			break;
+		case SCX_EV_FORK:
+			ev.fork.parent_tgid = tgid_at(r, ev.fork.parent_pid, e->ts);
+			if (!ev.fork.child_tgid)
+				ev.fork.child_tgid = tgid_at(r, ev.fork.child_pid, e->ts);
+			if (!ev.fork.parent_comm[0])
+				fill_comm(ev.fork.parent_comm, r, 0, ev.fork.parent_pid, -1);
+			break;
+		case SCX_EV_EXEC:
+			ev.exec.tgid = tgid_at(r, ev.exec.pid, e->ts);
+			if (!ev.exec.comm[0])
+				fill_comm(ev.exec.comm, r, 0, ev.exec.pid, -1);
+			break;
+		case SCX_EV_EXIT:
+		case SCX_EV_FREE:
+			if (!ev.task.tgid)
+				ev.task.tgid = tgid_at(r, ev.task.pid, e->ts);
+			break;
+		case SCX_EV_TASK_RENAME:
+			ev.rename.tgid = tgid_at(r, ev.rename.pid, e->ts);
+			break;
+		case SCX_EV_DSQ_INSERT:
+			ev.dsq.tgid = tgid_at(r, ev.dsq.pid, e->ts);
+			break;
+		}
+		t->stat.events[ev.type]++;
+		if (r->o->on_event && (rc = r->o->on_event(r->o->ctx, &ev)))
+			goto out;
+	}
+out:
+	free(cur);
+	free(keys);
+	return rc;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct scx_pf_thread *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static int cmp_process(const void *a, const void *b)
+{
+	const struct scx_pf_process *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static void export_tables(struct pf_rd *r)
+{
+	struct scx_pf_trace *t = r->t;
+
+	t->threads = scx_xcalloc(r->nthr ? r->nthr : 1, sizeof(*t->threads));
+	for (size_t i = 0; i < r->nthr; i++) {
+		t->threads[i].tid = r->thr_tid[i];
+		t->threads[i].tgid = r->thr[i].tgid;
+		strncpy(t->threads[i].comm, pf_strp(r, r->thr[i].comm), SCX_COMM_LEN - 1);
+	}
+	t->nr_threads = r->nthr;
+	qsort(t->threads, t->nr_threads, sizeof(*t->threads), cmp_thread);
+	t->processes = scx_xcalloc(r->nproc ? r->nproc : 1, sizeof(*t->processes));
+	for (size_t i = 0; i < r->nproc; i++) {
+		t->processes[i].pid = r->proc[i].pid;
+		t->processes[i].ppid = r->proc[i].ppid;
+		if (r->proc[i].cmdline) {
+			t->processes[i].cmdline = r->proc[i].cmdline;
+			r->proc[i].cmdline = NULL;
+		} else {
+			uint64_t *v = pf_map_get(&r->thr_idx, (uint32_t)r->proc[i].pid);
+			t->processes[i].cmdline = scx_xstrdup(v ? pf_strp(r, r->thr[*v].comm) : "");
+		}
+	}
+	t->nr_processes = r->nproc;
+	qsort(t->processes, t->nr_processes, sizeof(*t->processes), cmp_process);
+}
+
+static void rd_free(struct pf_rd *r)
+{
+	free(r->recs);
+	free(r->side);
+	free(r->pool);
+	free(r->str_off);
+	pf_map_free(&r->strs);
+	pf_map_free(&r->thr_idx);
+	free(r->thr);
+	free(r->thr_tid);
+	pf_map_free(&r->proc_idx);
+	free(r->tgs);
+	pf_map_free(&r->tg_idx);
+	for (size_t i = 0; i < r->nproc; i++)
+		free(r->proc[i].cmdline);
+	free(r->proc);
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(r->arr); i++)
+		free(r->arr[i]);
+	pf_map_free(&r->interned);
+	pf_map_free(&r->tracks);
+	free(r->trk);
+	pf_map_free(&r->flows);
+	pf_map_free(&r->open);
+	free(r->marks);
+	free(r);
+}
+
+/*
+ * Decode buf and deliver its events.  owned, when not NULL, is the buffer
+ * holding buf: it is freed as soon as both walks are done, before delivery,
+ * since records keep string ids and no pointers into it.  A trace is ten
+ * times the size of its records, so this is most of a reader's peak memory
+ * while its consumer builds its own copy of the events.
+ */
+static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char *name,
+		    const struct scx_pf_opts *o, struct scx_pf_trace *t, struct scx_buf *owned)
+{
+	static const struct scx_pf_opts none;
+	struct pf_rd *r = scx_xcalloc(1, sizeof(*r));
+	int err, rc;
+
+	r->name = name;
+	r->o = o ? o : &none;
+	r->t = t;
+	r->max_cpu = -1;
+	r->skip_from = 1;	/* nothing skipped until the spans are known */
+	t->stat.bytes = len;
+	t->stat.file_bytes = file_len;
+	r->pass = 1;
+	err = walk(r, buf, len);
+	if (err && err != -EBADMSG)
+		goto out;
+	{
+		/* track events up to where pass 1 stopped */
+		int err2;
+		pf_track_spans(r);
+		r->pass = 2;
+		err2 = walk(r, buf, err ? SCX_MIN(r->t->error_offset, len) : len);
+		if (err2 && err2 != -EBADMSG)
+			err = err2;
+		if (err && err != -EBADMSG)
+			goto out;
+		if (err2)
+			err = err2;
+	}
+	if (owned)
+		scx_buf_free(owned);
+	r->base = NULL;
+	pf_track_finish(r);
+	resolve_sources(r);
+	tg_finish(r);
+	export_tables(r);
+	rc = deliver(r);
+	if (rc)
+		err = rc;
+out:
+	rd_free(r);
+	return err;
+}
+
+static struct scx_pf_trace *trace_new(void)
+{
+	struct scx_pf_trace *t = scx_xcalloc(1, sizeof(*t));
+
+	t->hdr.version = SCX_WIRE_VERSION;
+	snprintf(t->hdr.clock, sizeof(t->hdr.clock), "boottime");
+	t->stat.file_compression = "none";
+	t->stat.sched_source = "none";
+	return t;
+}
+
+/*
+ * Read buf (len bytes, maybe gzip or zstd); in, when not NULL, is the buffer
+ * holding buf, freed as soon as it is no longer needed (see read_buf()).
+ */
+static int read_input(const void *buf, size_t len, const char *name, const struct scx_pf_opts *o,
+		      struct scx_pf_trace **out, struct scx_buf *in)
+{
+	struct scx_pf_trace *t = trace_new();
+	struct pf_rd tmp = { .name = name ? name : "<memory>", .t = t };
+	struct scx_buf un = { 0 };
+	int err, uw;
+
+	*out = t;
+	uw = unwrap_file(&tmp, buf, len, &un);
+	if (uw < 0 && uw != -EBADMSG) {
+		scx_buf_free(&un);
+		return uw;
+	}
+	if (uw == 1) {
+		err = read_buf(buf, len, len, tmp.name, o, t, in);
+	} else {
+		/* a damaged compressed file: deliver what decompressed, then report */
+		char saved[sizeof(t->error)];
+		uint64_t off = t->error_offset;
+
+		if (in)
+			scx_buf_free(in);	/* the compressed bytes: done with */
+		memcpy(saved, t->error, sizeof(saved));
+		t->error[0] = 0;
+		err = read_buf((const uint8_t *)un.data, un.len, len, tmp.name, o, t, &un);
+		/* the file's damage explains a cut packet: report it, at its file offset */
+		if (uw == -EBADMSG && (!err || err == -EBADMSG)) {
+			memcpy(t->error, saved, sizeof(saved));
+			t->error_offset = off;
+			err = -EBADMSG;
+		}
+	}
+	scx_buf_free(&un);
+	return err;
+}
+
+int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct scx_pf_opts *o,
+		    struct scx_pf_trace **out)
+{
+	return read_input(buf, len, name, o, out, NULL);
+}
+
+int scx_pf_read_path(const char *path, const struct scx_pf_opts *o, struct scx_pf_trace **out)
+{
+	struct scx_buf b = { 0 };
+	bool is_stdin = !path || !strcmp(path, "-");
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	err = read_all(fd, &b);
+	if (!is_stdin)
+		close(fd);
+	if (err) {
+		scx_buf_free(&b);
+		return err;
+	}
+	err = read_input(b.data, b.len, is_stdin ? "<stdin>" : path, o, out, &b);
+	scx_buf_free(&b);
+	return err;
+}
+
+void scx_pf_trace__free(struct scx_pf_trace *t)
+{
+	if (!t)
+		return;
+	for (unsigned i = 0; i < t->nr_processes; i++)
+		free(t->processes[i].cmdline);
+	free(t->processes);
+	free(t->threads);
+	free(t->hdr.options_json);	/* topo is never set here */
+	free(t);
+}
+
+const struct scx_pf_thread *scx_pf_trace__thread(const struct scx_pf_trace *t, int32_t tid)
+{
+	struct scx_pf_thread k = { .tid = tid };
+
+	return t->nr_threads ? bsearch(&k, t->threads, t->nr_threads, sizeof(k), cmp_thread) : NULL;
+}
+
+const struct scx_pf_process *scx_pf_trace__process(const struct scx_pf_trace *t, int32_t pid)
+{
+	struct scx_pf_process k = { .pid = pid };
+
+	return t->nr_processes ? bsearch(&k, t->processes, t->nr_processes, sizeof(k), cmp_process)
+			       : NULL;
+}
+
+const char *scx_pf_producer_name(enum scx_pf_producer p)
+{
+	switch (p) {
+	case SCX_PF_PROD_SCX:
+		return "scx";
+	case SCX_PF_PROD_TRACED:
+		return "traced";
+	case SCX_PF_PROD_WPROF:
+		return "wprof";
+	default:
+		return "unknown";
+	}
+}

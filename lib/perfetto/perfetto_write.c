@@ -1,0 +1,789 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx events -> Perfetto trace.  The cold packets (system_info, clock
+ * snapshot) go through protobuf-c; bundles are encoded by hand because they
+ * are the hot path (millions of events per second).
+ *
+ * compact_sched has no prev_pid and no waker: trace_processor takes them from
+ * the previous switch on the cpu.  A switch whose prev is not the cpu's last
+ * next (the first switch of a cpu, or after a loss) or that carries sched_ext
+ * data is written as a plain sched_switch, and a waking whose waker is not
+ * the running task as a plain sched_waking, so nothing is lost in the round
+ * trip and trace_processor's rules still hold.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "perfetto/perfetto_int.h"
+#include "perfetto_trace.pb-c.h"
+#include "perfetto/perfetto_write.h"
+#include "core/util.h"
+
+#ifndef SCX_VERSION
+#define SCX_VERSION "unknown"
+#endif
+
+#define OUT_FLUSH (256u << 10)	/* write out (or compress) every 256 KiB */
+#define BUNDLE_BYTES (192u << 10)
+#define ITAB_MAX 4096
+#define ITAB_HASH 8192
+
+enum { SEQ_FTRACE = 2, SEQ_TRACK = 3 };
+
+/* compact_sched array field numbers */
+enum { C_SW_TS = 1, C_SW_STATE = 2, C_SW_PID = 3, C_SW_PRIO = 4, C_SW_COMM = 6,
+       C_WK_TS = 7, C_WK_PID = 8, C_WK_CPU = 9, C_WK_PRIO = 10, C_WK_COMM = 11, C_N = 12 };
+
+struct wcpu {
+	struct scx_buf ev;		/* encoded "event" entries of the bundle */
+	struct scx_buf arr[C_N];	/* packed compact arrays */
+	struct scx_buf itab;		/* encoded intern_table entries */
+	char (*comms)[SCX_COMM_LEN];
+	uint16_t hash[ITAB_HASH];	/* comm -> index + 1 */
+	unsigned nitab, nev, nsw, nwk;
+	uint64_t last_sw_ts, last_wk_ts;
+	int32_t cur_pid, cur_prio;
+	char cur_comm[SCX_COMM_LEN];
+	bool known;
+	bool lost;
+	uint64_t lost_count, lost_ts;
+	uint8_t dsq_tracks;		/* counter descriptors written, one bit each */
+};
+
+struct scx_pf_writer {
+	int fd;
+	bool own_fd;
+	struct scx_pf_write_opts o;
+	struct scx_buf out;		/* framed packets not yet written (or compressed) */
+	struct scx_buf pkt;		/* scratch */
+	struct scx_buf pt_threads;	/* pending ProcessTree.threads / processes entries */
+	struct scx_buf pt_procs;
+	struct wcpu *cpu[1024];
+	struct pf_map tids;		/* tid -> tgid + 1 (named in a ProcessTree) */
+	bool header_done, track_seq_started;
+	uint64_t bytes;
+	int err;
+};
+
+/* ---- output ------------------------------------------------------------------ */
+
+static int out_write(struct scx_pf_writer *w, const void *p, size_t n)
+{
+	int rc = scx_write_all(w->fd, p, n);
+
+	if (rc && !w->err)
+		w->err = rc;
+	if (!rc)
+		w->bytes += n;
+	return rc;
+}
+
+static int out_drain(struct scx_pf_writer *w)
+{
+	int rc = 0;
+
+	if (!w->out.len || w->err)
+		return w->err;
+	if (!w->o.deflate) {
+		rc = out_write(w, w->out.data, w->out.len);
+		w->out.len = 0;
+		return rc;
+	}
+	/* one TracePacket{compressed_packets} per batch: zlib header, as traced */
+	uLongf zlen = compressBound(w->out.len);
+	uint8_t *z = scx_xmalloc(zlen + 32), *p;
+	uint8_t hdr[32];
+
+	if (compress2(z, &zlen, (const Bytef *)w->out.data, w->out.len,
+		      w->o.level ? w->o.level : 6) != Z_OK) {
+		free(z);
+		return w->err = -ENOMEM;
+	}
+	size_t inner = 1 + pb_varint_len(zlen) + zlen;	/* field 50 is two tag bytes */
+	inner += 1;
+	p = hdr;
+	*p++ = 0x0a;
+	p = pb_put_varint(p, inner);
+	p = pb_put_tag(p, 50, PB_LEN);
+	p = pb_put_varint(p, zlen);
+	rc = out_write(w, hdr, p - hdr);
+	if (!rc)
+		rc = out_write(w, z, zlen);
+	free(z);
+	w->out.len = 0;
+	return rc;
+}
+
+/* Append pkt (a TracePacket body) to the output as Trace.packet. */
+static int emit_packet(struct scx_pf_writer *w, const void *body, size_t n)
+{
+	uint8_t hdr[PB_VARINT_MAX + 1], *p = hdr;
+
+	if (w->o.deflate && w->out.len && w->out.len + n > OUT_FLUSH)
+		out_drain(w);
+	*p++ = 0x0a;
+	p = pb_put_varint(p, n);
+	pf_buf_add(&w->out, hdr, p - hdr);
+	pf_buf_add(&w->out, body, n);
+	if (w->out.len >= OUT_FLUSH)
+		return out_drain(w);
+	return w->err;
+}
+
+/* ---- cold packets through protobuf-c ----------------------------------------- */
+
+static int emit_pc(struct scx_pf_writer *w, const Perfetto__Protos__TracePacket *tp)
+{
+	size_t n = perfetto__protos__trace_packet__get_packed_size(tp);
+	uint8_t *buf = scx_xmalloc(n ? n : 1);
+	int rc;
+
+	perfetto__protos__trace_packet__pack(tp, buf);
+	rc = emit_packet(w, buf, n);
+	free(buf);
+	return rc;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int scx_pf_writer__header(struct scx_pf_writer *w, const struct scx_header *h)
+{
+	Perfetto__Protos__TracePacket tp = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
+	Perfetto__Protos__Utsname un = PERFETTO__PROTOS__UTSNAME__INIT;
+	Perfetto__Protos__ClockSnapshot cs = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+	Perfetto__Protos__ClockSnapshot__Clock ck[3] = {
+		PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT,
+		PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT,
+		PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT,
+	};
+	Perfetto__Protos__ClockSnapshot__Clock *ckp[3] = { &ck[0], &ck[1], &ck[2] };
+	struct utsname u;
+	char version[64];
+	uint64_t boot, mono, real;
+	int rc;
+
+	if (w->header_done)
+		return 0;
+	w->header_done = true;
+	uname(&u);
+	/* trace_processor decodes prev_state by the kernel version it finds here */
+	un.sysname = "Linux";
+	un.release = h && h->kernel[0] ? (char *)h->kernel : u.release;
+	un.machine = u.machine;
+	si.utsname = &un;
+	snprintf(version, sizeof(version), "scx-perfetto %s", SCX_VERSION);
+	si.tracing_service_version = version;
+	if (h && h->nr_cpus) {
+		si.has_num_cpus = 1;
+		si.num_cpus = h->nr_cpus;
+	}
+	si.has_page_size = 1;
+	si.page_size = (uint32_t)sysconf(_SC_PAGESIZE);
+	if (h && h->hostname[0])
+		si.machine_name = (char *)h->hostname;
+	tp.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO;
+	tp.system_info = &si;
+	tp.optional_trusted_packet_sequence_id_case =
+		PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
+	tp.trusted_packet_sequence_id = 1;
+	if ((rc = emit_pc(w, &tp)))
+		return rc;
+
+	/* the three clocks read together; BOOTTIME is what events use */
+	boot = clock_ns(CLOCK_BOOTTIME);
+	mono = clock_ns(CLOCK_MONOTONIC);
+	real = clock_ns(CLOCK_REALTIME);
+	ck[0].has_clock_id = ck[0].has_timestamp = 1;
+	ck[0].clock_id = 6;
+	ck[0].timestamp = boot;
+	ck[1].has_clock_id = ck[1].has_timestamp = 1;
+	ck[1].clock_id = 3;
+	ck[1].timestamp = mono;
+	ck[2].has_clock_id = ck[2].has_timestamp = 1;
+	ck[2].clock_id = 1;
+	ck[2].timestamp = real;
+	cs.n_clocks = 3;
+	cs.clocks = ckp;
+	cs.has_primary_trace_clock = 1;
+	cs.primary_trace_clock = PERFETTO__PROTOS__BUILTIN_CLOCK__BUILTIN_CLOCK_BOOTTIME;
+	tp.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
+	tp.clock_snapshot = &cs;
+	tp.has_timestamp = 1;
+	tp.timestamp = boot;
+	return emit_pc(w, &tp);
+}
+
+/* ---- threads and processes ------------------------------------------------------ */
+
+static void note_thread(struct scx_pf_writer *w, int32_t tid, int32_t tgid, const char *comm)
+{
+	uint8_t buf[64], *p;
+	uint64_t *v;
+
+	if (tid <= 0 || tgid <= 0)
+		return;
+	v = pf_map_get(&w->tids, (uint32_t)tid);
+	if (v && *v == (uint64_t)tgid + 1)
+		return;
+	v = pf_map_put(&w->tids, (uint32_t)tid);
+	*v = (uint64_t)tgid + 1;
+	p = pb_put_u64(buf, 1, (uint32_t)tid);
+	if (comm && *comm)
+		p = pb_put_str(p, 2, comm, SCX_COMM_LEN);
+	p = pb_put_u64(p, 3, (uint32_t)tgid);
+	pf_buf_add(&w->pt_threads, (uint8_t[]){ 0x12 }, 1);
+	uint8_t l[PB_VARINT_MAX];
+	pf_buf_add(&w->pt_threads, l, pb_put_varint(l, p - buf) - l);
+	pf_buf_add(&w->pt_threads, buf, p - buf);
+	if (tid == tgid && comm && *comm) {
+		/* the process, named by its comm (cmdline_is_comm) */
+		p = pb_put_u64(buf, 1, (uint32_t)tgid);
+		p = pb_put_str(p, 3, comm, SCX_COMM_LEN);
+		p = pb_put_u64(p, 9, 1);
+		pf_buf_add(&w->pt_procs, (uint8_t[]){ 0x0a }, 1);
+		pf_buf_add(&w->pt_procs, l, pb_put_varint(l, p - buf) - l);
+		pf_buf_add(&w->pt_procs, buf, p - buf);
+	}
+}
+
+static int flush_process_tree(struct scx_pf_writer *w, uint64_t ts)
+{
+	struct scx_buf *b = &w->pkt;
+	uint8_t tmp[32], *p;
+	int rc;
+
+	if (!w->pt_threads.len && !w->pt_procs.len)
+		return 0;
+	b->len = 0;
+	p = pb_put_tag(tmp, 2, PB_LEN);
+	p = pb_put_varint(p, w->pt_procs.len + w->pt_threads.len);
+	pf_buf_add(b, tmp, p - tmp);
+	pf_buf_add(b, w->pt_procs.data, w->pt_procs.len);
+	pf_buf_add(b, w->pt_threads.data, w->pt_threads.len);
+	p = pb_put_u64(tmp, 8, ts);
+	p = pb_put_u64(p, 10, 1);
+	pf_buf_add(b, tmp, p - tmp);
+	rc = emit_packet(w, b->data, b->len);
+	w->pt_threads.len = w->pt_procs.len = 0;
+	return rc;
+}
+
+/* ---- bundles ------------------------------------------------------------------- */
+
+static struct wcpu *cpu_get(struct scx_pf_writer *w, int cpu)
+{
+	if (!w->cpu[cpu]) {
+		w->cpu[cpu] = scx_xcalloc(1, sizeof(struct wcpu));
+		w->cpu[cpu]->comms = scx_xmalloc(ITAB_MAX * SCX_COMM_LEN);
+	}
+	return w->cpu[cpu];
+}
+
+static void add_len_field(struct scx_buf *b, uint32_t num, const struct scx_buf *payload)
+{
+	uint8_t tmp[16], *p = pb_put_tag(tmp, num, PB_LEN);
+
+	p = pb_put_varint(p, payload->len);
+	pf_buf_add(b, tmp, p - tmp);
+	pf_buf_add(b, payload->data, payload->len);
+}
+
+static int flush_cpu(struct scx_pf_writer *w, int cpu)
+{
+	struct wcpu *c = w->cpu[cpu];
+	struct scx_buf *b = &w->pkt, cs = { 0 };
+	uint8_t tmp[64], *p;
+	size_t body;
+	int rc;
+
+	if (!c || (!c->nev && !c->nsw && !c->nwk && !c->lost))
+		return 0;
+	if ((rc = flush_process_tree(w, c->last_sw_ts)))
+		return rc;
+	if (c->nsw || c->nwk) {
+		pf_buf_add(&cs, c->itab.data, c->itab.len);
+		for (unsigned i = 1; i < C_N; i++)
+			if (c->arr[i].len)
+				add_len_field(&cs, i, &c->arr[i]);
+	}
+	/* bundle body: cpu, events, lost, compact_sched, our lost fields */
+	p = pb_put_u64(tmp, 1, (uint32_t)cpu);
+	body = (p - tmp) + c->ev.len;
+	if (c->lost)
+		body += 2 + 3 + pb_varint_len(c->lost_count) + 3 + pb_varint_len(c->lost_ts);
+	if (cs.len)
+		body += 1 + pb_varint_len(cs.len) + cs.len;
+	b->len = 0;
+	uint8_t h[16], *q = pb_put_tag(h, 1, PB_LEN);
+	q = pb_put_varint(q, body);
+	pf_buf_add(b, h, q - h);
+	pf_buf_add(b, tmp, p - tmp);
+	pf_buf_add(b, c->ev.data, c->ev.len);
+	if (c->lost) {
+		p = pb_put_u64(tmp, 3, 1);
+		p = pb_put_u64(p, 50001, c->lost_count);
+		p = pb_put_u64(p, 50002, c->lost_ts);
+		pf_buf_add(b, tmp, p - tmp);
+	}
+	if (cs.len)
+		add_len_field(b, 4, &cs);
+	p = pb_put_u64(tmp, 10, SEQ_FTRACE);
+	pf_buf_add(b, tmp, p - tmp);
+	scx_buf_free(&cs);
+	rc = emit_packet(w, b->data, b->len);
+
+	c->ev.len = c->itab.len = 0;
+	for (unsigned i = 0; i < C_N; i++)
+		c->arr[i].len = 0;
+	if (c->nitab)
+		memset(c->hash, 0, sizeof(c->hash));
+	c->nitab = c->nev = c->nsw = c->nwk = 0;
+	c->lost = false;
+	c->lost_count = c->lost_ts = 0;
+	return rc;
+}
+
+static int maybe_flush(struct scx_pf_writer *w, int cpu)
+{
+	struct wcpu *c = w->cpu[cpu];
+	unsigned limit = w->o.bundle_events ? w->o.bundle_events : 1024;
+
+	if (c->nev + c->nsw + c->nwk >= limit || c->ev.len >= BUNDLE_BYTES ||
+	    c->nitab >= ITAB_MAX - 2)
+		return flush_cpu(w, cpu);
+	return w->err;
+}
+
+static inline void put_varint(struct scx_buf *b, uint64_t v)
+{
+	if (b->cap - b->len < PB_VARINT_MAX)
+		scx_buf_reserve(b, PB_VARINT_MAX);
+	b->len = (char *)pb_put_varint((uint8_t *)b->data + b->len, v) - b->data;
+}
+
+static uint32_t itab_index(struct wcpu *c, const char *comm)
+{
+	size_t n = strnlen(comm, SCX_COMM_LEN - 1);
+	uint64_t h = 0xcbf29ce484222325ULL;
+	uint8_t tmp[32], *p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)comm[i]) * 0x100000001b3ULL;
+	for (size_t i = h & (ITAB_HASH - 1);; i = (i + 1) & (ITAB_HASH - 1)) {
+		if (!c->hash[i]) {
+			c->hash[i] = (uint16_t)(c->nitab + 1);
+			memset(c->comms[c->nitab], 0, SCX_COMM_LEN);
+			memcpy(c->comms[c->nitab], comm, n);
+			p = pb_put_bytes(tmp, 5, comm, n);
+			pf_buf_add(&c->itab, tmp, p - tmp);
+			return c->nitab++;
+		}
+		const char *s = c->comms[c->hash[i] - 1];
+		if (!strncmp(s, comm, SCX_COMM_LEN - 1) && strnlen(s, SCX_COMM_LEN - 1) == n)
+			return c->hash[i] - 1;
+	}
+}
+
+/* One FtraceEvent {timestamp, pid, <id> payload [, scx_switch ext]} into the bundle. */
+static void put_event(struct wcpu *c, uint64_t ts, uint32_t pid, uint32_t id, const uint8_t *pl,
+		      size_t pn, const uint8_t *ext, size_t en)
+{
+	uint8_t tmp[64], *p = tmp;
+	size_t body;
+
+	body = 1 + pb_varint_len(ts) + 1 + pb_varint_len(pid) + pb_varint_len((uint64_t)id << 3) +
+	       pb_varint_len(pn) + pn;
+	if (ext)
+		body += 3 + pb_varint_len(en) + en;
+	p = pb_put_tag(p, 2, PB_LEN);
+	p = pb_put_varint(p, body);
+	p = pb_put_u64(p, 1, ts);
+	p = pb_put_u64(p, 2, pid);
+	p = pb_put_tag(p, id, PB_LEN);
+	p = pb_put_varint(p, pn);
+	pf_buf_add(&c->ev, tmp, p - tmp);
+	pf_buf_add(&c->ev, pl, pn);
+	if (ext) {
+		p = pb_put_tag(tmp, 50001, PB_LEN);
+		p = pb_put_varint(p, en);
+		pf_buf_add(&c->ev, tmp, p - tmp);
+		pf_buf_add(&c->ev, ext, en);
+	}
+	c->nev++;
+}
+
+static uint64_t dsq_uuid(int cpu, int k)
+{
+	return 0x5c000000ull + (uint64_t)cpu * 8 + k;
+}
+
+/* sched_ext data as counter tracks per cpu, so the UI plots them. */
+static int dsq_counters(struct scx_pf_writer *w, int cpu, const struct scx_event *e)
+{
+	static const char *const names[] = { "DSQ latency", "DSQ depth", "DSQ vtime", "slice" };
+	const uint64_t vals[] = { e->sw.dsq_lat_ns, e->sw.dsq_depth, e->sw.dsq_vtime, e->sw.slice_ns };
+	struct wcpu *c = w->cpu[cpu];
+	uint8_t buf[160], *p, d[128], *q, cd[16], *r;
+	int rc;
+
+	for (int k = 0; k < 4; k++) {
+		if (!(c->dsq_tracks & 1 << k)) {
+			char name[48];
+			c->dsq_tracks |= 1 << k;
+			snprintf(name, sizeof(name), "%s cpu%d", names[k], cpu);
+			/* CounterDescriptor: unit TIME_NS for times, COUNT for depth */
+			r = pb_put_u64(cd, 3, k == 1 ? 2 : 1);
+			q = pb_put_u64(d, 1, dsq_uuid(cpu, k));
+			q = pb_put_str(q, 2, name, sizeof(name));
+			q = pb_put_bytes(q, 8, cd, r - cd);
+			p = pb_put_u64(buf, 8, e->ts);
+			p = pb_put_u64(p, 10, SEQ_TRACK);
+			if (!w->track_seq_started) {
+				p = pb_put_u64(p, 13, 1);	/* SEQ_INCREMENTAL_STATE_CLEARED */
+				w->track_seq_started = true;
+			}
+			p = pb_put_bytes(p, 60, d, q - d);
+			if ((rc = emit_packet(w, buf, p - buf)))
+				return rc;
+		}
+		q = pb_put_u64(d, 9, 4);	/* TYPE_COUNTER */
+		q = pb_put_u64(q, 11, dsq_uuid(cpu, k));
+		q = pb_put_u64(q, 30, vals[k]);
+		p = pb_put_u64(buf, 8, e->ts);
+		p = pb_put_u64(p, 10, SEQ_TRACK);
+		p = pb_put_bytes(p, 11, d, q - d);
+		if ((rc = emit_packet(w, buf, p - buf)))
+			return rc;
+	}
+	return 0;
+}
+
+static int write_switch(struct scx_pf_writer *w, struct wcpu *c, int cpu, const struct scx_event *e)
+{
+	const struct scx_ev_switch *s = &e->sw;
+	bool has_dsq = s->dsq_id != SCX_DSQ_NONE;
+	bool compact = !w->o.no_compact && !has_dsq && c->known && c->cur_pid == s->prev_pid &&
+		       c->cur_prio == s->prev_prio &&
+		       !strncmp(c->cur_comm, s->prev_comm, SCX_COMM_LEN);
+	uint8_t pl[128], *p, ext[80], *x = ext;
+	int rc = 0;
+
+	note_thread(w, s->prev_pid, s->prev_tgid, s->prev_comm);
+	note_thread(w, s->next_pid, s->next_tgid, s->next_comm);
+	if (compact) {
+		put_varint(&c->arr[C_SW_TS], c->nsw ? e->ts - c->last_sw_ts : e->ts);
+		put_varint(&c->arr[C_SW_STATE], (uint64_t)s->prev_state);
+		put_varint(&c->arr[C_SW_PID], (uint64_t)(int64_t)s->next_pid);
+		put_varint(&c->arr[C_SW_PRIO], (uint64_t)(int64_t)s->next_prio);
+		put_varint(&c->arr[C_SW_COMM], itab_index(c, s->next_comm));
+		c->last_sw_ts = e->ts;
+		c->nsw++;
+	} else {
+		/* a plain switch after compact ones would be read out of order: new bundle */
+		if (c->nsw && (rc = flush_cpu(w, cpu)))
+			return rc;
+		p = pb_put_str(pl, 1, s->prev_comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, 2, s->prev_pid);
+		p = pb_put_i64(p, 3, s->prev_prio);
+		p = pb_put_i64(p, 4, s->prev_state);
+		p = pb_put_str(p, 5, s->next_comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, 6, s->next_pid);
+		p = pb_put_i64(p, 7, s->next_prio);
+		if (has_dsq) {
+			x = pb_put_u64(x, 1, s->dsq_id);
+			x = pb_put_u64(x, 2, s->dsq_lat_ns);
+			x = pb_put_u64(x, 3, s->dsq_vtime);
+			x = pb_put_u64(x, 4, s->slice_ns);
+			x = pb_put_u64(x, 5, s->prev_slice_used_ns);
+			x = pb_put_u64(x, 6, s->dsq_depth);
+			if (s->layer_id >= 0)
+				x = pb_put_i64(x, 7, s->layer_id);
+		}
+		put_event(c, e->ts, (uint32_t)s->prev_pid, 4, pl, p - pl, has_dsq ? ext : NULL,
+			  x - ext);
+	}
+	c->known = true;
+	c->cur_pid = s->next_pid;
+	c->cur_prio = s->next_prio;
+	memcpy(c->cur_comm, s->next_comm, SCX_COMM_LEN);
+	if (has_dsq && (rc = dsq_counters(w, cpu, e)))
+		return rc;
+	return 0;
+}
+
+static int write_wake(struct scx_pf_writer *w, struct wcpu *c, const struct scx_event *e)
+{
+	const struct scx_ev_wakeup *k = &e->wake;
+	uint8_t pl[64], *p;
+	uint32_t id = e->type == SCX_EV_WAKING ? 20 : e->type == SCX_EV_WAKEUP ? 17 : 114;
+
+	note_thread(w, k->pid, k->tgid, k->comm);
+	if (id == 20 && !w->o.no_compact && c->known && c->cur_pid == k->waker_pid) {
+		put_varint(&c->arr[C_WK_TS], c->nwk ? e->ts - c->last_wk_ts : e->ts);
+		put_varint(&c->arr[C_WK_PID], (uint64_t)(int64_t)k->pid);
+		put_varint(&c->arr[C_WK_CPU], (uint64_t)(int64_t)k->target_cpu);
+		put_varint(&c->arr[C_WK_PRIO], (uint64_t)(int64_t)k->prio);
+		put_varint(&c->arr[C_WK_COMM], itab_index(c, k->comm));
+		c->last_wk_ts = e->ts;
+		c->nwk++;
+		return 0;
+	}
+	p = pb_put_str(pl, 1, k->comm, SCX_COMM_LEN);
+	p = pb_put_i64(p, 2, k->pid);
+	p = pb_put_i64(p, 3, k->prio);
+	p = pb_put_i64(p, 4, 1);
+	p = pb_put_i64(p, 5, k->target_cpu);
+	put_event(c, e->ts, (uint32_t)k->waker_pid, id, pl, p - pl, NULL, 0);
+	return 0;
+}
+
+int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
+{
+	int cpu = e->cpu >= 0 && e->cpu < 1024 ? e->cpu : 0;
+	struct wcpu *c;
+	uint8_t pl[256], *p = pl;
+	uint32_t id, common;
+	int rc;
+
+	if (w->err)
+		return w->err;
+	if (!w->header_done && (rc = scx_pf_writer__header(w, NULL)))
+		return rc;
+	c = cpu_get(w, cpu);
+	common = c->known ? (uint32_t)c->cur_pid : 0;
+
+	switch (e->type) {
+	case SCX_EV_SWITCH:
+		rc = write_switch(w, c, cpu, e);
+		return rc ? rc : maybe_flush(w, cpu);
+	case SCX_EV_WAKING:
+	case SCX_EV_WAKEUP:
+	case SCX_EV_WAKEUP_NEW:
+		write_wake(w, c, e);
+		return maybe_flush(w, cpu);
+	case SCX_EV_LOST:
+		/* a bundle flagged lost_events starts here */
+		if ((rc = flush_cpu(w, cpu)))
+			return rc;
+		c->lost = true;
+		c->lost_count = e->lost.count;
+		c->lost_ts = e->ts;
+		return 0;
+	case SCX_EV_MIGRATE:
+		note_thread(w, e->mig.pid, e->mig.tgid, e->mig.comm);
+		id = 491;
+		p = pb_put_str(p, 1, e->mig.comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, 2, e->mig.pid);
+		p = pb_put_i64(p, 3, e->mig.prio);
+		p = pb_put_i64(p, 4, e->mig.orig_cpu);
+		p = pb_put_i64(p, 5, e->mig.dest_cpu);
+		break;
+	case SCX_EV_FORK: {
+		/* task_newtask for trace_processor's process grouping, then the fork itself */
+		uint8_t nt[64], *q = nt;
+		bool thread = e->fork.child_tgid && e->fork.child_tgid == e->fork.parent_tgid &&
+			      e->fork.child_pid != e->fork.child_tgid;
+		note_thread(w, e->fork.parent_pid, e->fork.parent_tgid, e->fork.parent_comm);
+		note_thread(w, e->fork.child_pid, e->fork.child_tgid, e->fork.child_comm);
+		q = pb_put_i64(q, 1, e->fork.child_pid);
+		q = pb_put_str(q, 2, e->fork.child_comm, SCX_COMM_LEN);
+		q = pb_put_u64(q, 3, thread ? 0x10000 | 0x800 | 0x100 | 0x200 | 0x400 : 0x11);
+		put_event(c, e->ts, (uint32_t)e->fork.parent_pid, 235, nt, q - nt, NULL, 0);
+		id = 239;
+		common = (uint32_t)e->fork.parent_pid;
+		p = pb_put_str(p, 1, e->fork.parent_comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, 2, e->fork.parent_pid);
+		p = pb_put_str(p, 3, e->fork.child_comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, 4, e->fork.child_pid);
+		break;
+	}
+	case SCX_EV_EXEC:
+		note_thread(w, e->exec.pid, e->exec.tgid, e->exec.comm);
+		id = 237;
+		common = (uint32_t)e->exec.pid;
+		p = pb_put_str(p, 1, e->exec.filename, SCX_PATH_LEN);
+		p = pb_put_i64(p, 2, e->exec.pid);
+		p = pb_put_i64(p, 3, e->exec.old_pid);
+		p = pb_put_str(p, 50001, e->exec.comm, SCX_COMM_LEN);	/* ours: the new comm */
+		break;
+	case SCX_EV_EXIT:
+	case SCX_EV_FREE:
+		note_thread(w, e->task.pid, e->task.tgid, e->task.comm);
+		id = e->type == SCX_EV_EXIT ? 238 : 240;
+		p = pb_put_str(p, 1, e->task.comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, 2, e->task.pid);
+		if (id == 238) {
+			p = pb_put_i64(p, 3, e->task.tgid);
+			p = pb_put_i64(p, 4, e->task.prio);
+		} else {
+			p = pb_put_i64(p, 3, e->task.prio);
+		}
+		break;
+	case SCX_EV_TASK_RENAME:
+		note_thread(w, e->rename.pid, e->rename.tgid, e->rename.newcomm);
+		id = 236;
+		common = (uint32_t)e->rename.pid;
+		p = pb_put_i64(p, 1, e->rename.pid);
+		p = pb_put_str(p, 2, e->rename.oldcomm, SCX_COMM_LEN);
+		p = pb_put_str(p, 3, e->rename.newcomm, SCX_COMM_LEN);
+		break;
+	case SCX_EV_SOFTIRQ_ENTRY:
+	case SCX_EV_SOFTIRQ_EXIT:
+		id = e->type == SCX_EV_SOFTIRQ_ENTRY ? 24 : 25;
+		p = pb_put_u64(p, 1, e->softirq.vec);
+		break;
+	case SCX_EV_IRQ_ENTRY:
+		id = 36;
+		p = pb_put_i64(p, 1, e->irq.irq);
+		break;
+	case SCX_EV_IRQ_EXIT:
+		id = 37;
+		p = pb_put_i64(p, 1, e->irq.irq);
+		p = pb_put_i64(p, 2, e->irq.ret);
+		break;
+	case SCX_EV_IPI_SEND:
+		if (!e->ipi.callsite && e->ipi.target_cpu >= 0 && e->ipi.target_cpu < 32) {
+			id = 23;	/* ipi_raise: trace_processor's raw table shows it */
+			p = pb_put_u64(p, 1, 1u << e->ipi.target_cpu);
+		} else {
+			id = 50007;
+			p = pb_put_i64(p, 1, e->ipi.target_cpu);
+			p = pb_put_u64(p, 2, e->ipi.callsite);
+		}
+		break;
+	case SCX_EV_IPI_ENTRY:
+	case SCX_EV_IPI_EXIT:
+		id = e->type == SCX_EV_IPI_ENTRY ? 21 : 22;
+		break;
+	case SCX_EV_CPU_FREQUENCY:
+		id = 11;
+		p = pb_put_u64(p, 1, e->freq.khz);
+		p = pb_put_u64(p, 2, e->freq.cpu_id);
+		break;
+	case SCX_EV_CPU_IDLE:
+		id = 13;
+		p = pb_put_u64(p, 1, e->idle.state);
+		p = pb_put_u64(p, 2, e->idle.cpu_id);
+		break;
+	case SCX_EV_DSQ_INSERT:
+		note_thread(w, e->dsq.pid, e->dsq.tgid, e->dsq.comm);
+		id = 50002;
+		p = pb_put_i64(p, 1, e->dsq.pid);
+		p = pb_put_u64(p, 2, e->dsq.dsq_id);
+		p = pb_put_u64(p, 3, e->dsq.vtime);
+		p = pb_put_u64(p, 4, e->dsq.slice_ns);
+		p = pb_put_u64(p, 5, e->dsq.depth);
+		p = pb_put_str(p, 6, e->dsq.comm, SCX_COMM_LEN);
+		break;
+	case SCX_EV_CPUHP_ENTER:
+	case SCX_EV_CPUHP_EXIT:
+		id = e->type == SCX_EV_CPUHP_ENTER ? 50003 : 50004;
+		p = pb_put_u64(p, 1, e->cpuhp.cpu_id);
+		p = pb_put_i64(p, 2, e->cpuhp.target);
+		p = pb_put_i64(p, 3, e->cpuhp.idx);
+		if (id == 50004)
+			p = pb_put_i64(p, 4, e->cpuhp.ret);
+		break;
+	case SCX_EV_SCX_ENABLE:
+	case SCX_EV_SCX_DISABLE:
+		id = e->type == SCX_EV_SCX_ENABLE ? 50005 : 50006;
+		p = pb_put_str(p, 1, e->ops.name, SCX_NAME_LEN);
+		break;
+	default:
+		return 0;
+	}
+	put_event(c, e->ts, common, id, pl, p - pl, NULL, 0);
+	return maybe_flush(w, cpu);
+}
+
+int scx_pf_writer__flush(struct scx_pf_writer *w)
+{
+	int rc;
+
+	for (int i = 0; i < 1024; i++)
+		if (w->cpu[i] && (rc = flush_cpu(w, i)))
+			return rc;
+	if ((rc = flush_process_tree(w, 0)))
+		return rc;
+	return out_drain(w);
+}
+
+static struct scx_pf_writer *writer_new(int fd, bool own, const struct scx_pf_write_opts *o)
+{
+	struct scx_pf_writer *w = scx_xcalloc(1, sizeof(*w));
+
+	w->fd = fd;
+	w->own_fd = own;
+	if (o)
+		w->o = *o;
+	return w;
+}
+
+struct scx_pf_writer *scx_pf_writer__fdopen(int fd, const struct scx_pf_write_opts *o)
+{
+	return writer_new(fd, false, o);
+}
+
+struct scx_pf_writer *scx_pf_writer__open(const char *path, const struct scx_pf_write_opts *o)
+{
+	int fd;
+
+	if (!path || !strcmp(path, "-"))
+		return writer_new(1, false, o);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return NULL;
+	return writer_new(fd, true, o);
+}
+
+int scx_pf_writer__close(struct scx_pf_writer *w)
+{
+	int rc;
+
+	if (!w)
+		return 0;
+	if (!w->header_done)
+		scx_pf_writer__header(w, NULL);
+	rc = scx_pf_writer__flush(w);
+	if (!rc)
+		rc = w->err;
+	if (w->own_fd && close(w->fd) && !rc)
+		rc = -errno;
+	for (int i = 0; i < 1024; i++) {
+		struct wcpu *c = w->cpu[i];
+		if (!c)
+			continue;
+		scx_buf_free(&c->ev);
+		scx_buf_free(&c->itab);
+		for (unsigned k = 0; k < C_N; k++)
+			scx_buf_free(&c->arr[k]);
+		free(c->comms);
+		free(c);
+	}
+	scx_buf_free(&w->out);
+	scx_buf_free(&w->pkt);
+	scx_buf_free(&w->pt_threads);
+	scx_buf_free(&w->pt_procs);
+	pf_map_free(&w->tids);
+	free(w);
+	return rc;
+}
+
+uint64_t scx_pf_writer__bytes(const struct scx_pf_writer *w)
+{
+	return w->bytes + w->out.len;
+}

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record: perf mem record system-wide for a while, the hint recorder beside
+ * it, optionally perf script, then DIR.tar.gz.  perf runs in its own process
+ * group (a terminal ^C reaches only us, and we decide what perf gets) and
+ * dies with us (PDEATHSIG).  Its stderr is relayed and its tail kept, so a
+ * failure is reported with perf's own words.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "prof/prof.h"
+
+const char *prof_perf_binary(void)
+{
+	const char *p = getenv("SCX_PROF_PERF");
+
+	if (!p || !*p)
+		p = getenv("SCXPROF_PERF");
+	return p && *p ? p : "perf";
+}
+
+int prof_record_argv(const struct prof_record_opts *o, const char **argv, size_t max)
+{
+	static char ldlat[16], data[4096];
+	size_t n = 0;
+
+	if (max < 16)
+		return -ENOSPC;
+	snprintf(ldlat, sizeof(ldlat), "%u", o->ldlat);
+	snprintf(data, sizeof(data), "%s/perf.data", o->out);
+	argv[n++] = o->perf;
+	argv[n++] = "mem";
+	argv[n++] = "record";
+	argv[n++] = "--all-cgroups";
+	argv[n++] = "--phys-data";
+	argv[n++] = "--data-page-size";
+	argv[n++] = "--ldlat";
+	argv[n++] = ldlat;
+	if (o->hints_map) {
+		/* hint timestamps are CLOCK_MONOTONIC; samples must be too to be joined */
+		argv[n++] = "-k";
+		argv[n++] = "CLOCK_MONOTONIC";
+	}
+	argv[n++] = "-o";
+	argv[n++] = data;
+	argv[n] = NULL;
+	return (int)n;
+}
+
+struct child {
+	pid_t pid;
+	int err_fd;		/* its stderr, or -1 once closed */
+	struct scx_buf tail;	/* what it said on stderr */
+	bool relay;
+	int status;
+	bool exited;
+};
+
+static int spawn(struct child *c, const char *const *argv, int out_fd, bool relay)
+{
+	int p[2];
+
+	memset(c, 0, sizeof(*c));
+	c->relay = relay;
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	c->pid = fork();
+	if (c->pid < 0) {
+		int e = -errno;
+
+		close(p[0]);
+		close(p[1]);
+		return e;
+	}
+	if (!c->pid) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		dup2(p[1], STDERR_FILENO);
+		if (out_fd >= 0)
+			dup2(out_fd, STDOUT_FILENO);
+		execvp(argv[0], (char *const *)argv);
+		dprintf(STDERR_FILENO, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	c->err_fd = p[0];
+	return 0;
+}
+
+static void drain(struct child *c)
+{
+	char buf[4096];
+	ssize_t n;
+
+	if (c->err_fd < 0)
+		return;
+	n = read(c->err_fd, buf, sizeof(buf));
+	if (n < 0 && errno == EINTR)
+		return;
+	if (n <= 0) {
+		close(c->err_fd);
+		c->err_fd = -1;
+		return;
+	}
+	if (c->relay)
+		scx_write_all(STDERR_FILENO, buf, (size_t)n);
+	scx_buf_add(&c->tail, buf, (size_t)n);
+	if (c->tail.len > 8192) {	/* keep the end: that is where perf says why */
+		memmove(c->tail.data, c->tail.data + c->tail.len - 4096, 4096);
+		c->tail.len = 4096;
+	}
+}
+
+static bool reap(struct child *c, bool block)
+{
+	if (c->exited)
+		return true;
+	for (;;) {
+		pid_t r = waitpid(c->pid, &c->status, block ? 0 : WNOHANG);
+
+		if (r == c->pid) {
+			c->exited = true;
+			while (c->err_fd >= 0)
+				drain(c);
+			return true;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		return false;
+	}
+}
+
+/* perf's last non-empty stderr lines, for the error message */
+static const char *said(struct child *c)
+{
+	char *s;
+
+	scx_buf_add(&c->tail, "", 1);
+	s = c->tail.data;
+	while (*s == '\n' || *s == ' ')
+		s++;
+	for (size_t n = strlen(s); n && (s[n - 1] == '\n' || s[n - 1] == ' '); n--)
+		s[n - 1] = 0;
+	for (char *q = s; *q; q++)
+		if (*q == '\n')
+			*q = ' ';	/* one line: "failed: memory events not supported" */
+	return *s ? s : "no message";
+}
+
+static void status_str(int st, char *buf, size_t n)
+{
+	if (WIFEXITED(st))
+		snprintf(buf, n, "exit %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, n, "killed by signal %d", WTERMSIG(st));
+	else
+		snprintf(buf, n, "status %d", st);
+}
+
+/* run to completion with stdout into out_fd; 0 when it exited 0 */
+static int run(const char *const *argv, int out_fd, volatile sig_atomic_t *stop, struct child *c)
+{
+	int err = spawn(c, argv, out_fd, false);
+
+	if (err)
+		return err;
+	while (!reap(c, false)) {
+		struct pollfd pfd = { c->err_fd, POLLIN, 0 };
+
+		if (stop && *stop) {
+			kill(c->pid, SIGKILL);
+			reap(c, true);
+			return -EINTR;
+		}
+		if (c->err_fd >= 0) {
+			if (poll(&pfd, 1, 100) > 0)
+				drain(c);
+		} else {
+			usleep(10000);
+		}
+	}
+	return WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0 ? 0 : -ECHILD;
+}
+
+static int write_file_of(const char *dir, const char *name, int *fd)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	*fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	return *fd < 0 ? -errno : 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char p[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(p))
+		return -ENAMETOOLONG;
+	memcpy(p, path, n + 1);
+	for (size_t i = 1; i < n; i++) {
+		if (p[i] != '/')
+			continue;
+		p[i] = 0;
+		if (mkdir(p, 0755) && errno != EEXIST)
+			return -errno;
+		p[i] = '/';
+	}
+	return mkdir(p, 0755) ? -errno : 0;
+}
+
+static int version(const struct prof_record_opts *o)
+{
+	const char *argv[] = { o->perf, "version", NULL };
+	struct child c;
+	char st[64];
+	int fd, err = write_file_of(o->out, "perf.version", &fd);
+
+	if (err) {
+		scx_warn("cannot create '%s/perf.version': %s", o->out, strerror(-err));
+		return err;
+	}
+	err = run(argv, fd, o->stop, &c);
+	close(fd);
+	if (err == -EINTR) {
+		scx_buf_free(&c.tail);
+		return err;
+	}
+	if (err) {
+		if (c.pid > 0) {
+			status_str(c.status, st, sizeof(st));
+			scx_warn("'%s version' failed (%s): %s", o->perf, st, said(&c));
+		} else {
+			scx_warn("cannot run '%s': %s", o->perf, strerror(-err));
+		}
+	}
+	scx_buf_free(&c.tail);
+	return err;
+}
+
+int prof_perf_script(const char *perf, const char *data, const char *out,
+		     volatile sig_atomic_t *stop, char *err, size_t errsz)
+{
+	const char *argv[] = { perf, "script", "-F", PROF_SCRIPT_FIELDS, "-i", data, NULL };
+	struct child c;
+	char st[64];
+	int fd, ret;
+
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errsz, "cannot create '%s': %s", out, strerror(errno));
+		return ret;
+	}
+	ret = run(argv, fd, stop, &c);
+	if (close(fd) && !ret) {
+		ret = -errno;
+		snprintf(err, errsz, "cannot write '%s': %s", out, strerror(errno));
+	} else if (ret == -EINTR) {
+		snprintf(err, errsz, "interrupted");
+	} else if (ret && c.pid > 0) {
+		status_str(c.status, st, sizeof(st));
+		snprintf(err, errsz, "perf script failed (%s): %s", st, said(&c));
+	} else if (ret) {
+		snprintf(err, errsz, "cannot run '%s': %s", perf, strerror(-ret));
+	}
+	if (ret)
+		unlink(out);
+	scx_buf_free(&c.tail);
+	return ret;
+}
+
+static int perf_script(const struct prof_record_opts *o)
+{
+	char in[4096], path[4096], err[1024];
+	int ret;
+
+	snprintf(in, sizeof(in), "%s/perf.data", o->out);
+	snprintf(path, sizeof(path), "%s/perf.script", o->out);
+	printf("Generating perf.script...\n");
+	fflush(stdout);
+	ret = prof_perf_script(o->perf, in, path, o->stop, err, sizeof(err));
+	if (ret == -EINTR)
+		return ret;
+	/* not fatal: process can generate it later, perhaps with a newer perf */
+	if (ret)
+		scx_warn("warning: failed to generate perf.script: %s", err);
+	return 0;
+}
+
+static void interrupted_msg(const struct prof_record_opts *o)
+{
+	scx_warn("interrupted: perf stopped, partial output '%s' removed", o->out);
+}
+
+int prof_record(const struct prof_record_opts *o, bool *interrupted)
+{
+	const char *argv[24];
+	char archive[4096], hpath[4096], st[64], herr[512];
+	struct prof_hintrec *hr = NULL;
+	struct child perf = { .pid = -1, .err_fd = -1 };
+	uint64_t deadline, dropped;
+	bool stopping = false;
+	int err, hfd = -1;
+	struct stat sb;
+
+	*interrupted = false;
+	snprintf(archive, sizeof(archive), "%s.tar.gz", o->out);
+	if (!lstat(o->out, &sb)) {
+		scx_warn("output directory '%s' already exists", o->out);
+		return -EEXIST;
+	}
+	if (!o->no_archive && !lstat(archive, &sb)) {
+		scx_warn("archive '%s' already exists", archive);
+		return -EEXIST;
+	}
+	if ((err = mkdir_p(o->out))) {
+		scx_warn("cannot create '%s': %s", o->out, strerror(-err));
+		return err;
+	}
+	if ((err = version(o)))
+		goto fail;
+
+	if (o->hints_map) {
+		snprintf(hpath, sizeof(hpath), "%s/hints.jsonl", o->out);
+		if ((err = write_file_of(o->out, "hints.jsonl", &hfd))) {
+			scx_warn("cannot create '%s': %s", hpath, strerror(-err));
+			goto fail;
+		}
+		hr = prof_hintrec__new(o->hints_map, o->hints_ring_mb, hfd, herr, sizeof(herr));
+		if (!hr && errno != ENOTSUP) {
+			scx_warn("%s", herr);
+			err = -EINVAL;
+			goto fail;
+		}
+		if (!hr) {
+			/* a profile without hints is still useful: say so and go on */
+			scx_warn("%s; recording without hints", herr);
+			close(hfd);
+			hfd = -1;
+			unlink(hpath);
+		} else {
+			scx_debug(1, "hints: recording updates of '%s' via %s", o->hints_map,
+				  prof_hintrec__how(hr));
+		}
+	}
+
+	prof_record_argv(o, argv, SCX_ARRAY_SIZE(argv));
+	if ((err = spawn(&perf, argv, -1, true))) {
+		scx_warn("cannot run '%s': %s", o->perf, strerror(-err));
+		goto fail;
+	}
+	deadline = scx_now_mono_ns() + o->timeout_ns;
+	while (!reap(&perf, false)) {
+		struct pollfd pfd[2] = { { perf.err_fd, POLLIN, 0 },
+					 { hr ? prof_hintrec__fd(hr) : -1, POLLIN, 0 } };
+		uint64_t now = scx_now_mono_ns();
+		int ms = hr ? 10 : 100;	/* the hint scan runs every 10 ms */
+
+		if (*o->stop) {
+			if (!*interrupted) {
+				*interrupted = true;
+				kill(perf.pid, SIGINT);
+				/* perf gets a moment to exit cleanly, then no more */
+				deadline = now + 2000000000ULL;
+			} else if (now >= deadline) {
+				kill(perf.pid, SIGKILL);
+			}
+		} else if (!stopping && now >= deadline) {
+			stopping = true;
+			kill(perf.pid, SIGINT);
+		}
+		if (!stopping && !*interrupted && deadline > now)
+			ms = (int)SCX_MIN((deadline - now) / 1000000 + 1, (uint64_t)ms);
+		if (poll(pfd, 2, ms) > 0) {
+			if (pfd[0].revents)
+				drain(&perf);
+		}
+		if (hr && (err = prof_hintrec__poll(hr, 0))) {
+			scx_warn("cannot write '%s': %s", hpath, strerror(-err));
+			kill(perf.pid, SIGKILL);
+			reap(&perf, true);
+			goto fail;
+		}
+	}
+	if (hr) {
+		dropped = prof_hintrec__free(hr);
+		hr = NULL;
+		if (dropped) {
+			struct scx_buf m = { 0 };
+
+			prof_hints_dropped_msg(&m, dropped);
+			scx_buf_add(&m, "", 1);
+			scx_warn("%s", m.data);
+			scx_buf_free(&m);
+		}
+	}
+	if (hfd >= 0) {
+		close(hfd);
+		hfd = -1;
+	}
+	if (*interrupted || *o->stop) {
+		*interrupted = true;
+		err = 0;
+		goto fail;
+	}
+	/* perf ends with SIGINT's status or 0 when we stopped it; anything else is its failure */
+	if (!(WIFEXITED(perf.status) && WEXITSTATUS(perf.status) == 0) &&
+	    !(stopping && WIFSIGNALED(perf.status) && WTERMSIG(perf.status) == SIGINT)) {
+		status_str(perf.status, st, sizeof(st));
+		scx_warn("perf failed (%s): %s", st, said(&perf));
+		err = -ECHILD;
+		goto fail;
+	}
+	if (o->perf_script && (err = perf_script(o)) == -EINTR) {
+		*interrupted = true;
+		err = 0;
+		goto fail;
+	}
+	if (!o->no_archive) {
+		char terr[512];
+
+		if ((err = prof_tar_create(o->out, archive, terr, sizeof(terr)))) {
+			scx_warn("%s (the profile is kept in '%s')", terr, o->out);
+			goto out;
+		}
+		if ((err = prof_rmtree(o->out)))
+			scx_warn("cannot remove '%s': %s", o->out, strerror(-err));
+		printf("Profile: %s\n", archive);
+	} else {
+		printf("Profile: %s\n", o->out);
+	}
+	err = 0;
+	goto out;
+fail:
+	if (hr)
+		prof_hintrec__free(hr);
+	if (hfd >= 0)
+		close(hfd);
+	if (perf.pid > 0 && !perf.exited) {
+		kill(perf.pid, SIGKILL);
+		reap(&perf, true);
+	}
+	prof_rmtree(o->out);
+	if (*interrupted)
+		interrupted_msg(o);
+out:
+	if (perf.err_fd >= 0)
+		close(perf.err_fd);
+	scx_buf_free(&perf.tail);
+	return err;
+}

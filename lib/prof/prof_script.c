@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf script lines (perf >= 6.3, PROF_SCRIPT_FIELDS) into samples, and
+ * samples into perf.jsonl lines.  perf prints the fields in a fixed order
+ * whatever -F says:
+ *   COMM PID/TID TIME: ADDR [DATASYM (DATADSO)] CGROUP IP SYM (DSO) PHYS SIZE
+ * comm and sym may hold spaces, sym and dso may hold parentheses, and the
+ * data symbol appears only for events whose address correlates to a symbol
+ * (page faults), so fields are found by shape, not by position.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "prof/prof.h"
+
+static inline bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+struct tok {
+	const char *p;
+	size_t n;
+};
+
+/* next whitespace-separated token at or after *pos; false at the end */
+static inline bool next_tok(const char *s, size_t len, size_t *pos, struct tok *t)
+{
+	size_t i = *pos;
+
+	while (i < len && is_space(s[i]))
+		i++;
+	if (i == len)
+		return false;
+	t->p = s + i;
+	while (i < len && !is_space(s[i]))
+		i++;
+	t->n = (size_t)(s + i - t->p);
+	*pos = i;
+	return true;
+}
+
+/* "123/456" with both parts u32 */
+static bool parse_ids(struct tok t, uint32_t *a, uint32_t *b)
+{
+	uint64_t v[2] = { 0, 0 };
+	size_t i = 0;
+
+	for (int k = 0; k < 2; k++) {
+		size_t start = i;
+
+		while (i < t.n && t.p[i] >= '0' && t.p[i] <= '9') {
+			v[k] = v[k] * 10 + (uint64_t)(t.p[i] - '0');
+			if (v[k] > UINT32_MAX)
+				return false;
+			i++;
+		}
+		if (i == start)
+			return false;
+		if (k == 0) {
+			if (i == t.n || t.p[i] != '/')
+				return false;
+			i++;
+		}
+	}
+	if (i != t.n)
+		return false;
+	*a = (uint32_t)v[0];
+	*b = (uint32_t)v[1];
+	return true;
+}
+
+static bool is_cgroup(struct tok t)
+{
+	return t.n && (t.p[0] == '/' || (t.n == 7 && !memcmp(t.p, "unknown", 7)));
+}
+
+static bool is_hex(struct tok t)
+{
+	if (!t.n)
+		return false;
+	for (size_t i = 0; i < t.n; i++)
+		if (!isxdigit((unsigned char)t.p[i]))
+			return false;
+	return true;
+}
+
+uint64_t prof_page_size(const char *s, size_t n)
+{
+	uint64_t v = 0, mult = 1;
+	size_t i = 0;
+
+	if (!n || (n == 3 && (s[0] == 'N' || s[0] == 'n') && s[1] == '/' &&
+		   (s[2] == 'A' || s[2] == 'a')))
+		return 0;
+	switch (s[n - 1]) {
+	case 'k': case 'K': mult = 1ULL << 10; n--; break;
+	case 'm': case 'M': mult = 1ULL << 20; n--; break;
+	case 'g': case 'G': mult = 1ULL << 30; n--; break;
+	}
+	if (!n)
+		return 0;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - 9) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v > UINT64_MAX / mult)
+		return 0;
+	return v * mult;
+}
+
+static struct prof_str trim(const char *p, size_t n)
+{
+	while (n && is_space(*p))
+		p++, n--;
+	while (n && is_space(p[n - 1]))
+		n--;
+	return (struct prof_str){ p, n };
+}
+
+/* "sym (dso) phys size": dso is the last balanced parenthesised group */
+static void parse_tail(const char *p, size_t n, struct prof_sample *s)
+{
+	const char *close = NULL, *open = NULL;
+	size_t pos, depth = 0;
+	struct tok t;
+
+	for (size_t i = n; i > 0; i--)
+		if (p[i - 1] == ')') {
+			close = p + i - 1;
+			break;
+		}
+	if (!close) {
+		/* no dso: nothing usable, the sample ends up "no phys_addr" */
+		s->sym = (struct prof_str){ p, 0 };
+		return;
+	}
+	for (const char *q = close; q >= p; q--) {
+		if (*q == ')')
+			depth++;
+		else if (*q == '(' && --depth == 0) {
+			open = q;
+			break;
+		}
+	}
+	if (!open) {
+		s->sym = trim(p, n);
+		return;
+	}
+	s->sym = trim(p, (size_t)(open - p));
+	s->dso = (struct prof_str){ open + 1, (size_t)(close - open - 1) };
+	pos = (size_t)(close + 1 - p);
+	if (next_tok(p, n, &pos, &t)) {
+		s->phys = (struct prof_str){ t.p, t.n };
+		if (next_tok(p, n, &pos, &t))
+			s->page_size = prof_page_size(t.p, t.n);
+	}
+}
+
+int prof_script_parse(const char *line, size_t len, struct prof_sample *s, const char **why)
+{
+	struct tok t, prev = { 0 }, time, addr, r[3];
+	size_t pos = 0, comm_end = 0, rest_pos;
+	const char *comm_start = NULL;
+	bool found = false;
+
+	memset(s, 0, sizeof(*s));
+	*why = NULL;
+	while (len && is_space(line[len - 1]))
+		len--;
+	/*
+	 * The PID/TID token is the first "N/N" followed by a "TIME:" token; a
+	 * comm may itself contain "1/2".
+	 */
+	while (next_tok(line, len, &pos, &t)) {
+		if (!comm_start)
+			comm_start = t.p;
+		if (parse_ids(t, &s->pid, &s->tid)) {
+			size_t p2 = pos;
+
+			if (next_tok(line, len, &p2, &time) && time.n > 1 &&
+			    time.p[time.n - 1] == ':') {
+				found = true;
+				comm_end = prev.p ? (size_t)(prev.p + prev.n - line) : 0;
+				pos = p2;
+				break;
+			}
+		}
+		prev = t;
+	}
+	if (!comm_start)
+		return PROF_LINE_BLANK;
+	if (!found) {
+		*why = "no PID/TID and time fields";
+		return PROF_LINE_BAD;
+	}
+	if (prev.p)
+		s->comm = (struct prof_str){ comm_start, comm_end - (size_t)(comm_start - line) };
+	else
+		s->comm = (struct prof_str){ comm_start, 0 };
+	s->time = (struct prof_str){ time.p, time.n - 1 };
+	if (!next_tok(line, len, &pos, &addr)) {
+		*why = "no addr field";
+		return PROF_LINE_BAD;
+	}
+	s->addr = (struct prof_str){ addr.p, addr.n };
+
+	/* the cgroup, possibly after the data address' "sym (dso)" */
+	rest_pos = pos;
+	if (!next_tok(line, len, &pos, &r[0])) {
+		*why = "no cgroup field";
+		return PROF_LINE_BAD;
+	}
+	if (!is_cgroup(r[0])) {
+		struct tok a = r[0], b;
+		size_t p2 = pos;
+		bool ok = false;
+
+		while (next_tok(line, len, &p2, &b)) {
+			if (a.p[a.n - 1] == ')' && is_cgroup(b)) {
+				ok = true;
+				r[0] = b;
+				pos = p2;
+				break;
+			}
+			a = b;
+		}
+		if (!ok) {
+			if (is_hex(r[0])) {
+				*why = "no cgroup field";
+				return PROF_LINE_NO_CGROUP;
+			}
+			*why = "no cgroup field";
+			return PROF_LINE_BAD;
+		}
+	}
+	(void)rest_pos;
+	s->cgroup = (struct prof_str){ r[0].p, r[0].n };
+	if (!next_tok(line, len, &pos, &r[1])) {
+		*why = "no ip field";
+		return PROF_LINE_BAD;
+	}
+	s->ip = (struct prof_str){ r[1].p, r[1].n };
+	if (pos < len) {
+		struct prof_str tail = trim(line + pos, len - pos);
+
+		parse_tail(tail.p, tail.n, s);
+	} else {
+		s->sym = (struct prof_str){ line + len, 0 };
+	}
+	return PROF_LINE_OK;
+}
+
+int prof_sample_filter(const struct prof_sample *s)
+{
+	if (!s->phys.n || prof_str_eq(s->phys, "0"))
+		return PROF_SKIP_NO_PHYS;
+	if (prof_str_eq(s->comm, "perf") || prof_str_eq(s->comm, "swapper"))
+		return PROF_SKIP_COMM;
+	return PROF_KEEP;
+}
+
+/* ---- JSON out --------------------------------------------------------------- */
+
+/* length of a valid UTF-8 sequence at p (max n bytes), 0 if invalid */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+	size_t len;
+	unsigned min;
+	uint32_t cp;
+
+	if (c < 0xc2)
+		return 0;
+	else if (c < 0xe0)
+		len = 2, cp = c & 0x1f, min = 0x80;
+	else if (c < 0xf0)
+		len = 3, cp = c & 0x0f, min = 0x800;
+	else if (c < 0xf5)
+		len = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+size_t prof_utf8_prefix(const char *s, size_t n, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	n = n < max ? n : max;
+	while (i < n) {
+		size_t l = p[i] < 0x80 ? 1 : utf8_len(p + i, n - i);
+
+		if (!l)
+			break;	/* invalid, or cut by max */
+		i += l;
+	}
+	return i;
+}
+
+/* bytes that need escaping or UTF-8 validation */
+static const unsigned char special[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xff] = 1,
+};
+
+void prof_json_str(struct scx_buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	char *o;
+	size_t i = 0;
+
+	/* worst case: every byte becomes \u00XX or U+FFFD; 6 bytes each */
+	scx_buf_reserve(b, n * 6 + 2);
+	o = b->data + b->len;
+	*o++ = '"';
+	while (i < n) {
+		unsigned char c = p[i];
+		size_t j = i;
+
+		while (j < n && !special[p[j]])
+			j++;
+		if (j > i) {
+			memcpy(o, p + i, j - i);
+			o += j - i;
+			i = j;
+			continue;
+		}
+		if (c >= 0x80) {
+			size_t l = utf8_len(p + i, n - i);
+
+			if (l) {
+				memcpy(o, p + i, l);
+				o += l;
+				i += l;
+			} else {
+				memcpy(o, "\xef\xbf\xbd", 3);
+				o += 3;
+				i++;
+			}
+			continue;
+		}
+		*o++ = '\\';
+		switch (c) {
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\f': *o++ = 'f'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\t': *o++ = 't'; break;
+		default:
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+		}
+		i++;
+	}
+	*o++ = '"';
+	b->len = (size_t)(o - b->data);
+}
+
+static inline void add_lit(struct scx_buf *b, const char *s, size_t n)
+{
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+}
+
+static void add_u64(struct scx_buf *b, uint64_t v)
+{
+	char tmp[24];
+	int i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	scx_buf_add(b, tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+#define LIT(b, s) do { scx_buf_reserve(b, sizeof(s)); add_lit(b, s, sizeof(s) - 1); } while (0)
+
+void prof_jsonl_write(struct scx_buf *b, const struct prof_sample *s, const uint64_t *hint)
+{
+	LIT(b, "{\"comm\":");
+	prof_json_str(b, s->comm.p, s->comm.n);
+	LIT(b, ",\"tid\":");
+	add_u64(b, s->tid);
+	LIT(b, ",\"pid\":");
+	add_u64(b, s->pid);
+	LIT(b, ",\"time\":");
+	prof_json_str(b, s->time.p, s->time.n);
+	LIT(b, ",\"addr\":");
+	prof_json_str(b, s->addr.p, s->addr.n);
+	LIT(b, ",\"cgroup\":");
+	prof_json_str(b, s->cgroup.p, s->cgroup.n);
+	LIT(b, ",\"ip\":");
+	prof_json_str(b, s->ip.p, s->ip.n);
+	LIT(b, ",\"sym\":");
+	prof_json_str(b, s->sym.p, s->sym.n);
+	LIT(b, ",\"dso\":");
+	prof_json_str(b, s->dso.p, s->dso.n);
+	LIT(b, ",\"phys_addr\":");
+	prof_json_str(b, s->phys.p, s->phys.n);
+	LIT(b, ",\"data_page_size\":");
+	add_u64(b, s->page_size);
+	if (hint) {
+		LIT(b, ",\"hint\":");
+		add_u64(b, *hint);
+	}
+	LIT(b, "}\n");
+}
