@@ -20,6 +20,19 @@ struct scx_opt {
 	const char *values;
 };
 
+/*
+ * An older spelling of an option (scx(7), OPTION LETTERS, lists the current
+ * ones).  getopt accepts it as the current option and says so once on
+ * stderr; --help and the completions show only the current spelling.  An old
+ * spelling never shares a letter or name with a current option of the same
+ * command: scx_getopt() refuses such a table.
+ */
+struct scx_opt_old {
+	int key;		/* the current option's key */
+	int old_key;		/* the old short letter, or 0 */
+	const char *old_lng;	/* the old long name, or NULL */
+};
+
 struct scx_cmd {
 	const char *name;	/* "scx-agg" or "scx-prof record" */
 	const char *args;	/* after [OPTION]..., e.g. "[FILE]..." or NULL */
@@ -27,14 +40,17 @@ struct scx_cmd {
 	const struct scx_opt *opts;	/* ends with a zero entry; -h/-V added */
 	const char *const *subcommands;	/* NULL-terminated, or NULL */
 	const char *footer;	/* extra --help text after the options, or NULL */
+	const struct scx_opt_old *old;	/* ends with a zero entry, or NULL */
 };
 
 /*
  * getopt_long over cmd->opts.  Returns the option's key, -1 at the end of the
  * options (optind then indexes the operands).  -h/--help prints help and
  * exits 0, -V/--version prints the version and exits 0, --completion-helper
- * prints the table for scripts/gen-completions.sh and exits 0, and an unknown
- * option or a missing argument prints a usage line and exits 2.
+ * prints the table for scripts/gen-completions.sh and exits 0, an old
+ * spelling (cmd->old) returns the current option's key after a note on
+ * stderr, and an unknown option or a missing argument prints a usage line
+ * and exits 2.
  * '*arg' is set to the argument (or NULL).
  */
 int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **arg);
