@@ -64,8 +64,8 @@ if command -v perf >/dev/null && perf sched record -q -m 64M -o "$tmp/perf.data"
 	set -- $(measure sh -c "$loop" "$agg" -b pid -r all "$tmp/perf.ndjson"); as2=$(div10 "$1")
 	ratio=$(awk -v a="$ps" -v b="$as" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
 	perf_row="| perf sched latency -p (perf.data) | $npe | ${ps}s ($(rate "$npe" "$ps")M/s), ${prss} KiB | 1 |
-| scx-agg -b pid (same events, NDJSON) | $npe | ${as}s ($(rate "$npe" "$as")M/s), ${arss} KiB | ${ratio}x faster |
-| scx-agg -b pid -r all (same events) | $npe | ${as2}s ($(rate "$npe" "$as2")M/s) | |"
+| scx-agg -g pid (same events, NDJSON) | $npe | ${as}s ($(rate "$npe" "$as")M/s), ${arss} KiB | ${ratio}x faster |
+| scx-agg -g pid -r all (same events) | $npe | ${as2}s ($(rate "$npe" "$as2")M/s) | |"
 fi
 
 # memory: peak RSS against events, threads and CPUs (--by cpu,llc,node -r all)
@@ -103,7 +103,7 @@ recording on a loaded machine, both tools then read the same remaining events):
 |---|---|---|---|
 $perf_row
 
-Peak RSS of \`scx-agg -b all -r all --once\` (everything kept) by input size (agg-gen attempts),
+Peak RSS of \`scx-agg -g all -r all --once\` (everything kept) by input size (agg-gen attempts),
 threads and CPUs:
 
 | events (attempts) | threads | CPUs | peak RSS KiB |

@@ -13,7 +13,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/scx-bench-json.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 "$B/bench/top-gen" -c 512 -N 8 -l 8 -s 2 -r 20 -O -f binary >"$T/ev.bin"
-"$B/scx-agg" -i 250ms --by cpu,llc,node,tgid,pid,dsq <"$T/ev.bin" >"$T/snap.ndjson"
+"$B/scx-agg" -I 250ms --by cpu,llc,node,tgid,pid,dsq <"$T/ev.bin" >"$T/snap.ndjson"
 "$B/bench/top-gen" -c 512 -N 8 -l 8 -s 2 -r 20 -O -f ndjson >"$T/ev.ndjson"
 
 row() {	# row NAME FILE

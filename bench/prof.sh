@@ -43,14 +43,14 @@ cost() {
 }
 
 lib_p=$(taskset -c "$CPU" "$lib" process "$tmp/big/perf.script" "$REPS" | rate)
-(cd "$tmp" && cost "$prof" process -f big) > "$tmp/c1"
-(cd "$tmp" && cost "$prof" process -f tenth) > "$tmp/c2"
+(cd "$tmp" && cost "$prof" process -i big) > "$tmp/c1"
+(cd "$tmp" && cost "$prof" process -i tenth) > "$tmp/c2"
 read -r p_cpu p_rss < "$tmp/c1"
 read -r t_cpu t_rss < "$tmp/c2"
 cli_p=$(awk -v n="$lines" -v s="$p_cpu" 'BEGIN { printf "%.2f", n / s / 1e6 }')
 records=$(wc -l < "$tmp/big.out/perf.jsonl")
 lib_x=$(taskset -c "$CPU" "$lib" extract "$tmp/big.out/perf.jsonl" "$REPS" | rate)
-cost "$prof" extract -f "$tmp/big.out/perf.jsonl" > "$tmp/c3"
+cost "$prof" extract -i "$tmp/big.out/perf.jsonl" > "$tmp/c3"
 read -r x_cpu x_rss < "$tmp/c3"
 cli_x=$(awk -v n="$records" -v s="$x_cpu" 'BEGIN { printf "%.2f", n / s / 1e6 }')
 

@@ -71,12 +71,12 @@ echo
 echo "| input | events/s | scx-top total | ui thread | reader thread |"
 echo "|---|---:|---:|---:|---:|"
 if command -v tmux >/dev/null; then
-	live "scx-agg snapshots (--by cpu,llc,node,tgid,pid,dsq -i 250ms)" \
-		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -i 250ms --by cpu,llc,node,tgid,pid,dsq"
-	live "scx-agg snapshots (--by cpu,llc,node -i 250ms)" \
-		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -i 250ms --by cpu,llc,node"
-	live "scx-agg snapshots (--by llc -i 250ms, the README pipeline)" \
-		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -i 250ms --by llc"
+	live "scx-agg snapshots (--by cpu,llc,node,tgid,pid,dsq -I 250ms)" \
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -I 250ms --by cpu,llc,node,tgid,pid,dsq"
+	live "scx-agg snapshots (--by cpu,llc,node -I 250ms)" \
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -I 250ms --by cpu,llc,node"
+	live "scx-agg snapshots (--by llc -I 250ms, the README pipeline)" \
+		"$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary | $B/scx-agg -I 250ms --by llc"
 	live "raw events, binary, time order" "$gen -c 512 -N 8 -l 8 -s 25 -r 5 -O -R -f binary"
 	live "raw events, binary, time order" "$gen -c 512 -N 8 -l 8 -s 25 -r 20 -O -R -f binary"
 	live "raw events, binary, time order, process view" \
@@ -96,10 +96,10 @@ echo
 "$gen" -c 512 -N 8 -l 8 -s 4 -r 200 -f binary >"$T/thr.bin"
 n=$("$B/bench/top-gen" -c 512 -N 8 -l 8 -s 4 -r 200 -f ndjson | grep -c '"ts"')
 t_top=$( { /usr/bin/time -f "%U %S" "$B/scx-top" -b --no-config -d 250ms <"$T/thr.bin" >/dev/null; } 2>&1 | tail -1)
-t_agg=$( { /usr/bin/time -f "%U %S" "$B/scx-agg" -i 250ms --by cpu,llc,node,tgid,pid,dsq <"$T/thr.bin" >/dev/null; } 2>&1 | tail -1)
+t_agg=$( { /usr/bin/time -f "%U %S" "$B/scx-agg" -I 250ms --by cpu,llc,node,tgid,pid,dsq <"$T/thr.bin" >/dev/null; } 2>&1 | tail -1)
 echo "| tool | events | CPU s | Mevents/s | ratio |"
 echo "|---|---:|---:|---:|---:|"
 awk -v n="$n" -v a="$t_top" -v b="$t_agg" 'BEGIN {
 	split(a, x, " "); split(b, y, " "); ta = x[1] + x[2]; tb = y[1] + y[2];
 	printf "| scx-top -b -d 250ms | %d | %.2f | %.2f | %.2f |\n", n, ta, n / ta / 1e6, ta / tb;
-	printf "| scx-agg -i 250ms --by cpu,llc,node,tgid,pid,dsq | %d | %.2f | %.2f | 1.00 |\n", n, tb, n / tb / 1e6 }'
+	printf "| scx-agg -I 250ms --by cpu,llc,node,tgid,pid,dsq | %d | %.2f | %.2f | 1.00 |\n", n, tb, n / tb / 1e6 }'

@@ -22,9 +22,9 @@ enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS };
 
 static const struct scx_opt opts[] = {
-	{ 'i', "interval", "DURATION", "one snapshot per DURATION of event time (e.g. 1s, 250ms)" },
+	{ 'I', "interval", "DURATION", "one snapshot per DURATION of event time (e.g. 1s, 250ms)" },
 	{ OPT_ONCE, "once", NULL, "one snapshot for the whole input (the default)" },
-	{ 'b', "by", "LIST", "group by cpu,llc,node,pid,tgid,comm,dsq or all (default cpu,llc,node)",
+	{ 'g', "by", "LIST", "group by cpu,llc,node,pid,tgid,comm,dsq or all (default cpu,llc,node)",
 	  "cpu llc node pid tgid comm dsq all" },
 	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)",
 	  "all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations "
@@ -45,11 +45,19 @@ static const struct scx_opt opts[] = {
 	{ 0 },
 };
 
+/* the letters before the suite had one vocabulary (scx(7), OPTION LETTERS) */
+static const struct scx_opt_old old_spellings[] = {
+	{ 'I', 'i' },
+	{ 'g', 'b' },
+	{ 0 },
+};
+
 static const struct scx_cmd cmd = {
 	.name = "scx-agg",
 	.args = "[FILE]...",
 	.summary = "Aggregate scheduler events per CPU, LLC, node, task and DSQ, and analyse them.",
 	.opts = opts,
+	.old = old_spellings,
 	.footer = "Reads stdin when no FILE is given.  Reports: cpu-utilization process-runtime\n"
 		  "wakeup-latency latency-breakdown migrations task-states preemptions wakeup-graph\n"
 		  "runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks.\n",
@@ -184,14 +192,14 @@ int main(int argc, char **argv)
 		uint64_t v;
 
 		switch (key) {
-		case 'i':
+		case 'I':
 			if (scx_parse_duration(arg, &ao.interval_ns) || !ao.interval_ns)
 				scx_usage_error(&cmd, "bad interval '%s'", arg);
 			break;
 		case OPT_ONCE:
 			ao.interval_ns = 0;
 			break;
-		case 'b':
+		case 'g':
 			if (scx_agg_parse_by(arg, &ao.by))
 				scx_usage_error(&cmd, "bad --by '%s': use cpu,llc,node,pid,tgid,comm,dsq", arg);
 			by_given = true;

@@ -28,14 +28,14 @@ static const struct scx_opt options[] = {
 	{ 'e', "events", "LIST", "events to capture, comma-separated (default all)",
 	  SCX_CAP_EVENT_WORDS },
 	{ 'p', "pid", "PID", "only events about this thread id" },
-	{ 't', "tgid", "TGID", "only events about this process id" },
+	{ 'T', "tgid", "TGID", "only events about this process id" },
 	{ 'C', "cpus", "LIST", "only events on these CPUs (0-3,8)" },
 	{ 'c', "comm", "COMM", "only events about tasks with this comm" },
 	{ 's', "sample", "N", "keep 1 event in N (default: every event)" },
 	{ 'f', "format", "FORMAT", "output format (default ndjson)", "ndjson binary" },
 	{ 'z', "compress", "METHOD", "compress the output", "none gzip zstd" },
 	{ 'o', "output", "FILE", "write to FILE (default: standard output)", "@file" },
-	{ 'b', "ring-size", "SIZE", "BPF ring buffer size, a power of two (default 64M)" },
+	{ 'm', "ring-size", "SIZE", "BPF ring buffer size, a power of two (default 64M)" },
 	{ OPT_WAKEUP, "wakeup", "SIZE", "backlog that wakes the reader early (default 256K)" },
 	{ OPT_FLUSH, "flush", "DURATION", "max time a record stays staged per CPU (default 50ms)" },
 	{ OPT_NO_STAGE, "no-stage", NULL, "one ring buffer record per event (slower; to compare)" },
@@ -43,10 +43,18 @@ static const struct scx_opt options[] = {
 	{ 0 }
 };
 
+/* the letters before the suite had one vocabulary (scx(7), OPTION LETTERS) */
+static const struct scx_opt_old old_spellings[] = {
+	{ 'T', 't' },
+	{ 'm', 'b' },
+	{ 0 },
+};
+
 static const struct scx_cmd cmd = {
 	.name = "scx-events",
 	.summary = "Capture live scheduler events with BPF as an NDJSON or binary stream.",
 	.opts = options,
+	.old = old_spellings,
 	.footer = "Events: switch waking wakeup wakeup_new migrate fork exec exit free softirq ipi\n"
 		  "frequency idle cpuhp scx; groups: sched process cpu all.\n"
 		  "Example: scx-events -d 5 -e sched -o trace.ndjson.zst -z zstd\n",
@@ -174,7 +182,7 @@ int main(int argc, char **argv)
 		case 'p':
 			co.pid = parse_id("pid", arg);
 			break;
-		case 't':
+		case 'T':
 			co.tgid = parse_id("tgid", arg);
 			break;
 		case 'C':
@@ -205,7 +213,7 @@ int main(int argc, char **argv)
 		case 'o':
 			out = arg;
 			break;
-		case 'b':
+		case 'm':
 			co.ring_size = parse_size_opt("ring size", arg);
 			if (co.ring_size & (co.ring_size - 1) || co.ring_size < 4096)
 				scx_usage_error(&cmd, "ring size must be a power of two >= 4K");

@@ -21,7 +21,7 @@ enum {
 };
 
 static const struct scx_opt opts[] = {
-	{ 'r', "root", "DIR",
+	{ 'R', "root", "DIR",
 	  "allow reading and writing files under DIR (repeatable; default: the working directory)",
 	  "@dir" },
 	{ 'm', "max-trace-memory", "SIZE", "memory for loaded traces, e.g. 512M (default 1G)",
@@ -44,11 +44,18 @@ static const struct scx_opt opts[] = {
 	{ 0 },
 };
 
+/* the letters before the suite had one vocabulary (scx(7), OPTION LETTERS) */
+static const struct scx_opt_old old_spellings[] = {
+	{ 'R', 'r' },
+	{ 0 },
+};
+
 static const struct scx_cmd cmd = {
 	.name = "scx-mcp",
 	.args = NULL,
 	.summary = "Serve scheduler data and trace analysis to MCP clients over stdio.",
 	.opts = opts,
+	.old = old_spellings,
 	.footer = "MCP client configuration (e.g. .mcp.json):\n"
 		  "  {\"mcpServers\":{\"scx\":{\"command\":\"scx-mcp\",\"args\":[\"--root\",\"/var/tmp/traces\"]}}}\n",
 };
@@ -74,7 +81,7 @@ int main(int argc, char **argv)
 	scx_set_prog(argv[0]);
 	while ((c = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
 		switch (c) {
-		case 'r':
+		case 'R':
 			roots[o.nr_roots++] = arg;
 			break;
 		case 'm':

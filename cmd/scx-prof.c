@@ -38,14 +38,14 @@ static const struct scx_cmd top_cmd = {
 	.summary = "Record memory-access profiles and turn them into scx_mitosis cell configs.",
 	.opts = (const struct scx_opt[]){ { 0 } },
 	.subcommands = subcommands,
-	.footer = "Typical use: scx-prof record -o prof && scx-prof process -f prof.tar.gz &&\n"
-		  "scx-prof extract -f prof.out/perf.jsonl > cells.json\n",
+	.footer = "Typical use: scx-prof record -o prof && scx-prof process -i prof.tar.gz &&\n"
+		  "scx-prof extract -i prof.out/perf.jsonl > cells.json\n",
 };
 
 static const struct scx_opt record_opts[] = {
 	{ 'o', "output", "DIR", "output directory, packed into DIR.tar.gz (default scx-prof.out)",
 	  "@dir" },
-	{ 't', "timeout", "SECONDS", "how long to record (default 30)" },
+	{ 'd', "duration", "SECONDS", "how long to record (default 30)" },
 	{ 'l', "ldlat", "CYCLES", "load latency threshold passed to perf mem (default 10)" },
 	{ OPT_HINTS_MAP, "hints-map", "PATH", "record updates of this pinned task-storage map",
 	  "@file" },
@@ -57,15 +57,28 @@ static const struct scx_opt record_opts[] = {
 	{ 0 },
 };
 
+/* the spellings before the suite had one vocabulary (scx(7), OPTION LETTERS) */
+static const struct scx_opt_old record_old[] = {
+	{ 'd', 't', "timeout" },
+	{ 0 },
+};
+
 static const struct scx_cmd record_cmd = {
 	.name = "scx-prof record",
 	.summary = "Run perf mem record system-wide and save the profile.",
 	.opts = record_opts,
+	.old = record_old,
 	.footer = "The perf binary is $SCX_PROF_PERF, else $SCXPROF_PERF, else perf.\n",
 };
 
+/* -f is a format elsewhere in the suite */
+static const struct scx_opt_old input_old[] = {
+	{ 'i', 'f', "file" },
+	{ 0 },
+};
+
 static const struct scx_opt process_opts[] = {
-	{ 'f', "file", "PROFILE", "profile directory or .tar.gz archive", "@file" },
+	{ 'i', "input", "PROFILE", "profile directory or .tar.gz archive", "@file" },
 	{ 'v', "verbose", NULL, "give the reason for every skipped line on stderr" },
 	{ 0 },
 };
@@ -74,10 +87,11 @@ static const struct scx_cmd process_cmd = {
 	.name = "scx-prof process",
 	.summary = "Parse a profile's perf.script into PROFILE.out/perf.jsonl.",
 	.opts = process_opts,
+	.old = input_old,
 };
 
 static const struct scx_opt extract_opts[] = {
-	{ 'f', "file", "FILE", "perf.jsonl to read (- for stdin)", "@file" },
+	{ 'i', "input", "FILE", "perf.jsonl to read (- for stdin)", "@file" },
 	{ 'v', "verbose", NULL, "per-group comm summary on stderr (-vv: every comm)" },
 	{ OPT_WORKLOAD, "workload-cgroup", "TEXT", "cgroups containing TEXT form the workload "
 	  "(default workload.slice)" },
@@ -94,6 +108,7 @@ static const struct scx_cmd extract_cmd = {
 	.name = "scx-prof extract",
 	.summary = "Group samples by cgroup and print a cell configuration on stdout.",
 	.opts = extract_opts,
+	.old = input_old,
 };
 
 static volatile sig_atomic_t stop;
@@ -143,9 +158,9 @@ static int cmd_record(int argc, char **argv)
 		case 'o':
 			o.out = arg;
 			break;
-		case 't':
+		case 'd':
 			if (scx_parse_duration(arg, &o.timeout_ns) || !o.timeout_ns)
-				scx_usage_error(&record_cmd, "bad timeout '%s'", arg);
+				scx_usage_error(&record_cmd, "bad duration '%s'", arg);
 			break;
 		case 'l':
 			if (scx_parse_u64(arg, &v) || v > 65535)
@@ -274,7 +289,7 @@ static void join(char *out, size_t size, const char *a, const char *b)
 		scx_die(SCX_EXIT_FAIL, "path too long: '%s/%s'", a, b);
 }
 
-/* The input: -f FILE or a single operand; anything more, or nothing, is a usage error. */
+/* The input: -i FILE or a single operand; anything more, or nothing, is a usage error. */
 static const char *input_operand(const struct scx_cmd *cmd, int argc, char **argv,
 				 const char *file, const char *missing)
 {
@@ -299,7 +314,7 @@ static int cmd_process(int argc, char **argv)
 
 	while ((c = scx_getopt(&process_cmd, argc, argv, &arg)) != -1) {
 		switch (c) {
-		case 'f':
+		case 'i':
 			file = arg;
 			break;
 		case 'v':
@@ -307,7 +322,7 @@ static int cmd_process(int argc, char **argv)
 			break;
 		}
 	}
-	file = input_operand(&process_cmd, argc, argv, file, "no profile given (-f PROFILE)");
+	file = input_operand(&process_cmd, argc, argv, file, "no profile given (-i PROFILE)");
 	catch_signals();
 	dir = profile_dir(file);
 	if ((size_t)snprintf(out, sizeof(out), "%s.out", dir) >= sizeof(out))
@@ -410,7 +425,7 @@ static int cmd_extract(int argc, char **argv)
 
 	while ((c = scx_getopt(&extract_cmd, argc, argv, &arg)) != -1) {
 		switch (c) {
-		case 'f':
+		case 'i':
 			file = arg;
 			break;
 		case 'v':
@@ -440,7 +455,7 @@ static int cmd_extract(int argc, char **argv)
 			break;
 		}
 	}
-	file = input_operand(&extract_cmd, argc, argv, file, "no input given (-f FILE)");
+	file = input_operand(&extract_cmd, argc, argv, file, "no input given (-i FILE)");
 	x = prof_extract__new(&o, msg, sizeof(msg));
 	if (!x)
 		scx_usage_error(&extract_cmd, "%s", msg);

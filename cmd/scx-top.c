@@ -32,6 +32,7 @@
 
 enum {
 	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_REORDER, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
+	OPT_MODE, OPT_CONFIG,
 };
 
 static const struct scx_opt options[] = {
@@ -45,11 +46,11 @@ static const struct scx_opt options[] = {
 	{ 'n', "iterations", "N", "stop after N frames" },
 	{ 'd', "delay", "SECONDS", "refresh interval and window length (default 1s)" },
 	{ OPT_VIEW, "view", "VIEW", "first view", "cpu llc node proc dsq help" },
-	{ 'm', "mode", "MODE", "utilisation as numbers, bars or sparklines", "num bar spark" },
+	{ OPT_MODE, "mode", "MODE", "utilisation as numbers, bars or sparklines", "num bar spark" },
 	{ OPT_SORT, "sort", "COLUMN", "sort the first view by COLUMN (-COLUMN: descending)" },
 	{ OPT_FILTER, "filter", "TEXT", "show processes whose comm contains TEXT, or pid TEXT" },
 	{ OPT_THEME, "theme", "THEME", "colour theme", "default ocean forest grey" },
-	{ 'c', "config", "FILE", "config file (default $XDG_CONFIG_HOME/scx-top/config)",
+	{ OPT_CONFIG, "config", "FILE", "config file (default $XDG_CONFIG_HOME/scx-top/config)",
 	  "@file" },
 	{ OPT_NO_CONFIG, "no-config", NULL, "do not read a config file" },
 	{ OPT_SAVE_CONFIG, "save-config", NULL, "write the settings to the config file and exit" },
@@ -57,11 +58,22 @@ static const struct scx_opt options[] = {
 	{ 0 }
 };
 
+/*
+ * The letters before the suite had one vocabulary (scx(7), OPTION LETTERS):
+ * -m is memory and -c a comm elsewhere, so mode and config are long only.
+ */
+static const struct scx_opt_old old_spellings[] = {
+	{ OPT_MODE, 'm' },
+	{ OPT_CONFIG, 'c' },
+	{ 0 },
+};
+
 static const struct scx_cmd cmd = {
 	.name = "scx-top",
 	.args = NULL,
 	.summary = "Live per-CPU, LLC, node, process and DSQ view of scheduler events.",
 	.opts = options,
+	.old = old_spellings,
 	.footer = "Keys: h help, c/l/n/p/s views, m mode, < > sort, / filter, space pause, q quit.\n"
 		  "NO_COLOR in the environment turns colours off.\n",
 };
@@ -401,7 +413,7 @@ static void on_key(int key, void *ctx)
 		break;
 	case 2:
 		if (!u->config) {
-			set_status(u, "no config path: set XDG_CONFIG_HOME or HOME, or use -c");
+			set_status(u, "no config path: set XDG_CONFIG_HOME or HOME, or use --config");
 			break;
 		}
 		int err = top_conf_save(u->config, v, u->km);
@@ -541,11 +553,11 @@ int main(int argc, char **argv)
 			if (scx_parse_duration(arg, &reorder) || reorder > 10000000000ull)
 				scx_usage_error(&cmd, "bad --reorder '%s' (0 to 10s)", arg);
 			break;
-		case 'm': mode = arg; break;
+		case OPT_MODE: mode = arg; break;
 		case OPT_SORT: sort = arg; break;
 		case OPT_FILTER: filter = arg; break;
 		case OPT_THEME: theme = arg; break;
-		case 'c': config = arg; break;
+		case OPT_CONFIG: config = arg; break;
 		case OPT_NO_CONFIG: no_config = true; break;
 		case OPT_SAVE_CONFIG: save = true; break;
 		case 'v': scx_verbose++; break;
@@ -595,7 +607,7 @@ int main(int argc, char **argv)
 		v.refresh_ms = (unsigned)(delay / 1000000);
 	if (save) {
 		if (!config)
-			scx_die(SCX_EXIT_FAIL, "no config path: set XDG_CONFIG_HOME or HOME, or use -c");
+			scx_die(SCX_EXIT_FAIL, "no config path: set XDG_CONFIG_HOME or HOME, or use --config");
 		rc = top_conf_save(config, &v, &km);
 		if (rc)
 			scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", config, strerror(-rc));

@@ -55,9 +55,9 @@ for f in $ndjson; do
 	in=$D/$f.ndjson
 	run "agg-$f-ndjson" "$B/scx-agg" -f ndjson -r all "$in"
 	run "agg-$f-text" "$B/scx-agg" -H -r all -n 0 "$in"
-	run "agg-$f-om" "$B/scx-agg" -f openmetrics -b all "$in"
-	run "agg-$f-int" "$B/scx-agg" -f ndjson -i 1ms -b all "$in"
-	run "agg-$f-int-text" "$B/scx-agg" -H -i 5ms -b cpu,llc,node,dsq -r dsq,outliers "$in"
+	run "agg-$f-om" "$B/scx-agg" -f openmetrics -g all "$in"
+	run "agg-$f-int" "$B/scx-agg" -f ndjson -I 1ms -g all "$in"
+	run "agg-$f-int-text" "$B/scx-agg" -H -I 5ms -g cpu,llc,node,dsq -r dsq,outliers "$in"
 	run "agg-$f-topo" "$B/scx-agg" -f ndjson --topology "$D/top-small.topo.json" "$in"
 	pf "pf-$f" "$B/scx-perfetto" "$in"
 	pf "pf-$f-nc" "$B/scx-perfetto" --no-compact "$in"
@@ -69,10 +69,10 @@ for f in $ndjson; do
 	for v in cpu llc node proc dsq; do
 		run "top-$f-$v" "$B/scx-top" -b -n 3 --no-config --view=$v -i "$in" --topology "$D/top-small.topo.json"
 	done
-	run "top-$f-bars" "$B/scx-top" -b -n 2 --no-config -m bars --sort=-util -i "$in"
+	run "top-$f-bars" "$B/scx-top" -b -n 2 --no-config --mode bars --sort=-util -i "$in"
 	bin "bin-$f" "$B/scx-perfetto" -i "$W/$f.pb" --format binary
 done
-run "agg-demo" "$B/scx-agg" -f ndjson -r all -b all "$D/events-demo.ndjson.zst"
+run "agg-demo" "$B/scx-agg" -f ndjson -r all -g all "$D/events-demo.ndjson.zst"
 run "top-demo" "$B/scx-top" -b -n 3 --no-config -i "$D/events-demo.ndjson.zst"
 pf "pf-demo" "$B/scx-perfetto" "$D/events-demo.ndjson.zst"
 for f in codec/*; do
@@ -95,12 +95,12 @@ done
 # scx-prof
 P=$S/scxprof
 cp -r "$P/small" prof && chmod -R u+w prof
-run "prof-process" "$B/scx-prof" process -v -f prof
-run "prof-extract" "$B/scx-prof" extract -vv -f prof.out/perf.jsonl
+run "prof-process" "$B/scx-prof" process -v -i prof
+run "prof-extract" "$B/scx-prof" extract -vv -i prof.out/perf.jsonl
 [ -f prof.out/perf.jsonl ] && cp prof.out/perf.jsonl "$OUT/prof-perf.jsonl"
 for v in "$P"/variants/*; do
 	mkdir -p "var" && cp "$v" var/perf.script
-	run "prof-var-$(basename "$v")" "$B/scx-prof" process -f var
+	run "prof-var-$(basename "$v")" "$B/scx-prof" process -i var
 	rm -rf var var.out
 done
 
@@ -134,7 +134,7 @@ cp "$D/perfetto-handmade.pb" "$D/agg-basic.ndjson" .
 	done
 	echo '{"jsonrpc":"2.0","id":900,"method":"tools/call","params":{"name":"list_traces","arguments":{}}}'
 } >mcp.in
-run "mcp-session" "$B/scx-mcp" --no-live -r "$W" <mcp.in
+run "mcp-session" "$B/scx-mcp" --no-live -R "$W" <mcp.in
 sed -i -E 's/"(serverInfo|version)":"[^"]*"/"\1":"V"/g; s/load_ms[^,]*,//g; s/[0-9.]+ ?ms\b/Nms/g' "$OUT/mcp-session.out"
 
 # help and version of each tool

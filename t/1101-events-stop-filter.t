@@ -25,7 +25,7 @@ test_expect_success 'usage errors exit 2 and name the problem' '
 	test_exit_code 2 scx-events -e switch,bogus 2>err && grep -q "invalid event list" err &&
 	test_exit_code 2 scx-events --pid 0 2>err && grep -q "invalid pid" err &&
 	test_exit_code 2 scx-events -C 0-x 2>err && grep -q "invalid cpu list" err &&
-	test_exit_code 2 scx-events -b 3000 2>err && grep -q "power of two" err &&
+	test_exit_code 2 scx-events -m 3000 2>err && grep -q "power of two" err &&
 	test_exit_code 2 scx-events -f xml 2>err && grep -q "unknown format" err &&
 	test_exit_code 2 scx-events extra 2>err && grep -q "unexpected argument" err
 '
@@ -137,7 +137,7 @@ test_expect_success BPF '-e switch: nothing else' '
 # A ring too small for the load loses events; they must show up three ways
 # that agree: "lost" events in the stream, the trailer, the warning.
 test_expect_success BPF 'loss: counted per CPU in the stream, the trailer and on stderr' '
-	scx-events -e sched -b 8K -d 1.5 >ev.ndjson 2>err &
+	scx-events -e sched -m 8K -d 1.5 >ev.ndjson 2>err &
 	cap=$!
 	sleep 0.5
 	perf bench sched pipe -l 20000 >/dev/null

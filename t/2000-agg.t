@@ -124,7 +124,7 @@ test_expect_success 'lost events carried, from records and from the trailer' '
 '
 
 test_expect_success 'intervals of event time split running time at the boundary' '
-	scx-agg -i 4us "$in" >iv &&
+	scx-agg -I 4us "$in" >iv &&
 	test $(wc -l <iv) = 3 &&
 	sed -n 1p iv | grep -q "\"start_ns\":1000,\"end_ns\":5000,.*{\"cpu\":0,\"util\":1,\"busy_ns\":4000," &&
 	sed -n 2p iv | grep -q "\"start_ns\":5000,\"end_ns\":9000,.*\"lost\":5,.*{\"cpu\":0,\"util\":1,\"busy_ns\":4000," &&
@@ -133,7 +133,7 @@ test_expect_success 'intervals of event time split running time at the boundary'
 '
 
 test_expect_success 'replay from a pipe gives the same output' '
-	cat "$in" | scx-agg -i 4us >iv2 &&
+	cat "$in" | scx-agg -I 4us >iv2 &&
 	test_cmp iv iv2
 '
 
@@ -148,7 +148,7 @@ test_expect_success JQ 'nodes and the total add up whether or not LLCs lie withi
 	printf "[{\"cpu\":0,\"core\":0,\"llc\":0,\"node\":0},{\"cpu\":1,\"core\":1,\"llc\":0,\"node\":0},{\"cpu\":2,\"core\":2,\"llc\":1,\"node\":1},{\"cpu\":3,\"core\":3,\"llc\":1,\"node\":1}]\n" >nested.json &&
 	printf "[{\"cpu\":0,\"core\":0,\"llc\":0,\"node\":0},{\"cpu\":1,\"core\":1,\"llc\":1,\"node\":0},{\"cpu\":2,\"core\":2,\"llc\":1,\"node\":1},{\"cpu\":3,\"core\":3,\"llc\":0,\"node\":1}]\n" >spanning.json &&
 	for t in nested spanning; do
-		scx-agg --topology $t.json -b cpu,llc,node "$in" >$t.out &&
+		scx-agg --topology $t.json -g cpu,llc,node "$in" >$t.out &&
 		jq -r ".groups.node[] | \"\(.node) \(.busy_ns) \(.wake_lat.count // 0)\"" $t.out >$t.nodes &&
 		jq -r ".total.busy_ns, (.groups.cpu | map(.busy_ns) | add), (.groups.node | map(.busy_ns) | add)" $t.out >$t.total || return 1
 	done &&
@@ -163,14 +163,14 @@ test_expect_success JQ 'nodes and the total add up whether or not LLCs lie withi
 '
 
 test_expect_success 'group by thread, process and comm' '
-	scx-agg -b pid,tgid,comm "$in" >tasks &&
+	scx-agg -g pid,tgid,comm "$in" >tasks &&
 	grep -q "{\"pid\":100,\"tgid\":100,\"comm\":\"a\",\"util\":0.777777778,\"busy_ns\":7000," tasks &&
 	grep -q "{\"tgid\":200,\"comm\":\"b\",\"threads\":1,\"util\":0.222222222,\"busy_ns\":2000," tasks &&
 	grep -q "\"comm\":\"c\",\"threads\":1,.*\"runnable_ns\":500,\"preempted_ns\":0,\"sleeping_ns\":3000,\"blocked_ns\":4000" tasks
 '
 
 test_expect_success 'every report runs, bounded, with the count left out' '
-	scx-agg -r all -n 1 -b pid "$in" >all &&
+	scx-agg -r all -n 1 -g pid "$in" >all &&
 	test $(grep -c "\"type\":\"report\"" all) = 17 &&
 	grep -q "\"type\":\"snapshot\"" all &&
 	grep "\"report\":\"task-states\"" all | grep -q "\"threads\":{\"rows\":\[{\"pid\":100,[^]]*\],\"omitted\":2}"
@@ -180,7 +180,7 @@ test_expect_success 'text and OpenMetrics output' '
 	scx-agg -H "$in" >text &&
 	grep -q "^cpu    util  switches" text &&
 	grep -q "^  0  100.0%         3" text &&
-	scx-agg -f openmetrics -b cpu -r cpu-idle "$in" >om &&
+	scx-agg -f openmetrics -g cpu -r cpu-idle "$in" >om &&
 	grep -q "^# TYPE scx_busy_seconds gauge$" om &&
 	grep -q "^scx_busy_seconds{cpu=\"0\"} 9e-06$" om &&
 	grep -q "^scx_wake_lat_seconds{cpu=\"0\",quantile=\"0.99\"} 1e-06$" om &&
@@ -190,8 +190,8 @@ test_expect_success 'text and OpenMetrics output' '
 test_expect_success 'binary and NDJSON of the same events give the same output' '
 	"$SCX_BUILD/bench/agg-gen" -n 20000 -o gen.ndjson &&
 	"$SCX_BUILD/bench/agg-gen" -n 20000 -f binary -o gen.bin &&
-	scx-agg -i 5ms -b all -r all gen.ndjson >a.out &&
-	scx-agg -i 5ms -b all -r all gen.bin >b.out &&
+	scx-agg -I 5ms -g all -r all gen.ndjson >a.out &&
+	scx-agg -I 5ms -g all -r all gen.bin >b.out &&
 	test_cmp a.out b.out &&
 	test $(grep -c "\"type\":\"snapshot\"" a.out) -gt 1
 '
@@ -215,10 +215,10 @@ test_expect_success 'a malformed line is an error with its line number' '
 '
 
 test_expect_success 'usage errors exit 2' '
-	test_exit_code 2 scx-agg -b cpu,nope "$in" 2>err && grep -q "bad --by" err &&
+	test_exit_code 2 scx-agg -g cpu,nope "$in" 2>err && grep -q "bad --by" err &&
 	test_exit_code 2 scx-agg -r no-such-report "$in" 2>err && grep -q "unknown report" err &&
 	test_exit_code 2 scx-agg -t nosuch=1 "$in" 2>err && grep -q "bad threshold" err &&
-	test_exit_code 2 scx-agg -i 0 "$in" 2>err && grep -q "bad interval" err
+	test_exit_code 2 scx-agg -I 0 "$in" 2>err && grep -q "bad interval" err
 '
 
 test_expect_success 'thresholds change the bottleneck findings' '

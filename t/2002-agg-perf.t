@@ -27,7 +27,7 @@ else
 		perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
 			perl "$TDATA/agg-perf2scx.pl" --perf-r-plus-sleeps --runtime-first=skip.txt \
 			>events.ndjson &&
-		scx-agg -b pid events.ndjson >agg.ndjson &&
+		scx-agg -g pid events.ndjson >agg.ndjson &&
 		rc=0 &&
 		perl "$TDATA/agg-perfcmp.pl" --skip skip.txt perf.txt agg.ndjson >cmp.txt || rc=$?;
 		cat cmp.txt; test $rc = 0 &&
@@ -38,7 +38,7 @@ fi
 test_expect_success ROOT,PERF 'counting R+ waits gives at least as many delays' '
 	perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
 		perl "$TDATA/agg-perf2scx.pl" >events-rplus.ndjson &&
-	scx-agg -b pid events-rplus.ndjson >agg-rplus.ndjson &&
+	scx-agg -g pid events-rplus.ndjson >agg-rplus.ndjson &&
 	a=$(grep -o "\"rq_delay\":{\"count\":[0-9]*" agg.ndjson | awk -F: "{ s += \$NF } END { print s }") &&
 	b=$(grep -o "\"rq_delay\":{\"count\":[0-9]*" agg-rplus.ndjson | awk -F: "{ s += \$NF } END { print s }") &&
 	test "$b" -ge "$a"

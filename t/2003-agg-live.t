@@ -36,7 +36,7 @@ test_expect_success BPF,PERF 'record one workload with scx-events and perf sched
 test_expect_success BPF,PERF 'every task perf saw is in scx-agg'"'"'s output' '
 	perf sched latency -p -i "$TRASH/perf.data" 2>/dev/null |
 		grep "sched-messaging:" | sort -t: -k2 -n | sed 1d >perf.txt &&
-	scx-agg -b pid "$TRASH/live.ndjson" >all.ndjson &&
+	scx-agg -g pid "$TRASH/live.ndjson" >all.ndjson &&
 	n=$(wc -l <perf.txt) && test "$n" -ge 10 &&
 	for p in $(sed -n "s/.*:\([0-9]*\) *|.*/\1/p" perf.txt); do
 		grep -q "{\"pid\":$p,\"tgid\":[0-9]*,\"comm\":\"sched-messaging\",[^{]*\"slices\":[1-9]" all.ndjson ||
@@ -59,7 +59,7 @@ else
 			sed -n "s/.*prev_comm=sched-messaging prev_pid=\([0-9]*\) .*/\1/p" |
 			sort -n | uniq -c | awk "{ print \$2, \$1 }" >perf-in.txt &&
 		test $(wc -l <perf-in.txt) -ge 10 &&
-		scx-agg -b pid "$TRASH/live.ndjson" >all.ndjson &&
+		scx-agg -g pid "$TRASH/live.ndjson" >all.ndjson &&
 		while read p n; do
 			# the leader: perf enables its events only at the exec
 			! grep -q "{\"pid\":$p,\"tgid\":[0-9]*,\"comm\":\"perf\"" all.ndjson || continue
@@ -73,7 +73,7 @@ else
 			grep "sched-messaging:" | sort -t: -k2 -n | sed 1d >perf.txt &&
 		test $(wc -l <perf.txt) -ge 10 &&
 		grep -v "\"type\":\"sched_waking\"" "$TRASH/live.ndjson" |
-			sed "s/\"prev_state\":256,/\"prev_state\":1,/" | scx-agg -b pid >agg.ndjson &&
+			sed "s/\"prev_state\":256,/\"prev_state\":1,/" | scx-agg -g pid >agg.ndjson &&
 		rc=0 &&
 		perl "$TDATA/agg-perfcmp.pl" --live perf.txt agg.ndjson >cmp.txt || rc=$?;
 		cat cmp.txt; test $rc = 0 &&

@@ -27,7 +27,7 @@ in=$TDATA/top-small.ndjson
 #  LLCs, 1 across nodes; db 20.0%.
 
 test_expect_success 'cpu view: hand-worked numbers' '
-	scx-top -b --no-config -m num <"$in" >out &&
+	scx-top -b --no-config --mode num <"$in" >out &&
 	grep -q "^   0   0   50.0    1.0     1.0    100us    100us    100us      0       0        0     -    0.0$" out &&
 	grep -q "^   1   1   10.0      0     1.0   10.0us   10.0us   10.0us    1.0     1.0        0     -   10.0$" out &&
 	grep -q "^   2   2   20.0    1.0     1.0   1.00ms   1.00ms   1.00ms    1.0     1.0      1.0     -    0.0$" out &&
@@ -40,42 +40,42 @@ test_expect_success 'cpu view: hand-worked numbers' '
 '
 
 test_expect_success 'node, proc and dsq views: hand-worked numbers' '
-	scx-top -b --no-config -m num --view node <"$in" >node &&
+	scx-top -b --no-config --mode num --view node <"$in" >node &&
 	grep -q "^   0   30.0    1.0     2.0   10.0us   99.8us   99.8us    1.0     1.0        0     -    5.0$" node &&
-	scx-top -b --no-config -m num --view proc <"$in" >proc &&
+	scx-top -b --no-config --mode num --view proc <"$in" >proc &&
 	grep -q "^    100 web                 2  60.0    1.0     2.0 .*    2.0     2.0      1.0       -$" proc &&
 	grep -q "^    200 db                  1  20.0 " proc &&
-	scx-top -b --no-config -m num --view dsq <"$in" >dsq &&
+	scx-top -b --no-config --mode num --view dsq <"$in" >dsq &&
 	grep -q "^                5     1.0     150us     150us     150us    2.0       3      600       -$" dsq
 '
 
 for v in cpu llc node proc dsq; do
 	test_expect_success "golden: $v view" '
-		scx-top -b --no-config -m num --view '$v' <"$in" >out &&
+		scx-top -b --no-config --mode num --view '$v' <"$in" >out &&
 		test_cmp "$TDATA/top-small.'$v'.txt" out
 	'
 done
 
 test_expect_success 'scx-agg snapshots give the same frames' '
 	for v in cpu llc node proc dsq; do
-		scx-agg -i 1s --by cpu,llc,node,tgid,pid,dsq <"$in" |
-		scx-top -b --no-config -m num --view $v --topology "$TDATA/top-small.topo.json" >out 2>err &&
+		scx-agg -I 1s --by cpu,llc,node,tgid,pid,dsq <"$in" |
+		scx-top -b --no-config --mode num --view $v --topology "$TDATA/top-small.topo.json" >out 2>err &&
 		sed "1s/  scx-agg  /  events  /; /^scx-top/s/  scx-agg  /  events  /" out >out2 &&
 		test_cmp "$TDATA/top-small.$v.txt" out2 && test_cmp /dev/null err || exit 1
 	done
 '
 
 test_expect_success 'batch output has no escape sequence; stdout not a tty means batch' '
-	NO_COLOR= scx-top --no-config -m bar --theme forest <"$in" >out &&
+	NO_COLOR= scx-top --no-config --mode bar --theme forest <"$in" >out &&
 	! grep -q "$(printf "\033")" out &&
 	grep -q "\[||||||      \]" out
 '
 
 test_expect_success 'bar and sparkline modes, ASCII without a UTF-8 locale' '
-	scx-top -b --no-config -m spark <"$in" >out &&
+	scx-top -b --no-config --mode spark <"$in" >out &&
 	grep -q "^CPU^ LLC  UTIL% history" out &&
 	grep -q "^   0   0   10.0  *#. " out &&
-	LANG=C.UTF-8 scx-top -b --no-config -m spark <"$in" >out &&
+	LANG=C.UTF-8 scx-top -b --no-config --mode spark <"$in" >out &&
 	grep -q "^   0   0   10.0  *█▂ " out
 '
 
@@ -130,22 +130,22 @@ test_expect_success 'a stale config (scxtop names, unknown keys) warns and is ig
 '
 
 test_expect_success '--save-config writes a file that reads back without warnings' '
-	scx-top -c my.conf --view proc -m spark --theme grey --sort -sw --save-config &&
+	scx-top --config my.conf --view proc --mode spark --theme grey --sort -sw --save-config &&
 	grep -q "^view = proc$" my.conf && grep -q "^mode = spark$" my.conf &&
 	grep -q "^theme = grey$" my.conf && grep -q "^sort.proc = -sw$" my.conf &&
 	grep -q "^Space = pause$" my.conf &&
-	scx-top -c my.conf -b -n 1 <"$in" >out 2>err &&
+	scx-top --config my.conf -b -n 1 <"$in" >out 2>err &&
 	test_cmp /dev/null err && grep -q "SW/sv" out
 '
 
 test_expect_success '512 cpus in 8 nodes' '
 	"$SCX_BUILD/bench/top-gen" -c 512 -N 8 -l 8 -s 1 -r 20 -f binary >big.bin &&
-	scx-top -b --no-config -m num <big.bin >out &&
+	scx-top -b --no-config --mode num <big.bin >out &&
 	grep -q "cpus 512  llcs 64  nodes 8" out &&
 	test $(grep -c "^node [0-7]: 64 cpus" out) = 8 &&
 	test $(grep -c "^ *[0-9][0-9]*  *[0-9][0-9]*  *[0-9.]*  " out) = 512 &&
 	grep -q "^ 511  63 " out &&
-	scx-top -b --no-config -m num --view llc <big.bin >out &&
+	scx-top -b --no-config --mode num --view llc <big.bin >out &&
 	test $(grep -c "^ *[0-9][0-9]*  *[0-7]  *[0-9.]*  " out) = 64
 '
 
@@ -156,10 +156,10 @@ test_expect_success '512 cpus: raw events and scx-agg snapshots give the same fr
 	# in a sort by util may order differently
 	for v in cpu llc node "proc --sort pid" "dsq --sort dsq"; do
 		# (snapshots carry no scheduler name)
-		scx-top -b --no-config -m num --view $v <big.ndjson |
+		scx-top -b --no-config --mode num --view $v <big.ndjson |
 		sed "s/  sched scx_synth$//" >direct &&
-		scx-agg -i 1s --by cpu,llc,node,tgid,pid,dsq <big.ndjson |
-		scx-top -b --no-config -m num --view $v --topology big.topo |
+		scx-agg -I 1s --by cpu,llc,node,tgid,pid,dsq <big.ndjson |
+		scx-top -b --no-config --mode num --view $v --topology big.topo |
 		sed "/^scx-top/s/  scx-agg  /  events  /" >snap &&
 		# the JSON average slice is rounded: leave that column out
 		# (and the average depth, for the same reason)
@@ -173,24 +173,24 @@ test_expect_success '512 cpus: raw events and scx-agg snapshots give the same fr
 test_expect_success 'events out of order across cpus are put back in order' '
 	# top-small-ooo.ndjson: cpu 2 events flushed late, and the waking of
 	# 102 (on cpu 3) after its switch-in on cpu 1, as scx-events staging does
-	scx-top -b --no-config -m num <"$TDATA/top-small-ooo.ndjson" >out &&
+	scx-top -b --no-config --mode num <"$TDATA/top-small-ooo.ndjson" >out &&
 	test_cmp "$TDATA/top-small.cpu.txt" out &&
-	scx-top -b --no-config -m num --reorder 0 <"$TDATA/top-small-ooo.ndjson" >out &&
+	scx-top -b --no-config --mode num --reorder 0 <"$TDATA/top-small-ooo.ndjson" >out &&
 	grep -q "^   1   1   10.0      0       0        -        -        -    1.0" out
 '
 
 test_expect_success SHARED 'a Perfetto trace replayed through scx-perfetto' '
 	trace=$SHARED/testdata/perfetto/upstream/cpu_idle_freq.pb &&
 	test -x "$SCX_BUILD/scx-perfetto" || { echo "no scx-perfetto in this build"; exit 0; }
-	scx-perfetto -i "$trace" | scx-top -b --no-config -m num -n 1 >out &&
+	scx-perfetto -i "$trace" | scx-top -b --no-config --mode num -n 1 >out &&
 	grep -q "^   0   0    0.0 .*  1704    0.0$" out &&
-	scx-perfetto -i "$trace" | scx-top -b --no-config -m num -n 1 --view node >out &&
+	scx-perfetto -i "$trace" | scx-top -b --no-config --mode num -n 1 --view node >out &&
 	grep -q "the input has no CPU topology" out
 '
 
 test_expect_success 'compressed input' '
 	gzip -c "$in" >in.gz &&
-	scx-top -b --no-config -m num <in.gz >out &&
+	scx-top -b --no-config --mode num <in.gz >out &&
 	test_cmp "$TDATA/top-small.cpu.txt" out
 '
 

@@ -9,7 +9,7 @@ export FAKE_PERF_LOG=$TRASH/perf.log
 
 test_expect_success 'record: runs the exact perf mem record command and stops it at the timeout' '
 	: >"$FAKE_PERF_LOG" &&
-	SCX_PROF_PERF=$FAKE scx-prof record -t 300ms -o prof >out 2>err &&
+	SCX_PROF_PERF=$FAKE scx-prof record -d 300ms -o prof >out 2>err &&
 	cat >expect <<-\EOT &&
 	version
 	mem record --all-cgroups --phys-data --data-page-size --ldlat 10 -o prof/perf.data
@@ -32,21 +32,21 @@ test_expect_success 'record: archive layout, read back by tar' '
 
 test_expect_success 'record: -l and an output path with directories' '
 	: >"$FAKE_PERF_LOG" &&
-	SCX_PROF_PERF=$FAKE scx-prof record -t 200ms -l 30 -o runs/a/p >out &&
+	SCX_PROF_PERF=$FAKE scx-prof record -d 200ms -l 30 -o runs/a/p >out &&
 	grep -Fx "mem record --all-cgroups --phys-data --data-page-size --ldlat 30 -o runs/a/p/perf.data" "$FAKE_PERF_LOG" &&
 	tar tzf runs/a/p.tar.gz >list && grep -Fx "p/perf.data" list
 '
 
 test_expect_success 'record: SCXPROF_PERF is honoured, SCX_PROF_PERF wins' '
 	: >"$FAKE_PERF_LOG" &&
-	SCXPROF_PERF=$FAKE scx-prof record -t 100ms -o old --no-archive >out &&
+	SCXPROF_PERF=$FAKE scx-prof record -d 100ms -o old --no-archive >out &&
 	grep -Fx version "$FAKE_PERF_LOG" &&
-	SCX_PROF_PERF=$FAKE SCXPROF_PERF=/nonexistent scx-prof record -t 100ms -o both --no-archive >out &&
+	SCX_PROF_PERF=$FAKE SCXPROF_PERF=/nonexistent scx-prof record -d 100ms -o both --no-archive >out &&
 	test -f both/perf.data
 '
 
 test_expect_success 'record --no-archive keeps the directory' '
-	SCX_PROF_PERF=$FAKE scx-prof record -t 100ms -o keep --no-archive >out &&
+	SCX_PROF_PERF=$FAKE scx-prof record -d 100ms -o keep --no-archive >out &&
 	test -f keep/perf.data && test -f keep/perf.version && test ! -e keep.tar.gz &&
 	grep -Fx "Profile: keep" out
 '
@@ -54,7 +54,7 @@ test_expect_success 'record --no-archive keeps the directory' '
 test_expect_success 'record --perf-script adds perf.script to the archive' '
 	: >"$FAKE_PERF_LOG" &&
 	SCX_PROF_PERF=$FAKE FAKE_PERF_SCRIPT=$TDATA/prof-small/perf.script \
-		scx-prof record -t 100ms -o ps --perf-script >out &&
+		scx-prof record -d 100ms -o ps --perf-script >out &&
 	grep -Fx "Generating perf.script..." out &&
 	grep -Fx "script -F comm,tid,pid,time,cgroup,ip,addr,phys_addr,data_page_size,dso,sym -i ps/perf.data" "$FAKE_PERF_LOG" &&
 	tar tzf ps.tar.gz >list && grep -Fx ps/perf.script list &&
@@ -62,30 +62,30 @@ test_expect_success 'record --perf-script adds perf.script to the archive' '
 '
 
 test_expect_success 'record -> process -> extract on the archive' '
-	scx-prof process -f ps.tar.gz >out &&
+	scx-prof process -i ps.tar.gz >out &&
 	grep -F "Parsed 92 of 128 records (36 skipped, 0 unparseable)" out &&
-	scx-prof extract -f ps.out/perf.jsonl >cells.json &&
+	scx-prof extract -i ps.out/perf.jsonl >cells.json &&
 	test_cmp "$TDATA/prof-expected/small.extract.mitosis-merged.json" cells.json
 '
 
 test_expect_success 'record: a failing perf script is a warning, not a failure' '
 	SCX_PROF_PERF=$FAKE FAKE_PERF_MODE=script-fail \
-		scx-prof record -t 100ms -o psf --perf-script --no-archive >out 2>err &&
+		scx-prof record -d 100ms -o psf --perf-script --no-archive >out 2>err &&
 	grep -F "warning: failed to generate perf.script: perf script failed (exit 129): Error: Invalid field requested." err &&
 	test ! -e psf/perf.script && test -f psf/perf.data
 '
 
 test_expect_success 'record: an existing output directory or archive is an error' '
 	mkdir exists && echo keep >exists/f &&
-	SCX_PROF_PERF=$FAKE test_exit_code 1 scx-prof record -t 100ms -o exists 2>err &&
+	SCX_PROF_PERF=$FAKE test_exit_code 1 scx-prof record -d 100ms -o exists 2>err &&
 	grep -F "output directory '\''exists'\'' already exists" err &&
 	test -f exists/f &&
-	SCX_PROF_PERF=$FAKE test_exit_code 1 scx-prof record -t 100ms -o prof 2>err &&
+	SCX_PROF_PERF=$FAKE test_exit_code 1 scx-prof record -d 100ms -o prof 2>err &&
 	grep -F "archive '\''prof.tar.gz'\'' already exists" err
 '
 
 test_expect_success 'record: perf failing (no PEBS/IBS) is reported with its own message' '
-	SCX_PROF_PERF=$FAKE FAKE_PERF_MODE=nopebs test_exit_code 1 scx-prof record -t 5 -o nope 2>err &&
+	SCX_PROF_PERF=$FAKE FAKE_PERF_MODE=nopebs test_exit_code 1 scx-prof record -d 5 -o nope 2>err &&
 	grep -F "perf failed (exit 255): failed: memory events not supported" err &&
 	test ! -e nope && test ! -e nope.tar.gz
 '
@@ -99,7 +99,7 @@ test_expect_success 'record: perf version failing, perf missing' '
 
 test_expect_success 'record: an interrupt stops perf, removes the partial output and says so' '
 	: >"$FAKE_PERF_LOG" &&
-	SCX_PROF_PERF=$FAKE scx-prof record -t 60 -o intr >out 2>err &
+	SCX_PROF_PERF=$FAKE scx-prof record -d 60 -o intr >out 2>err &
 	pid=$! &&
 	n=0 && while [ ! -f intr/perf.data ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n+1)); done &&
 	test -f intr/perf.data &&
@@ -111,7 +111,7 @@ test_expect_success 'record: an interrupt stops perf, removes the partial output
 '
 
 test_expect_success 'record: SIGTERM is an interrupt too' '
-	SCX_PROF_PERF=$FAKE scx-prof record -t 60 -o term --no-archive >out 2>err &
+	SCX_PROF_PERF=$FAKE scx-prof record -d 60 -o term --no-archive >out 2>err &
 	pid=$! &&
 	n=0 && while [ ! -f term/perf.data ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n+1)); done &&
 	kill -TERM $pid &&
@@ -122,9 +122,9 @@ test_expect_success 'record: SIGTERM is an interrupt too' '
 test_expect_success 'record: bad options' '
 	test_exit_code 2 scx-prof record --hints-ring-mb 3 2>err &&
 	grep -F "power of two" err &&
-	test_exit_code 2 scx-prof record -t 0 2>err && grep -F "bad timeout" err &&
+	test_exit_code 2 scx-prof record -d 0 2>err && grep -F "bad duration" err &&
 	test_exit_code 2 scx-prof record -l x 2>err && grep -F "bad ldlat" err &&
-	SCX_PROF_PERF=$FAKE test_exit_code 1 scx-prof record -t 100ms -o hm --hints-map /nonexistent/map 2>err &&
+	SCX_PROF_PERF=$FAKE test_exit_code 1 scx-prof record -d 100ms -o hm --hints-map /nonexistent/map 2>err &&
 	grep -F "cannot open pinned map '\''/nonexistent/map'\''" err && test ! -e hm
 '
 
@@ -133,12 +133,12 @@ if command -v perf >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 		rc=0 && perf mem record --all-cgroups --phys-data --data-page-size --ldlat 10 \
 			-o probe.data -- true >/dev/null 2>probe.err || rc=$?
 		if [ $rc = 0 ]; then
-			scx-prof record -t 1 -o real >out 2>err &&
+			scx-prof record -d 1 -o real >out 2>err &&
 			tar tzf real.tar.gz >list && grep -Fx real/perf.data list
 		else
 			# no PEBS/IBS here: scx-prof must pass on perf'\''s words
 			msg=$(grep -v "^$" probe.err | tail -n 1) &&
-			test_exit_code 1 scx-prof record -t 1 -o real >out 2>err &&
+			test_exit_code 1 scx-prof record -d 1 -o real >out 2>err &&
 			grep -F "perf failed (exit $rc): $msg" err &&
 			test ! -e real && test ! -e real.tar.gz
 		fi
