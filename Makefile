@@ -179,6 +179,15 @@ bench: deps
 	$(Q)scripts/deps.sh --bench
 	$(Q)SCX_BUILD=$(abspath $(O)) bench/run.sh
 
+# clang-format with .clang-format: list what it would change / apply it
+format-check:
+	$(Q)scripts/deps.sh --format
+	$(Q)scripts/format-check.sh
+
+format:
+	$(Q)scripts/deps.sh --format
+	$(Q)scripts/format-check.sh --fix
+
 check-mcp: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)../shared/tools/mcp-check --install >/dev/null && \
@@ -199,6 +208,6 @@ install: all
 clean:
 	rm -rf .output .output-san
 
-.PHONY: all check demo bench deps install clean fuzz fuzz-build check-mcp
+.PHONY: all check demo bench deps install clean fuzz fuzz-build check-mcp format format-check
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
