@@ -24,7 +24,8 @@ enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS };
 static const struct scx_opt opts[] = {
 	{ 'I', "interval", "DURATION", "one snapshot per DURATION of event time (e.g. 1s, 250ms)" },
 	{ OPT_ONCE, "once", NULL, "one snapshot for the whole input (the default)" },
-	{ 'g', "by", "LIST", "group by cpu,llc,node,pid,tgid,comm,dsq or all (default cpu,llc,node)",
+	{ 'g', "by", "LIST",
+	  "group by cpu,llc,node,pid,tgid,comm,dsq or all (default cpu,llc,node)",
 	  "cpu llc node pid tgid comm dsq all" },
 	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)",
 	  "all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations "

@@ -413,7 +413,8 @@ static void on_key(int key, void *ctx)
 		break;
 	case 2:
 		if (!u->config) {
-			set_status(u, "no config path: set XDG_CONFIG_HOME or HOME, or use --config");
+			set_status(u, "no config path: set XDG_CONFIG_HOME or HOME, "
+				      "or use --config");
 			break;
 		}
 		int err = top_conf_save(u->config, v, u->km);
@@ -607,7 +608,8 @@ int main(int argc, char **argv)
 		v.refresh_ms = (unsigned)(delay / 1000000);
 	if (save) {
 		if (!config)
-			scx_die(SCX_EXIT_FAIL, "no config path: set XDG_CONFIG_HOME or HOME, or use --config");
+			scx_die(SCX_EXIT_FAIL, "no config path: set XDG_CONFIG_HOME or HOME, "
+				"or use --config");
 		rc = top_conf_save(config, &v, &km);
 		if (rc)
 			scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", config, strerror(-rc));

@@ -199,12 +199,12 @@ static void completion_helper(const struct scx_cmd *cmd)
 	}
 	for (size_t i = 0; i < count_old(cmd); i++) {
 		const struct scx_opt_old *o = &cmd->old[i];
+		const char *now = find_opt(cmd, o->key)->lng;
 
 		if (o->old_key)
-			scx_buf_printf(&b, "old\t-%c\t--%s\n", o->old_key, find_opt(cmd, o->key)->lng);
+			scx_buf_printf(&b, "old\t-%c\t--%s\n", o->old_key, now);
 		if (o->old_lng)
-			scx_buf_printf(&b, "old\t--%s\t--%s\n", o->old_lng,
-				       find_opt(cmd, o->key)->lng);
+			scx_buf_printf(&b, "old\t--%s\t--%s\n", o->old_lng, now);
 	}
 	scx_write_all(STDOUT_FILENO, b.data, b.len);
 	scx_buf_free(&b);
@@ -239,15 +239,14 @@ int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **ar
 		}
 		for (size_t i = 0; i < n_old; i++) {
 			const struct scx_opt_old *o = &cmd->old[i];
-			bool has_arg = find_opt(cmd, o->key)->arg;
+			int has_arg = find_opt(cmd, o->key)->arg ? required_argument : no_argument;
 
 			if (o->old_lng)
-				longopts[k++] = (struct option){ o->old_lng,
-								 has_arg ? required_argument : no_argument,
-								 NULL, KEY_OLD_LONG + (int)i };
+				longopts[k++] = (struct option){ o->old_lng, has_arg, NULL,
+								 KEY_OLD_LONG + (int)i };
 			if (o->old_key > 0 && o->old_key < 128 && s + 3 < sizeof(shortopts)) {
 				shortopts[s++] = (char)o->old_key;
-				if (has_arg)
+				if (has_arg == required_argument)
 					shortopts[s++] = ':';
 			}
 		}
