@@ -68,7 +68,7 @@ struct rd_ctx {
 	struct scx_writer *w;
 	const char *out;
 	int err;
-	uint64_t lost[1024];	/* for the trailer */
+	uint64_t lost[SCX_MAX_CPUS];	/* for the trailer */
 	unsigned lost_cpus;
 };
 
@@ -87,7 +87,7 @@ static int on_event(void *ctx, const struct scx_event *e)
 	struct rd_ctx *c = ctx;
 	int rc = scx_writer__event(c->w, e);
 
-	if (e->type == SCX_EV_LOST && e->cpu >= 0 && e->cpu < 1024) {
+	if (e->type == SCX_EV_LOST && e->cpu >= 0 && e->cpu < SCX_MAX_CPUS) {
 		c->lost[e->cpu] += e->lost.count;
 		if ((unsigned)e->cpu + 1 > c->lost_cpus)
 			c->lost_cpus = e->cpu + 1;
@@ -115,6 +115,9 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 		po->ctx = &c;
 	}
 	rc = scx_pf_read_path(in, po, &t);
+	if (t && t->stat.dropped_bundles)
+		scx_warn("%s: %llu ftrace bundles of cpus past %d dropped", in ? in : "<stdin>",
+			 (unsigned long long)t->stat.dropped_bundles, SCX_MAX_CPUS - 1);
 	if (rc == -EBADMSG && t) {
 		scx_warn("%s", t->error);
 		ret = SCX_EXIT_FAIL;

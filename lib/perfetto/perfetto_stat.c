@@ -36,6 +36,9 @@ void scx_pf_stat_format(struct scx_buf *b, const struct scx_pf_trace *t)
 			scx_buf_printf(b, "  %s: %" PRIu64 "\n", scx_ev_name(i), s->events[i]);
 	scx_buf_printf(b, "skipped_events: %" PRIu64 "\n", s->skipped_events);
 	scx_buf_printf(b, "lost: %" PRIu64 " bundles flagged\n", s->lost_bundles);
+	if (s->dropped_bundles)
+		scx_buf_printf(b, "dropped: %" PRIu64 " bundles of cpus past %d\n",
+			       s->dropped_bundles, SCX_MAX_CPUS - 1);
 	scx_buf_printf(b, "cpus: %u\n", t->hdr.nr_cpus);
 	scx_buf_printf(b, "processes: %u\n", t->nr_processes);
 	scx_buf_printf(b, "threads: %u\n", t->nr_threads);
