@@ -39,4 +39,26 @@ test_expect_success 'a header or trailer naming more cpus than the limit is refu
 	grep -q "line 1: header: bad \"nr_cpus\"" err
 '
 
+# ESC ] 0 ; ... BEL sets a terminal's title; ESC [ 2 J clears it
+test_expect_success 'comms and hostnames reach a terminal without control bytes' '
+	sed -e "s/\"next_comm\":\"a\"/\"next_comm\":\"\\\\u001b]0;pwn\\\\u0007a\"/" \
+	    -e "1s/\"hostname\":\"t\"/\"hostname\":\"\\\\u001b[2J\"/" "$in" >esc.ndjson &&
+	grep -q "u001b]0;pwn" esc.ndjson &&
+	scx-agg -H -r process-runtime,wakeup-graph esc.ndjson >out &&
+	grep -q "?]0;pwn?a" out &&
+	! grep -q "$(printf "\033")" out &&
+	scx-top -b --no-config -m num -i esc.ndjson >top 2>&1 &&
+	! grep -q "$(printf "\033")" top &&
+	scx-perfetto -o esc.pb <esc.ndjson &&
+	scx-perfetto -i esc.pb --stat >stat &&
+	grep -q "^hostname: ?\[2J$" stat
+'
+
+test_expect_success 'scx-prof -v prints comms without control bytes' '
+	printf "{\"comm\":\"x\\\\u001b[2Jy\",\"tid\":1,\"pid\":1,\"time\":\"1.0\",\"addr\":\"1000\",\"cgroup\":\"/a.slice\",\"ip\":\"1\",\"sym\":\"f\",\"dso\":\"d\",\"phys_addr\":\"2000\",\"data_page_size\":4096}\n" >esc.jsonl &&
+	scx-prof extract -vv -f esc.jsonl >cfg 2>err &&
+	grep -q "x?\[2Jy" err &&
+	! grep -q "$(printf "\033")" err
+'
+
 test_done

@@ -578,13 +578,9 @@ static void f_text(struct frame *f, const char *s, size_t n)
 	if (f->max >= 0 && f->col + (int)n > f->max)
 		n = f->col < f->max ? (size_t)(f->max - f->col) : 0;
 	scx_buf_reserve(f->out, n);
-	for (size_t i = 0; i < n; i++) {
-		/* comms come from the traced machine: never let a control byte
-		 * or a partial UTF-8 sequence reach the terminal */
-		unsigned char c = (unsigned char)s[i];
-
-		f->out->data[f->out->len++] = c >= 32 && c < 127 ? (char)c : '?';
-	}
+	/* comms come from the traced machine */
+	for (size_t i = 0; i < n; i++)
+		f->out->data[f->out->len++] = scx_printable((unsigned char)s[i]);
 	f->col += (int)n;
 }
 
