@@ -23,6 +23,7 @@
 
 #include "agg/agg.h"
 #include "core/opts.h"
+#include "stream/lost.h"
 #include "stream/stream.h"
 #include "top/term.h"
 #include "top/topconf.h"
@@ -100,6 +101,7 @@ struct input {
 	struct scx_reorder *order;
 	uint64_t snaps;			/* scx-agg snapshot lines read */
 	uint64_t skipped;
+	struct scx_lost_tally lost;	/* LOST records, against the trailer's counts */
 };
 
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
@@ -232,6 +234,15 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 		}
 		if (in->eof) {
 			if (in->agg && !in->flushed) {
+				const struct scx_trailer *tr = scx_reader__trailer(in->r);
+
+				/* losses only the trailer counts belong in the last window */
+				for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
+					uint64_t n = scx_lost_tally__unseen(&in->lost, tr, k);
+
+					if (n)
+						scx_agg__note_lost(in->agg, k, n);
+				}
 				in->flushed = true;
 				scx_agg__flush(in->agg);
 				if (in->ready) {
@@ -245,6 +256,7 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 		if (ret == SCX_READ_EVENT) {
 			if (!in->topo_set)
 				input_start(in, e.ts);
+			scx_lost_tally__add(&in->lost, &e);
 			/* in order so far (files, replays): no buffer and no delay;
 			 * from the first event older than one before (live
 			 * scx-events), every event goes through the buffer */
@@ -645,6 +657,7 @@ int main(int argc, char **argv)
 		scx_reorder__free(in.order);
 		scx_topo__free(in.topo);
 		scx_reader__free(in.r);
+		scx_lost_tally__free(&in.lost);
 		top_model_free(&in.snap);
 		top_model_free(&in.last);
 	}

@@ -34,4 +34,42 @@ test_expect_success 'the writer refuses a cpu past the limit' '
 	grep -q "line 2: cpu 16384 out of range" err
 '
 
+test_expect_success 'a damaged trace gives a stream without a trailer, which readers report' '
+	size=$(wc -c <rt.pb) &&
+	head -c $((size - 3)) rt.pb >cut.pb &&
+	test_exit_code 1 scx-perfetto -i cut.pb >cut.ndjson 2>err &&
+	! grep -q "\"type\":\"trailer\"" cut.ndjson &&
+	scx-agg cut.ndjson >/dev/null 2>err &&
+	grep -q "cut.ndjson: byte [0-9]*: stream ends without a trailer" err
+'
+
+test_expect_success 'a stream cut at a record boundary is reported when converted' '
+	head -n -1 "$D/agg-basic.ndjson" >cut2.ndjson &&
+	scx-perfetto -o cut2.pb <cut2.ndjson 2>err &&
+	grep -q "stream ends without a trailer" err
+'
+
+test_expect_success 'the same file as input and output is refused and left alone' '
+	cp rt.pb same.pb &&
+	test_exit_code 2 scx-perfetto -i same.pb -o same.pb 2>err &&
+	grep -q "same.pb. is both the input and the output" err &&
+	cmp rt.pb same.pb &&
+	cp "$D/agg-basic.ndjson" same.ndjson &&
+	test_exit_code 2 scx-perfetto -o same.ndjson same.ndjson 2>err &&
+	test_exit_code 2 scx-agg -o same.ndjson same.ndjson 2>err &&
+	grep -q "is both an input and the output" err &&
+	cmp "$D/agg-basic.ndjson" same.ndjson
+'
+
+# t/data/agg-basic.ndjson: 5 lost on cpu 0 in a LOST record, 2 on cpu 3 only
+# in the trailer
+test_expect_success 'losses only the trailer counts survive a round trip and reach scx-top' '
+	scx-perfetto -o basic.pb <"$D/agg-basic.ndjson" &&
+	scx-perfetto -i basic.pb >basic.ndjson &&
+	tail -n 1 basic.ndjson | jq -e ".lost == [5,0,0,2] and .lost_total == 7" >/dev/null &&
+	scx-agg basic.ndjson | jq -e ".lost == 7" >/dev/null &&
+	scx-top -b --no-config -i "$D/agg-basic.ndjson" >top &&
+	grep -q "LOST 7 events" top
+'
+
 test_done

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -282,6 +283,15 @@ int scx_write_all(int fd, const void *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+bool scx_same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 void scx_buf_add_printable(struct scx_buf *b, const char *s, size_t n)

@@ -58,6 +58,8 @@ char *scx_xstrdup(const char *s);
 
 /* Write all of buf to fd, retrying on EINTR and short writes; 0 or -errno. */
 int scx_write_all(int fd, const void *buf, size_t len);
+/* Both paths name one existing file (an output that would truncate its input). */
+bool scx_same_file(const char *a, const char *b);
 
 /* A growable byte buffer. */
 struct scx_buf {
