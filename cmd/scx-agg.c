@@ -282,7 +282,9 @@ int main(int argc, char **argv)
 
 					snprintf(name, sizeof(name), "%.*s", (int)(eq - thr[k]), thr[k]);
 					if (end == eq + 1 || *end || scx_agg__set_threshold(a, name, v))
-						scx_usage_error(&cmd, "bad threshold '%s'", thr[k]);
+						scx_usage_error(&cmd, "bad threshold '%s' (a known name "
+								"and a number from 0; percentages "
+								"to 100)", thr[k]);
 				}
 			}
 			if (st != SCX_READ_EVENT)

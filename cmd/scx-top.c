@@ -64,7 +64,7 @@ static const struct scx_cmd cmd = {
 	.summary = "Live per-CPU, LLC, node, process and DSQ view of scheduler events.",
 	.opts = options,
 	.footer = "Keys: h help, c/l/n/p/s views, m mode, < > sort, / filter, space pause, q quit.\n"
-		  "NO_COLOR in the environment turns colours off.\n",
+		  "NO_COLOR in the environment turns colours off; TERM=dumb means -b.\n",
 };
 
 /* ---- shared between the reader thread and the ui ---------------------------- */
@@ -629,6 +629,11 @@ int main(int argc, char **argv)
 	}
 	if (!isatty(STDOUT_FILENO))
 		batch = true;
+	/* a terminal that cannot move the cursor (Emacs shell, TERM=dumb): plain frames */
+	if (!batch && (!getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))) {
+		scx_debug(1, "TERM is dumb or unset: batch frames, as with -b");
+		batch = true;
+	}
 	if (!input && isatty(STDIN_FILENO))
 		scx_usage_error(&cmd, "standard input is a terminal: pipe events in "
 				      "(scx-events | scx-top) or use -i FILE");

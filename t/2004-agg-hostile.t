@@ -61,4 +61,18 @@ test_expect_success 'scx-prof -v prints comms without control bytes' '
 	! grep -q "$(printf "\033")" err
 '
 
+test_expect_success 'thresholds that are not numbers, negative or past 100 percent are refused' '
+	for t in util-high=nan util-high=200 switch-rate=-1 switch-rate=inf percentile=101; do
+		test_exit_code 2 scx-agg -r bottlenecks -t $t "$in" >/dev/null 2>err &&
+		grep -q "bad threshold .$t." err || return 1
+	done &&
+	scx-agg -r bottlenecks -t util-high=100 -t switch-rate=0 "$in" >/dev/null
+'
+
+test_expect_success 'scx-top on a terminal with TERM=dumb draws plain frames' '
+	TERM=dumb timeout 20 script -qec "scx-top -n 1 --no-config -i $TDATA/top-small.ndjson" /dev/null >dumb &&
+	grep -q "^scx-top " dumb &&
+	! grep -q "$(printf "\033")" dumb
+'
+
 test_done

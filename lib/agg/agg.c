@@ -7,6 +7,7 @@
  * grow with the number of views asked for.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1539,10 +1540,15 @@ int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo)
 int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value)
 {
 	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++) {
-		if (!strcmp(scx_agg_thresholds[i].name, name)) {
-			a->th[i] = value;
-			return 0;
-		}
+		const struct scx_agg_threshold *t = &scx_agg_thresholds[i];
+
+		if (strcmp(t->name, name))
+			continue;
+		/* a NaN rule would never fire, a negative one always */
+		if (!isfinite(value) || value < 0 || (t->max && value > t->max))
+			return -ERANGE;
+		a->th[i] = value;
+		return 0;
 	}
 	return -ENOENT;
 }

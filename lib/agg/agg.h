@@ -206,7 +206,8 @@ void scx_agg__set_by(struct scx_agg *a, unsigned by);
 int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo);
 /*
  * Set a report threshold by name ("switch-rate", "wake-p99", ...: see
- * scx_agg_thresholds[] and man/scx-agg.1).  0, or -ENOENT for an unknown name.
+ * scx_agg_thresholds[] and man/scx-agg.1).  0, -ENOENT for an unknown name, or
+ * -ERANGE for a value that is not finite, negative or past the threshold's max.
  */
 int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value);
 
@@ -288,6 +289,7 @@ struct scx_agg_threshold {
 	const char *name;
 	double def;
 	const char *help;
+	double max;		/* largest meaningful value (percentages: 100); 0: none */
 };
 extern const struct scx_agg_threshold scx_agg_thresholds[];
 extern const unsigned scx_agg_nr_thresholds;
