@@ -266,7 +266,11 @@ int main(int argc, char **argv)
 
 				if (!t && h && h->topo)
 					t = h->topo;
-				if (!t && (topo_sys = scx_topo__from_sysfs("/sys")))
+				/* a header without topology still says how many cpus the
+				 * traced machine had; this machine's are only a last guess */
+				if (!t && h && h->nr_cpus)
+					ao.nr_cpus = h->nr_cpus;
+				else if (!t && (topo_sys = scx_topo__from_sysfs("/sys")))
 					t = topo_sys;
 				/* scx-events stages events per CPU: its stream is sorted
 				 * only within its flush interval (50 ms by default) */

@@ -182,6 +182,7 @@ static void input_start(struct input *in, uint64_t first_ts)
 		.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH,
 		.emit = on_snap,
 		.ctx = in,
+		.nr_cpus = h ? h->nr_cpus : 0,	/* when there is no topology */
 	};
 
 	in->topo_set = true;

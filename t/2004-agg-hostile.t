@@ -75,4 +75,21 @@ test_expect_success 'scx-top on a terminal with TERM=dumb draws plain frames' '
 	! grep -q "$(printf "\033")" dumb
 '
 
+# agg-basic: 10500 ns busy over 9000 ns on 4 cpus = 29.2%, whatever this machine has
+test_expect_success 'without a topology, utilisation is over the stream'"'"'s nr_cpus' '
+	scx-perfetto -o basic.pb <"$in" &&
+	scx-perfetto -i basic.pb >notopo.ndjson &&
+	head -n 1 notopo.ndjson | jq -e ".topology == null and .nr_cpus == 4" >/dev/null &&
+	scx-agg notopo.ndjson | jq -e ".total.util == 0.291666667" >/dev/null &&
+	scx-top -b --no-config -i notopo.ndjson >top &&
+	grep -q "^util 29.2%  sw [1-9][0-9.]*k/s  wake [1-9][0-9.]*k/s  worst cpu lat.p99 1.00us" top
+'
+
+test_expect_success 'cpus outside the header topology count in the utilisation' '
+	sed -e "1s/,{\"cpu\":3,\"core\":3,\"llc\":1,\"node\":1,\"online\":true}//" \
+	    -e "s/\"ts\":1000,\"cpu\":2,/\"ts\":1000,\"cpu\":3,/" "$in" >outside.ndjson &&
+	head -n 1 outside.ndjson | jq -e ".topology | length == 3" >/dev/null &&
+	scx-agg outside.ndjson | jq -e ".total.util == 0.291666667 and (.cpus | length) == 4" >/dev/null
+'
+
 test_done

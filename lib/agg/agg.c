@@ -15,7 +15,7 @@
 #include "core/reorder.h"
 #include "core/util.h"
 
-#define MAX_CPU_ID 65535	/* beyond: the event's cpu is treated as unknown */
+#define MAX_CPU_ID (SCX_MAX_CPUS - 1)	/* beyond: the event's cpu is treated as unknown */
 #define MAX_GAP_INTERVALS 64	/* a longer gap becomes one snapshot, not millions */
 
 const char *const scx_agg_by_names[SCX_AGG_BY__COUNT] = {
@@ -1117,15 +1117,16 @@ static void gtab_groups(struct scx_agg *a, struct gtab *t, enum scx_agg_by by)
 	}
 }
 
+/* Cpus utilisation is divided by: the topology's and any seen outside it. */
 static unsigned topo_cpus(const struct scx_agg *a)
 {
 	unsigned n = 0;
 
-	if (a->topo)
-		return a->topo->nr_cpus;
 	for (unsigned i = 0; i < a->nr_cpus; i++)
-		n += a->cpus[i].seen;
-	return n;
+		n += a->cpus[i].seen && !(a->topo && scx_topo__cpu(a->topo, (int)i));
+	if (a->topo)
+		return a->topo->nr_cpus + n;
+	return SCX_MAX(n, a->o.nr_cpus);
 }
 
 static int close_interval(struct scx_agg *a, uint64_t end, bool final)

@@ -173,6 +173,13 @@ struct scx_agg_opts {
 	 * dsq_dispatches, ...) are kept.
 	 */
 	unsigned skip_hists, skip_cpu_hists;
+	/*
+	 * Cpus of the traced machine when there is no topology (a stream
+	 * header's nr_cpus: traces read back from Perfetto have no topology).
+	 * Utilisation is divided by the larger of this and the cpus seen,
+	 * never by the analysing machine's count.
+	 */
+	unsigned nr_cpus;
 };
 
 /* The histograms of struct scx_agg_stats, for skip_hists */
