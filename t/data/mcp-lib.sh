@@ -3,6 +3,7 @@
 #   init_line [VERSION]       an initialize request (id 0)
 #   mcp ARGS... <in >out      run scx-mcp, fail if it does not exit in 60 s
 #   wait_updated FILE URI N   wait (at most 45 s) for N updates of URI in FILE
+#   wait_resp FILE ID         wait (at most 45 s) for the response with that id
 #   resp ID <out              the response with that id (compact JSON)
 #   text ID <out              the text of a tools/call result with that id
 #   call ID TOOL ARGS_JSON    a tools/call request line
@@ -17,6 +18,14 @@ mcp() { timeout 60 scx-mcp "$@"; }
 wait_updated() {
 	_w=0
 	while [ "$(grep -c "resources/updated.*\"$2\"" "$1" 2>/dev/null)" -lt "$3" ] &&
+	      [ $_w -lt 450 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+}
+wait_resp() {
+	_w=0
+	while ! grep -q "\"id\":$2,\"result\"\|\"id\":$2,\"error\"" "$1" 2>/dev/null &&
 	      [ $_w -lt 450 ]; do
 		sleep 0.1
 		_w=$((_w + 1))
