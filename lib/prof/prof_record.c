@@ -57,6 +57,9 @@ int prof_record_argv(const struct prof_record_opts *o, const char **argv, size_t
 	return (int)n;
 }
 
+/* after -t, how long perf may take to stop on SIGINT before SIGKILL */
+#define STOP_GRACE_NS (30 * 1000000000ULL)
+
 struct child {
 	pid_t pid;
 	int err_fd;		/* its stderr, or -1 once closed */
@@ -404,8 +407,12 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 		} else if (!stopping && now >= deadline) {
 			stopping = true;
 			kill(perf.pid, SIGINT);
-			/* a perf that ignores SIGINT gets the same 2 s as on an interrupt */
-			deadline = now + 2000000000ULL;
+			/*
+			 * perf writes its buffers and build ids after SIGINT, which can
+			 * take a while on a big or loaded machine; one that ignores
+			 * SIGINT is killed after this grace.
+			 */
+			deadline = now + STOP_GRACE_NS;
 		} else if (stopping && now >= deadline) {
 			kill(-perf.pid, SIGKILL);	/* its process group: children too */
 		}
