@@ -16,7 +16,7 @@
 #define EV_COMM_LEN 16
 #define EV_PATH_LEN 128
 #define EV_NAME_LEN 32
-#define EV_MAX_CPUS 1024		/* --cpus bitmap */
+#define EV_MAX_CPUS 16384		/* --cpus bitmap; SCX_MAX_CPUS of lib/core/event.h */
 #define EV_STAGE_SIZE 4096		/* per-CPU staging buffer, a power of two */
 #define EV_MAX_REC 256			/* no record is larger */
 

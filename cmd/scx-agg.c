@@ -15,6 +15,7 @@
 #include "agg/agg.h"
 #include "core/opts.h"
 #include "agg/table.h"
+#include "stream/lost.h"
 #include "stream/stream.h"
 #include "core/util.h"
 
@@ -151,29 +152,6 @@ static int add_report(const char *item, size_t len, void *arg)
 	scx_usage_error(&cmd, "unknown report '%.*s'", (int)len, item);
 }
 
-/* Events lost per CPU as the stream's LOST records said, to compare with its trailer. */
-struct lost_seen {
-	uint64_t *cpu;
-	unsigned n;
-	uint64_t other;
-};
-
-static void lost_add(struct lost_seen *l, int cpu, uint64_t count)
-{
-	if (cpu < 0 || cpu > 65535) {
-		l->other += count;
-		return;
-	}
-	if ((unsigned)cpu >= l->n) {
-		unsigned n = cpu + 1;
-
-		l->cpu = scx_xrealloc(l->cpu, n * sizeof(*l->cpu));
-		memset(l->cpu + l->n, 0, (n - l->n) * sizeof(*l->cpu));
-		l->n = n;
-	}
-	l->cpu[cpu] += count;
-}
-
 int main(int argc, char **argv)
 {
 	struct scx_agg_opts ao = { 0 };
@@ -182,7 +160,7 @@ int main(int argc, char **argv)
 	const char *out_path = NULL, *topo_path = NULL;
 	const char *thr[64];
 	unsigned nthr = 0;
-	struct lost_seen lost = { 0 };
+	struct scx_lost_tally lost = { 0 };
 	struct scx_agg *a = NULL;
 	bool by_given = false, no_snap = false, reorder_given = false;
 	const char *arg;
@@ -251,6 +229,9 @@ int main(int argc, char **argv)
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
+	for (int i = optind; out_path && i < argc; i++)
+		if (scx_same_file(argv[i], out_path))
+			scx_die(SCX_EXIT_USAGE, "'%s' is both an input and the output", out_path);
 	if (out_path && strcmp(out_path, "-")) {
 		c.fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (c.fd < 0)
@@ -294,7 +275,11 @@ int main(int argc, char **argv)
 
 				if (!t && h && h->topo)
 					t = h->topo;
-				if (!t && (topo_sys = scx_topo__from_sysfs("/sys")))
+				/* a header without topology still says how many cpus the
+				 * traced machine had; this machine's are only a last guess */
+				if (!t && h && h->nr_cpus)
+					ao.nr_cpus = h->nr_cpus;
+				else if (!t && (topo_sys = scx_topo__from_sysfs("/sys")))
 					t = topo_sys;
 				/* scx-events stages events per CPU: its stream is sorted
 				 * only within its flush interval (50 ms by default) */
@@ -310,13 +295,14 @@ int main(int argc, char **argv)
 
 					snprintf(name, sizeof(name), "%.*s", (int)(eq - thr[k]), thr[k]);
 					if (end == eq + 1 || *end || scx_agg__set_threshold(a, name, v))
-						scx_usage_error(&cmd, "bad threshold '%s'", thr[k]);
+						scx_usage_error(&cmd, "bad threshold '%s' (a known name "
+								"and a number from 0; percentages "
+								"to 100)", thr[k]);
 				}
 			}
 			if (st != SCX_READ_EVENT)
 				continue;
-			if (e.type == SCX_EV_LOST)
-				lost_add(&lost, e.cpu, e.lost.count);
+			scx_lost_tally__add(&lost, &e);
 			if ((err = scx_agg__add(a, &e)))
 				break;
 		}
@@ -325,18 +311,19 @@ int main(int argc, char **argv)
 
 			scx_agg__note_unknown(a, scx_reader__skipped(r));
 			/* lost counts only the trailer knows (no LOST record carried them) */
-			for (unsigned k = 0; tr && tr->lost && k < tr->nr_cpus; k++) {
-				uint64_t seen = k < lost.n ? lost.cpu[k] : 0;
+			for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
+				uint64_t n = scx_lost_tally__unseen(&lost, tr, k);
 
-				if (tr->lost[k] > seen)
-					scx_agg__note_lost(a, k, tr->lost[k] - seen);
+				if (n)
+					scx_agg__note_lost(a, k, n);
 			}
 		}
+		if (st == SCX_READ_END && scx_reader__warning(r))
+			scx_warn("%s", scx_reader__warning(r));
 		scx_reader__free(r);
 		if (rc || c.werr || err)
 			break;
-		if (lost.cpu)
-			memset(lost.cpu, 0, lost.n * sizeof(*lost.cpu));
+		scx_lost_tally__reset(&lost);
 	}
 	if (!a && !rc) {
 		/* empty input: still one (empty) snapshot, so a pipeline sees a result */
@@ -353,7 +340,7 @@ int main(int argc, char **argv)
 	scx_agg__free(a);
 	scx_topo__free(topo_file);
 	scx_topo__free(topo_sys);
-	free(lost.cpu);
+	scx_lost_tally__free(&lost);
 	scx_buf_free(&c.out);
 	if (c.fd != STDOUT_FILENO && close(c.fd) && !rc) {
 		scx_warn("cannot write '%s': %s", out_path, strerror(errno));

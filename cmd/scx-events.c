@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* scx-events: live scheduler events from BPF, as an NDJSON or binary stream. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 #include "core/topo.h"
 #include "core/util.h"
 
-#define EV_CPU_BYTES (1024 / 8)
+#define EV_CPU_BYTES (SCX_MAX_CPUS / 8)
 /* The reader sleeps this long between looks at the ring unless BPF wakes it
  * (backlog above --wakeup); every wakeup is a switch of our own in the trace. */
 #define POLL_MS 50
@@ -144,6 +145,52 @@ static uint64_t parse_size_opt(const char *name, const char *arg)
 	return v;
 }
 
+/* Every cpu of a --cpus list must exist here: a filter on none would capture nothing. */
+static void check_cpus(const uint8_t *mask, const char *arg)
+{
+	struct scx_topo *t = scx_topo__from_sysfs("/sys");
+
+	if (!t)
+		return;		/* the kernel will say what it can */
+	for (int cpu = 0; cpu < SCX_MAX_CPUS; cpu++) {
+		if (!(mask[cpu / 8] & (1u << (cpu % 8))) || scx_topo__cpu(t, cpu))
+			continue;
+		scx_usage_error(&cmd, "invalid cpu list '%s': cpu %d is not a possible cpu here "
+				"(0-%d)", arg, cpu, t->max_cpu);
+	}
+	scx_topo__free(t);
+}
+
+/*
+ * The output is opened before anything is attached.  A FIFO without a
+ * reader would block open() beyond the reach of -d and of signals, so it is
+ * opened non-blocking (ENXIO until a reader comes) and retried until a reader
+ * comes, the deadline passes or a signal asks to stop: -EINTR then.
+ */
+static int open_output(const char *path, uint64_t deadline)
+{
+	for (;;) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0644);
+
+		if (fd >= 0) {
+			int fl = fcntl(fd, F_GETFL);
+
+			if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+				int e = errno;
+
+				close(fd);
+				return -e;
+			}
+			return fd;
+		}
+		if (errno != ENXIO)
+			return -errno;
+		if (stop_sig || (deadline && scx_now_mono_ns() >= deadline))
+			return -EINTR;
+		poll(NULL, 0, POLL_MS);
+	}
+}
+
 static int32_t parse_id(const char *name, const char *arg)
 {
 	int64_t v;
@@ -164,7 +211,7 @@ int main(int argc, char **argv)
 	struct scx_header h;
 	struct scx_capture *c;
 	struct run r = { 0 };
-	int opt, err = 0, out_fd;
+	int opt, err = 0, out_fd, file_fd = -1;
 	char msg[512];
 
 	scx_set_prog(argv[0]);
@@ -189,6 +236,7 @@ int main(int argc, char **argv)
 			memset(cpus, 0, sizeof(cpus));
 			if (scx_parse_cpulist(arg, cpus, EV_CPU_BYTES * 8))
 				scx_usage_error(&cmd, "invalid cpu list '%s'", arg);
+			check_cpus(cpus, arg);
 			co.cpus = cpus;
 			co.nr_cpu_bits = EV_CPU_BYTES * 8;
 			break;
@@ -215,8 +263,11 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			co.ring_size = parse_size_opt("ring size", arg);
-			if (co.ring_size & (co.ring_size - 1) || co.ring_size < 4096)
-				scx_usage_error(&cmd, "ring size must be a power of two >= 4K");
+			/* the map's size is 32 bits, and the kernel wants a power of two */
+			if (co.ring_size & (co.ring_size - 1) || co.ring_size < 4096 ||
+			    co.ring_size > (2ull << 30))
+				scx_usage_error(&cmd, "invalid ring size '%s': a power of two from "
+						"4K to 2G", arg);
 			break;
 		case OPT_WAKEUP:
 			co.wakeup_bytes = parse_size_opt("wakeup size", arg);
@@ -244,17 +295,25 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);	/* a closed terminal: stop with a trailer too */
+	if (out && strcmp(out, "-")) {
+		file_fd = open_output(out, dur_ns ? scx_now_mono_ns() + dur_ns : 0);
+		if (file_fd == -EINTR)
+			scx_die(SCX_EXIT_FAIL, "stopped before a reader opened '%s'", out);
+		if (file_fd < 0)
+			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(-file_fd));
+	}
 	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
 	if (!c)
 		scx_die(SCX_EXIT_FAIL, "%s", msg);
 
-	r.w = out && strcmp(out, "-") ? scx_writer__open(out, &wo) : scx_writer__fdopen(1, &wo);
+	r.w = scx_writer__fdopen(file_fd >= 0 ? file_fd : STDOUT_FILENO, &wo);
 	if (!r.w) {
 		err = errno;
 		scx_capture__free(c);
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(err));
 	}
-	out_fd = out && strcmp(out, "-") ? -1 : STDOUT_FILENO;
+	out_fd = file_fd >= 0 ? -1 : STDOUT_FILENO;
 	fill_header(&h, c);
 	err = scx_writer__header(r.w, &h);
 	/* readers learn at once that the capture is running */

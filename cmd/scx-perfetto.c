@@ -13,6 +13,7 @@
 #include "core/opts.h"
 #include "perfetto/perfetto_read.h"
 #include "perfetto/perfetto_write.h"
+#include "stream/lost.h"
 #include "stream/stream.h"
 #include "core/util.h"
 
@@ -68,7 +69,7 @@ struct rd_ctx {
 	struct scx_writer *w;
 	const char *out;
 	int err;
-	uint64_t lost[1024];	/* for the trailer */
+	uint64_t lost[SCX_MAX_CPUS];	/* for the trailer */
 	unsigned lost_cpus;
 };
 
@@ -87,7 +88,7 @@ static int on_event(void *ctx, const struct scx_event *e)
 	struct rd_ctx *c = ctx;
 	int rc = scx_writer__event(c->w, e);
 
-	if (e->type == SCX_EV_LOST && e->cpu >= 0 && e->cpu < 1024) {
+	if (e->type == SCX_EV_LOST && e->cpu >= 0 && e->cpu < SCX_MAX_CPUS) {
 		c->lost[e->cpu] += e->lost.count;
 		if ((unsigned)e->cpu + 1 > c->lost_cpus)
 			c->lost_cpus = e->cpu + 1;
@@ -106,6 +107,8 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 	struct scx_pf_trace *t = NULL;
 	int rc, ret = SCX_EXIT_OK;
 
+	if (scx_same_file(in, out))
+		scx_die(SCX_EXIT_USAGE, "'%s' is both the input and the output", out);
 	if (!stat) {
 		c.w = scx_writer__open(out, wo);
 		if (!c.w)
@@ -115,6 +118,9 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 		po->ctx = &c;
 	}
 	rc = scx_pf_read_path(in, po, &t);
+	if (t && t->stat.dropped_bundles)
+		scx_warn("%s: %llu ftrace bundles of cpus past %d dropped", in ? in : "<stdin>",
+			 (unsigned long long)t->stat.dropped_bundles, SCX_MAX_CPUS - 1);
 	if (rc == -EBADMSG && t) {
 		scx_warn("%s", t->error);
 		ret = SCX_EXIT_FAIL;
@@ -143,7 +149,9 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 			fclose(f);
 	}
 	if (c.w) {
-		if (!c.err && t && (!rc || rc == -EBADMSG)) {
+		/* a damaged trace gets no trailer: readers downstream then say the
+		 * stream is incomplete, as it is */
+		if (!c.err && t && !rc) {
 			struct scx_trailer tr = { 0 };
 			memcpy(tr.counts, t->stat.events, sizeof(tr.counts));
 			tr.end_ns = t->stat.last_ts;
@@ -165,16 +173,40 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 	return ret;
 }
 
+/*
+ * Losses only the trailer counts (no LOST record carried them) become LOST
+ * events at the end, so the trace, and streams read back from it, keep them.
+ */
+static int write_unseen_lost(struct scx_pf_writer *w, const struct scx_lost_tally *l,
+			     const struct scx_trailer *tr, uint64_t last_ts)
+{
+	struct scx_event e = { .type = SCX_EV_LOST };
+	int rc;
+
+	e.ts = tr && tr->end_ns > last_ts ? tr->end_ns : last_ts;
+	for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
+		e.cpu = (int32_t)k;
+		e.lost.count = scx_lost_tally__unseen(l, tr, k);
+		if (e.lost.count && (rc = scx_pf_writer__event(w, &e)))
+			return rc;
+	}
+	return 0;
+}
+
 static int do_write(const char *in, const char *out, const struct scx_pf_write_opts *wo)
 {
+	struct scx_lost_tally lost = { 0 };
+	uint64_t last_ts = 0;
 	struct scx_reader *r = scx_reader__open(in);
 	struct scx_pf_writer *w;
 	struct scx_event e;
-	int rc, ret = SCX_EXIT_OK;
+	int rc, werr = 0, ret = SCX_EXIT_OK;
 	bool header = false;
 
 	if (!r)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", in ? in : "-", strerror(errno));
+	if (scx_same_file(in, out))
+		scx_die(SCX_EXIT_USAGE, "'%s' is both the input and the output", out);
 	if (isatty(1) && (!out || !strcmp(out, "-")))
 		scx_die(SCX_EXIT_USAGE, "refusing to write a binary trace to a terminal (use -o FILE)");
 	w = scx_pf_writer__open(out, wo);
@@ -198,14 +230,21 @@ static int do_write(const char *in, const char *out, const struct scx_pf_write_o
 		}
 		if (rc != SCX_READ_EVENT)
 			continue;
-		if ((rc = scx_pf_writer__event(w, &e))) {
-			if (rc != -EPIPE) {
-				scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-rc));
-				ret = SCX_EXIT_FAIL;
-			}
+		scx_lost_tally__add(&lost, &e);
+		last_ts = SCX_MAX(last_ts, e.ts);
+		if ((werr = scx_pf_writer__event(w, &e)))
 			break;
-		}
 	}
+	if (rc == SCX_READ_END && !werr) {
+		werr = write_unseen_lost(w, &lost, scx_reader__trailer(r), last_ts);
+		if (scx_reader__warning(r))
+			scx_warn("%s", scx_reader__warning(r));
+	}
+	if (werr && werr != -EPIPE) {
+		scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-werr));
+		ret = SCX_EXIT_FAIL;
+	}
+	scx_lost_tally__free(&lost);
 	rc = scx_pf_writer__close(w);
 	if (rc && rc != -EPIPE && ret == SCX_EXIT_OK) {
 		scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-rc));

@@ -23,6 +23,7 @@
 
 #include "agg/agg.h"
 #include "core/opts.h"
+#include "stream/lost.h"
 #include "stream/stream.h"
 #include "top/term.h"
 #include "top/topconf.h"
@@ -75,7 +76,7 @@ static const struct scx_cmd cmd = {
 	.opts = options,
 	.old = old_spellings,
 	.footer = "Keys: h help, c/l/n/p/s views, m mode, < > sort, / filter, space pause, q quit.\n"
-		  "NO_COLOR in the environment turns colours off.\n",
+		  "NO_COLOR in the environment turns colours off; TERM=dumb means -b.\n",
 };
 
 /* ---- shared between the reader thread and the ui ---------------------------- */
@@ -112,6 +113,7 @@ struct input {
 	struct scx_reorder *order;
 	uint64_t snaps;			/* scx-agg snapshot lines read */
 	uint64_t skipped;
+	struct scx_lost_tally lost;	/* LOST records, against the trailer's counts */
 };
 
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
@@ -192,6 +194,7 @@ static void input_start(struct input *in, uint64_t first_ts)
 		.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH,
 		.emit = on_snap,
 		.ctx = in,
+		.nr_cpus = h ? h->nr_cpus : 0,	/* when there is no topology */
 	};
 
 	in->topo_set = true;
@@ -244,6 +247,15 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 		}
 		if (in->eof) {
 			if (in->agg && !in->flushed) {
+				const struct scx_trailer *tr = scx_reader__trailer(in->r);
+
+				/* losses only the trailer counts belong in the last window */
+				for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
+					uint64_t n = scx_lost_tally__unseen(&in->lost, tr, k);
+
+					if (n)
+						scx_agg__note_lost(in->agg, k, n);
+				}
 				in->flushed = true;
 				scx_agg__flush(in->agg);
 				if (in->ready) {
@@ -257,6 +269,7 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 		if (ret == SCX_READ_EVENT) {
 			if (!in->topo_set)
 				input_start(in, e.ts);
+			scx_lost_tally__add(&in->lost, &e);
 			/* in order so far (files, replays): no buffer and no delay;
 			 * from the first event older than one before (live
 			 * scx-events), every event goes through the buffer */
@@ -631,6 +644,11 @@ int main(int argc, char **argv)
 	}
 	if (!isatty(STDOUT_FILENO))
 		batch = true;
+	/* a terminal that cannot move the cursor (Emacs shell, TERM=dumb): plain frames */
+	if (!batch && (!getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))) {
+		scx_debug(1, "TERM is dumb or unset: batch frames, as with -b");
+		batch = true;
+	}
 	if (!input && isatty(STDIN_FILENO))
 		scx_usage_error(&cmd, "standard input is a terminal: pipe events in "
 				      "(scx-events | scx-top) or use -i FILE");
@@ -659,6 +677,7 @@ int main(int argc, char **argv)
 		scx_reorder__free(in.order);
 		scx_topo__free(in.topo);
 		scx_reader__free(in.r);
+		scx_lost_tally__free(&in.lost);
 		top_model_free(&in.snap);
 		top_model_free(&in.last);
 	}

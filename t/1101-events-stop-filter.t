@@ -87,18 +87,25 @@ test_expect_success BPF '--comm: only the workload, and all of it' '
 	! grep -q "\"filename\":\"/bin/true\"" events
 '
 
-test_expect_success BPF '--pid and --tgid: only that task' '
-	"$TRASH/scxev-wl" 60 /bin/true pids &
+# stopped_wl ARGS...: the workload in the background ($wl), stopped until
+# SIGCONT, so that a capture filtering on its pid is attached before it runs
+stopped_wl() {
+	sh -c 'kill -STOP $$; exec "$0" "$@"' "$TRASH/scxev-wl" "$@" &
 	wl=$!
+}
+
+test_expect_success BPF '--pid and --tgid: only that task' '
+	stopped_wl 60 /bin/true pids
 	start_capture ev.ndjson -e switch,wakeup --pid $wl
+	kill -CONT $wl
 	wait $wl
 	kill -INT $cap_pid && wait $cap_pid
 	grep "\"type\":\"sched_" ev.ndjson >events
 	test $(wc -l <events) -ge 10
 	! grep -v -e "\"prev_pid\":$wl," -e "\"next_pid\":$wl," -e "\"pid\":$wl," events
-	"$TRASH/scxev-wl" 60 /bin/true pids &
-	wl=$!
+	stopped_wl 60 /bin/true pids
 	start_capture ev2.ndjson -e wakeup --tgid $wl
+	kill -CONT $wl
 	wait $wl
 	kill -INT $cap_pid && wait $cap_pid
 	grep "\"type\":\"sched_" ev2.ndjson >events2

@@ -15,6 +15,7 @@
 # machine skipping waits (see t/data/agg-perfcmp.pl), so only its max delay
 # is compared live.
 . "$(dirname "$0")/lib.sh"
+. "$SCX_SRC/t/lib-capture.sh"
 
 if ! test -x "$SCX_BUILD/scx-events"; then
 	test_skip 'live comparison with perf sched latency' 'scx-events not built'
@@ -23,12 +24,10 @@ if ! test -x "$SCX_BUILD/scx-events"; then
 fi
 
 test_expect_success BPF,PERF 'record one workload with scx-events and perf sched at once' '
-	scx-events -d 4 -e switch,wakeup,wakeup_new -o "$TRASH/live.ndjson" 2>ev.err &
-	pid=$! &&
-	sleep 1 &&
+	start_capture "$TRASH/live.ndjson" -e switch,wakeup,wakeup_new &&
 	perf sched record -q -m 16M -o "$TRASH/perf.data" -e sched:sched_wakeup -- \
 		perf bench sched messaging -g 1 -l 10 >/dev/null 2>&1 &&
-	wait $pid &&
+	stop_capture &&
 	grep -q "\"type\":\"trailer\"" "$TRASH/live.ndjson" &&
 	grep -q "\"lost_total\":0" "$TRASH/live.ndjson"
 '

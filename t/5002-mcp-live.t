@@ -11,7 +11,7 @@ test_expect_success 'stream updates while the capture runs, at most one per inte
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"events://stream\"}"
 	  call 2 control_event_tracking "{\"action\":\"start\",\"events\":\"sched\",\"comm\":\"fake-a\"}"
-	  sleep 2.5
+	  wait_updated out events://stream 1
 	  req 3 resources/read "{\"uri\":\"events://stream\"}"
 	  req 4 resources/unsubscribe "{\"uri\":\"events://stream\"}"
 	  echo "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}"
@@ -34,7 +34,8 @@ test_expect_success 'stream updates while the capture runs, at most one per inte
 test_expect_success 'live statistics of a closed interval are exact: 500 ms each, 50 switches, 1 us wakeups' '
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"stats://aggregated/thread\"}"
-	  sleep 2.5
+	  # the first interval starts mid-slice (b runs before it): read a later one
+	  wait_updated out stats://aggregated/thread 2
 	  call 2 query_stats "{\"stat_type\":\"thread\"}"
 	  req 3 resources/read "{\"uri\":\"stats://aggregated/cpu\"}"
 	  call 4 analyze_waker_wakee "{}"
@@ -64,7 +65,8 @@ test_expect_success 'live statistics of a closed interval are exact: 500 ms each
 # other, 50 times each way, each wakeup running 1 us later.
 test_expect_success 'bidirectional: only the pair that wakes each other, counts each way' '
 	{ init_line
-	  sleep 2.5
+	  req 9 resources/subscribe "{\"uri\":\"stats://aggregated/thread\"}"
+	  wait_updated out stats://aggregated/thread 2
 	  call 1 analyze_waker_wakee "{\"mode\":\"bidirectional\"}"
 	  call 2 analyze_waker_wakee "{\"mode\":\"bidirectional\",\"pid\":200}"
 	  call 3 analyze_waker_wakee "{\"mode\":\"bidirectional\",\"pid\":300}"
@@ -109,8 +111,9 @@ test_expect_success 'a producer that cannot be run is a clear tool error' '
 test_expect_success BPF 'real scx-events: live switches reach events://stream and query_stats' '
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"events://stream\"}"
+	  req 7 resources/subscribe "{\"uri\":\"stats://aggregated/cpu\"}"
 	  call 2 control_event_tracking "{\"action\":\"start\",\"events\":\"sched\"}"
-	  sleep 2.5
+	  wait_updated out stats://aggregated/cpu 1
 	  req 3 resources/read "{\"uri\":\"events://stream\"}"
 	  call 4 query_stats "{\"stat_type\":\"cpu\"}"
 	  req 6 resources/read "{\"uri\":\"bpf://programs\"}"

@@ -29,6 +29,8 @@ test_expect_success BPF 'max_samples stops sampling by itself; errors for bad us
 	{ init_line
 	  call 1 start_perf_profiling "{\"event\":\"sw:cpu-clock\",\"freq\":1000,\"max_samples\":50}"
 	  call 2 start_perf_profiling "{}"
+	  # attaching may take seconds on a loaded machine; 50 samples then take 25 ms
+	  wait_resp out 2
 	  sleep 1.5
 	  call 3 stop_perf_profiling "{}"
 	  call 4 get_perf_results "{\"include_stacks\":false}"

@@ -7,6 +7,7 @@
  * grow with the number of views asked for.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@
 #include "core/reorder.h"
 #include "core/util.h"
 
-#define MAX_CPU_ID 65535	/* beyond: the event's cpu is treated as unknown */
+#define MAX_CPU_ID (SCX_MAX_CPUS - 1)	/* beyond: the event's cpu is treated as unknown */
 #define MAX_GAP_INTERVALS 64	/* a longer gap becomes one snapshot, not millions */
 
 const char *const scx_agg_by_names[SCX_AGG_BY__COUNT] = {
@@ -1116,15 +1117,16 @@ static void gtab_groups(struct scx_agg *a, struct gtab *t, enum scx_agg_by by)
 	}
 }
 
+/* Cpus utilisation is divided by: the topology's and any seen outside it. */
 static unsigned topo_cpus(const struct scx_agg *a)
 {
 	unsigned n = 0;
 
-	if (a->topo)
-		return a->topo->nr_cpus;
 	for (unsigned i = 0; i < a->nr_cpus; i++)
-		n += a->cpus[i].seen;
-	return n;
+		n += a->cpus[i].seen && !(a->topo && scx_topo__cpu(a->topo, (int)i));
+	if (a->topo)
+		return a->topo->nr_cpus + n;
+	return SCX_MAX(n, a->o.nr_cpus);
 }
 
 static int close_interval(struct scx_agg *a, uint64_t end, bool final)
@@ -1539,10 +1541,15 @@ int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo)
 int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value)
 {
 	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++) {
-		if (!strcmp(scx_agg_thresholds[i].name, name)) {
-			a->th[i] = value;
-			return 0;
-		}
+		const struct scx_agg_threshold *t = &scx_agg_thresholds[i];
+
+		if (strcmp(t->name, name))
+			continue;
+		/* a NaN rule would never fire, a negative one always */
+		if (!isfinite(value) || value < 0 || (t->max && value > t->max))
+			return -ERANGE;
+		a->th[i] = value;
+		return 0;
 	}
 	return -ENOENT;
 }

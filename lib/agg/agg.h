@@ -173,6 +173,13 @@ struct scx_agg_opts {
 	 * dsq_dispatches, ...) are kept.
 	 */
 	unsigned skip_hists, skip_cpu_hists;
+	/*
+	 * Cpus of the traced machine when there is no topology (a stream
+	 * header's nr_cpus: traces read back from Perfetto have no topology).
+	 * Utilisation is divided by the larger of this and the cpus seen,
+	 * never by the analysing machine's count.
+	 */
+	unsigned nr_cpus;
 };
 
 /* The histograms of struct scx_agg_stats, for skip_hists */
@@ -206,7 +213,8 @@ void scx_agg__set_by(struct scx_agg *a, unsigned by);
 int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo);
 /*
  * Set a report threshold by name ("switch-rate", "wake-p99", ...: see
- * scx_agg_thresholds[] and man/scx-agg.1).  0, or -ENOENT for an unknown name.
+ * scx_agg_thresholds[] and man/scx-agg.1).  0, -ENOENT for an unknown name, or
+ * -ERANGE for a value that is not finite, negative or past the threshold's max.
  */
 int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value);
 
@@ -288,6 +296,7 @@ struct scx_agg_threshold {
 	const char *name;
 	double def;
 	const char *help;
+	double max;		/* largest meaningful value (percentages: 100); 0: none */
 };
 extern const struct scx_agg_threshold scx_agg_thresholds[];
 extern const unsigned scx_agg_nr_thresholds;

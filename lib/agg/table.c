@@ -271,7 +271,7 @@ static void fmt_num(char *buf, size_t n, double d)
 static void text_cell(char *buf, size_t n, const struct scx_col *col, const union scx_cell *x, int sub)
 {
 	switch (col->kind) {
-	case SCX_COL_STR: snprintf(buf, n, "%s", x->s ? x->s : ""); break;
+	case SCX_COL_STR: scx_printable_copy(buf, n, x->s ? x->s : ""); break;	/* comms */
 	case SCX_COL_INT: snprintf(buf, n, "%lld", (long long)x->i); break;
 	case SCX_COL_UINT: snprintf(buf, n, "%llu", (unsigned long long)x->u); break;
 	case SCX_COL_NUM: fmt_num(buf, n, x->d); break;

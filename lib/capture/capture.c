@@ -18,6 +18,8 @@
 #include "json/json.h"
 #include "core/util.h"
 
+_Static_assert(EV_MAX_CPUS == SCX_MAX_CPUS, "the --cpus bitmap covers every cpu id");
+
 _Static_assert(SCX_CAP_SCX == EVS_SCX && SCX_CAP_CPUHP == EVS_CPUHP, "selection bits drifted");
 
 #define DEFAULT_RING (64ull << 20)
@@ -361,8 +363,12 @@ static int release(struct scx_capture *c, bool drain)
 {
 	struct scx_event e;
 
-	if (!drain && c->order_window)
-		scx_reorder__advance(c->order, scx_now_boot_ns() - c->order_window);
+	if (!drain && c->order_window) {
+		uint64_t now = scx_now_boot_ns();
+
+		/* a window longer than the uptime holds everything, never wraps */
+		scx_reorder__advance(c->order, now > c->order_window ? now - c->order_window : 0);
+	}
 	while (!c->cb_err && scx_reorder__pop(c->order, &e, drain)) {
 		int err = c->fn(c->ctx, &e);
 

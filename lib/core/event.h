@@ -180,9 +180,16 @@ struct scx_ev_lost {
 	uint64_t count;		/* events lost on 'cpu' since the last report */
 };
 
+/*
+ * Highest cpu id + 1 that the suite handles: Linux's NR_CPUS tops out below
+ * it.  Every per-cpu table is sized by it; an input naming a cpu at or past it
+ * is refused with an error or counted as dropped, never filed under another cpu.
+ */
+#define SCX_MAX_CPUS 16384
+
 struct scx_event {
 	uint64_t ts;		/* ns, CLOCK_BOOTTIME */
-	int32_t cpu;		/* cpu the event happened on, -1 if unknown */
+	int32_t cpu;		/* cpu the event happened on, -1 if unknown; < SCX_MAX_CPUS */
 	uint16_t type;		/* enum scx_ev_type */
 	uint16_t flags;		/* reserved, 0 */
 	union {

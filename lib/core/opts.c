@@ -135,8 +135,10 @@ static void print_opt(struct scx_buf *b, const struct scx_opt *o)
 		scx_buf_printf(b, "  %-28s %s\n", left, o->help);
 }
 
-void scx_usage(const struct scx_cmd *cmd, int fd)
+int scx_usage(const struct scx_cmd *cmd, int fd)
 {
+	int err;
+
 	struct scx_buf b = { 0 };
 	size_t n = count_opts(cmd);
 
@@ -158,8 +160,17 @@ void scx_usage(const struct scx_cmd *cmd, int fd)
 		print_opt(&b, &builtin[i]);
 	if (cmd->footer)
 		scx_buf_printf(&b, "\n%s", cmd->footer);
-	scx_write_all(fd, b.data, b.len);
+	err = scx_write_all(fd, b.data, b.len);
 	scx_buf_free(&b);
+	return err;
+}
+
+/* --help, --version and the completion helper succeed only if their text got out. */
+static _Noreturn void exit_written(int err)
+{
+	if (err)
+		scx_die(SCX_EXIT_FAIL, "cannot write standard output: %s", strerror(-err));
+	exit(SCX_EXIT_OK);
 }
 
 void scx_usage_error(const struct scx_cmd *cmd, const char *fmt, ...)
@@ -181,8 +192,10 @@ void scx_usage_error(const struct scx_cmd *cmd, const char *fmt, ...)
  * Subcommands: "sub<TAB>NAME".  Old spellings: "old<TAB>-i<TAB>--interval"
  * (not completed, but t/9003-option-letters.t checks them against scx(7)).
  */
-static void completion_helper(const struct scx_cmd *cmd)
+static int completion_helper(const struct scx_cmd *cmd)
 {
+	int err;
+
 	struct scx_buf b = { 0 };
 	size_t n = count_opts(cmd);
 
@@ -206,8 +219,9 @@ static void completion_helper(const struct scx_cmd *cmd)
 		if (o->old_lng)
 			scx_buf_printf(&b, "old\t--%s\t--%s\n", o->old_lng, now);
 	}
-	scx_write_all(STDOUT_FILENO, b.data, b.len);
+	err = scx_write_all(STDOUT_FILENO, b.data, b.len);
 	scx_buf_free(&b);
+	return err;
 }
 
 int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **arg)
@@ -259,14 +273,15 @@ int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **ar
 	*arg = optarg;
 	switch (c) {
 	case KEY_HELP:
-		scx_usage(cmd, STDOUT_FILENO);
-		exit(SCX_EXIT_OK);
-	case KEY_VERSION:
-		printf("%s %s\n", cmd->name, SCX_VERSION);
-		exit(SCX_EXIT_OK);
+		exit_written(scx_usage(cmd, STDOUT_FILENO));
+	case KEY_VERSION: {
+		char v[256];
+		int len = snprintf(v, sizeof(v), "%s %s\n", cmd->name, SCX_VERSION);
+
+		exit_written(scx_write_all(STDOUT_FILENO, v, SCX_MIN((size_t)len, sizeof(v) - 1)));
+	}
 	case KEY_COMPLETION:
-		completion_helper(cmd);
-		exit(SCX_EXIT_OK);
+		exit_written(completion_helper(cmd));
 	case ':':
 		if (optopt > 0 && optopt < 256)
 			scx_usage_error(cmd, "option -%c needs an argument", optopt);

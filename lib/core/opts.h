@@ -55,7 +55,7 @@ struct scx_cmd {
  */
 int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **arg);
 
-void scx_usage(const struct scx_cmd *cmd, int fd);
+int scx_usage(const struct scx_cmd *cmd, int fd);	/* 0 or -errno of the write */
 /* "scx-agg: <what>\nTry 'scx-agg --help' for more information." then exit 2 */
 _Noreturn void scx_usage_error(const struct scx_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

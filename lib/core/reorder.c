@@ -194,7 +194,9 @@ bool scx_reorder__pop(struct scx_reorder *o, struct scx_event *e, bool drain)
 {
 	struct fifo *f;
 
-	if (!o->nheap || (!drain && o->heap[0].ts + o->window > o->newest))
+	/* held while newer than newest - window, written so that no sum overflows */
+	if (!o->nheap ||
+	    (!drain && (o->newest < o->window || o->heap[0].ts > o->newest - o->window)))
 		return false;
 	f = &o->q[o->heap[0].qi];
 	*e = f->ev[f->head];

@@ -45,11 +45,22 @@ static unsigned count_distinct(const struct scx_cpu_topo *c, unsigned n, size_t 
 	return k;
 }
 
+static bool id_valid(int32_t id)
+{
+	return id >= -1 && id < SCX_MAX_CPUS;
+}
+
+bool scx_topo_cpu_valid(const struct scx_cpu_topo *c)
+{
+	return c->cpu >= 0 && c->cpu < SCX_MAX_CPUS && id_valid(c->core) && id_valid(c->llc) &&
+	       id_valid(c->node);
+}
+
 struct scx_topo *scx_topo__from_cpus(const struct scx_cpu_topo *cpus, unsigned n)
 {
 	struct scx_topo *t;
 
-	if (!n || n > SCX_TOPO_MAX_CPUS) {
+	if (!n || n > SCX_MAX_CPUS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -59,7 +70,7 @@ struct scx_topo *scx_topo__from_cpus(const struct scx_cpu_topo *cpus, unsigned n
 	qsort(t->cpus, n, sizeof(*cpus), cmp_cpu);
 	t->nr_cpus = n;
 	for (unsigned i = 0; i < n; i++) {
-		if (t->cpus[i].cpu < 0 || t->cpus[i].cpu >= SCX_TOPO_MAX_CPUS ||
+		if (!scx_topo_cpu_valid(&t->cpus[i]) ||
 		    (i && t->cpus[i].cpu == t->cpus[i - 1].cpu)) {
 			scx_topo__free(t);
 			errno = EINVAL;
@@ -84,7 +95,7 @@ struct scx_topo *scx_topo__synthetic(unsigned nr_cpus, unsigned cpus_per_llc,
 	struct scx_cpu_topo *c;
 	struct scx_topo *t;
 
-	if (!nr_cpus || nr_cpus > SCX_TOPO_MAX_CPUS) {
+	if (!nr_cpus || nr_cpus > SCX_MAX_CPUS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -163,12 +174,12 @@ static int read_cpulist(const char *path, uint8_t *mask)
 	char buf[8192];
 	int err = read_line(path, buf, sizeof(buf));
 
-	memset(mask, 0, SCX_TOPO_MAX_CPUS / 8);
+	memset(mask, 0, SCX_MAX_CPUS / 8);
 	if (err)
 		return err;
 	if (!buf[0])
 		return 0;	/* e.g. an empty "offline" list */
-	return scx_parse_cpulist(buf, mask, SCX_TOPO_MAX_CPUS);
+	return scx_parse_cpulist(buf, mask, SCX_MAX_CPUS);
 }
 
 static int read_int(const char *path, int *v)
@@ -211,9 +222,9 @@ static int llc_leader(const char *root, int cpu)
 		snprintf(path, sizeof(path),
 			 "%s/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", root, cpu,
 			 idx);
-		mask = scx_xcalloc(SCX_TOPO_MAX_CPUS / 8, 1);
+		mask = scx_xcalloc(SCX_MAX_CPUS / 8, 1);
 		if (!read_cpulist(path, mask)) {
-			for (int b = 0; b < SCX_TOPO_MAX_CPUS / 8 && first < 0; b++)
+			for (int b = 0; b < SCX_MAX_CPUS / 8 && first < 0; b++)
 				if (mask[b])
 					first = b * 8 + __builtin_ctz(mask[b]);
 		}
@@ -251,9 +262,9 @@ static void densify(struct scx_cpu_topo *c, unsigned n, int32_t *keys, size_t of
 
 struct scx_topo *scx_topo__from_sysfs(const char *root)
 {
-	uint8_t *possible = scx_xcalloc(SCX_TOPO_MAX_CPUS / 8, 1);
-	uint8_t *online = scx_xcalloc(SCX_TOPO_MAX_CPUS / 8, 1);
-	uint8_t *mask = scx_xcalloc(SCX_TOPO_MAX_CPUS / 8, 1);
+	uint8_t *possible = scx_xcalloc(SCX_MAX_CPUS / 8, 1);
+	uint8_t *online = scx_xcalloc(SCX_MAX_CPUS / 8, 1);
+	uint8_t *mask = scx_xcalloc(SCX_MAX_CPUS / 8, 1);
 	struct scx_cpu_topo *c = NULL;
 	int32_t *core_key = NULL, *llc_key = NULL;
 	struct scx_topo *t = NULL;
@@ -277,13 +288,13 @@ struct scx_topo *scx_topo__from_sysfs(const char *root)
 	err = read_cpulist(path, online);
 	if (err == -ENOENT) {
 		/* no online file: every possible cpu is online */
-		memcpy(online, possible, SCX_TOPO_MAX_CPUS / 8);
+		memcpy(online, possible, SCX_MAX_CPUS / 8);
 		err = 0;
 	}
 	if (err)
 		goto cleanup;
 
-	for (int i = 0; i < SCX_TOPO_MAX_CPUS; i++)
+	for (int i = 0; i < SCX_MAX_CPUS; i++)
 		n += bit(possible, i);
 	if (!n) {
 		err = -ENOENT;
@@ -292,7 +303,7 @@ struct scx_topo *scx_topo__from_sysfs(const char *root)
 	c = scx_xcalloc(n, sizeof(*c));
 	core_key = scx_xcalloc(n, sizeof(*core_key));
 	llc_key = scx_xcalloc(n, sizeof(*llc_key));
-	for (int i = 0, k = 0; i < SCX_TOPO_MAX_CPUS; i++) {
+	for (int i = 0, k = 0; i < SCX_MAX_CPUS; i++) {
 		int pkg = 0, core;
 
 		if (!bit(possible, i))
@@ -315,7 +326,7 @@ struct scx_topo *scx_topo__from_sysfs(const char *root)
 		}
 		llc_key[k] = llc_leader(root, i);
 		if (llc_key[k] < 0 && core_key[k] >= 0)
-			llc_key[k] = SCX_TOPO_MAX_CPUS + pkg;	/* no cache info: one LLC per package */
+			llc_key[k] = SCX_MAX_CPUS + pkg;	/* no cache info: one LLC per package */
 		k++;
 	}
 	densify(c, n, core_key, offsetof(struct scx_cpu_topo, core));

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/event.h"
+
 struct scx_cpu_topo {
 	int32_t cpu;	/* logical cpu id (ids need not be contiguous) */
 	int32_t core;	/* core id, unique across the machine */
@@ -26,10 +28,14 @@ struct scx_topo {
 struct scx_topo *scx_topo__from_sysfs(const char *root);
 /* nr_cpus cpus, cpus_per_llc to an LLC, llcs_per_node to a node, 1 cpu per core. */
 struct scx_topo *scx_topo__synthetic(unsigned nr_cpus, unsigned cpus_per_llc, unsigned llcs_per_node);
-/* Highest cpu id + 1 a topology can describe. */
-#define SCX_TOPO_MAX_CPUS 16384
-
-/* Build from entries (copied); recomputes counts and the index.  NULL + errno. */
+/*
+ * An entry as the model accepts it: cpu in [0, SCX_MAX_CPUS), core, llc and
+ * node in [-1, SCX_MAX_CPUS) (-1: unknown).  Callers index per-LLC and
+ * per-node tables by these ids, so anything else is refused on the way in.
+ */
+bool scx_topo_cpu_valid(const struct scx_cpu_topo *c);
+/* Build from entries (copied, each scx_topo_cpu_valid, cpu ids distinct);
+ * recomputes counts and the index.  NULL + errno (EINVAL). */
 struct scx_topo *scx_topo__from_cpus(const struct scx_cpu_topo *cpus, unsigned n);
 struct scx_topo *scx_topo__dup(const struct scx_topo *t);
 void scx_topo__free(struct scx_topo *t);

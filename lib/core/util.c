@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -282,6 +283,35 @@ int scx_write_all(int fd, const void *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+bool scx_same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+void scx_buf_add_printable(struct scx_buf *b, const char *s, size_t n)
+{
+	scx_buf_reserve(b, n + 1);
+	for (size_t i = 0; i < n; i++)
+		b->data[b->len++] = scx_printable((unsigned char)s[i]);
+	b->data[b->len] = 0;
+}
+
+char *scx_printable_copy(char *dst, size_t size, const char *s)
+{
+	size_t i = 0;
+
+	if (!size)
+		return dst;
+	for (; s[i] && i + 1 < size; i++)
+		dst[i] = scx_printable((unsigned char)s[i]);
+	dst[i] = 0;
+	return dst;
 }
 
 void scx_buf_reserve(struct scx_buf *b, size_t extra)

@@ -58,6 +58,8 @@ char *scx_xstrdup(const char *s);
 
 /* Write all of buf to fd, retrying on EINTR and short writes; 0 or -errno. */
 int scx_write_all(int fd, const void *buf, size_t len);
+/* Both paths name one existing file (an output that would truncate its input). */
+bool scx_same_file(const char *a, const char *b);
 
 /* A growable byte buffer. */
 struct scx_buf {
@@ -70,6 +72,17 @@ void scx_buf_addstr(struct scx_buf *b, const char *s);
 void scx_buf_printf(struct scx_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void scx_buf_free(struct scx_buf *b);
 static inline void scx_buf_reset(struct scx_buf *b) { b->len = 0; }
+
+/*
+ * Text from input data (comms, hostnames, kernel strings of a traced
+ * machine) on its way to a terminal: printable ASCII as it is, any other
+ * byte '?', so no control byte, escape sequence or partial UTF-8 sequence
+ * reaches the terminal.  Every tool prints such text through these.
+ */
+static inline char scx_printable(unsigned char c) { return c >= 32 && c < 127 ? (char)c : '?'; }
+void scx_buf_add_printable(struct scx_buf *b, const char *s, size_t n);
+/* s (NUL-terminated) into dst, at most size - 1 bytes and a NUL, each scx_printable. */
+char *scx_printable_copy(char *dst, size_t size, const char *s);
 
 /* Marsaglia's xorshift64 (13, 7, 17): reproducible inputs for tests and
  * benchmarks; *state must not be 0. */

@@ -32,6 +32,7 @@ extern char **environ;
 #define NR_GROUPS 6
 #define NR_REPORTS 2
 #define GROUP_ROWS 200
+#define LIVE_INTERVAL_NS 1000000000ull	/* the live statistics interval */
 static const char *const group_names[NR_GROUPS] = { "cpu", "llc", "node", "dsq", "process",
 						     "thread" };
 static const char *const report_names[NR_REPORTS] = { "wakeup-graph", "softirq" };
@@ -308,7 +309,7 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 		return -r;
 	}
 	{
-		struct scx_agg_opts o = { .interval_ns = 1000000000ull,
+		struct scx_agg_opts o = { .interval_ns = LIVE_INTERVAL_NS,
 					  .by = (1u << SCX_AGG_BY__COUNT) - 1, .limit = 200,
 					  .emit = on_snap, .ctx = l };
 		struct scx_topo *t = scx_topo__from_sysfs("/sys");
@@ -357,7 +358,7 @@ void mcp_live_tick(struct mcp_server *s, uint64_t now_ms)
 {
 	struct mcp_live *l = s->live;
 	char buf[64];
-	uint64_t total, seq;
+	uint64_t total, seq, quiet;
 	bool ended;
 
 	if (!l)
@@ -366,10 +367,16 @@ void mcp_live_tick(struct mcp_server *s, uint64_t now_ms)
 		;
 	atomic_store(&l->signalled, false);
 	pthread_mutex_lock(&l->mu);
-	/* close intervals in which nothing arrived, so stats keep moving; event time is
-	 * extrapolated from the newest event, whatever clock the producer uses */
-	if (l->agg && !l->ended && l->last_ts)
-		scx_agg__advance(l->agg, l->last_ts + (scx_now_boot_ns() - l->last_arrival));
+	/*
+	 * Close intervals in which nothing arrived, so stats keep moving; event
+	 * time is extrapolated from the newest event, whatever clock the producer
+	 * uses.  Only once the producer has been quiet for a whole interval: while
+	 * events still come, a loaded machine delivers them late, and closing by
+	 * wall time would cut an interval before its last events are in.
+	 */
+	quiet = scx_now_boot_ns() - l->last_arrival;
+	if (l->agg && !l->ended && l->last_ts && quiet >= LIVE_INTERVAL_NS)
+		scx_agg__advance(l->agg, l->last_ts + quiet);
 	total = l->total;
 	seq = l->seq;
 	ended = l->ended;

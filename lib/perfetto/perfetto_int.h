@@ -128,16 +128,16 @@ struct pf_rd {
 
 	int max_cpu;
 	uint64_t ftrace_cut;	/* ftrace before this is dropped, as trace_processor does */
-	uint32_t bundle_seen[1024 / 32];
+	uint32_t bundle_seen[SCX_MAX_CPUS / 32];
 	bool has_fork, has_state_raw;
 	bool has_sysname_linux;
 	bool started_seen;
-	uint32_t ftrace_seed[1024 / 32];	/* cpus whose compact stream was seeded */
+	uint32_t ftrace_seed[SCX_MAX_CPUS / 32];	/* cpus whose compact stream was seeded */
 	struct {
 		int32_t pid, prio;
 		uint32_t comm;
 		bool known;
-	} cur[1024];		/* decode-time running task per cpu (compact sched) */
+	} cur[SCX_MAX_CPUS];	/* decode-time running task per cpu (compact sched) */
 
 	/* compact sched scratch arrays */
 	uint64_t *arr[13];

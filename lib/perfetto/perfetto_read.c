@@ -371,7 +371,7 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		}
 		if ((int64_t)f.v[4] & ~(int64_t)0x1ff)
 			r->has_state_raw = true;
-		if (cpu < 1024) {
+		if (cpu < SCX_MAX_CPUS) {
 			r->cur[cpu].pid = I32(6);
 			r->cur[cpu].prio = I32(7);
 			r->cur[cpu].comm = small_str(r, &f, 5);
@@ -688,8 +688,10 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 	}
 	if (rc < 0)
 		return pf_bad(r, it.p, "malformed ftrace bundle");
-	if (cpu >= 1024)	/* trace_processor drops such bundles too */
+	if (cpu >= SCX_MAX_CPUS) {	/* no table here has room: drop, and say so */
+		r->t->stat.dropped_bundles++;
 		return 0;
+	}
 	pf_note_cpu(r, (int)cpu);
 	if (!(r->bundle_seen[cpu / 32] & 1u << (cpu % 32))) {
 		/*
@@ -864,7 +866,7 @@ static int system_info(struct pf_rd *r, struct pb m)
 			}
 			if (rc < 0)
 				return pf_bad(r, u.p, "malformed system_info");
-		} else if (x.num == 8 && x.wt == PB_VARINT && x.v < 4096) {
+		} else if (x.num == 8 && x.wt == PB_VARINT && x.v <= SCX_MAX_CPUS) {
 			h->nr_cpus = (unsigned)x.v;
 		} else if (x.num == 17 && x.wt == PB_LEN) {
 			copy_field(h->hostname, sizeof(h->hostname), x.s);

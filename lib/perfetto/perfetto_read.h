@@ -75,6 +75,7 @@ struct scx_pf_stats {
 	uint64_t zstd_packets;		/* zstd (field 133) */
 	uint64_t other_packets;		/* kinds we skip */
 	uint64_t lost_bundles;		/* bundles flagged lost_events */
+	uint64_t dropped_bundles;	/* bundles of cpus >= SCX_MAX_CPUS, not read */
 	uint64_t skipped_events;	/* events dropped: first compact switch per cpu,
 					   waking with no known waker cpu, overlap of sources */
 	uint64_t events[SCX_EV__COUNT];	/* delivered, by type */

@@ -2,6 +2,7 @@
 /* scx-perfetto --stat: what a trace holds, without converting it. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "perfetto/perfetto_read.h"
 #include "core/util.h"
@@ -36,12 +37,24 @@ void scx_pf_stat_format(struct scx_buf *b, const struct scx_pf_trace *t)
 			scx_buf_printf(b, "  %s: %" PRIu64 "\n", scx_ev_name(i), s->events[i]);
 	scx_buf_printf(b, "skipped_events: %" PRIu64 "\n", s->skipped_events);
 	scx_buf_printf(b, "lost: %" PRIu64 " bundles flagged\n", s->lost_bundles);
+	if (s->dropped_bundles)
+		scx_buf_printf(b, "dropped: %" PRIu64 " bundles of cpus past %d\n",
+			       s->dropped_bundles, SCX_MAX_CPUS - 1);
 	scx_buf_printf(b, "cpus: %u\n", t->hdr.nr_cpus);
 	scx_buf_printf(b, "processes: %u\n", t->nr_processes);
 	scx_buf_printf(b, "threads: %u\n", t->nr_threads);
-	scx_buf_printf(b, "kernel: %s\n", t->hdr.kernel[0] ? t->hdr.kernel : "unknown");
-	if (t->hdr.hostname[0])
-		scx_buf_printf(b, "hostname: %s\n", t->hdr.hostname);
+	/* the trace's strings, on their way to a terminal */
+	scx_buf_addstr(b, "kernel: ");
+	if (t->hdr.kernel[0])
+		scx_buf_add_printable(b, t->hdr.kernel, strlen(t->hdr.kernel));
+	else
+		scx_buf_addstr(b, "unknown");
+	scx_buf_addstr(b, "\n");
+	if (t->hdr.hostname[0]) {
+		scx_buf_addstr(b, "hostname: ");
+		scx_buf_add_printable(b, t->hdr.hostname, strlen(t->hdr.hostname));
+		scx_buf_addstr(b, "\n");
+	}
 	scx_buf_printf(b, "clock: boottime%s\n", t->ts_relative ? " (relative to capture start)" : "");
 	scx_buf_printf(b, "time: %" PRIu64 " .. %" PRIu64 " (%s)\n", s->first_ts, s->last_ts,
 		       scx_fmt_ns(s->last_ts - s->first_ts, a, sizeof(a)));

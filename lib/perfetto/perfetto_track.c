@@ -390,7 +390,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 			return -EBADMSG;
 
 	int32_t tid = track_tid(r, e.track);
-	int cpu = e.has_cpu && e.cpu >= 0 && e.cpu < 1024 ? (int)e.cpu : -1;
+	int cpu = e.has_cpu && e.cpu >= 0 && e.cpu < SCX_MAX_CPUS ? (int)e.cpu : -1;
 	struct pf_rec *rec;
 	struct scx_event *s;
 	bool fresh;
@@ -671,7 +671,7 @@ void pf_track_spans(struct pf_rd *r)
 		r->skip_to = UINT64_MAX;
 		return;
 	}
-	if (r->o->source == SCX_PF_SRC_TRACK || ncpu <= 0 || ncpu > 1024)
+	if (r->o->source == SCX_PF_SRC_TRACK || ncpu <= 0 || ncpu > SCX_MAX_CPUS)
 		return;
 	span = scx_xcalloc(ncpu, sizeof(*span));
 	for (int c = 0; c < ncpu; c++)

@@ -65,7 +65,7 @@ struct scx_pf_writer {
 	struct scx_buf pkt;		/* scratch */
 	struct scx_buf pt_threads;	/* pending ProcessTree.threads / processes entries */
 	struct scx_buf pt_procs;
-	struct wcpu *cpu[1024];
+	struct wcpu *cpu[SCX_MAX_CPUS];
 	struct pf_map tids;		/* tid -> tgid + 1 (named in a ProcessTree) */
 	bool header_done, track_seq_started;
 	uint64_t bytes;
@@ -553,7 +553,7 @@ static int write_wake(struct scx_pf_writer *w, struct wcpu *c, const struct scx_
 
 int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 {
-	int cpu = e->cpu >= 0 && e->cpu < 1024 ? e->cpu : 0;
+	int cpu = e->cpu >= 0 ? e->cpu : 0;	/* unknown cpu: bundled with cpu 0 */
 	struct wcpu *c;
 	uint8_t pl[256], *p = pl;
 	uint32_t id, common;
@@ -561,6 +561,8 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 
 	if (w->err)
 		return w->err;
+	if (e->cpu < -1 || e->cpu >= SCX_MAX_CPUS)
+		return -ERANGE;
 	if (!w->header_done && (rc = scx_pf_writer__header(w, NULL)))
 		return rc;
 	c = cpu_get(w, cpu);
@@ -714,7 +716,7 @@ int scx_pf_writer__flush(struct scx_pf_writer *w)
 {
 	int rc;
 
-	for (int i = 0; i < 1024; i++)
+	for (int i = 0; i < SCX_MAX_CPUS; i++)
 		if (w->cpu[i] && (rc = flush_cpu(w, i)))
 			return rc;
 	if ((rc = flush_process_tree(w, 0)))
@@ -763,7 +765,7 @@ int scx_pf_writer__close(struct scx_pf_writer *w)
 		rc = w->err;
 	if (w->own_fd && close(w->fd) && !rc)
 		rc = -errno;
-	for (int i = 0; i < 1024; i++) {
+	for (int i = 0; i < SCX_MAX_CPUS; i++) {
 		struct wcpu *c = w->cpu[i];
 		if (!c)
 			continue;

@@ -45,7 +45,10 @@ struct scx_pf_writer *scx_pf_writer__fdopen(int fd, const struct scx_pf_write_op
  * written with this machine's uname before the first event otherwise.
  */
 int scx_pf_writer__header(struct scx_pf_writer *w, const struct scx_header *h);
-/* 0 or -errno; -EPIPE when the reader went away. */
+/*
+ * 0 or -errno; -EPIPE when the reader went away, -ERANGE for a cpu outside
+ * -1 .. SCX_MAX_CPUS-1.  A cpu of -1 (unknown) goes into cpu 0's bundles.
+ */
 int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e);
 /* Write out every pending bundle (bundles then restart). */
 int scx_pf_writer__flush(struct scx_pf_writer *w);

@@ -61,6 +61,7 @@ struct prof_sample {
 int prof_script_parse(const char *line, size_t len, struct prof_sample *s, const char **why);
 /* "4K", "2M", "1G", "N/A", "8192": bytes, 0 when unknown */
 uint64_t prof_page_size(const char *s, size_t n);
+#define PROF_PAGE_BAD UINT64_MAX	/* prof_page_size() of something that is no page size */
 
 enum prof_skip {
 	PROF_KEEP,

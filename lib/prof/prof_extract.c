@@ -387,19 +387,23 @@ void prof_extract__summary(struct prof_extract *x, int verbose, struct scx_buf *
 
 		if (!gr->n)
 			continue;
-		scx_buf_printf(out, "\n%.*s: %llu samples (%.2f%%)\n", (int)gr->len,
-			       astr(x, gr->off), (unsigned long long)gr->n,
+		scx_buf_addstr(out, "\n");
+		scx_buf_add_printable(out, astr(x, gr->off), gr->len);
+		scx_buf_printf(out, ": %llu samples (%.2f%%)\n", (unsigned long long)gr->n,
 			       (double)gr->n / (double)x->total * 100.0);
 		c = comm_counts(x, ids[k], 0, &nc);
 		qsort(c, nc, sizeof(*c), by_count);
 		for (size_t i = 0; i < nc; i++) {
 			double pct = (double)c[i].c / (double)gr->n * 100.0;
 
-			if (verbose >= 2 || pct > 1.0)
-				scx_buf_printf(out, "  %.*s: %llu (%.2f%%)\n", (int)c[i].n, c[i].s,
-					       (unsigned long long)c[i].c, pct);
-			else
+			if (verbose >= 2 || pct > 1.0) {
+				scx_buf_addstr(out, "  ");
+				scx_buf_add_printable(out, c[i].s, c[i].n);
+				scx_buf_printf(out, ": %llu (%.2f%%)\n", (unsigned long long)c[i].c,
+					       pct);
+			} else {
 				below++;
+			}
 		}
 		if (below)
 			scx_buf_printf(out, "  ... %zu more below 1%%\n", below);

@@ -148,6 +148,10 @@ static int subcell(struct v *v, int c, int ci, int si, bool *catchall)
 			if (!is(v, p, JSMN_STRING))
 				return fail(v, "cell %d subcell '%.*s': CommPrefix must be a string",
 					    ci, (int)tlen(v, name), tstr(v, name));
+			/* a comm is a C string: a NUL would end it early in the kernel */
+			if (memmem(tstr(v, p), (size_t)tlen(v, p), "\\u0000", 6))
+				return fail(v, "cell %d subcell '%.*s': CommPrefix holds a NUL "
+					    "(\\u0000)", ci, (int)tlen(v, name), tstr(v, name));
 			if (v->pass && tlen(v, p) > PROF_MITOSIS_PREFIX_MAX)
 				return fail(v, "cell %d subcell '%.*s': CommPrefix '%.*s' is longer "
 					    "than %d bytes (task comms are at most 15)", ci,

@@ -14,10 +14,14 @@ static void verbose_line(struct prof_process *p, const char *what, const char *w
 		return;
 	while (len && (line[len - 1] == '\r'))
 		len--;
+	struct scx_buf b = { 0 };
+
+	scx_buf_add_printable(&b, line, len);	/* the input's comms, to a terminal */
 	if (why)
-		fprintf(p->verbose, "%s (%s): %.*s\n", what, why, (int)len, line);
+		fprintf(p->verbose, "%s (%s): %s\n", what, why, b.data);
 	else
-		fprintf(p->verbose, "%s: %.*s\n", what, (int)len, line);
+		fprintf(p->verbose, "%s: %s\n", what, b.data);
+	scx_buf_free(&b);
 }
 
 static int one_line(struct prof_process *p, const char *line, size_t len, struct scx_buf *out)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,6 +57,9 @@ int prof_record_argv(const struct prof_record_opts *o, const char **argv, size_t
 	return (int)n;
 }
 
+/* after -t, how long perf may take to stop on SIGINT before SIGKILL */
+#define STOP_GRACE_NS (30 * 1000000000ULL)
+
 struct child {
 	pid_t pid;
 	int err_fd;		/* its stderr, or -1 once closed */
@@ -95,23 +99,25 @@ static int spawn(struct child *c, const char *const *argv, int out_fd, bool rela
 	}
 	close(p[1]);
 	c->err_fd = p[0];
+	fcntl(c->err_fd, F_SETFL, fcntl(c->err_fd, F_GETFL) | O_NONBLOCK);
 	return 0;
 }
 
-static void drain(struct child *c)
+/* Read what the child said; false when there is nothing more to read now. */
+static bool drain(struct child *c)
 {
 	char buf[4096];
 	ssize_t n;
 
 	if (c->err_fd < 0)
-		return;
+		return false;
 	n = read(c->err_fd, buf, sizeof(buf));
-	if (n < 0 && errno == EINTR)
-		return;
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return false;
 	if (n <= 0) {
 		close(c->err_fd);
 		c->err_fd = -1;
-		return;
+		return false;
 	}
 	if (c->relay)
 		scx_write_all(STDERR_FILENO, buf, (size_t)n);
@@ -120,6 +126,7 @@ static void drain(struct child *c)
 		memmove(c->tail.data, c->tail.data + c->tail.len - 4096, 4096);
 		c->tail.len = 4096;
 	}
+	return true;
 }
 
 static bool reap(struct child *c, bool block)
@@ -131,8 +138,17 @@ static bool reap(struct child *c, bool block)
 
 		if (r == c->pid) {
 			c->exited = true;
-			while (c->err_fd >= 0)
-				drain(c);
+			/*
+			 * What it said before exiting; its stderr is non-blocking,
+			 * since a descendant may hold it open long after: then the
+			 * rest is the descendant's, and not waited for.
+			 */
+			while (drain(c))
+				;
+			if (c->err_fd >= 0) {
+				close(c->err_fd);
+				c->err_fd = -1;
+			}
 			return true;
 		}
 		if (r < 0 && errno == EINTR)
@@ -282,6 +298,16 @@ int prof_perf_script(const char *perf, const char *data, const char *out,
 	return ret;
 }
 
+/* perf exited 0 but wrote no perf.data (or an empty one): nothing to archive. */
+static bool no_data(const struct prof_record_opts *o)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/perf.data", o->out);
+	return stat(path, &st) || !st.st_size;
+}
+
 static int perf_script(const struct prof_record_opts *o)
 {
 	char in[4096], path[4096], err[1024];
@@ -381,6 +407,14 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 		} else if (!stopping && now >= deadline) {
 			stopping = true;
 			kill(perf.pid, SIGINT);
+			/*
+			 * perf writes its buffers and build ids after SIGINT, which can
+			 * take a while on a big or loaded machine; one that ignores
+			 * SIGINT is killed after this grace.
+			 */
+			deadline = now + STOP_GRACE_NS;
+		} else if (stopping && now >= deadline) {
+			kill(-perf.pid, SIGKILL);	/* its process group: children too */
 		}
 		if (!stopping && !*interrupted && deadline > now)
 			ms = (int)SCX_MIN((deadline - now) / 1000000 + 1, (uint64_t)ms);
@@ -422,6 +456,12 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 		status_str(perf.status, st, sizeof(st));
 		scx_warn("perf failed (%s): %s", st, said(&perf));
 		err = -ECHILD;
+		goto fail;
+	}
+	if (no_data(o)) {
+		status_str(perf.status, st, sizeof(st));
+		scx_warn("perf exited (%s) without recording anything: %s", st, said(&perf));
+		err = -ENODATA;
 		goto fail;
 	}
 	if (o->perf_script && (err = perf_script(o)) == -EINTR) {

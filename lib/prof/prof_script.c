@@ -93,21 +93,22 @@ uint64_t prof_page_size(const char *s, size_t n)
 
 	if (!n || (n == 3 && (s[0] == 'N' || s[0] == 'n') && s[1] == '/' &&
 		   (s[2] == 'A' || s[2] == 'a')))
-		return 0;
+		return 0;	/* perf did not know */
 	switch (s[n - 1]) {
 	case 'k': case 'K': mult = 1ULL << 10; n--; break;
 	case 'm': case 'M': mult = 1ULL << 20; n--; break;
 	case 'g': case 'G': mult = 1ULL << 30; n--; break;
 	}
 	if (!n)
-		return 0;
+		return PROF_PAGE_BAD;
 	for (; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - 9) / 10)
-			return 0;
+			return PROF_PAGE_BAD;
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (v > UINT64_MAX / mult)
-		return 0;
+	/* a page is a power of two bytes */
+	if (!v || v > UINT64_MAX / 2 / mult || (v & (v - 1)))
+		return PROF_PAGE_BAD;
 	return v * mult;
 }
 
@@ -120,8 +121,11 @@ static struct prof_str trim(const char *p, size_t n)
 	return (struct prof_str){ p, n };
 }
 
-/* "sym (dso) phys size": dso is the last balanced parenthesised group */
-static void parse_tail(const char *p, size_t n, struct prof_sample *s)
+/*
+ * "sym (dso) phys size": dso is the last balanced parenthesised group.
+ * False when the page size is there but no page size.
+ */
+static bool parse_tail(const char *p, size_t n, struct prof_sample *s)
 {
 	const char *close = NULL, *open = NULL;
 	size_t pos, depth = 0;
@@ -135,7 +139,7 @@ static void parse_tail(const char *p, size_t n, struct prof_sample *s)
 	if (!close) {
 		/* no dso: nothing usable, the sample ends up "no phys_addr" */
 		s->sym = (struct prof_str){ p, 0 };
-		return;
+		return true;
 	}
 	for (const char *q = close; q >= p; q--) {
 		if (*q == ')')
@@ -147,7 +151,7 @@ static void parse_tail(const char *p, size_t n, struct prof_sample *s)
 	}
 	if (!open) {
 		s->sym = trim(p, n);
-		return;
+		return true;
 	}
 	s->sym = trim(p, (size_t)(open - p));
 	s->dso = (struct prof_str){ open + 1, (size_t)(close - open - 1) };
@@ -157,6 +161,7 @@ static void parse_tail(const char *p, size_t n, struct prof_sample *s)
 		if (next_tok(p, n, &pos, &t))
 			s->page_size = prof_page_size(t.p, t.n);
 	}
+	return s->page_size != PROF_PAGE_BAD;
 }
 
 int prof_script_parse(const char *line, size_t len, struct prof_sample *s, const char **why)
@@ -246,7 +251,10 @@ int prof_script_parse(const char *line, size_t len, struct prof_sample *s, const
 	if (pos < len) {
 		struct prof_str tail = trim(line + pos, len - pos);
 
-		parse_tail(tail.p, tail.n, s);
+		if (!parse_tail(tail.p, tail.n, s)) {
+			*why = "bad data page size";
+			return PROF_LINE_BAD;
+		}
 	} else {
 		s->sym = (struct prof_str){ line + len, 0 };
 	}

@@ -480,7 +480,7 @@ static int parse_header(const struct scx_json_doc *d, struct scx_header *h, char
 	copy_str(d, scx_json_get(d, 0, "hostname"), h->hostname, sizeof(h->hostname));
 	copy_str(d, scx_json_get(d, 0, "kernel"), h->kernel, sizeof(h->kernel));
 	copy_str(d, scx_json_get(d, 0, "scheduler"), h->scheduler, sizeof(h->scheduler));
-	if ((r = get_u64(d, 0, "nr_cpus", &v)) || v > 1u << 20)
+	if ((r = get_u64(d, 0, "nr_cpus", &v)) || v > SCX_MAX_CPUS)
 		return bad(err, errsz, col, 0, "header: bad \"nr_cpus\"");
 	h->nr_cpus = v;
 	if (get_u64(d, 0, "start_ns", &h->start_ns))
@@ -525,6 +525,9 @@ static int parse_trailer(const struct scx_json_doc *d, struct scx_trailer *t, ch
 		}
 	}
 	i = scx_json_get(d, 0, "lost");
+	if (i >= 0 && d->tok[i].type == JSMN_ARRAY && d->tok[i].size > SCX_MAX_CPUS)
+		return bad(err, errsz, col, d->tok[i].start,
+			   "trailer: \"lost\" lists more cpus than the limit");
 	if (i >= 0 && d->tok[i].type == JSMN_ARRAY && d->tok[i].size > 0) {
 		t->nr_cpus = d->tok[i].size;
 		t->lost = scx_xcalloc(t->nr_cpus, sizeof(*t->lost));

@@ -228,6 +228,19 @@ static int fill(struct scx_reader *r, size_t need)
 	return 0;
 }
 
+/* The version of the binary file header at r->pos (the first, or a concatenated one). */
+static int check_version(struct scx_reader *r, uint64_t off)
+{
+	uint32_t ver;
+
+	memcpy(&ver, r->data + r->pos + SCX_BIN_MAGIC_LEN, 4);
+	ver = le32toh(ver);
+	if (ver < 1 || ver > SCX_WIRE_VERSION)
+		return fail(r, "byte %llu: unsupported version %u (this reader knows %d)",
+			    (unsigned long long)(off + SCX_BIN_MAGIC_LEN), ver, SCX_WIRE_VERSION);
+	return 0;
+}
+
 static int start(struct scx_reader *r)
 {
 	int err;
@@ -249,20 +262,22 @@ static int start(struct scx_reader *r)
 	if (r->len == 0)
 		return fail(r, "empty input");
 	if (r->len >= SCX_BIN_MAGIC_LEN && !memcmp(r->data, SCX_BIN_MAGIC, SCX_BIN_MAGIC_LEN)) {
-		uint32_t ver;
 		r->fmt = SCX_FMT_BINARY;
 		if (r->len < SCX_BIN_FILE_HDR)
 			return fail(r, "byte %zu: truncated file header", r->len);
-		memcpy(&ver, r->data + SCX_BIN_MAGIC_LEN, 4);
-		ver = le32toh(ver);
-		if (ver < 1 || ver > SCX_WIRE_VERSION)
-			return fail(r, "byte 8: unsupported version %u (this reader knows %d)",
-				    ver, SCX_WIRE_VERSION);
+		if (check_version(r, 0) < 0)
+			return SCX_READ_ERROR;
 		r->pos = SCX_BIN_FILE_HDR;
 	} else {
 		r->fmt = SCX_FMT_NDJSON;
 	}
 	return 0;
+}
+
+/* Per-cpu tables downstream are sized by SCX_MAX_CPUS: refuse, never misfile. */
+static bool cpu_valid(int32_t cpu)
+{
+	return cpu >= -1 && cpu < SCX_MAX_CPUS;
 }
 
 /* One NDJSON item: EVENT, HEADER, TRAILER, OTHER, 0 at the end, or error. */
@@ -311,6 +326,9 @@ static int read_line(struct scx_reader *r, struct scx_event *e)
 					 &col);
 		if (k < 0)
 			return fail(r, "line %llu: %s", (unsigned long long)r->line, msg);
+		if (k == SCX_LINE_EVENT && !cpu_valid(e->cpu))
+			return fail(r, "line %llu: cpu %d out of range (-1 to %d)",
+				    (unsigned long long)r->line, e->cpu, SCX_MAX_CPUS - 1);
 		if (k == SCX_LINE_OTHER) {
 			r->other = s;
 			r->other_len = n;
@@ -346,6 +364,8 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 			if (r->len - r->pos < SCX_BIN_FILE_HDR)
 				return fail(r, "byte %llu: truncated file header",
 					    (unsigned long long)off);
+			if (check_version(r, off) < 0)
+				return SCX_READ_ERROR;
 			r->pos += SCX_BIN_FILE_HDR;
 			continue;
 		}
@@ -371,6 +391,9 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 		if (kind && kind < SCX_EV__COUNT) {
 			if (scx_bin_parse_event(p, len, kind, e, msg, sizeof(msg)))
 				return fail(r, "byte %llu: %s", (unsigned long long)off, msg);
+			if (!cpu_valid(e->cpu))
+				return fail(r, "byte %llu: cpu %d out of range (-1 to %d)",
+					    (unsigned long long)off, e->cpu, SCX_MAX_CPUS - 1);
 			return SCX_LINE_EVENT;
 		}
 		if (kind == SCX_REC_HEADER || kind == SCX_REC_TRAILER || kind == SCX_REC_JSON) {

@@ -32,7 +32,7 @@ int scx_topo_from_json(const struct scx_json_doc *d, int arr, struct scx_topo **
 	struct scx_cpu_topo *c;
 	int i = arr + 1;
 
-	if (d->tok[arr].type != JSMN_ARRAY || n <= 0 || n > SCX_TOPO_MAX_CPUS) {
+	if (d->tok[arr].type != JSMN_ARRAY || n <= 0 || n > SCX_MAX_CPUS) {
 		*bad_off = d->tok[arr].start;
 		return -EINVAL;
 	}
@@ -47,7 +47,7 @@ int scx_topo_from_json(const struct scx_json_doc *d, int arr, struct scx_topo **
 		if (get_i32(d, i, "cpu", &c[k].cpu, true) ||
 		    get_i32(d, i, "core", &c[k].core, false) ||
 		    get_i32(d, i, "llc", &c[k].llc, false) ||
-		    get_i32(d, i, "node", &c[k].node, false))
+		    get_i32(d, i, "node", &c[k].node, false) || !scx_topo_cpu_valid(&c[k]))
 			goto bad;
 		o = scx_json_get(d, i, "online");
 		if (o >= 0 && scx_json_bool(d, o, &on))
@@ -111,7 +111,8 @@ struct scx_topo *scx_topo__from_file(const char *path, char *err, size_t errsz)
 		goto cleanup;
 	}
 	if (scx_topo_from_json(&d, arr, &t, &off)) {
-		snprintf(err, errsz, "%s: byte %zu: bad topology entry", path, off);
+		snprintf(err, errsz, "%s: byte %zu: bad topology entry (ids from -1 to %d, cpus distinct)",
+			 path, off, SCX_MAX_CPUS - 1);
 		e = EINVAL;
 	}
 cleanup:

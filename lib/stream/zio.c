@@ -84,7 +84,7 @@ int scx_zin_open(struct scx_zin *z, int fd, const void *mem, size_t memlen)
 			return -ENOMEM;
 		}
 		z->zs_live = true;
-	} else if (z->clen >= 4 && s[0] == 0x28 && s[1] == 0xb5 && s[2] == 0x2f && s[3] == 0xfd) {
+	} else if (scx_zstd_magic(s, z->clen)) {
 		z->comp = SCX_COMP_ZSTD;
 		z->zd = ZSTD_createDStream();
 		if (!z->zd) {
@@ -93,6 +93,17 @@ int scx_zin_open(struct scx_zin *z, int fd, const void *mem, size_t memlen)
 		}
 	}
 	return 0;
+}
+
+bool scx_zstd_magic(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	if (n < 4)
+		return false;
+	/* a zstd frame, or a skippable frame (0x184D2A5?: pzstd and seekable zstd start so) */
+	return (s[0] == 0x28 && s[1] == 0xb5 && s[2] == 0x2f && s[3] == 0xfd) ||
+	       ((s[0] & 0xf0) == 0x50 && s[1] == 0x2a && s[2] == 0x4d && s[3] == 0x18);
 }
 
 static ssize_t read_plain(struct scx_zin *z, char *dst, size_t n)

@@ -38,6 +38,8 @@ int scx_zin_open(struct scx_zin *z, int fd, const void *mem, size_t memlen);
 /* Up to n decompressed bytes; 0 at the end, -errno / -EINVAL with err set. */
 ssize_t scx_zin_read(struct scx_zin *z, char *dst, size_t n);
 void scx_zin_close(struct scx_zin *z);
+/* The first bytes start a zstd stream (a frame or a skippable frame). */
+bool scx_zstd_magic(const void *p, size_t n);
 /* Plain input straight from memory: the reader can use it without copying. */
 bool scx_zin_is_plain_mem(const struct scx_zin *z);
 

@@ -578,13 +578,9 @@ static void f_text(struct frame *f, const char *s, size_t n)
 	if (f->max >= 0 && f->col + (int)n > f->max)
 		n = f->col < f->max ? (size_t)(f->max - f->col) : 0;
 	scx_buf_reserve(f->out, n);
-	for (size_t i = 0; i < n; i++) {
-		/* comms come from the traced machine: never let a control byte
-		 * or a partial UTF-8 sequence reach the terminal */
-		unsigned char c = (unsigned char)s[i];
-
-		f->out->data[f->out->len++] = c >= 32 && c < 127 ? (char)c : '?';
-	}
+	/* comms come from the traced machine */
+	for (size_t i = 0; i < n; i++)
+		f->out->data[f->out->len++] = scx_printable((unsigned char)s[i]);
 	f->col += (int)n;
 }
 
@@ -955,7 +951,9 @@ static void f_title(struct frame *f, const struct top_model *m)
 static void f_summary(struct frame *f, const struct top_model *m)
 {
 	double util = 0, sw = 0, wake = 0, mig = 0, xllc = 0, xnode = 0, p99 = 0;
-	const struct top_table *t = &m->t[TT_NODE];
+	/* without a topology there are no nodes: the cpus add up the same */
+	bool nodes = m->t[TT_NODE].n > 0;
+	const struct top_table *t = nodes ? &m->t[TT_NODE] : &m->t[TT_CPU];
 	char a[6][32];
 	unsigned ncpu = 0;
 
@@ -965,6 +963,7 @@ static void f_summary(struct frame *f, const struct top_model *m)
 		util += r->v[TC_UTIL];
 		ncpu++;
 	}
+	ncpu = SCX_MAX(ncpu, m->nr_cpus);	/* cpus with no row were idle */
 	for (unsigned i = 0; i < t->n; i++) {
 		sw += t->rows[i].v[TC_SW];
 		wake += t->rows[i].v[TC_WAKE];
@@ -974,8 +973,9 @@ static void f_summary(struct frame *f, const struct top_model *m)
 		if (t->rows[i].has[TC_P99])
 			p99 = SCX_MAX(p99, t->rows[i].v[TC_P99]);
 	}
-	f_printf(f, "util %.1f%%  sw %s/s  wake %s/s  worst node lat.p99 %s  mig %s/s (xllc %s  xnode %s)",
+	f_printf(f, "util %.1f%%  sw %s/s  wake %s/s  worst %s lat.p99 %s  mig %s/s (xllc %s  xnode %s)",
 		 ncpu ? util * 100 / ncpu : 0, top_fmt_rate(sw, a[0], 32), top_fmt_rate(wake, a[1], 32),
+		 nodes ? "node" : "cpu",
 		 p99 > 0 ? top_fmt_ns(p99, a[2], 32) : "-", top_fmt_rate(mig, a[3], 32),
 		 top_fmt_rate(xllc, a[4], 32), top_fmt_rate(xnode, a[5], 32));
 	f_eol(f);

@@ -135,7 +135,7 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 			}
 		}
 	}
-	m->nr_cpus = m->t[TT_CPU].n ? m->t[TT_CPU].n : s->nr_cpus;
+	m->nr_cpus = SCX_MAX(m->t[TT_CPU].n, s->nr_cpus);
 	m->nr_llcs = m->t[TT_LLC].n;
 	m->nr_nodes = m->t[TT_NODE].n;
 }

@@ -1,7 +1,9 @@
 # t/mcp-lib.sh: helpers for scx-mcp's shell tests (sourced after t/lib.sh).
 #
 #   init_line [VERSION]       an initialize request (id 0)
-#   mcp ARGS... <in >out      run scx-mcp, fail if it does not exit in 20 s
+#   mcp ARGS... <in >out      run scx-mcp, fail if it does not exit in 60 s
+#   wait_updated FILE URI N   wait (at most 45 s) for N updates of URI in FILE
+#   wait_resp FILE ID         wait (at most 45 s) for the response with that id
 #   resp ID <out              the response with that id (compact JSON)
 #   text ID <out              the text of a tools/call result with that id
 #   call ID TOOL ARGS_JSON    a tools/call request line
@@ -10,7 +12,25 @@ init_line() {
 	printf '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n' "${1:-2025-11-25}"
 	echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 }
-mcp() { timeout 20 scx-mcp "$@"; }
+mcp() { timeout 60 scx-mcp "$@"; }
+# A condition, not a guess of how long a loaded machine takes: a live
+# interval is closed when scx-mcp says its statistics were updated.
+wait_updated() {
+	_w=0
+	while [ "$(grep -c "resources/updated.*\"$2\"" "$1" 2>/dev/null)" -lt "$3" ] &&
+	      [ $_w -lt 450 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+}
+wait_resp() {
+	_w=0
+	while ! grep -q "\"id\":$2,\"result\"\|\"id\":$2,\"error\"" "$1" 2>/dev/null &&
+	      [ $_w -lt 450 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+}
 resp() { jq -c --argjson id "$1" 'select(.id == $id and .method == null)'; }
 text() { jq -r --argjson id "$1" 'select(.id == $id) | .result.content[0].text'; }
 iserr() { jq -r --argjson id "$1" 'select(.id == $id) | .result.isError'; }

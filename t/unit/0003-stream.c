@@ -75,7 +75,9 @@ static void rand_event(struct scx_event *e, unsigned type)
 
 	scx_event_init(e, type);
 	e->ts = edge_int(SCX_F_U64);
-	e->cpu = rnd() % 4 ? (int32_t)(rnd() % 512) : (int32_t)edge_int(SCX_F_I32);
+	/* readers refuse cpus outside -1 .. SCX_MAX_CPUS-1: the edges of that */
+	static const int32_t cpu_edge[] = { -1, 0, SCX_MAX_CPUS - 1 };
+	e->cpu = rnd() % 4 ? (int32_t)(rnd() % 512) : cpu_edge[rnd() % 3];
 	for (unsigned i = 0; i < d->nr_fields; i++) {
 		const struct scx_field *f = &d->fields[i];
 		if (f->kind == SCX_F_STR)

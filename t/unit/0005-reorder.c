@@ -155,6 +155,19 @@ static unsigned run(unsigned nr_cpus, uint64_t window, unsigned nr_ops, unsigned
 	return bad;
 }
 
+/* A window near the clock's range: ts + window must not wrap and release early. */
+static void huge_window(void)
+{
+	struct scx_reorder *o = scx_reorder__new(1ull << 63);
+	struct scx_event e = { .ts = (1ull << 63) + 5, .cpu = 0, .type = SCX_EV_SWITCH };
+	struct scx_event out;
+
+	scx_reorder__push(o, &e);
+	ok(!scx_reorder__pop(o, &out, false), "a window of 2^63 ns holds an event of 2^63+5 ns");
+	ok(scx_reorder__pop(o, &out, true) && out.ts == e.ts, "draining releases it");
+	scx_reorder__free(o);
+}
+
 int main(void)
 {
 	static const struct { unsigned cpus; uint64_t window; unsigned ops; } runs[] = {
@@ -169,5 +182,6 @@ int main(void)
 		is_int(bad, 0, "%u cpus, window %llu: %u events as the model releases them (%zu held at most)",
 		       runs[i].cpus, (unsigned long long)runs[i].window, events, peak);
 	}
+	huge_window();
 	return done_testing();
 }

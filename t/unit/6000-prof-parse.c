@@ -99,6 +99,9 @@ static void test_lines(void)
 	is_int(r, PROF_LINE_OK, "unknown cgroup");
 	is_str(S(0, s.cgroup), "unknown", "cgroup 'unknown'");
 	is_int(s.page_size, 8192, "bare page size");
+	r = parse("  app 1/2 3.0: 7000 /cg 4000 f (d) 5000 4X", &s, &why);
+	ok(r == PROF_LINE_BAD && why && !strcmp(why, "bad data page size"),
+	   "a junk page size makes the line unparseable, not parsed");
 
 	r = parse("       perf-exec   13114/13114    1067.551793:     556177efb0c0 [unknown] "
 		  "(/usr/bin/perf) /     7fc690a2cf90 _dl_fixup "
@@ -144,9 +147,11 @@ static void test_page_size(void)
 	is_int(prof_page_size("n/a", 3), 0, "n/a");
 	is_int(prof_page_size("", 0), 0, "empty");
 	is_int(prof_page_size("65536", 5), 65536, "bare number");
-	is_int(prof_page_size("4X", 2), 0, "garbage");
-	is_int(prof_page_size("K", 1), 0, "unit alone");
-	is_int(prof_page_size("99999999999999999999G", 21), 0, "overflow");
+	ok(prof_page_size("4X", 2) == PROF_PAGE_BAD, "garbage");
+	ok(prof_page_size("K", 1) == PROF_PAGE_BAD, "unit alone");
+	ok(prof_page_size("99999999999999999999G", 21) == PROF_PAGE_BAD, "overflow");
+	ok(prof_page_size("3K", 2) == PROF_PAGE_BAD, "not a power of two");
+	ok(prof_page_size("0", 1) == PROF_PAGE_BAD, "zero");
 }
 
 static void test_jsonl(void)
@@ -322,6 +327,9 @@ static void test_mitosis(void)
 	   "16-byte prefix: %s", err);
 	ok(!V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[{\"CommPrefix\":"
 	      "\"0123456789abcde\"}]]}]}]"), "15-byte prefix");
+	ok(V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[{\"CommPrefix\":"
+	     "\"ab\\u0000c\"}]]}]}]") == -EINVAL && strstr(err, "CommPrefix holds a NUL"),
+	   "NUL inside a prefix: %s", err);
 	ok(V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[{\"CommPrefix\":\"a\"}],"
 	     "[{\"CommPrefix\":\"b\"}],[{\"CommPrefix\":\"c\"}],[{\"CommPrefix\":\"d\"}],"
 	     "[{\"CommPrefix\":\"e\"}]]}]}]") == -EINVAL && strstr(err, "OR groups"),
