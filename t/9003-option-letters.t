@@ -165,7 +165,7 @@ test_expect_success 'scx-events: -t and -b are --tgid and --ring-size' '
 	test_exit_code 2 scx-events -t 0x 2>err &&
 	grep -q "tgid" err &&
 	test_exit_code 2 scx-events -b 3000 2>err &&
-	grep -q "ring size must be a power of two" err &&
+	grep -q "invalid ring size .3000.: a power of two" err &&
 	grep -q "^scx-events: -b is now -m (--ring-size)" err
 '
 
