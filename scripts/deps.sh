@@ -9,6 +9,8 @@ pkgs="make gcc clang llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev li
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libjsmn-dev zstd gzip perl tmux
 linux-perf procps iproute2 libclang-rt-14-dev jq python3 man-db bsdextrautils util-linux tar"
 [ "${1:-}" = --bench ] && pkgs="$pkgs bpftrace trace-cmd hyperfine time"
+# --fleet: the Prometheus server and node_exporter the fleet test scrapes with
+[ "${1:-}" = --fleet ] && pkgs="$pkgs prometheus prometheus-node-exporter curl"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
@@ -21,4 +23,13 @@ fi
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+# Packaged daemons (prometheus, node_exporter) must not start listening on
+# every interface at install time: the tests start their own on loopback.
+# policy-rc.d tells invoke-rc.d and deb-systemd-invoke to start nothing.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e $policy ]; then
+	printf '#!/bin/sh\nexit 101\n' >$policy
+	chmod 755 $policy
+	trap 'rm -f $policy' EXIT
+fi
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
