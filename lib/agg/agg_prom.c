@@ -400,70 +400,108 @@ static void family_head(struct scx_buf *b, const char *prefix, const char *name,
 		       prefix, name, type, prefix, name, unit);
 }
 
-static void labels(struct scx_buf *b, const struct scx_prom *p, const struct dim *d,
-		   const struct series *se, const char *le)
-{
-	bool any = false;
+#define LABELS_MAX 96
 
+/* The label set of a series, without braces: cpu="0",llc="0",node="0" */
+static void series_labels(char *out, const struct scx_prom *p, const struct dim *d,
+			  const struct series *se)
+{
+	out[0] = 0;
 	if (d == &p->dsq) {
 		if (se->key == KEY_OTHER)
-			scx_buf_addstr(b, "{dsq=\"other\"");
+			snprintf(out, LABELS_MAX, "dsq=\"other\"");
 		else
-			scx_buf_printf(b, "{dsq=\"%llu\"", (unsigned long long)se->key);
-		any = true;
+			snprintf(out, LABELS_MAX, "dsq=\"%llu\"", (unsigned long long)se->key);
 	} else if (p->level == SCX_AGG_CPU) {
-		scx_buf_printf(b, "{cpu=\"%lld\",llc=\"%d\",node=\"%d\"", (long long)se->key, se->llc,
-			       se->node);
-		any = true;
+		snprintf(out, LABELS_MAX, "cpu=\"%lld\",llc=\"%d\",node=\"%d\"", (long long)se->key,
+			 se->llc, se->node);
 	} else if (p->level == SCX_AGG_LLC) {
-		scx_buf_printf(b, "{llc=\"%lld\",node=\"%d\"", (long long)se->key, se->node);
-		any = true;
+		snprintf(out, LABELS_MAX, "llc=\"%lld\",node=\"%d\"", (long long)se->key, se->node);
 	} else if (p->level == SCX_AGG_NODE) {
-		scx_buf_printf(b, "{node=\"%lld\"", (long long)se->key);
-		any = true;
+		snprintf(out, LABELS_MAX, "node=\"%lld\"", (long long)se->key);
 	}
-	if (le)
-		scx_buf_printf(b, "%sle=\"%s\"", any ? "," : "{", le);
-	if (any || le)
-		scx_buf_addstr(b, "}");
 }
 
-static void put_hist(struct scx_buf *b, const struct scx_prom *p, const struct dim *d,
-		     const struct fam *f, const struct series *se, const struct cum *c)
+/* name{labels} or name{labels,le="x"}, then a space */
+static void sample(struct scx_buf *b, const char *prefix, const char *name, const char *suffix,
+		   const char *lbl, const char *le)
+{
+	scx_buf_addstr(b, prefix);
+	scx_buf_addstr(b, name);
+	scx_buf_addstr(b, suffix);
+	if (lbl[0] || le) {
+		scx_buf_addstr(b, "{");
+		scx_buf_addstr(b, lbl);
+		if (le) {
+			scx_buf_addstr(b, lbl[0] ? ",le=\"" : "le=\"");
+			scx_buf_addstr(b, le);
+			scx_buf_addstr(b, "\"");
+		}
+		scx_buf_addstr(b, "}");
+	}
+	scx_buf_addstr(b, " ");
+}
+
+static void put_u64(struct scx_buf *b, uint64_t v)
+{
+	char t[24];
+	int n = snprintf(t, sizeof(t), "%llu\n", (unsigned long long)v);
+
+	scx_buf_add(b, t, n);
+}
+
+/* The le values, formatted once: "0.000001023" ... "+Inf"; "0" ... "+Inf" */
+static const char *const *le_strings(bool ns)
+{
+	static char ns_le[NS_BOUNDS + 1][24], n_le[N_BOUNDS + 1][24];
+	static const char *ns_p[NS_BOUNDS + 1], *n_p[N_BOUNDS + 1];
+
+	if (!ns_p[0]) {
+		for (unsigned i = 0; i <= NS_BOUNDS; i++) {
+			struct scx_buf t = { 0 };
+
+			if (i < NS_BOUNDS) {
+				put_secs(&t, scx_prom_bound(true, i));
+				snprintf(ns_le[i], sizeof(ns_le[i]), "%.*s", (int)t.len, t.data);
+			} else {
+				strcpy(ns_le[i], "+Inf");
+			}
+			scx_buf_free(&t);
+			ns_p[i] = ns_le[i];
+		}
+		for (unsigned i = 0; i <= N_BOUNDS; i++) {
+			if (i < N_BOUNDS)
+				snprintf(n_le[i], sizeof(n_le[i]), "%llu",
+					 (unsigned long long)scx_prom_bound(false, i));
+			else
+				strcpy(n_le[i], "+Inf");
+			n_p[i] = n_le[i];
+		}
+	}
+	return ns ? ns_p : n_p;
+}
+
+static void put_hist(struct scx_buf *b, const struct dim *d, const struct fam *f, const char *lbl,
+		     const struct cum *c)
 {
 	bool ns = f->kind == F_HIST_NS;
-	unsigned k0 = ns ? SCX_PROM_NS_K0 : 0, nb = ns ? NS_BOUNDS : N_BOUNDS;
+	unsigned nb = ns ? NS_BOUNDS : N_BOUNDS;
+	const char *const *le = le_strings(ns);
 	uint64_t cum = 0;
 
 	for (unsigned i = 0; i <= nb; i++) {
-		char le[32];
-
-		if (i == nb) {
-			strcpy(le, "+Inf");
-		} else if (ns) {
-			struct scx_buf t = { 0 };
-
-			put_secs(&t, (1ull << (k0 + i)) - 1);
-			snprintf(le, sizeof(le), "%.*s", (int)t.len, t.data);
-			scx_buf_free(&t);
-		} else {
-			snprintf(le, sizeof(le), "%llu", (1ull << (k0 + i)) - 1);
-		}
 		cum += c->b[i];
-		scx_buf_printf(b, "%s%s_bucket", d->prefix, f->name);
-		labels(b, p, d, se, le);
-		scx_buf_printf(b, " %llu\n", (unsigned long long)cum);
+		sample(b, d->prefix, f->name, "_bucket", lbl, le[i]);
+		put_u64(b, cum);
 	}
-	scx_buf_printf(b, "%s%s_sum", d->prefix, f->name);
-	labels(b, p, d, se, NULL);
-	scx_buf_addstr(b, " ");
+	sample(b, d->prefix, f->name, "_sum", lbl, NULL);
 	if (ns)
 		put_secs(b, c->sum);
 	else
 		scx_buf_printf(b, "%llu", (unsigned long long)c->sum);
-	scx_buf_printf(b, "\n%s%s_count", d->prefix, f->name);
-	labels(b, p, d, se, NULL);
-	scx_buf_printf(b, " %llu\n", (unsigned long long)c->count);
+	scx_buf_addstr(b, "\n");
+	sample(b, d->prefix, f->name, "_count", lbl, NULL);
+	put_u64(b, c->count);
 }
 
 static void write_dim(const struct scx_prom *p, const struct dim *d, struct scx_buf *b)
@@ -471,9 +509,13 @@ static void write_dim(const struct scx_prom *p, const struct dim *d, struct scx_
 	static const char *const type[] = { [F_COUNT] = "counter", [F_NS] = "counter",
 		[F_GAUGE_HZ] = "gauge", [F_GAUGE_N] = "gauge", [F_HIST_NS] = "histogram",
 		[F_HIST_N] = "histogram" };
+	char (*lbl)[LABELS_MAX];
 
 	if (!d->n)
 		return;
+	lbl = scx_xcalloc(d->n, sizeof(*lbl));
+	for (unsigned j = 0; j < d->n; j++)
+		series_labels(lbl[j], p, d, &d->s[j]);
 	for (unsigned i = 0; i < d->nr_fams; i++) {
 		const struct fam *f = &d->fams[i];
 		bool gauge = f->kind == F_GAUGE_HZ || f->kind == F_GAUGE_N;
@@ -485,21 +527,21 @@ static void write_dim(const struct scx_prom *p, const struct dim *d, struct scx_
 			const struct series *se = &d->s[j];
 
 			if (f->kind == F_HIST_NS || f->kind == F_HIST_N) {
-				put_hist(b, p, d, f, se, &se->h[i]);
+				put_hist(b, d, f, lbl[j], &se->h[i]);
 				continue;
 			}
 			if (gauge && !se->ok[i])
 				continue;
-			scx_buf_printf(b, "%s%s", d->prefix, f->name);
-			labels(b, p, d, se, NULL);
-			scx_buf_addstr(b, " ");
-			if (f->kind == F_NS)
+			sample(b, d->prefix, f->name, "", lbl[j], NULL);
+			if (f->kind == F_NS) {
 				put_secs(b, se->c[i]);
-			else
-				scx_buf_printf(b, "%llu", (unsigned long long)se->c[i]);
-			scx_buf_addstr(b, "\n");
+				scx_buf_addstr(b, "\n");
+			} else {
+				put_u64(b, se->c[i]);
+			}
 		}
 	}
+	free(lbl);
 }
 
 static void host_counter(struct scx_buf *b, const char *name, const char *unit, const char *help,
