@@ -56,6 +56,8 @@ static const struct fam cpu_fams[] = {
 	{ "lost_events_total", "events", F_COUNT, ST(lost), 0, "events the producer lost on this CPU" },
 	{ "rq_wait_seconds_total", "seconds", F_NS, ST(rq_depth_ns), 0,
 	  "waiting time summed over the tasks waiting on the run queue; its rate is the average number waiting" },
+	{ "work_conservation_loss_seconds_total", "seconds", F_NS, ST(wc_loss_ns), 0,
+	  "time idle with nothing queued while a task waited on another, busy CPU" },
 	{ "dsq_inserts_total", "inserts", F_COUNT, ST(dsq_inserts), 1, "sched_ext: tasks inserted on DSQs" },
 	{ "dsq_dispatches_total", "dispatches", F_COUNT, ST(dsq_dispatches), 1, "sched_ext: tasks run from DSQs" },
 	{ "frequency_hertz", "hertz", F_GAUGE_HZ, 0, 1, "time-weighted average frequency over the last interval" },
