@@ -34,7 +34,7 @@ static const struct scx_opt opts[] = {
 	{ 'n', "limit", "N", "rows per report table (default 20, 0 for all)" },
 	{ 't', "threshold", "NAME=VALUE", "set a report threshold (repeatable)" },
 	{ 'f', "format", "FORMAT",
-	  "ndjson, text, prometheus (cumulative) or openmetrics (per interval) (default: text on a terminal)",
+	  "ndjson, text, prometheus or openmetrics (default: text on a terminal)",
 	  "ndjson text prometheus openmetrics" },
 	{ 'H', "human", NULL, "same as --format text" },
 	{ OPT_NO_SNAPSHOT, "no-snapshot", NULL, "print only the reports, not the group snapshots" },

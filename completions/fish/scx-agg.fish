@@ -5,7 +5,7 @@ complete -c scx-agg -s b -l by -x -a 'cpu llc node pid tgid comm dsq all' -d 'gr
 complete -c scx-agg -s r -l report -x -a 'all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations task-states preemptions wakeup-graph runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks' -d 'run a report (repeatable, comma list, or all)'
 complete -c scx-agg -s n -l limit -r -d 'rows per report table (default 20, 0 for all)'
 complete -c scx-agg -s t -l threshold -r -d 'set a report threshold (repeatable)'
-complete -c scx-agg -s f -l format -x -a 'ndjson text prometheus openmetrics' -d 'ndjson, text, prometheus (cumulative) or openmetrics (per interval) (default: text on a terminal)'
+complete -c scx-agg -s f -l format -x -a 'ndjson text prometheus openmetrics' -d 'ndjson, text, prometheus or openmetrics (default: text on a terminal)'
 complete -c scx-agg -s H -l human -d 'same as --format text'
 complete -c scx-agg -l no-snapshot -d 'print only the reports, not the group snapshots'
 complete -c scx-agg -l reorder -r -d 'sort events within this window once any arrives out of order (default 100ms for scx-events, else 0)'
