@@ -13,14 +13,15 @@
 #include <unistd.h>
 
 #include "agg/agg.h"
+#include "agg/prom.h"
 #include "core/opts.h"
 #include "agg/table.h"
 #include "stream/lost.h"
 #include "stream/stream.h"
 #include "core/util.h"
 
-enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER };
-enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS };
+enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER, OPT_TEXTFILE };
+enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 static const struct scx_opt opts[] = {
 	{ 'I', "interval", "DURATION", "one snapshot per DURATION of event time (e.g. 1s, 250ms)" },
@@ -34,8 +35,9 @@ static const struct scx_opt opts[] = {
 	  "cpu-frequency cpu-idle dsq outliers bottlenecks" },
 	{ 'n', "limit", "N", "rows per report table (default 20, 0 for all)" },
 	{ 't', "threshold", "NAME=VALUE", "set a report threshold (repeatable)" },
-	{ 'f', "format", "FORMAT", "ndjson, text or openmetrics (default: text on a terminal)",
-	  "ndjson text openmetrics" },
+	{ 'f', "format", "FORMAT",
+	  "ndjson, text, prometheus or openmetrics (default: text on a terminal)",
+	  "ndjson text prometheus openmetrics" },
 	{ 'H', "human", NULL, "same as --format text" },
 	{ OPT_NO_SNAPSHOT, "no-snapshot", NULL, "print only the reports, not the group snapshots" },
 	{ OPT_REORDER, "reorder", "DURATION",
@@ -43,6 +45,9 @@ static const struct scx_opt opts[] = {
 	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON overriding the stream's and this machine's",
 	  "@file" },
 	{ 'o', "output", "FILE", "write to FILE instead of stdout", "@file" },
+	{ OPT_TEXTFILE, "textfile", "FILE",
+	  "rewrite FILE atomically with the prometheus figures at every interval (node_exporter)",
+	  "@file" },
 	{ 'v', "verbose", NULL, "more messages on stderr (repeatable)" },
 	{ 0 },
 };
@@ -73,7 +78,30 @@ struct ctx {
 	int fd;
 	struct scx_buf out;
 	int werr;
+	struct scx_prom *prom;		/* -f prometheus or --textfile */
+	const char *textfile;
+	struct scx_buf tf;
+	int tf_err;			/* the last textfile error, warned once */
 };
+
+/* Rewrite the textfile with the cumulative figures. */
+static void prom_textfile(struct ctx *c)
+{
+	char msg[4400];
+	int err;
+
+	if (!c->textfile)
+		return;
+	scx_buf_reset(&c->tf);
+	scx_prom__write(c->prom, &c->tf);
+	err = scx_prom_textfile_write(c->textfile, &c->tf, msg, sizeof(msg));
+	/* an always-on collector keeps going through a full disk, saying so once */
+	if (err && err != c->tf_err)
+		scx_warn("%s", msg);
+	else if (!err && c->tf_err)
+		scx_warn("textfile '%s' written again", c->textfile);
+	c->tf_err = err;
+}
 
 static int flush_out(struct ctx *c)
 {
@@ -93,8 +121,14 @@ static int on_snapshot(struct scx_agg *a, const struct scx_agg_snap *s, void *ar
 	struct ctx *c = arg;
 	struct scx_report_ctx rc = { s->seq, s->start_ns, s->end_ns };
 
+	if (c->prom) {
+		scx_prom__add(c->prom, a, s);
+		prom_textfile(c);
+	}
 	if (c->snapshots) {
-		if (c->fmt == FMT_NDJSON)
+		if (c->fmt == FMT_PROMETHEUS)
+			scx_prom__write(c->prom, &c->out);
+		else if (c->fmt == FMT_NDJSON)
 			scx_agg_snap_json(&c->out, s);
 		else if (c->fmt == FMT_TEXT)
 			scx_agg_snap_text(&c->out, s);
@@ -122,7 +156,7 @@ static int on_snapshot(struct scx_agg *a, const struct scx_agg_snap *s, void *ar
 			scx_report_openmetrics(&c->out, t);
 		scx_table_free(t);
 	}
-	if (c->fmt == FMT_OPENMETRICS)
+	if (c->fmt == FMT_OPENMETRICS || (c->fmt == FMT_PROMETHEUS && c->snapshots))
 		scx_buf_addstr(&c->out, "# EOF\n");
 	else if (c->fmt == FMT_TEXT)
 		scx_buf_addstr(&c->out, "\n");
@@ -201,8 +235,10 @@ int main(int argc, char **argv)
 				c.fmt = FMT_NDJSON;
 			else if (!strcmp(arg, "text"))
 				c.fmt = FMT_TEXT;
-			else if (!strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus"))
+			else if (!strcmp(arg, "openmetrics"))
 				c.fmt = FMT_OPENMETRICS;
+			else if (!strcmp(arg, "prometheus"))
+				c.fmt = FMT_PROMETHEUS;
 			else
 				scx_usage_error(&cmd, "unknown format '%s'", arg);
 			break;
@@ -223,6 +259,9 @@ int main(int argc, char **argv)
 		case 'o':
 			out_path = arg;
 			break;
+		case OPT_TEXTFILE:
+			c.textfile = arg;
+			break;
 		case 'v':
 			scx_verbose++;
 			break;
@@ -232,6 +271,19 @@ int main(int argc, char **argv)
 	for (int i = optind; out_path && i < argc; i++)
 		if (scx_same_file(argv[i], out_path))
 			scx_die(SCX_EXIT_USAGE, "'%s' is both an input and the output", out_path);
+	if (c.fmt == FMT_PROMETHEUS && c.nr_reports)
+		scx_usage_error(&cmd, "reports are per-interval tables: use -f openmetrics or ndjson for them");
+	if (c.textfile) {
+		char msg[4400];
+
+		if (scx_prom_textfile_check(c.textfile, msg, sizeof(msg)))
+			scx_die(SCX_EXIT_FAIL, "%s", msg);
+		/* the textfile is the output unless one was asked for too */
+		if (c.fmt == FMT_AUTO && !out_path && !c.nr_reports)
+			no_snap = true;
+	}
+	if (c.fmt == FMT_PROMETHEUS || c.textfile)
+		c.prom = scx_prom__new(0);
 	if (out_path && strcmp(out_path, "-")) {
 		c.fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (c.fd < 0)
@@ -287,6 +339,11 @@ int main(int argc, char **argv)
 					ao.reorder_ns = 100000000;
 				if (!(a = scx_agg__new(t, &ao)))
 					scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
+				if (c.prom) {
+					/* every series at 0 before the first interval */
+					scx_prom__start(c.prom, a, ao.by);
+					prom_textfile(&c);
+				}
 				for (unsigned k = 0; k < nthr; k++) {
 					char name[64];
 					const char *eq = strchr(thr[k], '=');
@@ -342,6 +399,10 @@ int main(int argc, char **argv)
 	scx_topo__free(topo_sys);
 	scx_lost_tally__free(&lost);
 	scx_buf_free(&c.out);
+	scx_buf_free(&c.tf);
+	scx_prom__free(c.prom);
+	if (c.tf_err && !rc)
+		rc = SCX_EXIT_FAIL;
 	if (c.fd != STDOUT_FILENO && close(c.fd) && !rc) {
 		scx_warn("cannot write '%s': %s", out_path, strerror(errno));
 		rc = SCX_EXIT_FAIL;

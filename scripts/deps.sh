@@ -13,6 +13,8 @@ for a; do
 	case $a in
 	--bench) pkgs="$pkgs bpftrace trace-cmd hyperfine time" ;;
 	--format) pkgs="$pkgs clang-format-19" ;;
+	# the Prometheus server and node_exporter the fleet test scrapes with
+	--fleet) pkgs="$pkgs prometheus prometheus-node-exporter curl" ;;
 	esac
 done
 missing=
@@ -27,4 +29,13 @@ fi
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+# Packaged daemons (prometheus, node_exporter) must not start listening on
+# every interface at install time: the tests start their own on loopback.
+# policy-rc.d tells invoke-rc.d and deb-systemd-invoke to start nothing.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e $policy ]; then
+	printf '#!/bin/sh\nexit 101\n' >$policy
+	chmod 755 $policy
+	trap 'rm -f $policy' EXIT
+fi
 apt-get install -y -qq --no-install-recommends $missing >/dev/null

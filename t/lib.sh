@@ -7,6 +7,7 @@
 #   test_cmp expected actual          diff -u, fails on difference
 #   test_must_fail cmd...             exit 1..125 (not a crash or signal)
 #   test_have_prereq NAME             ROOT BPF SCHED_EXT PERF NODE TMUX PROTOC ZSTD JQ
+#                                     PROMTOOL PROMETHEUS (server, node_exporter, curl)
 #
 # Each test script runs in its own temporary directory ($TRASH), removed at
 # the end; the build is in $SCX_BUILD, the source in $SCX_SRC, shared data in
@@ -53,6 +54,9 @@ _probe_prereq() {
 	SANITIZE) [ "${SCX_SANITIZE:-0}" = 1 ] ;;
 	!SANITIZE) [ "${SCX_SANITIZE:-0}" != 1 ] ;;
 	SHARED) [ -d "$SHARED/testdata" ] ;;
+	PROMTOOL) command -v promtool >/dev/null ;;
+	PROMETHEUS) command -v prometheus >/dev/null && command -v curl >/dev/null &&
+		command -v prometheus-node-exporter >/dev/null ;;
 	*) echo "lib.sh: unknown prereq $1" >&2; return 1 ;;
 	esac
 }

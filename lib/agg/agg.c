@@ -502,6 +502,38 @@ static void cpu_account(struct cpu *c, uint64_t ts)
 	c->acct_ts = SCX_MAX(c->acct_ts, ts);
 }
 
+/* An idle CPU with nothing queued for it could take a waiting task. */
+static bool wc_idle(const struct cpu *c)
+{
+	return c->known && !c->curr && !c->nr_queued;
+}
+
+/*
+ * Before c's running task or queue changes at ts: advance the clock of
+ * time with a task waiting on a busy CPU, and take c's part out.
+ */
+static void wc_leave(struct scx_agg *a, struct cpu *c, uint64_t ts)
+{
+	if (ts > a->wc_ts) {
+		if (a->wc_waiting)
+			a->wc_clock += ts - a->wc_ts;
+		a->wc_ts = ts;
+	}
+	if (wc_idle(c))
+		c->s.wc_loss_ns += a->wc_clock - c->wc_mark;
+	else if (c->known && c->curr)
+		a->wc_waiting -= c->nr_queued;
+}
+
+/* ... and after: put c's new part in. */
+static void wc_enter(struct scx_agg *a, struct cpu *c)
+{
+	if (wc_idle(c))
+		c->wc_mark = a->wc_clock;
+	else if (c->known && c->curr)
+		a->wc_waiting += c->nr_queued;
+}
+
 static void depth_account(struct cpu *c, uint64_t ts)
 {
 	if (ts > c->depth_ts && c->depth_ts)
@@ -529,7 +561,9 @@ static void enqueue(struct scx_agg *a, struct thread *t, int32_t cpu, uint64_t t
 	if (!c)
 		return;
 	depth_account(c, ts);
+	wc_leave(a, c, ts);
 	c->nr_queued++;
+	wc_enter(a, c);
 	t->qcpu = cpu;
 	cpu_hist(a, &c->s.rq_depth, SCX_AGG_HIST_RQ_DEPTH, c->nr_queued);
 	c->s.rq_depth_max = SCX_MAX(c->s.rq_depth_max, c->nr_queued);
@@ -543,7 +577,9 @@ static void dequeue(struct scx_agg *a, struct thread *t, uint64_t ts)
 	if (!c || !c->nr_queued)
 		return;
 	depth_account(c, ts);
+	wc_leave(a, c, ts);
 	c->nr_queued--;
+	wc_enter(a, c);
 }
 
 /* ---- event handlers ---------------------------------------------------------- */
@@ -730,9 +766,11 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		}
 	}
 	if (c) {
+		wc_leave(a, c, ts);
 		c->known = true;
 		c->curr = sw->next_pid;
 		c->run_start = ts;
+		wc_enter(a, c);
 	}
 }
 
@@ -1140,6 +1178,9 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		cpu_account(c, end);
 		freq_account(c, end);
 		depth_account(c, end);
+		/* split the loss at the boundary, as the other times */
+		wc_leave(a, c, end);
+		wc_enter(a, c);
 		cidle_account(c, end);
 		if (c->cstate >= 0 && end > c->cstate_ts) {
 			c->s.cstate_ns[c->cstate] += end - c->cstate_ts;

@@ -40,6 +40,9 @@
  *    the task; cross_llc / cross_node compare the two CPUs' LLC and node.
  *  - wakeups are counted on the target CPU; ipi_sent on the sender,
  *    ipi_received on the target.
+ *  - wc_loss (work-conservation loss): time a CPU was idle with nothing
+ *    queued for it while a task waited on a CPU that was running another;
+ *    CPUs before their first switch take no part.
  *
  * Memory: per-CPU state, one entry per live thread (dropped at
  * sched_process_free; with --by pid kept until the end of that interval), and
@@ -104,6 +107,7 @@ struct scx_agg_stats {
 	uint64_t cstate_ns[SCX_AGG_IDLE_STATES], cstates[SCX_AGG_IDLE_STATES];
 	uint64_t lost;			/* events the producer lost */
 	uint64_t cstate_obs_ns;		/* CPUs: time since the first cpu_idle event */
+	uint64_t wc_loss_ns;		/* CPUs: idle while another CPU had a task waiting */
 	double freq_khz_ns;		/* integral of frequency over freq_ns */
 	uint64_t freq_ns;		/* time with a known frequency */
 	struct scx_hist wake_lat;	/* waking -> switch-in, ns */

@@ -65,6 +65,7 @@ struct cpu {
 	uint64_t cidle_ts;
 	uint64_t cstate_ts;
 	uint64_t irq_ts, ipi_ts;	/* 0: none in progress */
+	uint64_t wc_mark;	/* idle and nothing queued: scx_agg.wc_clock then */
 	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct cpu, freq_khz) == 64, "struct cpu: hot fields in one line");
@@ -127,6 +128,13 @@ struct scx_agg {
 
 	struct gtab tgid, comm, dsq;
 	struct ptab wakes, preempts;
+	/*
+	 * Work-conservation loss: wc_clock advances while any task waits on a
+	 * busy CPU (wc_waiting of them); an idle CPU with nothing queued adds
+	 * what the clock advanced while it stayed so.  O(1) per change.
+	 */
+	uint64_t wc_clock, wc_ts;
+	uint64_t wc_waiting;
 	struct scx_hist lb_wake;	/* latency-breakdown: waking -> wakeup */
 	struct scx_hist lb_run;		/* wakeup -> switch-in */
 	struct scx_hist lb_preempt;	/* preempted -> switch-in */

@@ -21,7 +21,7 @@ enum {
 	M_IPI_SENT, M_IPI_RECV, M_IPI_NS, M_FREQ, M_CSTATE_NS, M_LOST, M_RUNNING, M_RUNNABLE,
 	M_PREEMPTED, M_SLEEPING, M_BLOCKED, M_DEPTH_AVG, M_DEPTH_MAX, M_DSQ_INS, M_DSQ_DISP,
 	M_VTIME, M_WAKE_LAT, M_RQ_DELAY, M_SLICE, M_DSQ_LAT, M_DSQ_DEPTH, M_SLICE_USED, M_RQ_DEPTH,
-	M__COUNT
+	M_WC_LOSS, M__COUNT
 };
 
 #define M(id, n, k, w, h) [id] = { n, k, h }
@@ -67,6 +67,8 @@ const struct scx_agg_metric scx_agg_metrics[] = {
 	M(M_DSQ_DEPTH, "dsq_depth", SCX_AGG_M_DISTN, 0, "sched_ext: DSQ depth"),
 	M(M_SLICE_USED, "slice_used", SCX_AGG_M_DIST, 0, "sched_ext: slice used"),
 	M(M_RQ_DEPTH, "rq_depth", SCX_AGG_M_DISTN, 0, "tasks waiting after each enqueue"),
+	M(M_WC_LOSS, "wc_loss_ns", SCX_AGG_M_NS, 0,
+	  "work-conservation loss: idle while a task waited on another, busy cpu"),
 };
 const unsigned scx_agg_nr_metrics = M__COUNT;
 
@@ -85,7 +87,7 @@ static const uint8_t applies[M__COUNT] = {
 	[M_VTIME] = A_DSQ | A_OPT, [M_WAKE_LAT] = A_CPU | A_TASK, [M_RQ_DELAY] = A_CPU | A_TASK,
 	[M_SLICE] = A_CPU | A_TASK, [M_DSQ_LAT] = A_CPU | A_TASK | A_DSQ | A_OPT,
 	[M_DSQ_DEPTH] = A_CPU | A_DSQ | A_OPT, [M_SLICE_USED] = A_CPU | A_TASK | A_DSQ | A_OPT,
-	[M_RQ_DEPTH] = A_CPU,
+	[M_RQ_DEPTH] = A_CPU, [M_WC_LOSS] = A_CPU,
 };
 
 static uint64_t sum10(const uint64_t *v, int n)
@@ -154,6 +156,7 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 		*v = (double)s->rq_depth_ns / dur / SCX_MAX(ncpu, 1u);
 		return true;
 	case M_DEPTH_MAX: *v = s->rq_depth_max; break;
+	case M_WC_LOSS: *v = s->wc_loss_ns; break;
 	case M_DSQ_INS: *v = s->dsq_inserts; break;
 	case M_DSQ_DISP: *v = s->dsq_dispatches; break;
 	case M_VTIME:

@@ -8,9 +8,12 @@
 #include <stdint.h>
 
 #include "agg/agg.h"
+#include "agg/prom.h"
 #include "agg/table.h"
 #include "stream/stream.h"
 #include "core/util.h"
+
+static struct scx_prom *prom;	/* the cumulative exporter, per input */
 
 static int emit(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
@@ -21,6 +24,8 @@ static int emit(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 	scx_agg_snap_json(b, s);
 	scx_agg_snap_text(b, s);
 	scx_agg_snap_openmetrics(b, s);
+	scx_prom__add(prom, a, s);
+	scx_prom__write(prom, b);
 	for (unsigned i = 0; scx_agg_report_names[i]; i++) {
 		struct scx_table *t;
 
@@ -46,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!r)
 		return 0;
+	prom = scx_prom__new(4);
 	while ((st = scx_reader__next(r, &e)) != SCX_READ_END && st != SCX_READ_ERROR) {
 		if (!a) {
 			const struct scx_header *h = scx_reader__header(r);
@@ -66,5 +72,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	scx_reader__free(r);
 	scx_buf_free(&b);
+	scx_prom__free(prom);
 	return 0;
 }
