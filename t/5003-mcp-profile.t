@@ -5,12 +5,22 @@
 . "$(dirname "$0")/lib.sh"
 . "$TDATA/mcp-lib.sh"
 
+# cputicks PID: user + system time of a process, in clock ticks
+cputicks() { awk "{ print \$14 + \$15 }" /proc/$1/stat 2>/dev/null || echo 0; }
+
 test_expect_success BPF 'profile one process: its stacks, symbolized kernel and user frames' '
 	dd if=/dev/zero of=/dev/null bs=1 count=200000000 2>/dev/null &
 	dd=$!
 	{ init_line
 	  call 1 start_perf_profiling "{\"freq\":499,\"pid\":$dd}"
-	  sleep 2
+	  # samples follow dd'"'"'s cpu time, not the clock: on a loaded machine
+	  # wait for 0.5 s of it (250 samples at 499 Hz), at most 45 s
+	  wait_resp out 1
+	  t0=$(cputicks $dd) && w=0 &&
+	  while [ $(($(cputicks $dd) - t0)) -lt 50 ] && [ $w -lt 450 ]; do
+		sleep 0.1; w=$((w + 1))
+	  done
+	  sleep 0.2
 	  call 2 stop_perf_profiling "{}"
 	  call 3 get_perf_results "{\"limit\":50}"
 	} | mcp >out
