@@ -29,7 +29,8 @@ static const struct scx_opt opts[] = {
 	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)",
 	  "all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations "
 	  "task-states preemptions wakeup-graph runqueue-depth fairness softirq ipi "
-	  "cpu-frequency cpu-idle dsq outliers bottlenecks" },
+	  "cpu-frequency cpu-idle dsq outliers bottlenecks work-conservation runqueue-occupancy "
+	  "wakeup-placement pre-migration parallelism" },
 	{ 'n', "limit", "N", "rows per report table (default 20, 0 for all)" },
 	{ 't', "threshold", "NAME=VALUE", "set a report threshold (repeatable)" },
 	{ 'f', "format", "FORMAT", "ndjson, text or openmetrics (default: text on a terminal)",
@@ -52,7 +53,8 @@ static const struct scx_cmd cmd = {
 	.opts = opts,
 	.footer = "Reads stdin when no FILE is given.  Reports: cpu-utilization process-runtime\n"
 		  "wakeup-latency latency-breakdown migrations task-states preemptions wakeup-graph\n"
-		  "runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks.\n",
+		  "runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks\n"
+		  "work-conservation runqueue-occupancy wakeup-placement pre-migration parallelism.\n",
 };
 
 struct ctx {

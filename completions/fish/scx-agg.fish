@@ -2,7 +2,7 @@
 complete -c scx-agg -s i -l interval -r -d 'one snapshot per DURATION of event time (e.g. 1s, 250ms)'
 complete -c scx-agg -l once -d 'one snapshot for the whole input (the default)'
 complete -c scx-agg -s b -l by -x -a 'cpu llc node pid tgid comm dsq all' -d 'group by cpu,llc,node,pid,tgid,comm,dsq or all (default cpu,llc,node)'
-complete -c scx-agg -s r -l report -x -a 'all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations task-states preemptions wakeup-graph runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks' -d 'run a report (repeatable, comma list, or all)'
+complete -c scx-agg -s r -l report -x -a 'all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations task-states preemptions wakeup-graph runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks work-conservation runqueue-occupancy wakeup-placement pre-migration parallelism' -d 'run a report (repeatable, comma list, or all)'
 complete -c scx-agg -s n -l limit -r -d 'rows per report table (default 20, 0 for all)'
 complete -c scx-agg -s t -l threshold -r -d 'set a report threshold (repeatable)'
 complete -c scx-agg -s f -l format -x -a 'ndjson text openmetrics' -d 'ndjson, text or openmetrics (default: text on a terminal)'

@@ -438,10 +438,12 @@ static void account_state(struct thread *t, uint64_t ts)
 	}
 }
 
-static void set_state(const struct scx_agg *a, struct thread *t, uint64_t ts, uint8_t st)
+static void set_state(struct scx_agg *a, struct thread *t, uint64_t ts, uint8_t st)
 {
 	if (a->tstats)
 		account_state(t, ts);
+	if (a->place)
+		agg_place_state(a, t->state, st, ts);
 	t->state = st;
 	t->state_ts = ts;
 }
@@ -530,6 +532,8 @@ static void enqueue(struct scx_agg *a, struct thread *t, int32_t cpu, uint64_t t
 	depth_account(c, ts);
 	c->nr_queued++;
 	t->qcpu = cpu;
+	if (a->place)
+		agg_place_queue(a, c, t, 1, ts);
 	cpu_hist(a, &c->s.rq_depth, SCX_AGG_HIST_RQ_DEPTH, c->nr_queued);
 	c->s.rq_depth_max = SCX_MAX(c->s.rq_depth_max, c->nr_queued);
 }
@@ -543,6 +547,8 @@ static void dequeue(struct scx_agg *a, struct thread *t, uint64_t ts)
 		return;
 	depth_account(c, ts);
 	c->nr_queued--;
+	if (a->place)
+		agg_place_queue(a, c, t, -1, ts);
 }
 
 /* ---- event handlers ---------------------------------------------------------- */
@@ -592,6 +598,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		bool invol = st == TS_RUNNABLE || st == TS_PREEMPTED;
 
 		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
+		p->cpu = e->cpu;	/* the CPU it ran on last, for wakeup placement */
 		if (a->tstats) {
 			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
 			    ts >= c->run_start)
@@ -614,6 +621,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 			p->runnable_ts = ts;
 			p->waking_ts = p->wakeup_ts = 0;
 			p->chain_len = 0;
+			if (a->place)
+				agg_place_preempted(a, p, ts);
 			enqueue(a, p, e->cpu, ts);
 			if (sw->next_pid && a->pairs) {
 				struct pair *pr = ptab_get(&a->preempts, sw->next_pid, sw->prev_pid);
@@ -650,6 +659,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
 
+			if (a->place)
+				agg_place_run(a, n, e->cpu, ts);
 			if (a->tstats)
 				grp_hist(a, &n->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
 			if (c)
@@ -732,6 +743,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		c->known = true;
 		c->curr = sw->next_pid;
 		c->run_start = ts;
+		if (a->place)
+			agg_place_cpu(a, c, ts);
 	}
 }
 
@@ -747,6 +760,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	if (e->type == SCX_EV_WAKEUP && t->state == TS_RUNNABLE && t->waking_ts) {
 		if (!t->wakeup_ts)
 			t->wakeup_ts = e->ts;
+		if (a->place)
+			agg_place_wakeup_done(a, t, e);
 		return;
 	}
 	if (t->state == TS_RUNNING || t->state == TS_RUNNABLE || t->state == TS_PREEMPTED)
@@ -767,6 +782,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 		if (c)
 			c->s.wakeups++;
 	}
+	if (a->place)
+		agg_place_wake(a, t, e);
 	if (c)
 		enqueue(a, t, c->id, e->ts);
 	if (!a->pairs)
@@ -796,6 +813,8 @@ static void on_migrate(struct scx_agg *a, const struct scx_event *e)
 	if (!m->pid)
 		return;
 	t = thread_get(a, m->pid, m->tgid, m->comm);
+	if (a->place)
+		agg_place_migrate(a, t, e);
 	xllc = o && d && o->llc != d->llc;
 	xnode = o && d && o->node != d->node;
 	if (a->tstats) {
@@ -968,8 +987,11 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 		}
 		break;
 	case SCX_EV_CPU_IDLE:
-		if ((c = cpu_get(a, (int32_t)e->idle.cpu_id)))
+		if ((c = cpu_get(a, (int32_t)e->idle.cpu_id))) {
 			on_idle(a, c, e->idle.state, ts);
+			if (a->place)
+				agg_place_cpu(a, c, ts);
+		}
 		break;
 	case SCX_EV_LOST:
 		scx_agg__note_lost(a, e->cpu, e->lost.count);
@@ -1071,6 +1093,8 @@ static void reset_interval(struct scx_agg *a)
 	scx_hist_reset(&a->lb_preempt);
 	memset(&a->snap, 0, offsetof(struct scx_agg_snap, total));
 	a->closed = false;
+	if (a->place)
+		agg_place_reset(a);
 }
 
 static int cmp_group(const void *x, const void *y)
@@ -1132,6 +1156,8 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 	struct scx_agg_snap *s = &a->snap;
 	unsigned by = a->o.by;
 
+	if (a->place)
+		agg_place_close(a, end);
 	for (unsigned i = 0; i < a->nr_cpus; i++) {
 		struct cpu *c = &a->cpus[i];
 
@@ -1325,6 +1351,7 @@ static int add_now(struct scx_agg *a, const struct scx_event *e)
 	if ((err = roll(a, e->ts)))
 		return err;
 	a->snap.events++;
+	a->snap.by_type[e->type < SCX_EV__COUNT ? e->type : SCX_EV_NONE]++;
 	if (e->ts < a->last_ts) {
 		/* late event: count it at the current time, never run time backwards */
 		a->snap.out_of_order++;
@@ -1499,6 +1526,8 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 	if (!a->o.limit)
 		a->o.limit = 20;
 	apply_need(a);
+	if (a->need & SCX_AGG_NEED_PLACE)
+		agg_place_init(a);
 	a->next_by = a->o.by;
 	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++)
 		a->th[i] = scx_agg_thresholds[i].def;
@@ -1583,6 +1612,7 @@ void scx_agg__free(struct scx_agg *a)
 		free(a->garr[k]);
 	scx_topo__free(a->topo);
 	scx_reorder__free(a->order);
+	agg_place_free(a);
 	free(a);
 }
 
@@ -1608,7 +1638,7 @@ size_t scx_agg__mem(struct scx_agg *a)
 		n += sizeof(a->llc[i]) + stats_bytes(&a->llc[i]);
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
 		n += sizeof(a->node[i]) + stats_bytes(&a->node[i]);
-	return n;
+	return n + agg_place_mem(a);
 }
 
 int scx_agg_parse_by(const char *s, unsigned *mask)
