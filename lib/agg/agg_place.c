@@ -143,6 +143,9 @@ static void settle(struct agg_place *p, struct place_cpu *pc, uint64_t now)
 	struct place_dom *n = dom_get(&p->node, &p->nr_node, pc->node);
 	const struct place_dom *g = &p->all;
 
+	/* a switch settles its CPU up to three times at one time: once is enough */
+	if (pc->init && now == pc->ts)
+		return;
 	if (l)
 		dom_advance(l, now);
 	if (n)
