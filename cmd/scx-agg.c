@@ -14,13 +14,16 @@
 
 #include "agg/agg.h"
 #include "agg/prom.h"
+#include "agg/agg_summary.h"
 #include "core/opts.h"
 #include "agg/table.h"
 #include "stream/lost.h"
 #include "stream/stream.h"
 #include "core/util.h"
+#include "perfetto/perfetto_read.h"
 
-enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER, OPT_TEXTFILE };
+enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER, OPT_TEXTFILE, OPT_SUMMARY,
+       OPT_ALPHA, OPT_MIN_CHANGE };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 static const struct scx_opt opts[] = {
@@ -32,7 +35,8 @@ static const struct scx_opt opts[] = {
 	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)",
 	  "all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations "
 	  "task-states preemptions wakeup-graph runqueue-depth fairness softirq ipi "
-	  "cpu-frequency cpu-idle dsq outliers bottlenecks" },
+	  "cpu-frequency cpu-idle dsq outliers bottlenecks work-conservation runqueue-occupancy "
+	  "wakeup-placement pre-migration parallelism" },
 	{ 'n', "limit", "N", "rows per report table (default 20, 0 for all)" },
 	{ 't', "threshold", "NAME=VALUE", "set a report threshold (repeatable)" },
 	{ 'f', "format", "FORMAT",
@@ -40,6 +44,7 @@ static const struct scx_opt opts[] = {
 	  "ndjson text prometheus openmetrics" },
 	{ 'H', "human", NULL, "same as --format text" },
 	{ OPT_NO_SNAPSHOT, "no-snapshot", NULL, "print only the reports, not the group snapshots" },
+	{ OPT_SUMMARY, "summary", NULL, "one compact summary record per interval, for scx-agg diff" },
 	{ OPT_REORDER, "reorder", "DURATION",
 	  "sort events within this window once any arrives out of order (default 100ms for scx-events, else 0)" },
 	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON overriding the stream's and this machine's",
@@ -59,20 +64,24 @@ static const struct scx_opt_old old_spellings[] = {
 	{ 0 },
 };
 
+static const char *const subcommands[] = { "diff", NULL };
+
 static const struct scx_cmd cmd = {
 	.name = "scx-agg",
+	.subcommands = subcommands,
 	.args = "[FILE]...",
 	.summary = "Aggregate scheduler events per CPU, LLC, node, task and DSQ, and analyse them.",
 	.opts = opts,
 	.old = old_spellings,
 	.footer = "Reads stdin when no FILE is given.  Reports: cpu-utilization process-runtime\n"
 		  "wakeup-latency latency-breakdown migrations task-states preemptions wakeup-graph\n"
-		  "runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks.\n",
+		  "runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks\n"
+		  "work-conservation runqueue-occupancy wakeup-placement pre-migration parallelism.\n",
 };
 
 struct ctx {
 	enum fmt fmt;
-	bool snapshots;
+	bool snapshots, summary;
 	const char *reports[32];
 	unsigned nr_reports;
 	int fd;
@@ -125,7 +134,9 @@ static int on_snapshot(struct scx_agg *a, const struct scx_agg_snap *s, void *ar
 		scx_prom__add(c->prom, a, s);
 		prom_textfile(c);
 	}
-	if (c->snapshots) {
+	if (c->summary) {
+		scx_agg_summary_json(a, &c->out);
+	} else if (c->snapshots) {
 		if (c->fmt == FMT_PROMETHEUS)
 			scx_prom__write(c->prom, &c->out);
 		else if (c->fmt == FMT_NDJSON)
@@ -186,6 +197,232 @@ static int add_report(const char *item, size_t len, void *arg)
 	scx_usage_error(&cmd, "unknown report '%.*s'", (int)len, item);
 }
 
+/* ---- scx-agg diff ------------------------------------------------------------- */
+
+static const struct scx_opt diff_opts[] = {
+	{ 'f', "format", "FORMAT", "ndjson, text or openmetrics (default: text on a terminal)",
+	  "ndjson text openmetrics" },
+	{ 'H', "human", NULL, "same as --format text" },
+	{ 'n', "limit", "N", "rows of the comparison (default 20, 0 for all)" },
+	{ OPT_ALPHA, "alpha", "P", "a change is beyond noise when its p-value is below P (default 0.01)" },
+	{ OPT_MIN_CHANGE, "min-change", "PCT",
+	  "... and it is at least PCT percent of A's value (default 5)" },
+	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON for inputs that carry none", "@file" },
+	{ 'o', "output", "FILE", "write to FILE instead of stdout", "@file" },
+	{ 'v', "verbose", NULL, "more messages on stderr (repeatable)" },
+	{ 0 },
+};
+
+static const struct scx_cmd diff_cmd = {
+	.name = "scx-agg diff",
+	.args = "A B",
+	.summary = "Compare two captures, recordings, Perfetto traces or --summary files.",
+	.opts = diff_opts,
+	.footer = "Exit status: 0 no regression beyond noise, 3 regressions found, 1 error, 2 usage.\n",
+};
+
+#define EXIT_REGRESSION 3
+
+/* One input of diff: its summary, from summary records or from the events. */
+struct diff_in {
+	struct scx_sum *sum;
+	struct scx_agg *agg;
+	const struct scx_topo *topo;
+	struct scx_buf line;
+	char err[256];
+	int failed;
+};
+
+static int diff_on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *arg)
+{
+	struct diff_in *in = arg;
+
+	(void)s;
+	scx_buf_reset(&in->line);
+	scx_agg_summary_json(a, &in->line);
+	if (scx_sum__add_json(in->sum, in->line.data, in->line.len - 1, in->err, sizeof(in->err)))
+		in->failed = 1;
+	return 0;
+}
+
+static int diff_event(void *arg, const struct scx_event *e)
+{
+	struct diff_in *in = arg;
+
+	if (!in->agg) {
+		struct scx_agg_opts o = { .by = SCX_SUMMARY_BY, .need = SCX_SUMMARY_NEED,
+					  .emit = diff_on_snap, .ctx = in };
+
+		if (!(in->agg = scx_agg__new(in->topo, &o)))
+			scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
+	}
+	return scx_agg__add(in->agg, e);
+}
+
+static void diff_load(struct diff_in *in, const char *path, const struct scx_topo *topo)
+{
+	struct scx_reader *r = scx_reader__open(path);
+	struct scx_event e;
+	bool any = false;
+	int st = SCX_READ_ERROR;
+
+	in->sum = scx_sum__new();
+	if (!r)
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
+	while ((st = scx_reader__next(r, &e)) != SCX_READ_END && st != SCX_READ_ERROR) {
+		if (st == SCX_READ_OTHER) {
+			size_t len;
+			const char *l = scx_reader__line(r, &len);
+
+			if (len > 18 && !memcmp(l, "{\"type\":\"summary\"", 17)) {
+				if (scx_sum__add_json(in->sum, l, len, in->err, sizeof(in->err)))
+					scx_die(SCX_EXIT_FAIL, "%s: summary: %s", path, in->err);
+				any = true;
+			}
+			continue;
+		}
+		if (st != SCX_READ_EVENT)
+			continue;
+		if (!in->agg) {
+			const struct scx_header *h = scx_reader__header(r);
+
+			in->topo = topo ? topo : h && h->topo ? h->topo : NULL;
+		}
+		any = true;
+		diff_event(in, &e);
+	}
+	if (st == SCX_READ_ERROR && !any) {
+		/* not a stream nor a summary: a Perfetto trace? */
+		struct scx_pf_opts po = { .on_event = diff_event, .ctx = in };
+		struct scx_pf_trace *t = NULL;
+		char msg[512];
+		int err;
+
+		snprintf(msg, sizeof(msg), "%s", scx_reader__error(r));
+		in->topo = topo;
+		err = scx_pf_read_path(path, &po, &t);
+		if (err && !in->agg)
+			scx_die(SCX_EXIT_FAIL, "%s", msg);
+		if (err)
+			scx_die(SCX_EXIT_FAIL, "%s", t && t->error[0] ? t->error : strerror(-err));
+		scx_pf_trace__free(t);
+	} else if (st == SCX_READ_ERROR) {
+		scx_die(SCX_EXIT_FAIL, "%s", scx_reader__error(r));
+	}
+	scx_reader__free(r);
+	if (in->agg) {
+		scx_agg__flush(in->agg);
+		if (in->failed)
+			scx_die(SCX_EXIT_FAIL, "%s: %s", path, in->err);
+	}
+	if (!scx_sum__records(in->sum))
+		scx_die(SCX_EXIT_FAIL, "%s: no events and no summary records", path);
+}
+
+static int diff_main(int argc, char **argv)
+{
+	struct scx_diff_opts o = { .limit = 20 };
+	struct diff_in in[2] = { 0 };
+	struct scx_topo *topo = NULL;
+	struct scx_diff_verdict v;
+	struct scx_table *t;
+	struct scx_buf b = { 0 };
+	struct scx_report_ctx rc = { 0 };
+	enum fmt fmt = FMT_AUTO;
+	const char *arg, *out_path = NULL;
+	int key, fd = STDOUT_FILENO, rc_exit;
+	uint64_t u;
+
+	while ((key = scx_getopt(&diff_cmd, argc, argv, &arg)) != -1) {
+		char *end;
+
+		switch (key) {
+		case 'f':
+			if (!strcmp(arg, "ndjson") || !strcmp(arg, "json"))
+				fmt = FMT_NDJSON;
+			else if (!strcmp(arg, "text"))
+				fmt = FMT_TEXT;
+			else if (!strcmp(arg, "openmetrics"))
+				fmt = FMT_OPENMETRICS;
+			else
+				scx_usage_error(&diff_cmd, "unknown format '%s'", arg);
+			break;
+		case 'H':
+			fmt = FMT_TEXT;
+			break;
+		case 'n':
+			if (scx_parse_u64(arg, &u) || u > 1000000)
+				scx_usage_error(&diff_cmd, "bad limit '%s'", arg);
+			o.limit = (unsigned)u;
+			break;
+		case OPT_ALPHA:
+			o.alpha = strtod(arg, &end);
+			if (end == arg || *end || !(o.alpha > 0 && o.alpha < 1))
+				scx_usage_error(&diff_cmd, "bad alpha '%s': use 0 < P < 1", arg);
+			break;
+		case OPT_MIN_CHANGE:
+			o.min_change = strtod(arg, &end) / 100;
+			if (end == arg || *end || !(o.min_change > 0))
+				scx_usage_error(&diff_cmd, "bad min-change '%s'", arg);
+			break;
+		case OPT_TOPOLOGY: {
+			char msg[256] = "";
+
+			if (!(topo = scx_topo__from_file(arg, msg, sizeof(msg))))
+				scx_die(SCX_EXIT_FAIL, "cannot read topology '%s': %s", arg,
+					msg[0] ? msg : strerror(errno));
+			break;
+		}
+		case 'o':
+			out_path = arg;
+			break;
+		case 'v':
+			scx_verbose++;
+			break;
+		}
+	}
+	if (argc - optind != 2)
+		scx_usage_error(&diff_cmd, "need two inputs, A and B");
+	signal(SIGPIPE, SIG_IGN);
+	for (int i = 0; i < 2; i++)
+		diff_load(&in[i], argv[optind + i], topo);
+	if (out_path && strcmp(out_path, "-")) {
+		fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0)
+			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out_path, strerror(errno));
+	}
+	if (fmt == FMT_AUTO)
+		fmt = isatty(fd) ? FMT_TEXT : FMT_NDJSON;
+	scx_agg_diff(in[0].sum, in[1].sum, &o, &t, &v);
+	if (fmt == FMT_NDJSON) {
+		scx_report_json(&b, t, &rc);
+	} else if (fmt == FMT_TEXT) {
+		scx_report_text(&b, t, &rc);
+		scx_buf_printf(&b, "\n%s\n", v.line);
+	} else {
+		scx_report_openmetrics(&b, t);
+		scx_buf_addstr(&b, "# EOF\n");
+	}
+	rc_exit = v.regressions ? EXIT_REGRESSION : SCX_EXIT_OK;
+	if ((key = scx_write_all(fd, b.data, b.len)) && key != -EPIPE) {
+		scx_warn("cannot write output: %s", strerror(-key));
+		rc_exit = SCX_EXIT_FAIL;
+	}
+	if (fd != STDOUT_FILENO && close(fd)) {
+		scx_warn("cannot write '%s': %s", out_path, strerror(errno));
+		rc_exit = SCX_EXIT_FAIL;
+	}
+	scx_table_free(t);
+	scx_buf_free(&b);
+	for (int i = 0; i < 2; i++) {
+		scx_agg__free(in[i].agg);
+		scx_sum__free(in[i].sum);
+		scx_buf_free(&in[i].line);
+	}
+	scx_topo__free(topo);
+	return rc_exit;
+}
+
 int main(int argc, char **argv)
 {
 	struct scx_agg_opts ao = { 0 };
@@ -201,6 +438,8 @@ int main(int argc, char **argv)
 	int key, rc = SCX_EXIT_OK, err = 0;
 
 	scx_set_prog(argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return diff_main(argc - 1, argv + 1);
 	while ((key = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
 		uint64_t v;
 
@@ -248,6 +487,9 @@ int main(int argc, char **argv)
 		case OPT_NO_SNAPSHOT:
 			no_snap = true;
 			break;
+		case OPT_SUMMARY:
+			c.summary = true;
+			break;
 		case OPT_REORDER:
 			if (scx_parse_duration(arg, &ao.reorder_ns))
 				scx_usage_error(&cmd, "bad reorder window '%s'", arg);
@@ -289,10 +531,14 @@ int main(int argc, char **argv)
 		if (c.fd < 0)
 			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out_path, strerror(errno));
 	}
+	if (c.summary && c.fmt != FMT_AUTO && c.fmt != FMT_NDJSON)
+		scx_usage_error(&cmd, "--summary writes NDJSON only");
+	if (c.summary)
+		c.fmt = FMT_NDJSON;
 	if (c.fmt == FMT_AUTO)
 		c.fmt = isatty(c.fd) ? FMT_TEXT : FMT_NDJSON;
 	/* with reports only, the snapshots are noise unless --by asked for them */
-	c.snapshots = !no_snap && (by_given || !c.nr_reports);
+	c.snapshots = !no_snap && !c.summary && (by_given || !c.nr_reports);
 	if (topo_path) {
 		char msg[256] = "";
 
@@ -302,6 +548,10 @@ int main(int argc, char **argv)
 	}
 	/* keep only what the reports read: per-CPU metrics alone are much cheaper */
 	ao.need = SCX_AGG_NEED_CPUS;
+	if (c.summary) {
+		ao.by = SCX_SUMMARY_BY;
+		ao.need |= SCX_SUMMARY_NEED;
+	}
 	for (unsigned i = 0; i < c.nr_reports; i++)
 		ao.need |= scx_agg_report_needs(c.reports[i]);
 	ao.emit = on_snapshot;

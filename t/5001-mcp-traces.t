@@ -121,7 +121,7 @@ test_expect_success 'analyses: scx-agg reports, scxtop aliases, unknown names' '
 	text 5 <out | jq -e ".report.report == \"bottlenecks\"" >/dev/null &&
 	text 6 <out | jq -e ".report.report == \"outliers\" and .method == \"MAD\" and
 		([.report.tables[].rows[].method] - [\"mad\"]) == []" >/dev/null &&
-	text 7 <out | jq -e ".analyses | length == 17" >/dev/null &&
+	text 7 <out | jq -e ".analyses | length == 22" >/dev/null &&
 	test "$(iserr 8 <out)" = true &&
 	test "$(text 9 <out | jq -c .report.tables)" = "$(text 2 <out | jq -c .report.tables)" &&
 	text 10 <out | jq -e ".analysis == \"wakeup-graph\"" >/dev/null

@@ -439,10 +439,12 @@ static void account_state(struct thread *t, uint64_t ts)
 	}
 }
 
-static void set_state(const struct scx_agg *a, struct thread *t, uint64_t ts, uint8_t st)
+static void set_state(struct scx_agg *a, struct thread *t, uint64_t ts, uint8_t st)
 {
 	if (a->tstats)
 		account_state(t, ts);
+	if (a->place)
+		agg_place_state(a, t->state, st, ts);
 	t->state = st;
 	t->state_ts = ts;
 }
@@ -565,6 +567,8 @@ static void enqueue(struct scx_agg *a, struct thread *t, int32_t cpu, uint64_t t
 	c->nr_queued++;
 	wc_enter(a, c);
 	t->qcpu = cpu;
+	if (a->place)
+		agg_place_queue(a, c, t, 1, ts);
 	cpu_hist(a, &c->s.rq_depth, SCX_AGG_HIST_RQ_DEPTH, c->nr_queued);
 	c->s.rq_depth_max = SCX_MAX(c->s.rq_depth_max, c->nr_queued);
 }
@@ -580,6 +584,8 @@ static void dequeue(struct scx_agg *a, struct thread *t, uint64_t ts)
 	wc_leave(a, c, ts);
 	c->nr_queued--;
 	wc_enter(a, c);
+	if (a->place)
+		agg_place_queue(a, c, t, -1, ts);
 }
 
 /* ---- event handlers ---------------------------------------------------------- */
@@ -629,6 +635,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		bool invol = st == TS_RUNNABLE || st == TS_PREEMPTED;
 
 		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
+		p->cpu = e->cpu;	/* the CPU it ran on last, for wakeup placement */
 		if (a->tstats) {
 			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
 			    ts >= c->run_start)
@@ -651,6 +658,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 			p->runnable_ts = ts;
 			p->waking_ts = p->wakeup_ts = 0;
 			p->chain_len = 0;
+			if (a->place)
+				agg_place_preempted(a, p, ts);
 			enqueue(a, p, e->cpu, ts);
 			if (sw->next_pid && a->pairs) {
 				struct pair *pr = ptab_get(&a->preempts, sw->next_pid, sw->prev_pid);
@@ -687,6 +696,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
 
+			if (a->place)
+				agg_place_run(a, n, e->cpu, ts);
 			if (a->tstats)
 				grp_hist(a, &n->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
 			if (c)
@@ -771,6 +782,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		c->curr = sw->next_pid;
 		c->run_start = ts;
 		wc_enter(a, c);
+		if (a->place)
+			agg_place_cpu(a, c, ts);
 	}
 }
 
@@ -786,6 +799,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	if (e->type == SCX_EV_WAKEUP && t->state == TS_RUNNABLE && t->waking_ts) {
 		if (!t->wakeup_ts)
 			t->wakeup_ts = e->ts;
+		if (a->place)
+			agg_place_wakeup_done(a, t, e);
 		return;
 	}
 	if (t->state == TS_RUNNING || t->state == TS_RUNNABLE || t->state == TS_PREEMPTED)
@@ -806,6 +821,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 		if (c)
 			c->s.wakeups++;
 	}
+	if (a->place)
+		agg_place_wake(a, t, e);
 	if (c)
 		enqueue(a, t, c->id, e->ts);
 	if (!a->pairs)
@@ -835,6 +852,8 @@ static void on_migrate(struct scx_agg *a, const struct scx_event *e)
 	if (!m->pid)
 		return;
 	t = thread_get(a, m->pid, m->tgid, m->comm);
+	if (a->place)
+		agg_place_migrate(a, t, e);
 	xllc = o && d && o->llc != d->llc;
 	xnode = o && d && o->node != d->node;
 	if (a->tstats) {
@@ -1007,8 +1026,11 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 		}
 		break;
 	case SCX_EV_CPU_IDLE:
-		if ((c = cpu_get(a, (int32_t)e->idle.cpu_id)))
+		if ((c = cpu_get(a, (int32_t)e->idle.cpu_id))) {
 			on_idle(a, c, e->idle.state, ts);
+			if (a->place)
+				agg_place_cpu(a, c, ts);
+		}
 		break;
 	case SCX_EV_LOST:
 		scx_agg__note_lost(a, e->cpu, e->lost.count);
@@ -1110,6 +1132,8 @@ static void reset_interval(struct scx_agg *a)
 	scx_hist_reset(&a->lb_preempt);
 	memset(&a->snap, 0, offsetof(struct scx_agg_snap, total));
 	a->closed = false;
+	if (a->place)
+		agg_place_reset(a);
 }
 
 static int cmp_group(const void *x, const void *y)
@@ -1172,6 +1196,8 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 	struct scx_agg_snap *s = &a->snap;
 	unsigned by = a->o.by;
 
+	if (a->place)
+		agg_place_close(a, end);
 	for (unsigned i = 0; i < a->nr_cpus; i++) {
 		struct cpu *c = &a->cpus[i];
 
@@ -1368,6 +1394,7 @@ static int add_now(struct scx_agg *a, const struct scx_event *e)
 	if ((err = roll(a, e->ts)))
 		return err;
 	a->snap.events++;
+	a->snap.by_type[e->type < SCX_EV__COUNT ? e->type : SCX_EV_NONE]++;
 	if (e->ts < a->last_ts) {
 		/* late event: count it at the current time, never run time backwards */
 		a->snap.out_of_order++;
@@ -1542,6 +1569,8 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 	if (!a->o.limit)
 		a->o.limit = 20;
 	apply_need(a);
+	if (a->need & SCX_AGG_NEED_PLACE)
+		agg_place_init(a);
 	a->next_by = a->o.by;
 	for (unsigned i = 0; i < scx_agg_nr_thresholds; i++)
 		a->th[i] = scx_agg_thresholds[i].def;
@@ -1631,6 +1660,7 @@ void scx_agg__free(struct scx_agg *a)
 		free(a->garr[k]);
 	scx_topo__free(a->topo);
 	scx_reorder__free(a->order);
+	agg_place_free(a);
 	free(a);
 }
 
@@ -1656,7 +1686,7 @@ size_t scx_agg__mem(struct scx_agg *a)
 		n += sizeof(a->llc[i]) + stats_bytes(&a->llc[i]);
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
 		n += sizeof(a->node[i]) + stats_bytes(&a->node[i]);
-	return n;
+	return n + agg_place_mem(a);
 }
 
 int scx_agg_parse_by(const char *s, unsigned *mask)

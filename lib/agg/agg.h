@@ -138,6 +138,7 @@ struct scx_agg_snap {
 	uint64_t unknown;		/* events of types the engine does not use */
 	uint64_t out_of_order;		/* events older than the one before */
 	uint64_t nr_threads;		/* threads tracked at the end */
+	uint64_t by_type[SCX_EV__COUNT];	/* events of each type in the interval */
 	unsigned nr[SCX_AGG_BY__COUNT];	/* groups of each kind (0 if not asked) */
 	const struct scx_agg_group *groups[SCX_AGG_BY__COUNT];
 	struct scx_agg_stats total;	/* all CPUs together */
@@ -199,7 +200,8 @@ struct scx_agg_opts {
 #define SCX_AGG_NEED_PROCESSES 2u	/* per-process and per-comm tables */
 #define SCX_AGG_NEED_PAIRS 4u		/* waker/wakee and preemption pairs, chains */
 #define SCX_AGG_NEED_CPUS 8u		/* per-CPU metrics only (always kept) */
-#define SCX_AGG_NEED_ALL 7u
+#define SCX_AGG_NEED_PLACE 16u		/* placement tracking (agg_place.c), from the start only */
+#define SCX_AGG_NEED_ALL 23u
 
 /*
  * topo may be NULL (CPUs then appear as seen, in LLC and node -1); it is
@@ -291,7 +293,8 @@ unsigned scx_agg_report_needs(const char *name);
 /*
  * Run a named report on the closed interval.  *out is a list of tables
  * (report.h) the caller frees with scx_table_free().  0, -ENOENT for an
- * unknown name, -EAGAIN before the first closed interval.
+ * unknown name, -EAGAIN before the first closed interval, -ENODATA for a
+ * placement report when the engine was made without SCX_AGG_NEED_PLACE.
  */
 int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out);
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "agg/agg.h"
+#include "agg/agg_place_int.h"
 
 enum tstate {
 	TS_UNKNOWN = 0,		/* not seen in a state yet: its time is not counted */
@@ -43,6 +44,7 @@ struct thread {
 	char comm[SCX_COMM_LEN];
 	int32_t chain[CHAIN_MAX];
 	uint64_t chain_lat;	/* their wake latencies, summed (with pairs only) */
+	struct agg_place_task pl;	/* placement (agg_place.c) */
 	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct thread, comm) == 64, "struct thread: hot fields in one line");
@@ -140,6 +142,7 @@ struct scx_agg {
 	struct scx_hist lb_preempt;	/* preempted -> switch-in */
 	struct chain chains[NR_CHAINS];
 	unsigned nr_chains;
+	struct agg_place *place;	/* placement tracking, NULL unless needed */
 
 	unsigned need;		/* SCX_AGG_NEED_* */
 	unsigned next_by;	/* o.by from the next interval on (scx_agg__set_by) */
@@ -204,6 +207,7 @@ enum {
 int agg_report_sched(struct scx_agg *a, const char *name, struct scx_table **out);
 int agg_report_cpu(struct scx_agg *a, const char *name, struct scx_table **out);
 int agg_report_analysis(struct scx_agg *a, const char *name, struct scx_table **out);
+int agg_report_place(struct scx_agg *a, const char *name, struct scx_table **out);
 
 /* Entries 0..cap of a group table: cap is the "(other)" group, maybe NULL. */
 static inline struct grp *agg_gtab_at(const struct gtab *t, unsigned i)

@@ -15,7 +15,8 @@ const char *const scx_agg_report_names[] = {
 	"cpu-utilization", "process-runtime", "wakeup-latency", "latency-breakdown",
 	"migrations", "task-states", "preemptions", "wakeup-graph", "runqueue-depth",
 	"fairness", "softirq", "ipi", "cpu-frequency", "cpu-idle", "dsq", "outliers",
-	"bottlenecks", NULL,
+	"bottlenecks", "work-conservation", "runqueue-occupancy", "wakeup-placement",
+	"pre-migration", "parallelism", NULL,
 };
 
 const struct scx_agg_threshold scx_agg_thresholds[] = {
@@ -46,6 +47,9 @@ unsigned scx_agg_report_needs(const char *name)
 		{ "fairness", SCX_AGG_NEED_THREADS }, { "outliers", SCX_AGG_NEED_THREADS },
 		{ "preemptions", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
 		{ "wakeup-graph", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
+		{ "work-conservation", SCX_AGG_NEED_PLACE }, { "runqueue-occupancy", SCX_AGG_NEED_PLACE },
+		{ "wakeup-placement", SCX_AGG_NEED_PLACE }, { "pre-migration", SCX_AGG_NEED_PLACE },
+		{ "parallelism", SCX_AGG_NEED_PLACE },
 	};
 
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(t); i++)
@@ -66,6 +70,8 @@ int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 		err = agg_report_cpu(a, name, out);
 	if (err == -ENOENT)
 		err = agg_report_analysis(a, name, out);
+	if (err == -ENOENT)
+		err = agg_report_place(a, name, out);
 	return err;
 }
 

@@ -63,7 +63,8 @@ const struct mcp_tool mcp_tools[] = {
 	  "Run one scx-agg analysis on a loaded trace: cpu-utilization, process-runtime, "
 	  "wakeup-latency, latency-breakdown, migrations, task-states, preemptions, wakeup-graph, "
 	  "runqueue-depth, fairness, softirq, ipi, cpu-frequency, cpu-idle, dsq, outliers, "
-	  "bottlenecks (scxtop's names such as cpu_utilization or wakeup_chains work too).",
+	  "bottlenecks, work-conservation, runqueue-occupancy, wakeup-placement, pre-migration, "
+	  "parallelism (scxtop's names such as cpu_utilization or wakeup_chains work too).",
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),
 	  MCP_T_RO, mcp_t_analyze },
@@ -101,6 +102,17 @@ const struct mcp_tool mcp_tools[] = {
 	  "first, with percentiles over all of them.",
 	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," LIMIT(100, 10000), REQ("\"trace_id\"")),
 	  MCP_T_RO, mcp_t_correlate },
+	{ "compare_traces", "Compare two traces",
+	  "scx-agg diff of two loaded traces (A the baseline, B the candidate): per metric and "
+	  "group (total, CPU, LLC, node, comm, DSQ) both values, the change, a p-value from a test "
+	  "on the histograms (Mann-Whitney on bucket counts for p50, tail proportion for p99, "
+	  "Poisson for rates), regressions first, what cannot be compared, and a one-line verdict.",
+	  OBJ("\"trace_a\":{\"type\":\"string\"},\"trace_b\":{\"type\":\"string\"},"
+	      "\"min_change_pct\":{\"type\":\"integer\",\"minimum\":1,\"default\":5},"
+	      "\"alpha_ppm\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":999999,"
+	      "\"default\":10000,\"description\":\"p-value threshold in millionths\"},"
+	      LIMIT(20, 1000), REQ("\"trace_a\",\"trace_b\"")),
+	  MCP_T_RO, mcp_t_compare },
 	{ "export_trace_analysis", "Export analyses",
 	  "Write analyses of a loaded trace as JSON to a file under an allowed directory.",
 	  OBJ(TRACE_ID ",\"output_path\":{\"type\":\"string\"},\"analysis_types\":{\"type\":"

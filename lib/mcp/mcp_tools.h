@@ -24,6 +24,7 @@ int mcp_t_ptimeline(struct mcp_call *c);
 int mcp_t_ctimeline(struct mcp_call *c);
 int mcp_t_correlate(struct mcp_call *c);
 int mcp_t_export(struct mcp_call *c);
+int mcp_t_compare(struct mcp_call *c);
 /* live: mcp_tools_live.c */
 int mcp_t_query_stats(struct mcp_call *c);
 int mcp_t_topology(struct mcp_call *c);

@@ -15,6 +15,7 @@
 #include "mcp/mcp_trace.h"
 
 #include "agg/agg.h"
+#include "agg/agg_summary.h"
 #include "agg/table.h"
 
 /* scxtop's analysis names -> scx-agg report names */
@@ -393,3 +394,78 @@ int mcp_t_export(struct mcp_call *c)
 	return 0;
 }
 
+
+/* A loaded trace named by argument key, or NULL with c failed. */
+static struct mcp_trace *trace_arg(struct mcp_call *c, const char *key)
+{
+	char id[80];
+	struct mcp_trace *t;
+
+	if (mcp_arg_required(c, key) || mcp_arg_str(c, key, id, sizeof(id)) < 0)
+		return NULL;
+	if (!(t = mcp_trace_find(c->s, id)))
+		mcp_fail(c, "no trace '%s' is loaded; load it with load_perfetto_trace", id);
+	return t;
+}
+
+/* scx-agg diff of two loaded traces: their summaries compared (agg_summary.h). */
+int mcp_t_compare(struct mcp_call *c)
+{
+	struct mcp_trace *t[2] = { trace_arg(c, "trace_a"), NULL };
+	struct scx_sum *sum[2] = { NULL, NULL };
+	struct scx_diff_opts o = { 0 };
+	struct scx_diff_verdict v;
+	struct scx_report_ctx rc = { 0 };
+	struct scx_table *list = NULL;
+	struct scx_buf b = { 0 };
+	int64_t pct = 5, alpha_e6 = 10000;
+	unsigned limit;
+	char err[256];
+	int r = -1;
+
+	if (!t[0] || !(t[1] = trace_arg(c, "trace_b")) || get_limit(c, 20, 1000, &limit) ||
+	    mcp_arg_i64(c, "min_change_pct", &pct, 1, 1000) < 0 ||
+	    mcp_arg_i64(c, "alpha_ppm", &alpha_e6, 1, 999999) < 0)
+		return -1;
+	o.limit = limit;
+	o.min_change = pct / 100.0;
+	o.alpha = alpha_e6 / 1e6;
+	for (int i = 0; i < 2; i++) {
+		struct scx_agg *a = mcp_trace_agg(c, t[i]);
+
+		if (!a)
+			goto out;
+		sum[i] = scx_sum__new();
+		scx_buf_reset(&b);
+		scx_agg_summary_json(a, &b);
+		if (scx_sum__add_json(sum[i], b.data, b.len - 1, err, sizeof(err))) {
+			mcp_fail(c, "cannot summarise trace '%s': %s", t[i]->id, err);
+			goto out;
+		}
+	}
+	scx_agg_diff(sum[0], sum[1], &o, &list, &v);
+	scx_buf_reset(&b);
+	scx_report_json(&b, list, &rc);
+	while (b.len && b.data[b.len - 1] == '\n')
+		b.len--;
+	if (b.len + 512 > c->cap) {
+		mcp_fail(c, "the comparison does not fit the result size cap; lower limit");
+		goto out;
+	}
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "trace_a", t[0]->id);
+	scx_jw_kstr(&c->w, "trace_b", t[1]->id);
+	scx_jw_kstr(&c->w, "verdict", v.line);
+	scx_jw_kuint(&c->w, "regressions", v.regressions);
+	scx_jw_kuint(&c->w, "improvements", v.improvements);
+	scx_jw_key(&c->w, "report");
+	scx_jw_raw(&c->w, b.data, b.len);
+	scx_jw_obj_end(&c->w);
+	r = 0;
+out:
+	scx_table_free(list);
+	scx_buf_free(&b);
+	scx_sum__free(sum[0]);
+	scx_sum__free(sum[1]);
+	return r;
+}

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Placement reports: work-conservation, runqueue-occupancy, wakeup-placement,
+ * pre-migration, parallelism.  The figures are gathered by agg_place.c; the
+ * exact definitions are in man/scx-agg.1.  A figure that needs the topology
+ * (same LLC, same node) is null (text "-") when the CPUs' LLCs are unknown,
+ * never 0.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg/agg_int.h"
+#include "agg/table.h"
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *t, int sort_col)
+{
+	if (sort_col >= 0)
+		scx_table_sort_desc(t, sort_col);
+	scx_table_limit(t, a->o.limit);
+	scx_table_append(out, t);
+}
+
+/* The placement state of CPU i if the engine knows CPU i. */
+static const struct place_cpu *pcpu(const struct scx_agg *a, unsigned i)
+{
+	static const struct place_cpu none = { .cstate = -1 };	/* no event touched it */
+	const struct agg_place *p = a->place;
+
+	if (!agg_cpu_present(a, i))
+		return NULL;
+	if (i < p->nr_cpu && p->cpu[i].init)
+		return &p->cpu[i];
+	return &none;
+}
+
+static double known_or_nan(bool known, uint64_t v)
+{
+	return known ? (double)v : NAN;
+}
+
+static uint64_t dom_viol(const struct place_dom *d)
+{
+	return d->viol - d->viol0;
+}
+
+/* ---- work-conservation ---------------------------------------------------------- */
+
+static int work_conservation(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const sc[] = { "cpus:u", "violation:ns", "violation_pct:pct",
+					  "idle_while_waiting:ns", "waited:ns",
+					  "waited_while_idle:ns", "waited_while_idle_pct:pct", NULL };
+	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "idle:ns",
+					  "idle_while_waiting:ns", "iww_pct:pct", "iww_same_llc_ns:n",
+					  "iww_state0:ns", "iww_deeper:ns", "iww_state_unknown:ns",
+					  "waited:ns", "waited_while_idle:ns", NULL };
+	static const char *const lc[] = { "llc:i:key", "cpus:u", "violation:ns",
+					  "violation_pct:pct", NULL };
+	static const char *const nc[] = { "node:i:key", "cpus:u", "violation:ns",
+					  "violation_pct:pct", NULL };
+	static const char *const tc[] = { "pid:i:key", "comm:s", "waited:ns", "waited_while_idle:ns",
+					  "while_idle_pct:pct", "while_llc_idle_ns:n", NULL };
+	struct agg_place *p = a->place;
+	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
+			 *l = scx_table_new(r, "llcs", lc), *n = scx_table_new(r, "nodes", nc),
+			 *t = scx_table_new(r, "threads", tc);
+	uint64_t dur = agg_dur(a), iww = 0, w = 0, wi = 0;
+	unsigned ncpu = 0, row;
+
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		const struct place_cpu *pc = pcpu(a, i);
+		const struct cpu *cp = &a->cpus[i];
+
+		if (!pc)
+			continue;
+		ncpu++;
+		iww += pc->idle_ww_ns;
+		w += pc->q_wait_ns;
+		wi += pc->q_wait_idle_ns;
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, i);
+		scx_table_int(c, row, 1, cp->llc);
+		scx_table_int(c, row, 2, cp->node);
+		scx_table_uint(c, row, 3, pc->idle_ns);
+		scx_table_uint(c, row, 4, pc->idle_ww_ns);
+		scx_table_num(c, row, 5, pct(pc->idle_ww_ns, pc->idle_ns));
+		scx_table_num(c, row, 6, known_or_nan(cp->llc >= 0, pc->idle_ww_llc_ns));
+		scx_table_uint(c, row, 7, pc->ww_cause_ns[0]);
+		scx_table_uint(c, row, 8, pc->ww_cause_ns[1]);
+		scx_table_uint(c, row, 9, pc->ww_cause_ns[2]);
+		scx_table_uint(c, row, 10, pc->q_wait_ns);
+		scx_table_uint(c, row, 11, pc->q_wait_idle_ns);
+	}
+	row = scx_table_row(s);
+	scx_table_uint(s, row, 0, ncpu);
+	scx_table_uint(s, row, 1, dom_viol(&p->all));
+	scx_table_num(s, row, 2, pct(dom_viol(&p->all), dur));
+	scx_table_uint(s, row, 3, iww);
+	scx_table_uint(s, row, 4, w);
+	scx_table_uint(s, row, 5, wi);
+	scx_table_num(s, row, 6, pct(wi, w));
+	scx_table_append(out, s);
+	finish(a, out, c, 4);
+	for (unsigned i = 1; i < a->nr_llc_slots; i++) {
+		if (!a->llc_cpus[i])
+			continue;
+		row = scx_table_row(l);
+		scx_table_int(l, row, 0, (int)i - 1);
+		scx_table_uint(l, row, 1, a->llc_cpus[i]);
+		scx_table_uint(l, row, 2, i < p->nr_llc ? dom_viol(&p->llc[i]) : 0);
+		scx_table_num(l, row, 3, pct(i < p->nr_llc ? dom_viol(&p->llc[i]) : 0, dur));
+	}
+	finish(a, out, l, 2);
+	for (unsigned i = 1; i < a->nr_node_slots; i++) {
+		if (!a->node_cpus[i])
+			continue;
+		row = scx_table_row(n);
+		scx_table_int(n, row, 0, (int)i - 1);
+		scx_table_uint(n, row, 1, a->node_cpus[i]);
+		scx_table_uint(n, row, 2, i < p->nr_node ? dom_viol(&p->node[i]) : 0);
+		scx_table_num(n, row, 3, pct(i < p->nr_node ? dom_viol(&p->node[i]) : 0, dur));
+	}
+	finish(a, out, n, 2);
+	for (unsigned i = 0; i < a->tcap; i++) {
+		struct thread *th = a->tslot[i];
+		int32_t q;
+
+		if (!th || !place_task_fresh(p, &th->pl) || !th->pl.wait_ns)
+			continue;
+		row = scx_table_row(t);
+		q = th->cpu;
+		scx_table_int(t, row, 0, th->pid);
+		scx_table_str(t, row, 1, th->comm);
+		scx_table_uint(t, row, 2, th->pl.wait_ns);
+		scx_table_uint(t, row, 3, th->pl.wait_idle_ns);
+		scx_table_num(t, row, 4, pct(th->pl.wait_idle_ns, th->pl.wait_ns));
+		scx_table_num(t, row, 5, known_or_nan(q >= 0 && (unsigned)q < a->nr_cpus &&
+							     a->cpus[q].llc >= 0,
+						     th->pl.wait_idle_llc_ns));
+	}
+	finish(a, out, t, 3);
+	return 0;
+}
+
+/* ---- runqueue-occupancy ------------------------------------------------------------ */
+
+static int runqueue_occupancy(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const sc[] = { "cpus:u", "occupancy:pct", "max_occupancy:pct",
+					  "occupancy2:pct", NULL };
+	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "occupied:ns",
+					  "occupancy:pct", "occupied2:ns", "occupancy2:pct", NULL };
+	static const char *const lc[] = { "llc:i:key", "cpus:u", "occupancy:pct", "occupancy2:pct",
+					  NULL };
+	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
+			 *l = scx_table_new(r, "llcs", lc);
+	uint64_t dur = agg_dur(a), occ = 0, occ2 = 0, mx = 0;
+	uint64_t *locc = scx_xcalloc(a->nr_llc_slots * 2 + 1, sizeof(uint64_t));
+	unsigned ncpu = 0, row;
+
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		const struct place_cpu *pc = pcpu(a, i);
+		const struct cpu *cp = &a->cpus[i];
+
+		if (!pc)
+			continue;
+		ncpu++;
+		occ += pc->occupied_ns;
+		occ2 += pc->occupied2_ns;
+		mx = SCX_MAX(mx, pc->occupied_ns);
+		if (cp->llc + 1 > 0 && cp->llc + 1 < (int)a->nr_llc_slots) {
+			locc[2 * (cp->llc + 1)] += pc->occupied_ns;
+			locc[2 * (cp->llc + 1) + 1] += pc->occupied2_ns;
+		}
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, i);
+		scx_table_int(c, row, 1, cp->llc);
+		scx_table_int(c, row, 2, cp->node);
+		scx_table_uint(c, row, 3, pc->occupied_ns);
+		scx_table_num(c, row, 4, pct(pc->occupied_ns, dur));
+		scx_table_uint(c, row, 5, pc->occupied2_ns);
+		scx_table_num(c, row, 6, pct(pc->occupied2_ns, dur));
+	}
+	row = scx_table_row(s);
+	scx_table_uint(s, row, 0, ncpu);
+	scx_table_num(s, row, 1, pct(occ, dur * ncpu));
+	scx_table_num(s, row, 2, pct(mx, dur));
+	scx_table_num(s, row, 3, pct(occ2, dur * ncpu));
+	scx_table_append(out, s);
+	finish(a, out, c, 4);
+	for (unsigned i = 1; i < a->nr_llc_slots; i++) {
+		if (!a->llc_cpus[i])
+			continue;
+		row = scx_table_row(l);
+		scx_table_int(l, row, 0, (int)i - 1);
+		scx_table_uint(l, row, 1, a->llc_cpus[i]);
+		scx_table_num(l, row, 2, pct(locc[2 * i], dur * a->llc_cpus[i]));
+		scx_table_num(l, row, 3, pct(locc[2 * i + 1], dur * a->llc_cpus[i]));
+	}
+	free(locc);
+	finish(a, out, l, 2);
+	return 0;
+}
+
+/* ---- wakeup-placement ---------------------------------------------------------------- */
+
+static int wakeup_placement(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const kc[] = { "class:s:key", "wakeups:u", "share:pct", "wake_lat:dist",
+					  NULL };
+	static const char *const tc[] = { "ran_on:s:key", "wakeups:u", "share:pct", NULL };
+	static const char *const cc[] = { "cpu:i:key", "wakeups:u", "prev:u", "same_llc:u",
+					  "same_node:u", "other_node:u", "new:u", "unknown:u", NULL };
+	static const char *const cls[WP__COUNT] = { "prev-cpu", "same-llc", "same-node",
+						    "other-node", "new-task", "unknown" };
+	static const char *const tgt[WT__COUNT] = { "target-cpu", "target-llc", "target-node",
+						    "other-node", "target-unknown" };
+	struct agg_place *p = a->place;
+	struct scx_table *k = scx_table_new(r, "classes", kc), *t = scx_table_new(r, "target", tc),
+			 *c = scx_table_new(r, "cpus", cc);
+	uint64_t all = 0, allt = 0;
+	unsigned row;
+
+	for (int i = 0; i < WP__COUNT; i++)
+		all += p->wp_lat[i].count;
+	for (int i = 0; i < WT__COUNT; i++)
+		allt += p->wt[i];
+	for (int i = 0; i < WP__COUNT; i++) {
+		row = scx_table_row(k);
+		scx_table_str(k, row, 0, cls[i]);
+		scx_table_uint(k, row, 1, p->wp_lat[i].count);
+		scx_table_num(k, row, 2, pct(p->wp_lat[i].count, all));
+		scx_table_hist(k, row, 3, &p->wp_lat[i]);
+	}
+	scx_table_append(out, k);
+	for (int i = 0; i < WT__COUNT; i++) {
+		row = scx_table_row(t);
+		scx_table_str(t, row, 0, tgt[i]);
+		scx_table_uint(t, row, 1, p->wt[i]);
+		scx_table_num(t, row, 2, pct(p->wt[i], allt));
+	}
+	scx_table_append(out, t);
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		const struct place_cpu *pc = pcpu(a, i);
+		uint64_t n = 0;
+
+		if (!pc)
+			continue;
+		for (int j = 0; j < WP__COUNT; j++)
+			n += pc->wp[j];
+		if (!n)
+			continue;
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, i);
+		scx_table_uint(c, row, 1, n);
+		for (int j = 0; j < WP__COUNT; j++)
+			scx_table_uint(c, row, 2 + j, pc->wp[j]);
+	}
+	finish(a, out, c, 1);
+	return 0;
+}
+
+/* ---- pre-migration ------------------------------------------------------------------- */
+
+static int pre_migration(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const sc[] = { "runs:u", "migrated:u", "migrated_pct:pct",
+					  "pre_migration:ns", "pre_mig:dist", "post_mig:dist", NULL };
+	static const char *const cc[] = { "cpu:i:key", "left:u", "pre_migration:ns", NULL };
+	static const char *const tc[] = { "pid:i:key", "comm:s", "migrated:u", "pre_migration:ns",
+					  "pre_mig_max:ns", NULL };
+	struct agg_place *p = a->place;
+	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
+			 *t = scx_table_new(r, "threads", tc);
+	unsigned row = scx_table_row(s);
+
+	scx_table_uint(s, row, 0, p->runs);
+	scx_table_uint(s, row, 1, p->premig.count);
+	scx_table_num(s, row, 2, pct(p->premig.count, p->runs));
+	scx_table_uint(s, row, 3, p->premig.sum);
+	scx_table_hist(s, row, 4, &p->premig);
+	scx_table_hist(s, row, 5, &p->postmig);
+	scx_table_append(out, s);
+	for (unsigned i = 0; i < a->nr_cpus; i++) {
+		const struct place_cpu *pc = pcpu(a, i);
+
+		if (!pc || !pc->premig_n)
+			continue;
+		row = scx_table_row(c);
+		scx_table_int(c, row, 0, i);
+		scx_table_uint(c, row, 1, pc->premig_n);
+		scx_table_uint(c, row, 2, pc->premig_ns);
+	}
+	finish(a, out, c, 2);
+	for (unsigned i = 0; i < a->tcap; i++) {
+		struct thread *th = a->tslot[i];
+
+		if (!th || !place_task_fresh(p, &th->pl) || !th->pl.premig_n)
+			continue;
+		row = scx_table_row(t);
+		scx_table_int(t, row, 0, th->pid);
+		scx_table_str(t, row, 1, th->comm);
+		scx_table_uint(t, row, 2, th->pl.premig_n);
+		scx_table_uint(t, row, 3, th->pl.premig_ns);
+		scx_table_uint(t, row, 4, th->pl.premig_max);
+	}
+	finish(a, out, t, 3);
+	return 0;
+}
+
+/* ---- parallelism ----------------------------------------------------------------------- */
+
+/* Time-weighted quantile of a count: the least v with time at <= v covering q of the whole. */
+static uint64_t tw_quantile(const uint64_t *t, unsigned n, uint64_t whole, double q)
+{
+	uint64_t acc = 0;
+
+	for (unsigned v = 0; v < n; v++) {
+		acc += t[v];
+		if (acc >= q * whole)
+			return v;
+	}
+	return n ? n - 1 : 0;
+}
+
+static void dist_table(struct scx_agg *a, struct scx_table **out, struct scx_table *d,
+		       const uint64_t *t, unsigned n, uint64_t whole)
+{
+	for (unsigned v = 0; v < n; v++) {
+		unsigned row;
+
+		if (!t[v])
+			continue;
+		row = scx_table_row(d);
+		scx_table_uint(d, row, 0, v);
+		scx_table_uint(d, row, 1, t[v]);
+		scx_table_num(d, row, 2, pct(t[v], whole));
+	}
+	finish(a, out, d, 1);
+}
+
+static int parallelism(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const sc[] = { "runnable_avg:n", "runnable_max:u", "runnable_p50:u",
+					  "runnable_p90:u", "runnable_p99:u", "active_avg:n",
+					  "active_max:u", "active_p50:u", "active_p90:u",
+					  "active_p99:u", "series_dropped:u", NULL };
+	static const char *const rc[] = { "runnable:u:key", "time:ns", "share:pct", NULL };
+	static const char *const ac[] = { "active:u:key", "time:ns", "share:pct", NULL };
+	static const char *const pc[] = { "ts:u", "runnable:u", "active:u", NULL };
+	struct agg_place *p = a->place;
+	struct scx_table *s = scx_table_new(r, "summary", sc), *rt = scx_table_new(r, "runnable", rc),
+			 *at = scx_table_new(r, "active", ac), *st = scx_table_new(r, "series", pc);
+	uint64_t dur = agg_dur(a), covered = 0, sr = 0, sa = 0;
+	unsigned row;
+
+	/* before the first change both counts were 0 */
+	for (unsigned v = 0; v < p->cap_runnable; v++)
+		covered += p->t_runnable[v];
+	if (dur > covered) {
+		if (!p->cap_runnable) {
+			p->t_runnable = scx_xcalloc(1, sizeof(uint64_t));
+			p->t_active = scx_xcalloc(1, sizeof(uint64_t));
+			p->cap_runnable = p->cap_active = 1;
+		}
+		p->t_runnable[0] += dur - covered;
+		p->t_active[0] += dur - covered;
+	}
+	for (unsigned v = 0; v < p->cap_runnable; v++)
+		sr += v * p->t_runnable[v];
+	for (unsigned v = 0; v < p->cap_active; v++)
+		sa += v * p->t_active[v];
+	row = scx_table_row(s);
+	scx_table_num(s, row, 0, dur ? (double)sr / dur : 0);
+	scx_table_uint(s, row, 1, p->max_runnable);
+	scx_table_uint(s, row, 2, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.5));
+	scx_table_uint(s, row, 3, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.9));
+	scx_table_uint(s, row, 4, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.99));
+	scx_table_num(s, row, 5, dur ? (double)sa / dur : 0);
+	scx_table_uint(s, row, 6, p->max_active);
+	scx_table_uint(s, row, 7, tw_quantile(p->t_active, p->cap_active, dur, 0.5));
+	scx_table_uint(s, row, 8, tw_quantile(p->t_active, p->cap_active, dur, 0.9));
+	scx_table_uint(s, row, 9, tw_quantile(p->t_active, p->cap_active, dur, 0.99));
+	scx_table_uint(s, row, 10, p->series_dropped);
+	scx_table_append(out, s);
+	dist_table(a, out, rt, p->t_runnable, p->cap_runnable, dur);
+	dist_table(a, out, at, p->t_active, p->cap_active, dur);
+	for (unsigned i = 0; i < p->nr_series; i++) {
+		row = scx_table_row(st);
+		scx_table_uint(st, row, 0, p->series[i].ts);
+		scx_table_uint(st, row, 1, p->series[i].runnable);
+		scx_table_uint(st, row, 2, p->series[i].active);
+	}
+	finish(a, out, st, -1);
+	return 0;
+}
+
+int agg_report_place(struct scx_agg *a, const char *name, struct scx_table **out)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct scx_agg *, const char *, struct scx_table **);
+	} reps[] = {
+		{ "work-conservation", work_conservation },
+		{ "runqueue-occupancy", runqueue_occupancy },
+		{ "wakeup-placement", wakeup_placement },
+		{ "pre-migration", pre_migration },
+		{ "parallelism", parallelism },
+	};
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(reps); i++) {
+		if (strcmp(reps[i].name, name))
+			continue;
+		if (!a->place)
+			return -ENODATA;	/* the engine was not asked for placement */
+		return reps[i].fn(a, reps[i].name, out);
+	}
+	return -ENOENT;
+}
