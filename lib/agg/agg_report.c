@@ -69,9 +69,10 @@ int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 	return err;
 }
 
+/* The threads with anything in the interval (break leaves both loops). */
 #define FOR_THREADS(a, t)                                                    \
-	for (unsigned t##_i = 0; t##_i < (a)->tcap; t##_i++)                 \
-		for (struct thread *t = (a)->tslot[t##_i]; t; t = NULL)       \
+	for (size_t t##_pos = 0, t##_once = 1; t##_once; t##_once = 0)       \
+		for (struct thread *t; (t = agg_thread_next(a, &t##_pos));)   \
 			if (agg_stats_active(&t->s))
 
 static double pct(uint64_t part, uint64_t whole)
@@ -102,14 +103,12 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 	uint64_t total = 0, dur = agg_dur(a);
 	unsigned row;
 
-	for (unsigned i = 0; i <= a->tgid.cap; i++)
-		if (agg_gtab_at(&a->tgid, i))
-			total += agg_gtab_at(&a->tgid, i)->s.busy_ns;
-	for (unsigned i = 0; i <= a->tgid.cap; i++) {
-		struct grp *g = agg_gtab_at(&a->tgid, i);
+	struct grp *g;
+	size_t pos = 0;
 
-		if (!g)
-			continue;
+	while ((g = agg_gtab_next(&a->tgid, &pos)))
+		total += g->s.busy_ns;
+	for (pos = 0; (g = agg_gtab_next(&a->tgid, &pos));) {
 		row = scx_table_row(t);
 		scx_table_int(t, row, 0, g->key);
 		scx_table_str(t, row, 1, g->comm);
@@ -122,7 +121,7 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 		scx_table_hist(t, row, 8, &g->s.rq_delay);
 	}
 	row = scx_table_row(s);
-	scx_table_uint(s, row, 0, a->tgid.n);
+	scx_table_uint(s, row, 0, a->tgid.map.n);
 	scx_table_uint(s, row, 1, total);
 	scx_table_num(s, row, 2, dur && a->snap.nr_cpus ? pct(total, dur * a->snap.nr_cpus) : 0);
 	scx_table_append(out, s);
@@ -267,12 +266,11 @@ static int task_states(struct scx_agg *a, const char *r, struct scx_table **out)
 	FOR_THREADS(a, th)
 		state_row(t, th->pid, th->comm, &th->s);
 	finish(a, out, t, 2);
-	for (unsigned i = 0; i <= a->tgid.cap; i++) {
-		const struct grp *g = agg_gtab_at(&a->tgid, i);
+	const struct grp *g;
+	size_t pos = 0;
 
-		if (g)
-			state_row(p, g->key, g->comm, &g->s);
-	}
+	while ((g = agg_gtab_next(&a->tgid, &pos)))
+		state_row(p, g->key, g->comm, &g->s);
 	finish(a, out, p, 2);
 	return 0;
 }
@@ -291,7 +289,7 @@ static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *p
 	struct scx_table *s = table(r, "summary", sc);
 	unsigned row = scx_table_row(s);
 
-	scx_table_uint(s, row, 0, pt->n);
+	scx_table_uint(s, row, 0, pt->map.n);
 	scx_table_uint(s, row, 1, pt->dropped);
 	scx_table_append(out, s);
 }
@@ -328,12 +326,11 @@ static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 					  "voluntary:u", NULL };
 	struct scx_table *p = table(r, "pairs", pc), *t = table(r, "threads", tc);
 
-	for (unsigned i = 0; i < a->preempts.cap; i++) {
-		const struct pair *pr = &a->preempts.slot[i];
+	const struct pair *pr;
+	size_t pos = 0;
 
-		if (pr->key)
-			pair_row(a, p, pr);
-	}
+	while ((pr = scx_map_next(&a->preempts.map, &pos, NULL)))
+		pair_row(a, p, pr);
 	pairs_summary(a, r, &a->preempts, out);
 	finish(a, out, p, 4);
 	FOR_THREADS(a, th) {
@@ -381,12 +378,12 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 					  "a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns",
 					  NULL };
 	struct scx_table *t = table(r, "mutual", mc);
-	const struct pair **v = scx_xmalloc((a->wakes.n + 1) * sizeof(*v));
+	const struct pair **v = scx_xmalloc((a->wakes.map.n + 1) * sizeof(*v)), *pr;
 	unsigned n = 0;
+	size_t pos = 0;
 
-	for (unsigned i = 0; i < a->wakes.cap; i++)
-		if (a->wakes.slot[i].key)
-			v[n++] = &a->wakes.slot[i];
+	while ((pr = scx_map_next(&a->wakes.map, &pos, NULL)))
+		v[n++] = pr;
 	qsort(v, n, sizeof(*v), cmp_pair_key);
 	for (unsigned i = 0; i < n; i++) {
 		int32_t x = pair_from(v[i]), y = pair_to(v[i]);
@@ -424,13 +421,11 @@ static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out
 	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL };
 	struct scx_table *p = table(r, "pairs", pc), *c = table(r, "chains", cc);
 
-	for (unsigned i = 0; i < a->wakes.cap; i++) {
-		const struct pair *pr = &a->wakes.slot[i];
-		unsigned row;
+	const struct pair *pr;
+	size_t pos = 0;
 
-		if (!pr->key)
-			continue;
-		row = pair_row(a, p, pr);
+	while ((pr = scx_map_next(&a->wakes.map, &pos, NULL))) {
+		unsigned row = pair_row(a, p, pr);
 		scx_table_uint(p, row, 5, pr->runs ? pr->sum_ns / pr->runs : 0);
 		scx_table_uint(p, row, 6, pr->max_ns);
 	}

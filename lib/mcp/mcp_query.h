@@ -11,16 +11,6 @@
 
 struct mcp_trace;
 
-/* int64 -> non-zero uint32 map, open addressing */
-struct kmap {
-	int64_t *keys;
-	uint32_t *vals;	/* index + 1; 0 = empty */
-	size_t cap, n;
-};
-/* Slot of k; a new slot holds 0 and the caller stores a non-zero value at once. */
-uint32_t *kmap_slot(struct kmap *m, int64_t k);
-void kmap_free(struct kmap *m);
-
 /* One event as its NDJSON object into c's payload (tmp is scratch). */
 void raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp);
 /* The comm of a pid in the trace ("swapper" for 0), SCX_COMM_LEN bytes. */

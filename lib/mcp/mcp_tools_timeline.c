@@ -50,8 +50,11 @@ int mcp_t_ptimeline(struct mcp_call *c)
 	/* a pid that is some thread's tgid but no thread itself means the process */
 	by_tgid = false;
 	if (!mcp_trace_task(t, (int32_t)pid) || mcp_trace_task(t, (int32_t)pid)->tgid == pid) {
-		for (unsigned i = 0; i < t->task_cap; i++)
-			if (t->tasks[i].pid && t->tasks[i].pid != pid && t->tasks[i].tgid == pid)
+		const struct mcp_task *k;
+		size_t pos = 0;
+
+		while ((k = scx_map_next(&t->tasks, &pos, NULL)))
+			if (k->pid != pid && k->tgid == pid)
 				by_tgid = true;
 	}
 	comm_of(t, (int32_t)pid, comm);
@@ -150,7 +153,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 	uint64_t from, to, last = 0, rows = 0, shown = 0, busy = 0, idle = 0, sw = 0;
 	int64_t cpu = -1, limit;
 	struct scx_event e;
-	struct kmap tasks = { 0 };
+	struct scx_map tasks = SCX_MAP_INIT(uint8_t);	/* pids seen running */
 	size_t off = 0;
 	int32_t cur = -1;
 	char cur_comm[SCX_COMM_LEN] = "";
@@ -187,7 +190,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 		}
 		if (e.ts >= from) {
 			sw++;
-			*kmap_slot(&tasks, e.sw.next_pid) = 1;
+			scx_map_put(&tasks, (uint64_t)e.sw.next_pid, NULL);
 		}
 		cur = e.sw.next_pid;
 		memcpy(cur_comm, e.sw.next_comm, SCX_COMM_LEN);
@@ -208,7 +211,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 		mcp_note_cut(c, shown, rows - shown, (int64_t)shown >= limit ? "limit" :
 			     "result size cap; narrow the time range");
 	scx_jw_obj_end(&c->w);
-	kmap_free(&tasks);
+	scx_map_free(&tasks);
 	return 0;
 }
 
@@ -222,10 +225,10 @@ struct pending {
 	int32_t state;
 };
 
-static struct pending *pend_of(struct kmap *m, struct pending **pend, size_t *n, size_t *cap,
+static struct pending *pend_of(struct scx_map *m, struct pending **pend, size_t *n, size_t *cap,
 			       int32_t pid)
 {
-	uint32_t *slot = kmap_slot(m, pid);
+	uint32_t *slot = scx_map_put(m, (uint64_t)pid, NULL);	/* index + 1 */
 
 	if (!*slot) {
 		if (*n == *cap) {
@@ -328,7 +331,7 @@ int mcp_t_correlate(struct mcp_call *c)
 {
 	struct mcp_trace *t = mcp_tool_trace(c);
 	int64_t pid = -1, limit;
-	struct kmap map = { 0 };
+	struct scx_map map = SCX_MAP_INIT(uint32_t);
 	struct pending *pend = NULL;
 	size_t npend = 0, cappend = 0, npairs = 0, cappairs = 0, off = 0, shown = 0;
 	struct pair *pairs = NULL;
@@ -446,6 +449,6 @@ int mcp_t_correlate(struct mcp_call *c)
 	free(lat);
 	free(pairs);
 	free(pend);
-	kmap_free(&map);
+	scx_map_free(&map);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/hashmap.h"
 #include "mcp/profile.h"
 
 #define MAX_STACK 64		/* frames: PROFILE_MAX_STACK in the BPF program */
@@ -63,8 +64,7 @@ struct scx_profile {
 	uint64_t samples, other, start_ns, end_ns;
 	struct stack *stacks;
 	size_t nr_stacks, cap_stacks;
-	uint32_t *index;	/* open addressing: stack index + 1 */
-	size_t index_cap;
+	struct scx_map index;	/* stack hash -> index in stacks[] (uint32_t) */
 	struct proc *procs;
 	size_t nr_procs;
 };
