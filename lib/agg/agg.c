@@ -124,11 +124,6 @@ static void stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s, 
 		scx_hist_merge(h, HIST_AT(s, h_i));
 }
 
-void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s)
-{
-	stats_merge(d, s, 0);
-}
-
 bool agg_stats_active(const struct scx_agg_stats *s)
 {
 	return s->busy_ns || s->slices || s->switches || s->wakeups || s->wakeups_new ||
@@ -1422,19 +1417,25 @@ void scx_agg__set_by(struct scx_agg *a, unsigned by)
 		apply_by(a);
 }
 
-int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo)
-{
-	struct scx_topo *t = NULL;
-
-	if (a->started)
-		return -EBUSY;
-	if (topo && !(t = scx_topo__dup(topo)))
-		return -ENOMEM;
-	scx_topo__free(a->topo);
-	a->topo = t;
-	setup_topo(a);
-	return 0;
-}
+/* The engine keeps the thresholds (a->th) that the reports read. */
+const struct scx_agg_threshold scx_agg_thresholds[] = {
+	[TH_SWITCH_RATE] = { "switch-rate", 1000, "context switches per second on a cpu" },
+	[TH_WAKE_P99] = { "wake-p99-ms", 10, "p99 wakeup latency of a cpu, ms" },
+	[TH_MIGR_RATE] = { "migration-rate", 100, "migrations per second, all cpus" },
+	[TH_UTIL_HIGH] = { "util-high", 95, "cpu utilisation, percent, for a saturated cpu" },
+	[TH_RQ_P99] = { "rq-p99-ms", 5, "p99 run-queue delay of a saturated cpu, ms" },
+	[TH_IMBALANCE] = { "imbalance", 50, "busiest minus idlest cpu utilisation, points" },
+	[TH_RQ_DEPTH] = { "rq-depth", 10, "tasks waiting on one cpu" },
+	[TH_SOFTIRQ] = { "softirq-pct", 10, "softirq share of a cpu, percent" },
+	[TH_LOST] = { "lost", 0, "events lost in the interval" },
+	[TH_STARVED] = { "starved-pct", 10, "runtime below this percent of the fair share" },
+	[TH_HOG] = { "hog-factor", 10, "runtime above this many fair shares" },
+	[TH_IQR_K] = { "iqr-k", 1.5, "outliers: beyond q3 + k * IQR" },
+	[TH_MAD_Z] = { "mad-z", 3.5, "outliers: modified z-score above" },
+	[TH_SIGMA] = { "sigma", 3, "outliers: beyond mean + n standard deviations" },
+	[TH_PCT] = { "percentile", 99, "outliers: above this percentile" },
+};
+const unsigned scx_agg_nr_thresholds = TH__COUNT;
 
 int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value)
 {

@@ -165,7 +165,6 @@ static inline struct thread *agg_thread_next(const struct scx_agg *a, size_t *po
 }
 
 bool agg_stats_active(const struct scx_agg_stats *s);
-void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s);
 
 
 #endif

@@ -18,25 +18,6 @@ const char *const scx_agg_report_names[] = {
 	"bottlenecks", NULL,
 };
 
-const struct scx_agg_threshold scx_agg_thresholds[] = {
-	[TH_SWITCH_RATE] = { "switch-rate", 1000, "context switches per second on a cpu" },
-	[TH_WAKE_P99] = { "wake-p99-ms", 10, "p99 wakeup latency of a cpu, ms" },
-	[TH_MIGR_RATE] = { "migration-rate", 100, "migrations per second, all cpus" },
-	[TH_UTIL_HIGH] = { "util-high", 95, "cpu utilisation, percent, for a saturated cpu" },
-	[TH_RQ_P99] = { "rq-p99-ms", 5, "p99 run-queue delay of a saturated cpu, ms" },
-	[TH_IMBALANCE] = { "imbalance", 50, "busiest minus idlest cpu utilisation, points" },
-	[TH_RQ_DEPTH] = { "rq-depth", 10, "tasks waiting on one cpu" },
-	[TH_SOFTIRQ] = { "softirq-pct", 10, "softirq share of a cpu, percent" },
-	[TH_LOST] = { "lost", 0, "events lost in the interval" },
-	[TH_STARVED] = { "starved-pct", 10, "runtime below this percent of the fair share" },
-	[TH_HOG] = { "hog-factor", 10, "runtime above this many fair shares" },
-	[TH_IQR_K] = { "iqr-k", 1.5, "outliers: beyond q3 + k * IQR" },
-	[TH_MAD_Z] = { "mad-z", 3.5, "outliers: modified z-score above" },
-	[TH_SIGMA] = { "sigma", 3, "outliers: beyond mean + n standard deviations" },
-	[TH_PCT] = { "percentile", 99, "outliers: above this percentile" },
-};
-const unsigned scx_agg_nr_thresholds = TH__COUNT;
-
 unsigned scx_agg_report_needs(const char *name)
 {
 	static const struct { const char *name; unsigned need; } t[] = {

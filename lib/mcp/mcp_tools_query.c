@@ -15,7 +15,7 @@
 #include "mcp/mcp_trace.h"
 #include "stream/stream.h"
 
-void raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp)
+void mcp_raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp)
 {
 	scx_buf_reset(tmp);
 	scx_event_to_json(tmp, e);
@@ -24,7 +24,7 @@ void raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tm
 	scx_jw_raw(&c->w, tmp->data, tmp->len);
 }
 
-void comm_of(const struct mcp_trace *t, int32_t pid, char *out)
+void mcp_comm_of(const struct mcp_trace *t, int32_t pid, char *out)
 {
 	const struct mcp_task *k = mcp_trace_task(t, pid);
 
@@ -34,7 +34,7 @@ void comm_of(const struct mcp_trace *t, int32_t pid, char *out)
 		snprintf(out, SCX_COMM_LEN, "%s", k ? k->comm : "");
 }
 
-int get_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
+int mcp_arg_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
 {
 	int64_t v;
 
@@ -51,7 +51,7 @@ int get_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
 	return 0;
 }
 
-int get_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
+int mcp_arg_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
 {
 	*lim = def;
 	return mcp_arg_i64(c, "limit", lim, 1, max) < 0 ? -1 : 0;
@@ -311,9 +311,9 @@ int mcp_t_query(struct mcp_call *c)
 					     NULL };
 	struct fcache afc = { .name = afield };
 
-	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || get_range(c, &from, &to) ||
+	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || mcp_arg_range(c, &from, &to) ||
 	    mcp_arg_i64(c, "cpu", &cpu, -1, 1 << 20) < 0 || mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
-	    get_limit(c, 100, 10000, &limit) || mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 ||
+	    mcp_arg_limit(c, 100, 10000, &limit) || mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 ||
 	    parse_filters(c, fs, &nf))
 		return -1;
 	if (!type_mask(type, &mask))
@@ -357,7 +357,7 @@ int mcp_t_query(struct mcp_call *c)
 		if (agg < 0) {
 			if ((int64_t)matched <= offset || (int64_t)shown >= limit || !mcp_room(c))
 				continue;
-			raw_event(c, &e, &tmp);
+			mcp_raw_event(c, &e, &tmp);
 			shown++;
 			continue;
 		}

@@ -45,7 +45,7 @@ int mcp_t_ptimeline(struct mcp_call *c)
 	bool by_tgid;
 
 	if (!t || mcp_arg_required(c, "pid") || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 ||
-	    get_range(c, &from, &to) || get_limit(c, 200, 10000, &limit))
+	    mcp_arg_range(c, &from, &to) || mcp_arg_limit(c, 200, 10000, &limit))
 		return -1;
 	/* a pid that is some thread's tgid but no thread itself means the process */
 	by_tgid = false;
@@ -57,7 +57,7 @@ int mcp_t_ptimeline(struct mcp_call *c)
 			if (k->pid != pid && k->tgid == pid)
 				by_tgid = true;
 	}
-	comm_of(t, (int32_t)pid, comm);
+	mcp_comm_of(t, (int32_t)pid, comm);
 	open = scx_xcalloc(t->max_cpu + 2, sizeof(*open));
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", t->id);
@@ -124,7 +124,7 @@ int mcp_t_ptimeline(struct mcp_call *c)
 				wakeups++;
 			rows++;
 			if ((int64_t)shown < limit && mcp_room(c)) {
-				raw_event(c, &e, &tmp);
+				mcp_raw_event(c, &e, &tmp);
 				shown++;
 			}
 			break;
@@ -159,7 +159,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 	char cur_comm[SCX_COMM_LEN] = "";
 
 	if (!t || mcp_arg_required(c, "cpu") || mcp_arg_i64(c, "cpu", &cpu, 0, 1 << 20) < 0 ||
-	    get_range(c, &from, &to) || get_limit(c, 200, 10000, &limit))
+	    mcp_arg_range(c, &from, &to) || mcp_arg_limit(c, 200, 10000, &limit))
 		return -1;
 	if (cpu > t->max_cpu)
 		return mcp_fail(c, "cpu %lld has no events in trace '%s' (cpus 0-%d)", (long long)cpu,
@@ -339,7 +339,7 @@ int mcp_t_correlate(struct mcp_call *c)
 	struct scx_event e;
 	unsigned wake_type;
 
-	if (!t || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 || get_limit(c, 100, 10000, &limit))
+	if (!t || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 || mcp_arg_limit(c, 100, 10000, &limit))
 		return -1;
 	/* waking is the start of a wakeup; traces without it have only wakeup */
 	wake_type = t->counts[SCX_EV_WAKING] ? SCX_EV_WAKING : SCX_EV_WAKEUP;
@@ -429,13 +429,13 @@ int mcp_t_correlate(struct mcp_call *c)
 
 		scx_jw_obj_begin(&c->w);
 		scx_jw_kint(&c->w, "pid", p->pid);
-		comm_of(t, p->pid, comm);
+		mcp_comm_of(t, p->pid, comm);
 		scx_jw_kstr(&c->w, "comm", comm);
 		scx_jw_kuint(&c->w, "wakeup_ts_ns", p->wake_ts);
 		scx_jw_kuint(&c->w, "schedule_ts_ns", p->wake_ts + p->lat);
 		scx_jw_kuint(&c->w, "latency_ns", p->lat);
 		scx_jw_kint(&c->w, "waker_pid", p->waker);
-		comm_of(t, p->waker, comm);
+		mcp_comm_of(t, p->waker, comm);
 		scx_jw_kstr(&c->w, "waker_comm", comm);
 		scx_jw_kint(&c->w, "wake_cpu", p->wake_cpu);
 		scx_jw_kint(&c->w, "run_cpu", p->run_cpu);

@@ -430,11 +430,6 @@ bool mcp_trace_id_ok(const char *id)
 	return true;
 }
 
-const char *mcp_trace_id(const struct mcp_trace *t)
-{
-	return t->id;
-}
-
 struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 {
 	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,

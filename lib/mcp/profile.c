@@ -328,11 +328,6 @@ int scx_profile__stop(struct scx_profile *p)
 	return 0;
 }
 
-uint64_t scx_profile__samples(struct scx_profile *p)
-{
-	return p->samples;
-}
-
 void scx_profile__free(struct scx_profile *p)
 {
 	if (!p)

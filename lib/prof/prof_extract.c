@@ -249,11 +249,6 @@ const char *prof_extract__error(const struct prof_extract *x)
 	return x->err;
 }
 
-uint64_t prof_extract__total(const struct prof_extract *x)
-{
-	return x->total;
-}
-
 /* ---- ordering ------------------------------------------------------------- */
 
 struct cnt {
