@@ -41,7 +41,7 @@ bool mcp_trace_next(const struct mcp_trace *t, size_t *off, struct scx_event *e)
 	memcpy(&e->sw, t->data + *off + sizeof(h), h.len);
 	/* zero only what the record did not carry */
 	memset((char *)&e->sw + h.len, 0, sizeof(*e) - offsetof(struct scx_event, sw) - h.len);
-	if (h.type == SCX_EV_SWITCH && h.len <= offsetof(struct scx_ev_switch, dsq_id))
+	if (h.type == SCX_EV_SWITCH && h.len <= SCX_SW_SCX_OFFSET)
 		e->sw.dsq_id = SCX_DSQ_NONE;
 	*off += REC_ALIGN(sizeof(h) + h.len);
 	return true;
@@ -95,8 +95,8 @@ static int add_event(void *ctx, const struct scx_event *e)
 	if (!d)
 		return 0;
 	/* a switch without sched_ext data stores only the fields before dsq_id */
-	if (e->type == SCX_EV_SWITCH && e->sw.dsq_id == SCX_DSQ_NONE)
-		plen = offsetof(struct scx_ev_switch, dsq_id);
+	if (!scx_event_has_scx(e))
+		plen = SCX_SW_SCX_OFFSET;
 	h.len = (uint16_t)plen;
 	need = REC_ALIGN(sizeof(h) + plen);
 	if (t->len + need > t->cap) {
@@ -167,7 +167,7 @@ static size_t rec_size(unsigned type)
 	if (!d)
 		return 0;
 	return REC_ALIGN(sizeof(struct rec) + (type == SCX_EV_SWITCH ?
-		offsetof(struct scx_ev_switch, dsq_id) : d->payload_size));
+		SCX_SW_SCX_OFFSET : d->payload_size));
 }
 
 static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
