@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU profiling for scx-mcp (lib/profile.c): attached to one perf event per
+ * CPU profiling for scx-mcp (lib/mcp/profile.c): attached to one perf event per
  * CPU; each sample records who ran and its kernel and user stacks into a
  * ring buffer.  Samples that find the ring full are counted, not lost
  * silently.
@@ -9,18 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#define PROFILE_MAX_STACK 64	/* frames; keep in sync with lib/profile.c */
-
-struct profile_sample {
-	__u32 pid, tgid;
-	__u32 cpu;
-	__s32 kstack_bytes;	/* bpf_get_stack() results: bytes or -errno */
-	__s32 ustack_bytes;
-	__u32 pad;
-	char comm[16];
-	__u64 kstack[PROFILE_MAX_STACK];
-	__u64 ustack[PROFILE_MAX_STACK];
-};
+#include "profile.h"
 
 const volatile __u32 filter_tgid = 0;
 

@@ -235,4 +235,13 @@ test_expect_success 'a missing file and a full disk are errors' '
 	fi
 '
 
+# The process table once rehashed a named process by its comm when it grew,
+# and a later lookup by tgid made a second row for the same process.
+test_expect_success 'a process is one group however many processes there are' '
+	scx-agg -f ndjson -b tgid "$SCX_SRC/t/data/events-demo.ndjson.zst" >snap &&
+	head -n 1 snap | tr "{" "\n" | sed -n "s/^\"tgid\":\([0-9-]*\),.*/\1/p" | sort >tgids &&
+	test $(wc -l <tgids) -gt 300 &&
+	sort -u tgids >uniq && test_cmp uniq tgids
+'
+
 test_done

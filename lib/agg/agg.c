@@ -125,11 +125,6 @@ static void stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s, 
 		scx_hist_merge(h, HIST_AT(s, h_i));
 }
 
-void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s)
-{
-	stats_merge(d, s, 0);
-}
-
 bool agg_stats_active(const struct scx_agg_stats *s)
 {
 	return s->busy_ns || s->slices || s->switches || s->wakeups || s->wakeups_new ||
@@ -139,14 +134,6 @@ bool agg_stats_active(const struct scx_agg_stats *s)
 
 /* ---- tables ------------------------------------------------------------------ */
 
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
-
 static uint64_t hash_comm(const char *c)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -154,27 +141,6 @@ static uint64_t hash_comm(const char *c)
 	for (int i = 0; i < SCX_COMM_LEN && c[i]; i++)
 		h = (h ^ (uint8_t)c[i]) * 0x100000001b3ull;
 	return h;
-}
-
-static void gtab_grow(struct gtab *t)
-{
-	unsigned ncap = t->cap ? t->cap * 2 : 64, m = ncap - 1;
-	struct grp **ns = scx_xcalloc(ncap, sizeof(*ns));
-
-	for (unsigned i = 0; i < t->cap; i++) {
-		struct grp *g = t->slot[i];
-		unsigned j;
-
-		if (!g)
-			continue;
-		j = (g->comm[0] ? hash_comm(g->comm) : hash64(g->key)) & m;
-		while (ns[j])
-			j = (j + 1) & m;
-		ns[j] = g;
-	}
-	free(t->slot);
-	t->slot = ns;
-	t->cap = ncap;
 }
 
 /*
@@ -187,14 +153,18 @@ static void gtab_grow(struct gtab *t)
 /* Group by key, or by comm when comm is not NULL. */
 static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 {
-	unsigned m, i;
-	struct grp *g;
+	uint64_t k = (uint64_t)key;
+	struct grp **slot, *g;
 
-	if (t->n >= GROUPS_MAX) {
-		m = t->cap - 1;
-		for (i = (comm ? hash_comm(comm) : hash64(key)) & m; (g = t->slot[i]); i = (i + 1) & m)
-			if (comm ? !strncmp(g->comm, comm, SCX_COMM_LEN) : g->key == key)
-				return g;
+	if (comm) {
+		/* keyed by the hash of comm, the next key on a collision (core/hashmap.h) */
+		for (k = hash_comm(comm); (slot = scx_map_get(&t->map, k)); k++)
+			if (!strncmp((*slot)->comm, comm, SCX_COMM_LEN))
+				return *slot;
+	} else if ((slot = scx_map_get(&t->map, k))) {
+		return *slot;
+	}
+	if (t->map.n >= GROUPS_MAX) {
 		if (!t->other) {
 			t->other = scx_xcalloc(1, sizeof(*t->other));
 			stats_init(&t->other->s);
@@ -202,14 +172,6 @@ static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 			strcpy(t->other->comm, "(other)");
 		}
 		return t->other;
-	}
-
-	if ((t->n + 1) * 4 > t->cap * 3)
-		gtab_grow(t);
-	m = t->cap - 1;
-	for (i = (comm ? hash_comm(comm) : hash64(key)) & m; (g = t->slot[i]); i = (i + 1) & m) {
-		if (comm ? !strncmp(g->comm, comm, SCX_COMM_LEN) : g->key == key)
-			return g;
 	}
 	if ((g = t->spare)) {
 		t->spare = g->next_spare;
@@ -225,27 +187,23 @@ static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 		if (!g->comm[0])	/* "" would read as "keyed by number" */
 			g->comm[0] = '?';
 	}
-	t->slot[i] = g;
-	t->n++;
+	*(struct grp **)scx_map_put(&t->map, k, NULL) = g;
 	return g;
 }
 
 /* Empty the table for the next interval; its groups become spares (skip: see stats_reset). */
 static void gtab_clear(struct gtab *t, unsigned skip)
 {
-	for (unsigned i = 0; i <= t->cap; i++) {
-		struct grp *g = i < t->cap ? t->slot[i] : t->other;
+	struct grp *g;
+	size_t pos = 0;
 
-		if (!g)
-			continue;
+	while ((g = agg_gtab_next(t, &pos))) {
 		stats_reset(&g->s, skip);
 		g->next_spare = t->spare;
 		t->spare = g;
-		if (i < t->cap)
-			t->slot[i] = NULL;
 	}
+	scx_map_clear(&t->map);
 	t->other = NULL;
-	t->n = 0;
 }
 
 static void gtab_free(struct gtab *t)
@@ -258,7 +216,7 @@ static void gtab_free(struct gtab *t)
 		stats_free(&g->s);
 		free(g);
 	}
-	free(t->slot);
+	scx_map_free(&t->map);
 }
 
 /*
@@ -270,78 +228,32 @@ static void gtab_free(struct gtab *t)
 static struct pair *ptab_get(struct ptab *t, int32_t a, int32_t b)
 {
 	uint64_t key = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1;
-	unsigned m, i;
+	struct pair *p = scx_map_get(&t->map, key);
 
-	if ((t->n + 1) * 4 > t->cap * 3 && t->n >= PAIRS_MAX) {
-		m = t->cap - 1;
-		for (i = hash64(key) & m; t->slot[i].key; i = (i + 1) & m)
-			if (t->slot[i].key == key)
-				return &t->slot[i];
+	if (p)
+		return p;
+	if (t->map.n >= PAIRS_MAX) {
 		t->dropped++;
 		memset(&t->scratch, 0, sizeof(t->scratch));
 		return &t->scratch;
 	}
-	if ((t->n + 1) * 4 > t->cap * 3) {
-		unsigned ncap = t->cap ? t->cap * 2 : 256;
-		struct pair *ns = scx_xcalloc(ncap, sizeof(*ns));
-
-		for (unsigned k = 0; k < t->cap; k++) {
-			if (!t->slot[k].key)
-				continue;
-			for (i = hash64(t->slot[k].key) & (ncap - 1); ns[i].key; i = (i + 1) & (ncap - 1))
-				;
-			ns[i] = t->slot[k];
-		}
-		free(t->slot);
-		t->slot = ns;
-		t->cap = ncap;
-	}
-	m = t->cap - 1;
-	for (i = hash64(key) & m; t->slot[i].key; i = (i + 1) & m)
-		if (t->slot[i].key == key)
-			return &t->slot[i];
-	t->slot[i].key = key;
-	t->n++;
-	return &t->slot[i];
+	p = scx_map_put(&t->map, key, NULL);
+	p->key = key;
+	return p;
 }
 
 static void ptab_clear(struct ptab *t)
 {
-	if (t->slot)
-		memset(t->slot, 0, t->cap * sizeof(*t->slot));
-	t->n = 0;
+	scx_map_clear(&t->map);
 	t->dropped = 0;
 }
 
 /* ---- threads ----------------------------------------------------------------- */
 
-static void thread_table_grow(struct scx_agg *a)
-{
-	unsigned ncap = a->tcap ? a->tcap * 2 : 1024, m = ncap - 1;
-	struct thread **ns = scx_xcalloc(ncap, sizeof(*ns));
-
-	for (unsigned i = 0; i < a->tcap; i++) {
-		struct thread *t = a->tslot[i];
-		unsigned j;
-
-		if (!t)
-			continue;
-		for (j = agg_pid_slot(t->pid, ncap); ns[j]; j = (j + 1) & m)
-			;
-		ns[j] = t;
-	}
-	free(a->tslot);
-	a->tslot = ns;
-	a->tcap = ncap;
-}
-
 static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, const char *comm)
 {
 	struct thread *t;
-	unsigned m, i;
 
-	if ((a->nthreads + 1) * 2 > a->tcap)
-		thread_table_grow(a);
 	t = scx_xcalloc_aligned(_Alignof(struct thread), sizeof(*t));
 	t->pid = pid;
 	t->tgid = tgid > 0 ? tgid : pid;
@@ -351,11 +263,7 @@ static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, c
 	t->cpu = -1;
 	t->dsq = SCX_DSQ_NONE;
 	stats_init(&t->s);
-	m = a->tcap - 1;
-	for (i = agg_pid_slot(pid, a->tcap); a->tslot[i]; i = (i + 1) & m)
-		;
-	a->tslot[i] = t;
-	a->nthreads++;
+	*(struct thread **)scx_map_put(&a->threads, (uint32_t)pid, NULL) = t;
 	return t;
 }
 
@@ -371,23 +279,8 @@ static inline struct thread *thread_get(struct scx_agg *a, int32_t pid, int32_t 
 	return t;
 }
 
-/* Remove from the table (linear probing: shift the cluster back). */
-static void thread_unlink(struct scx_agg *a, struct thread *t)
+static void thread_free(struct thread *t)
 {
-	unsigned m = a->tcap - 1, i, j, k;
-
-	for (i = agg_pid_slot(t->pid, a->tcap); a->tslot[i] != t; i = (i + 1) & m)
-		;
-	a->tslot[i] = NULL;
-	for (j = (i + 1) & m; a->tslot[j]; j = (j + 1) & m) {
-		k = agg_pid_slot(a->tslot[j]->pid, a->tcap);
-		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
-			a->tslot[i] = a->tslot[j];
-			a->tslot[j] = NULL;
-			i = j;
-		}
-	}
-	a->nthreads--;
 	stats_free(&t->s);
 	free(t);
 }
@@ -967,7 +860,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 			t->state = TS_UNKNOWN;
 		} else {
 			fold_thread(a, t);
-			thread_unlink(a, t);
+			scx_map_del(&a->threads, (uint32_t)t->pid);
+			thread_free(t);
 		}
 		break;
 	case SCX_EV_TASK_RENAME:
@@ -1087,11 +981,10 @@ static void apply_by(struct scx_agg *a)
 		 * Start clean, and count state time from here, not from the
 		 * last state change.
 		 */
-		for (unsigned i = 0; i < a->tcap; i++) {
-			struct thread *t = a->tslot[i];
+		struct thread *t;
+		size_t pos = 0;
 
-			if (!t)
-				continue;
+		while ((t = agg_thread_next(a, &pos))) {
 			stats_reset(&t->s, grp_skip(a));
 			t->state_ts = SCX_MAX(t->state_ts, a->iv_start);
 		}
@@ -1104,15 +997,14 @@ static void reset_interval(struct scx_agg *a)
 		stats_reset(&a->cpus[i].s, cpu_skip(a));
 	/* without task stats or dead threads there is nothing to do per thread,
 	 * and thousands of cache misses not to take */
-	for (unsigned i = 0; i < a->tcap && (a->tstats || a->ndead); i++) {
-		struct thread *t = a->tslot[i];
+	struct thread *t;
+	size_t pos = 0;
 
-		if (!t)
-			continue;
+	while ((a->tstats || a->ndead) && (t = agg_thread_next(a, &pos))) {
 		if (t->dead) {
 			a->ndead--;
-			thread_unlink(a, t);
-			i--;	/* the cluster shifted into this slot */
+			scx_map_del_at(&a->threads, &pos);
+			thread_free(t);
 			continue;
 		}
 		if (a->tstats)	/* else they hold nothing */
@@ -1163,15 +1055,12 @@ static struct scx_agg_group *add_group(struct scx_agg *a, enum scx_agg_by by)
 
 static void gtab_groups(struct scx_agg *a, struct gtab *t, enum scx_agg_by by)
 {
-	for (unsigned i = 0; i <= t->cap; i++) {
-		struct grp *gr = i < t->cap ? t->slot[i] : NULL;
-		struct scx_agg_group *g;
+	struct grp *gr;
+	size_t pos = 0;
 
-		if (!gr && i == t->cap && t->other)
-			gr = t->other;
-		if (!gr)
-			continue;
-		g = add_group(a, by);
+	while ((gr = agg_gtab_next(t, &pos))) {
+		struct scx_agg_group *g = add_group(a, by);
+
 		g->key = by == SCX_AGG_COMM ? 0 : gr->key;
 		g->nr = gr->nr;
 		memcpy(g->comm, gr->comm, SCX_COMM_LEN);
@@ -1221,7 +1110,7 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 	s->start_ns = a->iv_start;
 	s->end_ns = end;
 	s->final = final;
-	s->nr_threads = a->nthreads;
+	s->nr_threads = a->threads.n;
 	s->nr_cpus = topo_cpus(a);
 	memset(s->nr, 0, sizeof(s->nr));
 
@@ -1303,12 +1192,12 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 			g->s = &st[i];
 		}
 	}
-	for (unsigned i = 0; i < a->tcap && a->tstats; i++) {
-		struct thread *t = a->tslot[i];
+	size_t pos = 0;
+	struct thread *t;
+
+	while (a->tstats && (t = agg_thread_next(a, &pos))) {
 		struct scx_agg_group *g;
 
-		if (!t)
-			continue;
 		/* state time up to the end, in the one pass over the threads */
 		if (!t->dead)
 			account_state(t, end);
@@ -1564,6 +1453,12 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 	}
 	if (o)
 		a->o = *o;
+	scx_map_init(&a->threads, sizeof(struct thread *));
+	scx_map_init(&a->tgid.map, sizeof(struct grp *));
+	scx_map_init(&a->comm.map, sizeof(struct grp *));
+	scx_map_init(&a->dsq.map, sizeof(struct grp *));
+	scx_map_init(&a->wakes.map, sizeof(struct pair));
+	scx_map_init(&a->preempts.map, sizeof(struct pair));
 	if (!a->o.by)
 		a->o.by = SCX_AGG_BY_DEFAULT;
 	if (!a->o.limit)
@@ -1594,19 +1489,25 @@ void scx_agg__set_by(struct scx_agg *a, unsigned by)
 		apply_by(a);
 }
 
-int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo)
-{
-	struct scx_topo *t = NULL;
-
-	if (a->started)
-		return -EBUSY;
-	if (topo && !(t = scx_topo__dup(topo)))
-		return -ENOMEM;
-	scx_topo__free(a->topo);
-	a->topo = t;
-	setup_topo(a);
-	return 0;
-}
+/* The engine keeps the thresholds (a->th) that the reports read. */
+const struct scx_agg_threshold scx_agg_thresholds[] = {
+	[TH_SWITCH_RATE] = { "switch-rate", 1000, "context switches per second on a cpu" },
+	[TH_WAKE_P99] = { "wake-p99-ms", 10, "p99 wakeup latency of a cpu, ms" },
+	[TH_MIGR_RATE] = { "migration-rate", 100, "migrations per second, all cpus" },
+	[TH_UTIL_HIGH] = { "util-high", 95, "cpu utilisation, percent, for a saturated cpu", 100 },
+	[TH_RQ_P99] = { "rq-p99-ms", 5, "p99 run-queue delay of a saturated cpu, ms" },
+	[TH_IMBALANCE] = { "imbalance", 50, "busiest minus idlest cpu utilisation, points", 100 },
+	[TH_RQ_DEPTH] = { "rq-depth", 10, "tasks waiting on one cpu" },
+	[TH_SOFTIRQ] = { "softirq-pct", 10, "softirq share of a cpu, percent", 100 },
+	[TH_LOST] = { "lost", 0, "events lost in the interval" },
+	[TH_STARVED] = { "starved-pct", 10, "runtime below this percent of the fair share", 100 },
+	[TH_HOG] = { "hog-factor", 10, "runtime above this many fair shares" },
+	[TH_IQR_K] = { "iqr-k", 1.5, "outliers: beyond q3 + k * IQR" },
+	[TH_MAD_Z] = { "mad-z", 3.5, "outliers: modified z-score above" },
+	[TH_SIGMA] = { "sigma", 3, "outliers: beyond mean + n standard deviations" },
+	[TH_PCT] = { "percentile", 99, "outliers: above this percentile", 100 },
+};
+const unsigned scx_agg_nr_thresholds = TH__COUNT;
 
 int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value)
 {
@@ -1631,18 +1532,17 @@ void scx_agg__free(struct scx_agg *a)
 	for (unsigned i = 0; i < a->nr_cpus; i++)
 		stats_free(&a->cpus[i].s);
 	free(a->cpus);
-	for (unsigned i = 0; i < a->tcap; i++) {
-		if (a->tslot[i]) {
-			stats_free(&a->tslot[i]->s);
-			free(a->tslot[i]);
-		}
-	}
-	free(a->tslot);
+	struct thread *t;
+	size_t pos = 0;
+
+	while ((t = agg_thread_next(a, &pos)))
+		thread_free(t);
+	scx_map_free(&a->threads);
 	gtab_free(&a->tgid);
 	gtab_free(&a->comm);
 	gtab_free(&a->dsq);
-	free(a->wakes.slot);
-	free(a->preempts.slot);
+	scx_map_free(&a->wakes.map);
+	scx_map_free(&a->preempts.map);
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
 		stats_free(&a->llc[i]);
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
@@ -1666,19 +1566,22 @@ void scx_agg__free(struct scx_agg *a)
 
 size_t scx_agg__mem(struct scx_agg *a)
 {
-	size_t n = sizeof(*a) + a->nr_cpus * sizeof(struct cpu) + a->tcap * sizeof(void *);
+	size_t n = sizeof(*a) + a->nr_cpus * sizeof(struct cpu) + scx_map_bytes(&a->threads);
+	struct thread *th;
+	size_t pos = 0;
 
 	for (unsigned i = 0; i < a->nr_cpus; i++)
 		n += stats_bytes(&a->cpus[i].s);
-	for (unsigned i = 0; i < a->tcap; i++)
-		if (a->tslot[i])
-			n += sizeof(struct thread) + stats_bytes(&a->tslot[i]->s);
-	n += (a->wakes.cap + a->preempts.cap) * sizeof(struct pair);
+	while ((th = agg_thread_next(a, &pos)))
+		n += sizeof(struct thread) + stats_bytes(&th->s);
+	n += scx_map_bytes(&a->wakes.map) + scx_map_bytes(&a->preempts.map);
 	for (struct gtab *t = &a->tgid; t <= &a->dsq; t++) {
-		n += t->cap * sizeof(void *);
-		for (unsigned i = 0; i < t->cap; i++)
-			if (t->slot[i])
-				n += sizeof(struct grp) + stats_bytes(&t->slot[i]->s);
+		struct grp **slot;
+
+		n += scx_map_bytes(&t->map);
+		pos = 0;
+		while ((slot = scx_map_next(&t->map, &pos, NULL)))
+			n += sizeof(struct grp) + stats_bytes(&(*slot)->s);
 		for (struct grp *g = t->spare; g; g = g->next_spare)
 			n += sizeof(struct grp) + stats_bytes(&g->s);
 	}

@@ -215,8 +215,6 @@ void scx_agg__free(struct scx_agg *a);
  * them, and the engine then keeps no per-task statistics at all.
  */
 void scx_agg__set_by(struct scx_agg *a, unsigned by);
-/* Replace the topology; only before the first event.  0 or -EBUSY/-ENOMEM. */
-int scx_agg__set_topo(struct scx_agg *a, const struct scx_topo *topo);
 /*
  * Set a report threshold by name ("switch-rate", "wake-p99", ...: see
  * scx_agg_thresholds[] and man/scx-agg.1).  0, -ENOENT for an unknown name, or

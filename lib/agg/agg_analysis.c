@@ -20,15 +20,13 @@ static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *
 /* Threads that ran or waited to run in the interval. */
 static unsigned demanding(struct scx_agg *a, struct thread ***out)
 {
-	struct thread **v = scx_xmalloc((a->nthreads + 1) * sizeof(*v));
+	struct thread **v = scx_xmalloc((a->threads.n + 1) * sizeof(*v)), *t;
 	unsigned n = 0;
+	size_t pos = 0;
 
-	for (unsigned i = 0; i < a->tcap; i++) {
-		struct thread *t = a->tslot[i];
-
-		if (t && (t->s.busy_ns || t->s.runnable_ns || t->s.preempted_ns))
+	while ((t = agg_thread_next(a, &pos)))
+		if (t->s.busy_ns || t->s.runnable_ns || t->s.preempted_ns)
 			v[n++] = t;
-	}
 	*out = v;
 	return n;
 }

@@ -7,6 +7,7 @@
 
 #include "agg/agg.h"
 #include "agg/agg_place_int.h"
+#include "core/hashmap.h"
 
 enum tstate {
 	TS_UNKNOWN = 0,		/* not seen in a state yet: its time is not counted */
@@ -82,8 +83,7 @@ struct grp {
 };
 
 struct gtab {
-	struct grp **slot;
-	unsigned cap, n;
+	struct scx_map map;	/* key, or the hash of comm (core/hashmap.h), -> struct grp * */
 	struct grp *other;	/* what did not fit (see GROUPS_MAX) */
 	/*
 	 * Groups of past intervals, emptied, kept with their histogram memory:
@@ -99,8 +99,7 @@ struct pair {
 };
 
 struct ptab {
-	struct pair *slot;
-	unsigned cap, n;
+	struct scx_map map;	/* key -> struct pair */
 	uint64_t dropped;	/* events whose pair did not fit */
 	struct pair scratch;
 };
@@ -124,8 +123,7 @@ struct scx_agg {
 	unsigned *llc_cpus, *node_cpus;
 	int *llc_node;		/* close_interval: node slot of each LLC slot, -1 none */
 
-	struct thread **tslot;	/* open addressing by pid */
-	unsigned tcap, nthreads;
+	struct scx_map threads;	/* pid -> struct thread * */
 	unsigned ndead;		/* freed threads kept for their --by pid row */
 
 	struct gtab tgid, comm, dsq;
@@ -162,26 +160,22 @@ struct scx_agg {
 	unsigned gcap[SCX_AGG_BY__COUNT];
 };
 
-/* Home slot of pid in a thread table of cap (a power of two) slots. */
-static inline unsigned agg_pid_slot(int32_t pid, unsigned cap)
-{
-	return (uint32_t)pid * 2654435761u & (cap - 1);
-}
-
 static inline struct thread *agg_thread_find(const struct scx_agg *a, int32_t pid)
 {
-	unsigned m = a->tcap - 1, i;
+	struct thread **t = scx_map_get(&a->threads, (uint32_t)pid);
 
-	if (!a->tcap)
-		return NULL;
-	for (i = agg_pid_slot(pid, a->tcap); a->tslot[i]; i = (i + 1) & m)
-		if (a->tslot[i]->pid == pid)
-			return a->tslot[i];
-	return NULL;
+	return t ? *t : NULL;
+}
+
+/* The threads one by one: *pos starts at 0; NULL after the last. */
+static inline struct thread *agg_thread_next(const struct scx_agg *a, size_t *pos)
+{
+	struct thread **t = scx_map_next(&a->threads, pos, NULL);
+
+	return t ? *t : NULL;
 }
 
 bool agg_stats_active(const struct scx_agg_stats *s);
-void agg_stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s);
 
 
 #endif
@@ -209,8 +203,16 @@ int agg_report_cpu(struct scx_agg *a, const char *name, struct scx_table **out);
 int agg_report_analysis(struct scx_agg *a, const char *name, struct scx_table **out);
 int agg_report_place(struct scx_agg *a, const char *name, struct scx_table **out);
 
-/* Entries 0..cap of a group table: cap is the "(other)" group, maybe NULL. */
-static inline struct grp *agg_gtab_at(const struct gtab *t, unsigned i)
+/* The groups of a table one by one, "(other)" last: *pos starts at 0; NULL after the last. */
+static inline struct grp *agg_gtab_next(const struct gtab *t, size_t *pos)
 {
-	return i < t->cap ? t->slot[i] : t->other;
+	struct grp **g = scx_map_next(&t->map, pos, NULL);
+
+	if (g)
+		return *g;
+	if (*pos == t->map.cap + 1 && t->other) {
+		(*pos)++;
+		return t->other;
+	}
+	return NULL;
 }

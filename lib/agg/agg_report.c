@@ -19,25 +19,6 @@ const char *const scx_agg_report_names[] = {
 	"pre-migration", "parallelism", NULL,
 };
 
-const struct scx_agg_threshold scx_agg_thresholds[] = {
-	[TH_SWITCH_RATE] = { "switch-rate", 1000, "context switches per second on a cpu" },
-	[TH_WAKE_P99] = { "wake-p99-ms", 10, "p99 wakeup latency of a cpu, ms" },
-	[TH_MIGR_RATE] = { "migration-rate", 100, "migrations per second, all cpus" },
-	[TH_UTIL_HIGH] = { "util-high", 95, "cpu utilisation, percent, for a saturated cpu", 100 },
-	[TH_RQ_P99] = { "rq-p99-ms", 5, "p99 run-queue delay of a saturated cpu, ms" },
-	[TH_IMBALANCE] = { "imbalance", 50, "busiest minus idlest cpu utilisation, points", 100 },
-	[TH_RQ_DEPTH] = { "rq-depth", 10, "tasks waiting on one cpu" },
-	[TH_SOFTIRQ] = { "softirq-pct", 10, "softirq share of a cpu, percent", 100 },
-	[TH_LOST] = { "lost", 0, "events lost in the interval" },
-	[TH_STARVED] = { "starved-pct", 10, "runtime below this percent of the fair share", 100 },
-	[TH_HOG] = { "hog-factor", 10, "runtime above this many fair shares" },
-	[TH_IQR_K] = { "iqr-k", 1.5, "outliers: beyond q3 + k * IQR" },
-	[TH_MAD_Z] = { "mad-z", 3.5, "outliers: modified z-score above" },
-	[TH_SIGMA] = { "sigma", 3, "outliers: beyond mean + n standard deviations" },
-	[TH_PCT] = { "percentile", 99, "outliers: above this percentile", 100 },
-};
-const unsigned scx_agg_nr_thresholds = TH__COUNT;
-
 unsigned scx_agg_report_needs(const char *name)
 {
 	static const struct { const char *name; unsigned need; } t[] = {
@@ -75,9 +56,10 @@ int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 	return err;
 }
 
+/* The threads with anything in the interval (break leaves both loops). */
 #define FOR_THREADS(a, t)                                                    \
-	for (unsigned t##_i = 0; t##_i < (a)->tcap; t##_i++)                 \
-		for (struct thread *t = (a)->tslot[t##_i]; t; t = NULL)       \
+	for (size_t t##_pos = 0, t##_once = 1; t##_once; t##_once = 0)       \
+		for (struct thread *t; (t = agg_thread_next(a, &t##_pos));)   \
 			if (agg_stats_active(&t->s))
 
 static double pct(uint64_t part, uint64_t whole)
@@ -108,14 +90,12 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 	uint64_t total = 0, dur = agg_dur(a);
 	unsigned row;
 
-	for (unsigned i = 0; i <= a->tgid.cap; i++)
-		if (agg_gtab_at(&a->tgid, i))
-			total += agg_gtab_at(&a->tgid, i)->s.busy_ns;
-	for (unsigned i = 0; i <= a->tgid.cap; i++) {
-		struct grp *g = agg_gtab_at(&a->tgid, i);
+	struct grp *g;
+	size_t pos = 0;
 
-		if (!g)
-			continue;
+	while ((g = agg_gtab_next(&a->tgid, &pos)))
+		total += g->s.busy_ns;
+	for (pos = 0; (g = agg_gtab_next(&a->tgid, &pos));) {
 		row = scx_table_row(t);
 		scx_table_int(t, row, 0, g->key);
 		scx_table_str(t, row, 1, g->comm);
@@ -128,7 +108,7 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 		scx_table_hist(t, row, 8, &g->s.rq_delay);
 	}
 	row = scx_table_row(s);
-	scx_table_uint(s, row, 0, a->tgid.n);
+	scx_table_uint(s, row, 0, a->tgid.map.n);
 	scx_table_uint(s, row, 1, total);
 	scx_table_num(s, row, 2, dur && a->snap.nr_cpus ? pct(total, dur * a->snap.nr_cpus) : 0);
 	scx_table_append(out, s);
@@ -273,12 +253,11 @@ static int task_states(struct scx_agg *a, const char *r, struct scx_table **out)
 	FOR_THREADS(a, th)
 		state_row(t, th->pid, th->comm, &th->s);
 	finish(a, out, t, 2);
-	for (unsigned i = 0; i <= a->tgid.cap; i++) {
-		const struct grp *g = agg_gtab_at(&a->tgid, i);
+	const struct grp *g;
+	size_t pos = 0;
 
-		if (g)
-			state_row(p, g->key, g->comm, &g->s);
-	}
+	while ((g = agg_gtab_next(&a->tgid, &pos)))
+		state_row(p, g->key, g->comm, &g->s);
 	finish(a, out, p, 2);
 	return 0;
 }
@@ -297,7 +276,7 @@ static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *p
 	struct scx_table *s = table(r, "summary", sc);
 	unsigned row = scx_table_row(s);
 
-	scx_table_uint(s, row, 0, pt->n);
+	scx_table_uint(s, row, 0, pt->map.n);
 	scx_table_uint(s, row, 1, pt->dropped);
 	scx_table_append(out, s);
 }
@@ -334,12 +313,11 @@ static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 					  "voluntary:u", NULL };
 	struct scx_table *p = table(r, "pairs", pc), *t = table(r, "threads", tc);
 
-	for (unsigned i = 0; i < a->preempts.cap; i++) {
-		const struct pair *pr = &a->preempts.slot[i];
+	const struct pair *pr;
+	size_t pos = 0;
 
-		if (pr->key)
-			pair_row(a, p, pr);
-	}
+	while ((pr = scx_map_next(&a->preempts.map, &pos, NULL)))
+		pair_row(a, p, pr);
 	pairs_summary(a, r, &a->preempts, out);
 	finish(a, out, p, 4);
 	FOR_THREADS(a, th) {
@@ -387,12 +365,12 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 					  "a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns",
 					  NULL };
 	struct scx_table *t = table(r, "mutual", mc);
-	const struct pair **v = scx_xmalloc((a->wakes.n + 1) * sizeof(*v));
+	const struct pair **v = scx_xmalloc((a->wakes.map.n + 1) * sizeof(*v)), *pr;
 	unsigned n = 0;
+	size_t pos = 0;
 
-	for (unsigned i = 0; i < a->wakes.cap; i++)
-		if (a->wakes.slot[i].key)
-			v[n++] = &a->wakes.slot[i];
+	while ((pr = scx_map_next(&a->wakes.map, &pos, NULL)))
+		v[n++] = pr;
 	qsort(v, n, sizeof(*v), cmp_pair_key);
 	for (unsigned i = 0; i < n; i++) {
 		int32_t x = pair_from(v[i]), y = pair_to(v[i]);
@@ -430,13 +408,11 @@ static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out
 	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL };
 	struct scx_table *p = table(r, "pairs", pc), *c = table(r, "chains", cc);
 
-	for (unsigned i = 0; i < a->wakes.cap; i++) {
-		const struct pair *pr = &a->wakes.slot[i];
-		unsigned row;
+	const struct pair *pr;
+	size_t pos = 0;
 
-		if (!pr->key)
-			continue;
-		row = pair_row(a, p, pr);
+	while ((pr = scx_map_next(&a->wakes.map, &pos, NULL))) {
+		unsigned row = pair_row(a, p, pr);
 		scx_table_uint(p, row, 5, pr->runs ? pr->sum_ns / pr->runs : 0);
 		scx_table_uint(p, row, 6, pr->max_ns);
 	}

@@ -218,13 +218,11 @@ static int dsq(struct scx_agg *a, const char *r, struct scx_table **out)
 	struct scx_table *d = scx_table_new(r, "dsqs", dc);
 	uint64_t dur = agg_dur(a);
 
-	for (unsigned i = 0; i <= a->dsq.cap; i++) {
-		const struct grp *g = agg_gtab_at(&a->dsq, i);
-		unsigned row;
+	const struct grp *g;
+	size_t pos = 0;
 
-		if (!g)
-			continue;
-		row = scx_table_row(d);
+	while ((g = agg_gtab_next(&a->dsq, &pos))) {
+		unsigned row = scx_table_row(d);
 		scx_table_uint(d, row, 0, (uint64_t)g->key);
 		scx_table_uint(d, row, 1, g->s.dsq_inserts);
 		scx_table_uint(d, row, 2, g->s.dsq_dispatches);

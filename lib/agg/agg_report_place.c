@@ -68,6 +68,8 @@ static int work_conservation(struct scx_agg *a, const char *r, struct scx_table 
 	static const char *const tc[] = { "pid:i:key", "comm:s", "waited:ns", "waited_while_idle:ns",
 					  "while_idle_pct:pct", "while_llc_idle_ns:n", NULL };
 	struct agg_place *p = a->place;
+	struct thread *th;
+	size_t pos;
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *l = scx_table_new(r, "llcs", lc), *n = scx_table_new(r, "nodes", nc),
 			 *t = scx_table_new(r, "threads", tc);
@@ -128,11 +130,11 @@ static int work_conservation(struct scx_agg *a, const char *r, struct scx_table 
 		scx_table_num(n, row, 3, pct(i < p->nr_node ? dom_viol(&p->node[i]) : 0, dur));
 	}
 	finish(a, out, n, 2);
-	for (unsigned i = 0; i < a->tcap; i++) {
-		struct thread *th = a->tslot[i];
+	pos = 0;
+	while ((th = agg_thread_next(a, &pos))) {
 		int32_t q;
 
-		if (!th || !place_task_fresh(p, &th->pl) || !th->pl.wait_ns)
+		if (!place_task_fresh(p, &th->pl) || !th->pl.wait_ns)
 			continue;
 		row = scx_table_row(t);
 		q = th->cpu;
@@ -277,6 +279,8 @@ static int pre_migration(struct scx_agg *a, const char *r, struct scx_table **ou
 	static const char *const tc[] = { "pid:i:key", "comm:s", "migrated:u", "pre_migration:ns",
 					  "pre_mig_max:ns", NULL };
 	struct agg_place *p = a->place;
+	struct thread *th;
+	size_t pos;
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *t = scx_table_new(r, "threads", tc);
 	unsigned row = scx_table_row(s);
@@ -299,10 +303,9 @@ static int pre_migration(struct scx_agg *a, const char *r, struct scx_table **ou
 		scx_table_uint(c, row, 2, pc->premig_ns);
 	}
 	finish(a, out, c, 2);
-	for (unsigned i = 0; i < a->tcap; i++) {
-		struct thread *th = a->tslot[i];
-
-		if (!th || !place_task_fresh(p, &th->pl) || !th->pl.premig_n)
+	pos = 0;
+	while ((th = agg_thread_next(a, &pos))) {
+		if (!place_task_fresh(p, &th->pl) || !th->pl.premig_n)
 			continue;
 		row = scx_table_row(t);
 		scx_table_int(t, row, 0, th->pid);

@@ -143,13 +143,52 @@ struct sort_row {
 	unsigned i;
 };
 
-/* Descending key, then ascending row: a stable order from qsort. */
+static _Thread_local const struct scx_table *sort_table;	/* for cmp_sort_row */
+
+/* Rows r and q by their key columns (OpenMetrics labels), in column order. */
+static int cmp_keys(const struct scx_table *t, unsigned r, unsigned q)
+{
+	for (unsigned c = 0; c < t->ncols; c++) {
+		const union scx_cell *x = &t->cells[r * t->ncols + c], *y = &t->cells[q * t->ncols + c];
+		int d;
+
+		if (!(t->cols[c].flags & SCX_COL_KEY))
+			continue;
+		switch (t->cols[c].kind) {
+		case SCX_COL_STR:
+			d = strcmp(x->s ? x->s : "", y->s ? y->s : "");
+			break;
+		case SCX_COL_INT:
+			d = x->i < y->i ? -1 : x->i > y->i;
+			break;
+		case SCX_COL_UINT:
+		case SCX_COL_NS:
+			d = x->u < y->u ? -1 : x->u > y->u;
+			break;
+		default:
+			d = 0;
+			break;
+		}
+		if (d)
+			return d;
+	}
+	return 0;
+}
+
+/*
+ * Descending value, then ascending key columns, then ascending row: ties
+ * come out in one order whatever order the rows were added in (the agg
+ * tables add them in hash-table order).
+ */
 static int cmp_sort_row(const void *a, const void *b)
 {
 	const struct sort_row *x = a, *y = b;
+	int d;
 
 	if (x->key != y->key)
 		return x->key < y->key ? 1 : -1;
+	if ((d = cmp_keys(sort_table, x->i, y->i)))
+		return d;
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
@@ -165,6 +204,7 @@ void scx_table_sort_desc(struct scx_table *t, unsigned col)
 			perm[i].key = -HUGE_VAL;	/* NaN sorts last, and compares */
 		perm[i].i = i;
 	}
+	sort_table = t;
 	qsort(perm, t->nrows, sizeof(*perm), cmp_sort_row);
 	nc = scx_xmalloc((size_t)t->cap * t->ncols * sizeof(*nc) + 1);
 	for (unsigned i = 0; i < t->nrows; i++)

@@ -69,7 +69,7 @@ void scx_table_append(struct scx_table **head, struct scx_table *tb);
 
 /* Keep the first 'limit' rows (0 = all), counting the rest in omitted. */
 void scx_table_limit(struct scx_table *t, unsigned limit);
-/* Sort rows by a column, descending (ties keep their order). */
+/* Sort rows by a column, descending; ties by the key columns ascending, then in their order. */
 void scx_table_sort_desc(struct scx_table *t, unsigned col);
 
 struct scx_report_ctx {

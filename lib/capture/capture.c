@@ -20,7 +20,25 @@
 
 _Static_assert(EV_MAX_CPUS == SCX_MAX_CPUS, "the --cpus bitmap covers every cpu id");
 
-_Static_assert(SCX_CAP_SCX == EVS_SCX && SCX_CAP_CPUHP == EVS_CPUHP, "selection bits drifted");
+/* capture.h's public selection bits are the BPF program's, bit for bit */
+#define SAME_BIT(x) _Static_assert(SCX_CAP_##x == EVS_##x, "selection bit " #x " drifted")
+SAME_BIT(SWITCH);
+SAME_BIT(WAKING);
+SAME_BIT(WAKEUP);
+SAME_BIT(WAKEUP_NEW);
+SAME_BIT(MIGRATE);
+SAME_BIT(FORK);
+SAME_BIT(EXEC);
+SAME_BIT(EXIT);
+SAME_BIT(FREE);
+SAME_BIT(SOFTIRQ);
+SAME_BIT(IPI);
+SAME_BIT(FREQ);
+SAME_BIT(IDLE);
+SAME_BIT(CPUHP);
+SAME_BIT(SCX);
+#undef SAME_BIT
+_Static_assert(SCX_CAP_ALL == (EVS_SCX << 1) - 1, "a selection bit without a SCX_CAP_ name");
 
 #define DEFAULT_RING (64ull << 20)
 #define DEFAULT_WAKEUP (256ull << 10)

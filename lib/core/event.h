@@ -12,6 +12,7 @@
 #ifndef SCX_EVENT_H
 #define SCX_EVENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -250,6 +251,24 @@ void scx_field_set_int(struct scx_event *e, const struct scx_field *f, int64_t v
 
 /* Zero an event and set its defaults (dsq_id = SCX_DSQ_NONE for switches). */
 void scx_event_init(struct scx_event *e, unsigned type);
+
+/*
+ * A switch without sched_ext data (dsq_id == SCX_DSQ_NONE) is written
+ * without its sched_ext fields: it stops before dsq_id, field
+ * SCX_SW_SCX_FIRST of the switch table (t/unit/0003-stream checks), byte
+ * SCX_SW_SCX_OFFSET of its payload.  The one definition for every format.
+ */
+#define SCX_SW_SCX_FIRST 9
+#define SCX_SW_SCX_OFFSET offsetof(struct scx_ev_switch, dsq_id)
+static inline bool scx_event_has_scx(const struct scx_event *e)
+{
+	return e->type != SCX_EV_SWITCH || e->sw.dsq_id != SCX_DSQ_NONE;
+}
+/* Fields of e that are written (d = scx_ev_desc(e->type)). */
+static inline unsigned scx_event_nr_fields(const struct scx_event *e, const struct scx_ev_desc *d)
+{
+	return scx_event_has_scx(e) ? d->nr_fields : SCX_SW_SCX_FIRST;
+}
 
 /* "R", "S", "D", "R+", "D|K"... as ftrace prints prev_state; buf >= 16 bytes */
 const char *scx_state_str(int64_t state, char *buf, size_t size);

@@ -327,6 +327,8 @@ void scx_buf_reserve(struct scx_buf *b, size_t extra)
 
 void scx_buf_add(struct scx_buf *b, const void *p, size_t n)
 {
+	if (!n)		/* p may be NULL then: an empty buffer's data */
+		return;
 	scx_buf_reserve(b, n);
 	memcpy(b->data + b->len, p, n);
 	b->len += n;

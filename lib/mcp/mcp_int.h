@@ -209,7 +209,6 @@ struct mcp_trace *mcp_trace_find(struct mcp_server *s, const char *id);
 void mcp_traces_free(struct mcp_server *s);
 /* Trace ids: [A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}; never a path. */
 bool mcp_trace_id_ok(const char *id);
-const char *mcp_trace_id(const struct mcp_trace *t);
 int mcp_trace_summary(struct mcp_server *s, struct mcp_trace *t, struct scx_jw *w);
 
 /* ---- live capture (mcp_live.c) --------------------------------------------- */
@@ -221,6 +220,5 @@ int mcp_live_fd(struct mcp_server *s);
 void mcp_live_tick(struct mcp_server *s, uint64_t now_ms);
 int mcp_live_stream(struct mcp_server *s, struct scx_jw *w);
 int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, unsigned limit);
-bool mcp_live_running(struct mcp_server *s);
 
 #endif

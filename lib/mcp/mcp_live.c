@@ -344,11 +344,6 @@ int mcp_live_stop(struct mcp_server *s)
 	return 0;
 }
 
-bool mcp_live_running(struct mcp_server *s)
-{
-	return s->live && !s->live->reaped;
-}
-
 int mcp_live_fd(struct mcp_server *s)
 {
 	return s->live && !s->live->reaped ? s->live->wake[0] : -1;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Helpers shared by scx-mcp's event-level trace tools (mcp_tools_query.c, mcp_tools_timeline.c). */
+/* Argument and output helpers of scx-mcp's trace tools (mcp_tools_query.c, _timeline.c, _agg.c). */
 #ifndef SCX_MCP_QUERY_H
 #define SCX_MCP_QUERY_H
 
@@ -11,23 +11,13 @@
 
 struct mcp_trace;
 
-/* int64 -> non-zero uint32 map, open addressing */
-struct kmap {
-	int64_t *keys;
-	uint32_t *vals;	/* index + 1; 0 = empty */
-	size_t cap, n;
-};
-/* Slot of k; a new slot holds 0 and the caller stores a non-zero value at once. */
-uint32_t *kmap_slot(struct kmap *m, int64_t k);
-void kmap_free(struct kmap *m);
-
 /* One event as its NDJSON object into c's payload (tmp is scratch). */
-void raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp);
+void mcp_raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp);
 /* The comm of a pid in the trace ("swapper" for 0), SCX_COMM_LEN bytes. */
-void comm_of(const struct mcp_trace *t, int32_t pid, char *out);
+void mcp_comm_of(const struct mcp_trace *t, int32_t pid, char *out);
 /* start_time_ns/end_time_ns arguments (0 / UINT64_MAX when absent); -1 failed. */
-int get_range(struct mcp_call *c, uint64_t *from, uint64_t *to);
+int mcp_arg_range(struct mcp_call *c, uint64_t *from, uint64_t *to);
 /* The limit argument with a default and a maximum; -1 failed. */
-int get_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim);
+int mcp_arg_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mcp/mcp_query.h"
 #include "mcp/mcp_tools.h"
 #include "mcp/mcp_trace.h"
 
@@ -105,11 +106,12 @@ static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name,
 	return 0;
 }
 
+/* mcp_arg_limit() into the unsigned row limit of scx_agg_opts */
 static int get_limit(struct mcp_call *c, int64_t def, int64_t max, unsigned *lim)
 {
-	int64_t v = def;
+	int64_t v;
 
-	if (mcp_arg_i64(c, "limit", &v, 1, max) < 0)
+	if (mcp_arg_limit(c, def, max, &v))
 		return -1;
 	*lim = (unsigned)v;
 	return 0;

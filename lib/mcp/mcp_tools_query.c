@@ -9,57 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hashmap.h"
 #include "mcp/mcp_query.h"
 #include "mcp/mcp_tools.h"
 #include "mcp/mcp_trace.h"
 #include "stream/stream.h"
 
-/* ---- a small int64 -> slot map (mcp_query.h) ------------------------------------ */
-
-static inline size_t kmix(int64_t k)
-{
-	uint64_t x = (uint64_t)k * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(x ^ (x >> 29));
-}
-
-/* Slot of k (inserting it with val when absent). */
-uint32_t *kmap_slot(struct kmap *m, int64_t k)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		struct kmap o = *m;
-
-		m->cap = o.cap ? o.cap * 2 : 1024;
-		m->keys = scx_xcalloc(m->cap, sizeof(*m->keys));
-		m->vals = scx_xcalloc(m->cap, sizeof(*m->vals));
-		m->n = 0;
-		for (size_t j = 0; j < o.cap; j++)
-			if (o.vals[j])
-				*kmap_slot(m, o.keys[j]) = o.vals[j];
-		free(o.keys);
-		free(o.vals);
-	}
-	for (i = kmix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->vals[i]) {
-			/* the caller stores a non-zero value at once */
-			m->keys[i] = k;
-			m->n++;
-			return &m->vals[i];
-		}
-		if (m->keys[i] == k)
-			return &m->vals[i];
-	}
-}
-
-void kmap_free(struct kmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-void raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp)
+void mcp_raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp)
 {
 	scx_buf_reset(tmp);
 	scx_event_to_json(tmp, e);
@@ -68,7 +24,7 @@ void raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tm
 	scx_jw_raw(&c->w, tmp->data, tmp->len);
 }
 
-void comm_of(const struct mcp_trace *t, int32_t pid, char *out)
+void mcp_comm_of(const struct mcp_trace *t, int32_t pid, char *out)
 {
 	const struct mcp_task *k = mcp_trace_task(t, pid);
 
@@ -78,7 +34,7 @@ void comm_of(const struct mcp_trace *t, int32_t pid, char *out)
 		snprintf(out, SCX_COMM_LEN, "%s", k ? k->comm : "");
 }
 
-int get_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
+int mcp_arg_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
 {
 	int64_t v;
 
@@ -95,7 +51,7 @@ int get_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
 	return 0;
 }
 
-int get_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
+int mcp_arg_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
 {
 	*lim = def;
 	return mcp_arg_i64(c, "limit", lim, 1, max) < 0 ? -1 : 0;
@@ -345,7 +301,7 @@ int mcp_t_query(struct mcp_call *c)
 	struct scx_event e;
 	size_t off = 0;
 	/* aggregation state */
-	struct kmap km = { 0 };
+	struct scx_map km = SCX_MAP_INIT(uint32_t);	/* key -> index in keys[] + 1 */
 	struct agg_key *keys = NULL;
 	size_t nkeys = 0, capkeys = 0;
 	int64_t amin = INT64_MAX, amax = INT64_MIN;
@@ -355,9 +311,9 @@ int mcp_t_query(struct mcp_call *c)
 					     NULL };
 	struct fcache afc = { .name = afield };
 
-	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || get_range(c, &from, &to) ||
+	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || mcp_arg_range(c, &from, &to) ||
 	    mcp_arg_i64(c, "cpu", &cpu, -1, 1 << 20) < 0 || mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
-	    get_limit(c, 100, 10000, &limit) || mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 ||
+	    mcp_arg_limit(c, 100, 10000, &limit) || mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 ||
 	    parse_filters(c, fs, &nf))
 		return -1;
 	if (!type_mask(type, &mask))
@@ -401,7 +357,7 @@ int mcp_t_query(struct mcp_call *c)
 		if (agg < 0) {
 			if ((int64_t)matched <= offset || (int64_t)shown >= limit || !mcp_room(c))
 				continue;
-			raw_event(c, &e, &tmp);
+			mcp_raw_event(c, &e, &tmp);
 			shown++;
 			continue;
 		}
@@ -423,7 +379,7 @@ int mcp_t_query(struct mcp_call *c)
 					hk = hk * 131 + (unsigned char)*p;
 				hk ^= INT64_MIN;	/* keep apart from small numbers */
 			}
-			slot = kmap_slot(&km, hk);
+			slot = scx_map_put(&km, (uint64_t)hk, NULL);
 			if (!*slot) {
 				if (nkeys == capkeys) {
 					capkeys = capkeys ? capkeys * 2 : 256;
@@ -501,7 +457,7 @@ int mcp_t_query(struct mcp_call *c)
 		}
 	}
 	scx_jw_obj_end(&c->w);
-	kmap_free(&km);
+	scx_map_free(&km);
 	free(keys);
 	scx_buf_free(&tmp);
 	return 0;

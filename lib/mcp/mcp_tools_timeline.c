@@ -45,16 +45,19 @@ int mcp_t_ptimeline(struct mcp_call *c)
 	bool by_tgid;
 
 	if (!t || mcp_arg_required(c, "pid") || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 ||
-	    get_range(c, &from, &to) || get_limit(c, 200, 10000, &limit))
+	    mcp_arg_range(c, &from, &to) || mcp_arg_limit(c, 200, 10000, &limit))
 		return -1;
 	/* a pid that is some thread's tgid but no thread itself means the process */
 	by_tgid = false;
 	if (!mcp_trace_task(t, (int32_t)pid) || mcp_trace_task(t, (int32_t)pid)->tgid == pid) {
-		for (unsigned i = 0; i < t->task_cap; i++)
-			if (t->tasks[i].pid && t->tasks[i].pid != pid && t->tasks[i].tgid == pid)
+		const struct mcp_task *k;
+		size_t pos = 0;
+
+		while ((k = scx_map_next(&t->tasks, &pos, NULL)))
+			if (k->pid != pid && k->tgid == pid)
 				by_tgid = true;
 	}
-	comm_of(t, (int32_t)pid, comm);
+	mcp_comm_of(t, (int32_t)pid, comm);
 	open = scx_xcalloc(t->max_cpu + 2, sizeof(*open));
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", t->id);
@@ -121,7 +124,7 @@ int mcp_t_ptimeline(struct mcp_call *c)
 				wakeups++;
 			rows++;
 			if ((int64_t)shown < limit && mcp_room(c)) {
-				raw_event(c, &e, &tmp);
+				mcp_raw_event(c, &e, &tmp);
 				shown++;
 			}
 			break;
@@ -150,13 +153,13 @@ int mcp_t_ctimeline(struct mcp_call *c)
 	uint64_t from, to, last = 0, rows = 0, shown = 0, busy = 0, idle = 0, sw = 0;
 	int64_t cpu = -1, limit;
 	struct scx_event e;
-	struct kmap tasks = { 0 };
+	struct scx_map tasks = SCX_MAP_INIT(uint8_t);	/* pids seen running */
 	size_t off = 0;
 	int32_t cur = -1;
 	char cur_comm[SCX_COMM_LEN] = "";
 
 	if (!t || mcp_arg_required(c, "cpu") || mcp_arg_i64(c, "cpu", &cpu, 0, 1 << 20) < 0 ||
-	    get_range(c, &from, &to) || get_limit(c, 200, 10000, &limit))
+	    mcp_arg_range(c, &from, &to) || mcp_arg_limit(c, 200, 10000, &limit))
 		return -1;
 	if (cpu > t->max_cpu)
 		return mcp_fail(c, "cpu %lld has no events in trace '%s' (cpus 0-%d)", (long long)cpu,
@@ -187,7 +190,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 		}
 		if (e.ts >= from) {
 			sw++;
-			*kmap_slot(&tasks, e.sw.next_pid) = 1;
+			scx_map_put(&tasks, (uint64_t)e.sw.next_pid, NULL);
 		}
 		cur = e.sw.next_pid;
 		memcpy(cur_comm, e.sw.next_comm, SCX_COMM_LEN);
@@ -208,7 +211,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 		mcp_note_cut(c, shown, rows - shown, (int64_t)shown >= limit ? "limit" :
 			     "result size cap; narrow the time range");
 	scx_jw_obj_end(&c->w);
-	kmap_free(&tasks);
+	scx_map_free(&tasks);
 	return 0;
 }
 
@@ -222,10 +225,10 @@ struct pending {
 	int32_t state;
 };
 
-static struct pending *pend_of(struct kmap *m, struct pending **pend, size_t *n, size_t *cap,
+static struct pending *pend_of(struct scx_map *m, struct pending **pend, size_t *n, size_t *cap,
 			       int32_t pid)
 {
-	uint32_t *slot = kmap_slot(m, pid);
+	uint32_t *slot = scx_map_put(m, (uint64_t)pid, NULL);	/* index + 1 */
 
 	if (!*slot) {
 		if (*n == *cap) {
@@ -328,7 +331,7 @@ int mcp_t_correlate(struct mcp_call *c)
 {
 	struct mcp_trace *t = mcp_tool_trace(c);
 	int64_t pid = -1, limit;
-	struct kmap map = { 0 };
+	struct scx_map map = SCX_MAP_INIT(uint32_t);
 	struct pending *pend = NULL;
 	size_t npend = 0, cappend = 0, npairs = 0, cappairs = 0, off = 0, shown = 0;
 	struct pair *pairs = NULL;
@@ -336,7 +339,7 @@ int mcp_t_correlate(struct mcp_call *c)
 	struct scx_event e;
 	unsigned wake_type;
 
-	if (!t || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 || get_limit(c, 100, 10000, &limit))
+	if (!t || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 || mcp_arg_limit(c, 100, 10000, &limit))
 		return -1;
 	/* waking is the start of a wakeup; traces without it have only wakeup */
 	wake_type = t->counts[SCX_EV_WAKING] ? SCX_EV_WAKING : SCX_EV_WAKEUP;
@@ -426,13 +429,13 @@ int mcp_t_correlate(struct mcp_call *c)
 
 		scx_jw_obj_begin(&c->w);
 		scx_jw_kint(&c->w, "pid", p->pid);
-		comm_of(t, p->pid, comm);
+		mcp_comm_of(t, p->pid, comm);
 		scx_jw_kstr(&c->w, "comm", comm);
 		scx_jw_kuint(&c->w, "wakeup_ts_ns", p->wake_ts);
 		scx_jw_kuint(&c->w, "schedule_ts_ns", p->wake_ts + p->lat);
 		scx_jw_kuint(&c->w, "latency_ns", p->lat);
 		scx_jw_kint(&c->w, "waker_pid", p->waker);
-		comm_of(t, p->waker, comm);
+		mcp_comm_of(t, p->waker, comm);
 		scx_jw_kstr(&c->w, "waker_comm", comm);
 		scx_jw_kint(&c->w, "wake_cpu", p->wake_cpu);
 		scx_jw_kint(&c->w, "run_cpu", p->run_cpu);
@@ -446,6 +449,6 @@ int mcp_t_correlate(struct mcp_call *c)
 	free(lat);
 	free(pairs);
 	free(pend);
-	kmap_free(&map);
+	scx_map_free(&map);
 	return 0;
 }

@@ -55,7 +55,7 @@ int mcp_t_load(struct mcp_call *c)
 	scx_jw_kuint(&c->w, "events", t->nr);
 	scx_jw_kuint(&c->w, "duration_ns", t->last_ts - t->first_ts);
 	scx_jw_kuint(&c->w, "cpus", t->nr_cpus);
-	scx_jw_kuint(&c->w, "tasks", t->nr_tasks);
+	scx_jw_kuint(&c->w, "tasks", t->tasks.n);
 	scx_jw_kuint(&c->w, "memory_bytes", mcp_trace_mem(t));
 	scx_jw_knum(&c->w, "load_ms", t->load_ns / 1e6);
 	if (r > 0)
@@ -152,7 +152,7 @@ int mcp_trace_summary(struct mcp_server *s, struct mcp_trace *t, struct scx_jw *
 	scx_jw_kuint(w, "last_ts_ns", t->last_ts);
 	scx_jw_kuint(w, "duration_ns", t->last_ts - t->first_ts);
 	scx_jw_kuint(w, "cpus", t->nr_cpus);
-	scx_jw_kuint(w, "tasks", t->nr_tasks);
+	scx_jw_kuint(w, "tasks", t->tasks.n);
 	scx_jw_kuint(w, "lost_events", t->lost);
 	if (t->skipped)
 		scx_jw_kuint(w, "skipped_records", t->skipped);

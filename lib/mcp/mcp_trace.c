@@ -41,7 +41,7 @@ bool mcp_trace_next(const struct mcp_trace *t, size_t *off, struct scx_event *e)
 	memcpy(&e->sw, t->data + *off + sizeof(h), h.len);
 	/* zero only what the record did not carry */
 	memset((char *)&e->sw + h.len, 0, sizeof(*e) - offsetof(struct scx_event, sw) - h.len);
-	if (h.type == SCX_EV_SWITCH && h.len <= offsetof(struct scx_ev_switch, dsq_id))
+	if (h.type == SCX_EV_SWITCH && h.len <= SCX_SW_SCX_OFFSET)
 		e->sw.dsq_id = SCX_DSQ_NONE;
 	*off += REC_ALIGN(sizeof(h) + h.len);
 	return true;
@@ -49,61 +49,24 @@ bool mcp_trace_next(const struct mcp_trace *t, size_t *off, struct scx_event *e)
 
 size_t mcp_trace_mem(const struct mcp_trace *t)
 {
-	return sizeof(*t) + t->cap + (size_t)t->task_cap * sizeof(struct mcp_task);
+	return sizeof(*t) + t->cap + scx_map_bytes(&t->tasks);
 }
 
 /* ---- tasks ------------------------------------------------------------------- */
 
-static inline unsigned hash32(uint32_t k)
-{
-	k ^= k >> 16;
-	k *= 0x7feb352d;
-	k ^= k >> 15;
-	k *= 0x846ca68b;
-	return k ^ (k >> 16);
-}
-
 const struct mcp_task *mcp_trace_task(const struct mcp_trace *t, int32_t pid)
 {
-	if (!t->task_cap)
-		return NULL;
-	for (unsigned i = hash32(pid) & (t->task_cap - 1);; i = (i + 1) & (t->task_cap - 1)) {
-		if (!t->tasks[i].pid && !t->tasks[i].comm[0])
-			return NULL;
-		if (t->tasks[i].pid == pid)
-			return &t->tasks[i];
-	}
+	return pid > 0 ? scx_map_get(&t->tasks, (uint64_t)pid) : NULL;
 }
 
 static void task_note(struct mcp_trace *t, int32_t pid, int32_t tgid, const char *comm)
 {
 	struct mcp_task *k;
-	unsigned i;
 
 	if (pid <= 0)
 		return;
-	if ((t->nr_tasks + 1) * 2 > t->task_cap) {
-		struct mcp_task *old = t->tasks;
-		unsigned oc = t->task_cap;
-
-		t->task_cap = oc ? oc * 2 : 1024;
-		t->tasks = scx_xcalloc(t->task_cap, sizeof(*t->tasks));
-		t->nr_tasks = 0;
-		for (unsigned j = 0; j < oc; j++)
-			if (old[j].pid)
-				task_note(t, old[j].pid, old[j].tgid, old[j].comm);
-		free(old);
-	}
-	for (i = hash32(pid) & (t->task_cap - 1);; i = (i + 1) & (t->task_cap - 1)) {
-		k = &t->tasks[i];
-		if (!k->pid) {
-			k->pid = pid;
-			t->nr_tasks++;
-			break;
-		}
-		if (k->pid == pid)
-			break;
-	}
+	k = scx_map_put(&t->tasks, (uint64_t)pid, NULL);
+	k->pid = pid;
 	if (tgid > 0)
 		k->tgid = tgid;
 	if (comm && comm[0])
@@ -132,8 +95,8 @@ static int add_event(void *ctx, const struct scx_event *e)
 	if (!d)
 		return 0;
 	/* a switch without sched_ext data stores only the fields before dsq_id */
-	if (e->type == SCX_EV_SWITCH && e->sw.dsq_id == SCX_DSQ_NONE)
-		plen = offsetof(struct scx_ev_switch, dsq_id);
+	if (!scx_event_has_scx(e))
+		plen = SCX_SW_SCX_OFFSET;
 	h.len = (uint16_t)plen;
 	need = REC_ALIGN(sizeof(h) + plen);
 	if (t->len + need > t->cap) {
@@ -204,7 +167,7 @@ static size_t rec_size(unsigned type)
 	if (!d)
 		return 0;
 	return REC_ALIGN(sizeof(struct rec) + (type == SCX_EV_SWITCH ?
-		offsetof(struct scx_ev_switch, dsq_id) : d->payload_size));
+		SCX_SW_SCX_OFFSET : d->payload_size));
 }
 
 static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
@@ -304,7 +267,7 @@ static void trace_free(struct mcp_trace *t)
 		return;
 	scx_agg__free(t->agg);
 	scx_topo__free(t->topo);
-	free(t->tasks);
+	scx_map_free(&t->tasks);
 	free(t->data);
 	free(t);
 }
@@ -344,6 +307,7 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 				"unload_trace one first", (unsigned long long)used);
 	}
 	t = scx_xcalloc(1, sizeof(*t));
+	scx_map_init(&t->tasks, sizeof(struct mcp_task));
 	snprintf(t->id, sizeof(t->id), "%s", id);
 	snprintf(t->path, sizeof(t->path), "%s", resolved);
 	t->max_cpu = -1;
@@ -464,11 +428,6 @@ bool mcp_trace_id_ok(const char *id)
 			return false;
 	}
 	return true;
-}
-
-const char *mcp_trace_id(const struct mcp_trace *t)
-{
-	return t->id;
 }
 
 struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/event.h"
+#include "core/hashmap.h"
 #include "mcp/mcp_int.h"
 
 struct scx_agg;
@@ -43,9 +44,7 @@ struct mcp_trace {
 	uint64_t file_bytes;
 	struct scx_topo *topo;		/* from a stream header, else NULL */
 
-	/* pid -> task, open addressing */
-	struct mcp_task *tasks;
-	unsigned nr_tasks, task_cap;
+	struct scx_map tasks;		/* pid -> struct mcp_task */
 
 	struct scx_agg *agg;		/* built on first analysis */
 	uint64_t agg_ns;

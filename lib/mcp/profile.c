@@ -133,8 +133,7 @@ static int on_sample(void *ctx, void *data, size_t len)
 	struct scx_profile *p = ctx;
 	const struct profile_sample *s = data;
 	unsigned nk, nu;
-	uint64_t h;
-	size_t i;
+	uint64_t h, k;
 
 	if (len < sizeof(*s))
 		return 0;
@@ -149,10 +148,12 @@ static int on_sample(void *ctx, void *data, size_t len)
 	p->samples++;
 	if (nu)
 		read_maps(p, s->tgid);
-	for (i = h & (p->index_cap - 1);; i = (i + 1) & (p->index_cap - 1)) {
+	/* keyed by the hash, the next key on a collision (core/hashmap.h) */
+	for (k = h;; k++) {
+		uint32_t *idx = scx_map_get(&p->index, k);
 		struct stack *st;
 
-		if (!p->index[i]) {
+		if (!idx) {
 			if (p->nr_stacks >= MAX_STACKS) {
 				p->other++;
 				break;
@@ -174,10 +175,10 @@ static int on_sample(void *ctx, void *data, size_t len)
 			memcpy(st->ips, s->kstack, nk * 8);
 			memcpy(st->ips + nk, s->ustack, nu * 8);
 			st->count = 1;
-			p->index[i] = (uint32_t)++p->nr_stacks;
+			*(uint32_t *)scx_map_put(&p->index, k, NULL) = (uint32_t)p->nr_stacks++;
 			break;
 		}
-		st = &p->stacks[p->index[i] - 1];
+		st = &p->stacks[*idx];
 		if (st->hash == h && st->pid == s->pid && st->nk == nk && st->nu == nu &&
 		    !memcmp(st->ips, s->kstack, nk * 8) && !memcmp(st->ips + nk, s->ustack, nu * 8)) {
 			st->count++;
@@ -236,8 +237,7 @@ struct scx_profile *scx_profile__start(const struct scx_profile_opts *o, char *e
 	if (!p->o.freq)
 		p->o.freq = 99;
 	pthread_mutex_init(&p->mu, NULL);
-	p->index_cap = 1u << 16;
-	p->index = scx_xcalloc(p->index_cap, sizeof(*p->index));
+	scx_map_init(&p->index, sizeof(uint32_t));
 	libbpf_set_print(silent_print);
 	p->skel = profile_bpf__open();
 	if (!p->skel) {
@@ -328,11 +328,6 @@ int scx_profile__stop(struct scx_profile *p)
 	return 0;
 }
 
-uint64_t scx_profile__samples(struct scx_profile *p)
-{
-	return p->samples;
-}
-
 void scx_profile__free(struct scx_profile *p)
 {
 	if (!p)
@@ -352,7 +347,7 @@ void scx_profile__free(struct scx_profile *p)
 	}
 	free(p->procs);
 	free(p->stacks);
-	free(p->index);
+	scx_map_free(&p->index);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
 }

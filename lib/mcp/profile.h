@@ -32,7 +32,6 @@ bool scx_profile__running(struct scx_profile *p);
 /* Detach and stop; samples stay for results.  0 or -errno. */
 int scx_profile__stop(struct scx_profile *p);
 void scx_profile__free(struct scx_profile *p);
-uint64_t scx_profile__samples(struct scx_profile *p);
 /* Fields of the status into the object open in w. */
 void scx_profile__status(struct scx_profile *p, struct scx_jw *w);
 /* {"symbols":[...],"stacks":[...]} hottest first, about max_bytes at most. */

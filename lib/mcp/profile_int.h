@@ -3,24 +3,17 @@
 #ifndef SCX_PROFILE_INT_H
 #define SCX_PROFILE_INT_H
 
+#include <linux/types.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/hashmap.h"
 #include "mcp/profile.h"
+#include "../../bpf/profile.h"
 
-#define MAX_STACK 64		/* frames: PROFILE_MAX_STACK in the BPF program */
 #define MAX_STACKS 20000	/* distinct stacks kept; more count as "other" */
 #define MAX_CPUS 1024
-
-struct profile_sample {		/* as written by bpf/profile.bpf.c */
-	uint32_t pid, tgid, cpu;
-	int32_t kstack_bytes, ustack_bytes;
-	uint32_t pad;
-	char comm[16];
-	uint64_t kstack[MAX_STACK];
-	uint64_t ustack[MAX_STACK];
-};
 
 struct stack {
 	uint64_t hash, count;
@@ -63,8 +56,7 @@ struct scx_profile {
 	uint64_t samples, other, start_ns, end_ns;
 	struct stack *stacks;
 	size_t nr_stacks, cap_stacks;
-	uint32_t *index;	/* open addressing: stack index + 1 */
-	size_t index_cap;
+	struct scx_map index;	/* stack hash -> index in stacks[] (uint32_t) */
 	struct proc *procs;
 	size_t nr_procs;
 };

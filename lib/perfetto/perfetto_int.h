@@ -7,14 +7,8 @@
 
 #include "perfetto/perfetto_read.h"
 #include "perfetto/perfetto_wire.h"
+#include "core/hashmap.h"
 #include "core/util.h"
-
-/* scx_buf_add, but empty appends (possibly from NULL) are no-ops, not UB */
-static inline void pf_buf_add(struct scx_buf *b, const void *p, size_t n)
-{
-	if (n)
-		scx_buf_add(b, p, n);
-}
 
 /*
  * A decoded event, compact (48 bytes instead of 176) because a whole trace is
@@ -41,15 +35,16 @@ struct pf_rec {
 #define REC_F_VERBOSE_WAKE 0x10	/* waker from FtraceEvent.pid (unless the producer lies) */
 #define REC_F_DROP 0x80
 
-/* u64 -> u64 open-addressing map */
-struct pf_map {
-	uint64_t *keys, *vals;
-	uint8_t *used;
-	size_t cap, n;
-};
-uint64_t *pf_map_get(const struct pf_map *m, uint64_t k);
-uint64_t *pf_map_put(struct pf_map *m, uint64_t k);	/* inserted with value 0 if new */
-void pf_map_free(struct pf_map *m);
+/* The maps of struct pf_rd hold uint64_t values. */
+static inline uint64_t *pf_map_get(const struct scx_map *m, uint64_t k)
+{
+	return scx_map_get(m, k);
+}
+
+static inline uint64_t *pf_map_put(struct scx_map *m, uint64_t k)	/* 0 if new */
+{
+	return scx_map_put(m, k, NULL);
+}
 
 struct pf_thr {
 	int32_t tgid;
@@ -112,17 +107,17 @@ struct pf_rd {
 	size_t pool_len, pool_cap;
 	uint32_t *str_off;
 	uint32_t nstr, str_cap;
-	struct pf_map strs;	/* hash -> id (chained by linear probing on the hash) */
+	struct scx_map strs;	/* hash -> id (chained by linear probing on the hash) */
 
-	struct pf_map thr_idx;	/* tid -> index in thr[] */
+	struct scx_map thr_idx;	/* tid -> index in thr[] */
 	struct pf_thr *thr;
 	int32_t *thr_tid;
 	size_t nthr, thr_cap;
 	struct pf_tg *tgs;
 	size_t ntg, tg_cap;
-	struct pf_map tg_idx;	/* tid -> first record << 24 | count, after sorting */
+	struct scx_map tg_idx;	/* tid -> first record << 24 | count, after sorting */
 	uint64_t cur_ts;	/* time of what is being decoded, for tgs */
-	struct pf_map proc_idx;
+	struct scx_map proc_idx;
 	struct pf_proc *proc;
 	size_t nproc, proc_cap;
 
@@ -145,12 +140,12 @@ struct pf_rd {
 	struct pb itab[4096];
 
 	/* TrackEvent state */
-	struct pf_map interned;	/* (kind, seq, iid) -> string id */
-	struct pf_map tracks;	/* uuid -> index in trk[] */
+	struct scx_map interned;	/* (kind, seq, iid) -> string id */
+	struct scx_map tracks;	/* uuid -> index in trk[] */
 	struct pf_track *trk;
 	size_t ntrk, trk_cap;
-	struct pf_map flows;	/* flow id -> rec index + 1 */
-	struct pf_map open;	/* track uuid -> open irq/softirq slice */
+	struct scx_map flows;	/* flow id -> rec index + 1 */
+	struct scx_map open;	/* track uuid -> open irq/softirq slice */
 	struct pf_mark *marks;
 	size_t nmarks, marks_cap;
 	uint32_t name_iid[64];	/* well-known annotation/category names -> string ids */

@@ -22,68 +22,6 @@
 
 /* ---- small containers ------------------------------------------------------ */
 
-static inline uint64_t mix64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
-}
-
-static void map_grow(struct pf_map *m)
-{
-	struct pf_map n = { 0 };
-
-	n.cap = m->cap ? m->cap * 2 : 256;
-	n.keys = scx_xcalloc(n.cap, sizeof(*n.keys));
-	n.vals = scx_xcalloc(n.cap, sizeof(*n.vals));
-	n.used = scx_xcalloc(n.cap, 1);
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->used[i])
-			*pf_map_put(&n, m->keys[i]) = m->vals[i];
-	pf_map_free(m);
-	*m = n;
-}
-
-uint64_t *pf_map_get(const struct pf_map *m, uint64_t k)
-{
-	if (!m->cap)
-		return NULL;
-	for (size_t i = mix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->used[i])
-			return NULL;
-		if (m->keys[i] == k)
-			return &m->vals[i];
-	}
-}
-
-uint64_t *pf_map_put(struct pf_map *m, uint64_t k)
-{
-	if ((m->n + 1) * 2 > m->cap)
-		map_grow(m);
-	for (size_t i = mix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->used[i]) {
-			m->used[i] = 1;
-			m->keys[i] = k;
-			m->vals[i] = 0;
-			m->n++;
-			return &m->vals[i];
-		}
-		if (m->keys[i] == k)
-			return &m->vals[i];
-	}
-}
-
-void pf_map_free(struct pf_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	memset(m, 0, sizeof(*m));
-}
-
 static uint64_t str_hash(const void *s, size_t n)
 {
 	const uint8_t *p = s;
@@ -752,8 +690,8 @@ static int process_tree(struct pf_rd *r, struct pb m)
 					ppid = (int32_t)y.v;
 				else if (y.num == 3 && y.wt == PB_LEN) {
 					if (cmd.len)
-						pf_buf_add(&cmd, " ", 1);
-					pf_buf_add(&cmd, y.s.p, y.s.end - y.s.p);
+						scx_buf_add(&cmd, " ", 1);
+					scx_buf_add(&cmd, y.s.p, y.s.end - y.s.p);
 				} else if (y.num == 9)
 					is_comm = y.v;
 			}
@@ -768,7 +706,7 @@ static int process_tree(struct pf_rd *r, struct pb m)
 			struct pf_proc *p = proc_get(r, pid);
 			p->ppid = ppid;
 			if (cmd.len) {
-				pf_buf_add(&cmd, "", 1);
+				scx_buf_add(&cmd, "", 1);
 				free(p->cmdline);
 				p->cmdline = cmd.data;
 				/* the main thread's name: argv[0]'s basename, or the comm itself */
@@ -1587,23 +1525,23 @@ static void rd_free(struct pf_rd *r)
 	free(r->side);
 	free(r->pool);
 	free(r->str_off);
-	pf_map_free(&r->strs);
-	pf_map_free(&r->thr_idx);
+	scx_map_free(&r->strs);
+	scx_map_free(&r->thr_idx);
 	free(r->thr);
 	free(r->thr_tid);
-	pf_map_free(&r->proc_idx);
+	scx_map_free(&r->proc_idx);
 	free(r->tgs);
-	pf_map_free(&r->tg_idx);
+	scx_map_free(&r->tg_idx);
 	for (size_t i = 0; i < r->nproc; i++)
 		free(r->proc[i].cmdline);
 	free(r->proc);
 	for (unsigned i = 0; i < SCX_ARRAY_SIZE(r->arr); i++)
 		free(r->arr[i]);
-	pf_map_free(&r->interned);
-	pf_map_free(&r->tracks);
+	scx_map_free(&r->interned);
+	scx_map_free(&r->tracks);
 	free(r->trk);
-	pf_map_free(&r->flows);
-	pf_map_free(&r->open);
+	scx_map_free(&r->flows);
+	scx_map_free(&r->open);
 	free(r->marks);
 	free(r);
 }
@@ -1624,6 +1562,14 @@ static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char 
 
 	r->name = name;
 	r->o = o ? o : &none;
+	scx_map_init(&r->strs, sizeof(uint64_t));
+	scx_map_init(&r->thr_idx, sizeof(uint64_t));
+	scx_map_init(&r->tg_idx, sizeof(uint64_t));
+	scx_map_init(&r->proc_idx, sizeof(uint64_t));
+	scx_map_init(&r->interned, sizeof(uint64_t));
+	scx_map_init(&r->tracks, sizeof(uint64_t));
+	scx_map_init(&r->flows, sizeof(uint64_t));
+	scx_map_init(&r->open, sizeof(uint64_t));
 	r->t = t;
 	r->max_cpu = -1;
 	r->skip_from = 1;	/* nothing skipped until the spans are known */

@@ -21,9 +21,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "perfetto/perfetto_int.h"
 #include "perfetto_trace.pb-c.h"
+#include "perfetto/perfetto_wire.h"
 #include "perfetto/perfetto_write.h"
+#include "core/hashmap.h"
 #include "core/util.h"
 
 #ifndef SCX_VERSION
@@ -66,7 +67,7 @@ struct scx_pf_writer {
 	struct scx_buf pt_threads;	/* pending ProcessTree.threads / processes entries */
 	struct scx_buf pt_procs;
 	struct wcpu *cpu[SCX_MAX_CPUS];
-	struct pf_map tids;		/* tid -> tgid + 1 (named in a ProcessTree) */
+	struct scx_map tids;		/* tid -> tgid + 1 (named in a ProcessTree) */
 	bool header_done, track_seq_started;
 	uint64_t bytes;
 	int err;
@@ -130,8 +131,8 @@ static int emit_packet(struct scx_pf_writer *w, const void *body, size_t n)
 		out_drain(w);
 	*p++ = 0x0a;
 	p = pb_put_varint(p, n);
-	pf_buf_add(&w->out, hdr, p - hdr);
-	pf_buf_add(&w->out, body, n);
+	scx_buf_add(&w->out, hdr, p - hdr);
+	scx_buf_add(&w->out, body, n);
 	if (w->out.len >= OUT_FLUSH)
 		return out_drain(w);
 	return w->err;
@@ -236,27 +237,27 @@ static void note_thread(struct scx_pf_writer *w, int32_t tid, int32_t tgid, cons
 
 	if (tid <= 0 || tgid <= 0)
 		return;
-	v = pf_map_get(&w->tids, (uint32_t)tid);
+	v = scx_map_get(&w->tids, (uint32_t)tid);
 	if (v && *v == (uint64_t)tgid + 1)
 		return;
-	v = pf_map_put(&w->tids, (uint32_t)tid);
+	v = scx_map_put(&w->tids, (uint32_t)tid, NULL);
 	*v = (uint64_t)tgid + 1;
 	p = pb_put_u64(buf, 1, (uint32_t)tid);
 	if (comm && *comm)
 		p = pb_put_str(p, 2, comm, SCX_COMM_LEN);
 	p = pb_put_u64(p, 3, (uint32_t)tgid);
-	pf_buf_add(&w->pt_threads, (uint8_t[]){ 0x12 }, 1);
+	scx_buf_add(&w->pt_threads, (uint8_t[]){ 0x12 }, 1);
 	uint8_t l[PB_VARINT_MAX];
-	pf_buf_add(&w->pt_threads, l, pb_put_varint(l, p - buf) - l);
-	pf_buf_add(&w->pt_threads, buf, p - buf);
+	scx_buf_add(&w->pt_threads, l, pb_put_varint(l, p - buf) - l);
+	scx_buf_add(&w->pt_threads, buf, p - buf);
 	if (tid == tgid && comm && *comm) {
 		/* the process, named by its comm (cmdline_is_comm) */
 		p = pb_put_u64(buf, 1, (uint32_t)tgid);
 		p = pb_put_str(p, 3, comm, SCX_COMM_LEN);
 		p = pb_put_u64(p, 9, 1);
-		pf_buf_add(&w->pt_procs, (uint8_t[]){ 0x0a }, 1);
-		pf_buf_add(&w->pt_procs, l, pb_put_varint(l, p - buf) - l);
-		pf_buf_add(&w->pt_procs, buf, p - buf);
+		scx_buf_add(&w->pt_procs, (uint8_t[]){ 0x0a }, 1);
+		scx_buf_add(&w->pt_procs, l, pb_put_varint(l, p - buf) - l);
+		scx_buf_add(&w->pt_procs, buf, p - buf);
 	}
 }
 
@@ -271,12 +272,12 @@ static int flush_process_tree(struct scx_pf_writer *w, uint64_t ts)
 	b->len = 0;
 	p = pb_put_tag(tmp, 2, PB_LEN);
 	p = pb_put_varint(p, w->pt_procs.len + w->pt_threads.len);
-	pf_buf_add(b, tmp, p - tmp);
-	pf_buf_add(b, w->pt_procs.data, w->pt_procs.len);
-	pf_buf_add(b, w->pt_threads.data, w->pt_threads.len);
+	scx_buf_add(b, tmp, p - tmp);
+	scx_buf_add(b, w->pt_procs.data, w->pt_procs.len);
+	scx_buf_add(b, w->pt_threads.data, w->pt_threads.len);
 	p = pb_put_u64(tmp, 8, ts);
 	p = pb_put_u64(p, 10, 1);
-	pf_buf_add(b, tmp, p - tmp);
+	scx_buf_add(b, tmp, p - tmp);
 	rc = emit_packet(w, b->data, b->len);
 	w->pt_threads.len = w->pt_procs.len = 0;
 	return rc;
@@ -298,8 +299,8 @@ static void add_len_field(struct scx_buf *b, uint32_t num, const struct scx_buf 
 	uint8_t tmp[16], *p = pb_put_tag(tmp, num, PB_LEN);
 
 	p = pb_put_varint(p, payload->len);
-	pf_buf_add(b, tmp, p - tmp);
-	pf_buf_add(b, payload->data, payload->len);
+	scx_buf_add(b, tmp, p - tmp);
+	scx_buf_add(b, payload->data, payload->len);
 }
 
 static int flush_cpu(struct scx_pf_writer *w, int cpu)
@@ -315,7 +316,7 @@ static int flush_cpu(struct scx_pf_writer *w, int cpu)
 	if ((rc = flush_process_tree(w, c->last_sw_ts)))
 		return rc;
 	if (c->nsw || c->nwk) {
-		pf_buf_add(&cs, c->itab.data, c->itab.len);
+		scx_buf_add(&cs, c->itab.data, c->itab.len);
 		for (unsigned i = 1; i < C_N; i++)
 			if (c->arr[i].len)
 				add_len_field(&cs, i, &c->arr[i]);
@@ -330,19 +331,19 @@ static int flush_cpu(struct scx_pf_writer *w, int cpu)
 	b->len = 0;
 	uint8_t h[16], *q = pb_put_tag(h, 1, PB_LEN);
 	q = pb_put_varint(q, body);
-	pf_buf_add(b, h, q - h);
-	pf_buf_add(b, tmp, p - tmp);
-	pf_buf_add(b, c->ev.data, c->ev.len);
+	scx_buf_add(b, h, q - h);
+	scx_buf_add(b, tmp, p - tmp);
+	scx_buf_add(b, c->ev.data, c->ev.len);
 	if (c->lost) {
 		p = pb_put_u64(tmp, 3, 1);
 		p = pb_put_u64(p, 50001, c->lost_count);
 		p = pb_put_u64(p, 50002, c->lost_ts);
-		pf_buf_add(b, tmp, p - tmp);
+		scx_buf_add(b, tmp, p - tmp);
 	}
 	if (cs.len)
 		add_len_field(b, 4, &cs);
 	p = pb_put_u64(tmp, 10, SEQ_FTRACE);
-	pf_buf_add(b, tmp, p - tmp);
+	scx_buf_add(b, tmp, p - tmp);
 	scx_buf_free(&cs);
 	rc = emit_packet(w, b->data, b->len);
 
@@ -389,7 +390,7 @@ static uint32_t itab_index(struct wcpu *c, const char *comm)
 			memset(c->comms[c->nitab], 0, SCX_COMM_LEN);
 			memcpy(c->comms[c->nitab], comm, n);
 			p = pb_put_bytes(tmp, 5, comm, n);
-			pf_buf_add(&c->itab, tmp, p - tmp);
+			scx_buf_add(&c->itab, tmp, p - tmp);
 			return c->nitab++;
 		}
 		const char *s = c->comms[c->hash[i] - 1];
@@ -415,13 +416,13 @@ static void put_event(struct wcpu *c, uint64_t ts, uint32_t pid, uint32_t id, co
 	p = pb_put_u64(p, 2, pid);
 	p = pb_put_tag(p, id, PB_LEN);
 	p = pb_put_varint(p, pn);
-	pf_buf_add(&c->ev, tmp, p - tmp);
-	pf_buf_add(&c->ev, pl, pn);
+	scx_buf_add(&c->ev, tmp, p - tmp);
+	scx_buf_add(&c->ev, pl, pn);
 	if (ext) {
 		p = pb_put_tag(tmp, 50001, PB_LEN);
 		p = pb_put_varint(p, en);
-		pf_buf_add(&c->ev, tmp, p - tmp);
-		pf_buf_add(&c->ev, ext, en);
+		scx_buf_add(&c->ev, tmp, p - tmp);
+		scx_buf_add(&c->ev, ext, en);
 	}
 	c->nev++;
 }
@@ -730,6 +731,7 @@ static struct scx_pf_writer *writer_new(int fd, bool own, const struct scx_pf_wr
 
 	w->fd = fd;
 	w->own_fd = own;
+	scx_map_init(&w->tids, sizeof(uint64_t));
 	if (o)
 		w->o = *o;
 	return w;
@@ -780,7 +782,7 @@ int scx_pf_writer__close(struct scx_pf_writer *w)
 	scx_buf_free(&w->pkt);
 	scx_buf_free(&w->pt_threads);
 	scx_buf_free(&w->pt_procs);
-	pf_map_free(&w->tids);
+	scx_map_free(&w->tids);
 	free(w);
 	return rc;
 }

@@ -103,7 +103,6 @@ struct prof_hints *prof_hints__new(void);
 void prof_hints__add(struct prof_hints *h, const struct prof_hint_rec *r);
 /* Load a hints.jsonl file; 0 or -errno, with a message in err naming file and line. */
 int prof_hints__load(struct prof_hints *h, const char *path, char *err, size_t errsz);
-size_t prof_hints__count(const struct prof_hints *h);
 /* Latest hint of thread tid with timestamp <= ts_ns; false if none. */
 bool prof_hints__lookup(struct prof_hints *h, uint32_t tid, uint64_t ts_ns, uint64_t *hint);
 void prof_hints__free(struct prof_hints *h);
@@ -192,7 +191,6 @@ void prof_extract__add(struct prof_extract *x, struct prof_str cgroup, struct pr
 int prof_extract__feed(struct prof_extract *x, const char *data, size_t len);
 int prof_extract__finish(struct prof_extract *x);
 const char *prof_extract__error(const struct prof_extract *x);
-uint64_t prof_extract__total(const struct prof_extract *x);
 /* The -v (verbose 1) or -vv (2) summary. */
 void prof_extract__summary(struct prof_extract *x, int verbose, struct scx_buf *out);
 /*

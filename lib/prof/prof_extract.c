@@ -10,20 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hashmap.h"
 #include "prof/prof.h"
 
 enum { G_ALLOT, G_WL, G_REST };
 
+/* An entry of the table: keyed by the hash of (tag, bytes), see core/hashmap.h */
 struct ent {
-	uint64_t hash;
 	uint32_t off, len;	/* key bytes in the arena */
 	uint32_t tag;		/* 0: cgroup -> group; g+1: comm in group g */
 	uint64_t val;
-};
-
-struct table {
-	struct ent *e;
-	size_t cap, n;	/* cap is a power of two */
 };
 
 struct group {
@@ -36,7 +32,7 @@ struct prof_extract {
 	struct prof_extract_opts o;
 	regex_t re;
 	struct scx_buf arena;
-	struct table t;
+	struct scx_map t;
 	struct group *g;
 	size_t ng, capg;
 	uint64_t total;
@@ -70,51 +66,27 @@ static inline uint64_t hash_bytes(const char *p, size_t n, uint64_t seed)
 	return h ^ (h >> 32);
 }
 
-static void t_grow(struct table *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 256;
-	struct ent *e = scx_xcalloc(cap, sizeof(*e));
-
-	for (size_t i = 0; i < t->cap; i++) {
-		if (!t->e[i].hash)
-			continue;
-		size_t j = t->e[i].hash & (cap - 1);
-
-		while (e[j].hash)
-			j = (j + 1) & (cap - 1);
-		e[j] = t->e[i];
-	}
-	free(t->e);
-	t->e = e;
-	t->cap = cap;
-}
-
 /* find or insert (tag, key); returns the entry, *fresh when inserted */
 static struct ent *t_get(struct prof_extract *x, uint32_t tag, const char *p, size_t n,
 			 bool *fresh)
 {
-	struct table *t = &x->t;
-	uint64_t h = hash_bytes(p, n, tag) | 1;	/* 0 marks a free slot */
-	size_t j;
+	uint64_t h;
+	struct ent *e;
 
-	if ((t->n + 1) * 4 > t->cap * 3)
-		t_grow(t);
-	for (j = h & (t->cap - 1);; j = (j + 1) & (t->cap - 1)) {
-		struct ent *e = &t->e[j];
-
-		if (!e->hash)
+	for (h = hash_bytes(p, n, tag);; h++) {
+		e = scx_map_get(&x->t, h);
+		if (!e)
 			break;
-		if (e->hash == h && e->tag == tag && e->len == n &&
-		    !memcmp(x->arena.data + e->off, p, n)) {
+		if (e->tag == tag && e->len == n && !memcmp(x->arena.data + e->off, p, n)) {
 			*fresh = false;
 			return e;
 		}
 	}
-	t->e[j] = (struct ent){ h, (uint32_t)x->arena.len, (uint32_t)n, tag, 0 };
+	e = scx_map_put(&x->t, h, NULL);
+	*e = (struct ent){ (uint32_t)x->arena.len, (uint32_t)n, tag, 0 };
 	scx_buf_add(&x->arena, p, n);
-	t->n++;
 	*fresh = true;
-	return &t->e[j];
+	return e;
 }
 
 static const char *astr(const struct prof_extract *x, uint32_t off)
@@ -127,6 +99,7 @@ struct prof_extract *prof_extract__new(const struct prof_extract_opts *o, char *
 	struct prof_extract *x = scx_xcalloc(1, sizeof(*x));
 	int r;
 
+	scx_map_init(&x->t, sizeof(struct ent));
 	x->o = *o;
 	if (!x->o.workload)
 		x->o.workload = PROF_WORKLOAD_DEFAULT;
@@ -155,7 +128,7 @@ void prof_extract__free(struct prof_extract *x)
 	scx_buf_free(&x->arena);
 	scx_buf_free(&x->carry);
 	scx_buf_free(&x->scratch);
-	free(x->t.e);
+	scx_map_free(&x->t);
 	free(x->g);
 	free(x);
 }
@@ -276,11 +249,6 @@ const char *prof_extract__error(const struct prof_extract *x)
 	return x->err;
 }
 
-uint64_t prof_extract__total(const struct prof_extract *x)
-{
-	return x->total;
-}
-
 /* ---- ordering ------------------------------------------------------------- */
 
 struct cnt {
@@ -345,10 +313,11 @@ static struct cnt *comm_counts(const struct prof_extract *x, long g, int kind, s
 	struct cnt *c = NULL;
 	size_t nc = 0, cap = 0;
 
-	for (size_t i = 0; i < x->t.cap; i++) {
-		const struct ent *e = &x->t.e[i];
+	const struct ent *e;
+	size_t pos = 0;
 
-		if (!e->hash || !e->tag || e->tag == UINT32_MAX)
+	while ((e = scx_map_next(&x->t, &pos, NULL))) {
+		if (!e->tag || e->tag == UINT32_MAX)
 			continue;
 		if (g >= 0 ? e->tag != (uint32_t)g + 1 : x->g[e->tag - 1].kind != kind)
 			continue;

@@ -15,24 +15,19 @@
 #include <unistd.h>
 
 #include "hints.skel.h"
+#include "core/hashmap.h"
 #include "prof/prof.h"
 
 #include "../../bpf/hints.h"
 
 #define PROF_HINT_SCAN_NS 10000000ULL	/* iter/task scan every 10 ms */
 
-struct last {
-	uint32_t tid;	/* 0: free */
-	uint64_t hints;
-};
-
 struct prof_hintrec {
 	struct hints_bpf *skel;
 	int map_fd;		/* the pinned map */
 	bool scan;		/* iter/task attached */
 	uint64_t last_scan;
-	struct last *seen;	/* tid -> last hint written, open addressing */
-	size_t nseen, capseen;
+	struct scx_map seen;	/* tid -> the last hints written (uint64_t) */
 	char how[128];
 	struct ring_buffer *rb;
 	int out_fd;
@@ -73,42 +68,15 @@ static long long proc_field(int pid, const char *file, int fd, const char *key)
 	return v;
 }
 
-static struct last *seen_slot(struct prof_hintrec *r, uint32_t tid)
-{
-	size_t j;
-
-	if ((r->nseen + 1) * 2 > r->capseen) {
-		size_t cap = r->capseen ? r->capseen * 2 : 1024;
-		struct last *t = scx_xcalloc(cap, sizeof(*t));
-
-		for (size_t i = 0; i < r->capseen; i++) {
-			if (!r->seen[i].tid)
-				continue;
-			for (j = r->seen[i].tid * 2654435761u & (cap - 1); t[j].tid; j = (j + 1) & (cap - 1))
-				;
-			t[j] = r->seen[i];
-		}
-		free(r->seen);
-		r->seen = t;
-		r->capseen = cap;
-	}
-	for (j = tid * 2654435761u & (r->capseen - 1); r->seen[j].tid && r->seen[j].tid != tid;
-	     j = (j + 1) & (r->capseen - 1))
-		;
-	return &r->seen[j];
-}
-
 /* write a hint unless it is the value already written for that thread */
 static void emit(struct prof_hintrec *r, const struct prof_hint_rec *h, bool dedupe)
 {
-	struct last *l = seen_slot(r, (uint32_t)h->pid);
+	bool added;
+	uint64_t *last = scx_map_put(&r->seen, (uint32_t)h->pid, &added);
 
-	if (l->tid && dedupe && l->hints == h->hints)
+	if (!added && dedupe && *last == h->hints)
 		return;
-	if (!l->tid)
-		r->nseen++;
-	l->tid = (uint32_t)h->pid;
-	l->hints = h->hints;
+	*last = h->hints;
 	prof_hint_write(&r->buf, h);
 	r->written++;
 }
@@ -244,6 +212,7 @@ struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, i
 		return NULL;
 	}
 	r = scx_xcalloc(1, sizeof(*r));
+	scx_map_init(&r->seen, sizeof(uint64_t));
 	r->out_fd = out_fd;
 	r->map_id = info.id;
 	r->map_fd = fd;
@@ -334,7 +303,7 @@ uint64_t prof_hintrec__free(struct prof_hintrec *r)
 	ring_buffer__free(r->rb);
 	hints_bpf__destroy(r->skel);
 	close(r->map_fd);
-	free(r->seen);
+	scx_map_free(&r->seen);
 	scx_buf_free(&r->buf);
 	free(r);
 	return dropped;

@@ -49,11 +49,6 @@ void prof_hints__add(struct prof_hints *h, const struct prof_hint_rec *r)
 	h->sorted = false;
 }
 
-size_t prof_hints__count(const struct prof_hints *h)
-{
-	return h->n;
-}
-
 static int hcmp(const void *a, const void *b)
 {
 	const struct hent *x = a, *y = b;

@@ -79,9 +79,7 @@ size_t scx_bin_format_event(char *out, const struct scx_event *e)
 
 	if (!d)
 		return 0;
-	n = d->nr_fields;
-	if (e->type == SCX_EV_SWITCH && e->sw.dsq_id == SCX_DSQ_NONE)
-		n = 9;	/* up to next_prio; checked against the table in the unit test */
+	n = scx_event_nr_fields(e, d);
 	put64(o, e->ts);
 	put32(o + 8, (uint32_t)e->cpu);
 	o += 12;

@@ -34,7 +34,6 @@ bool scx_ndjson_no_fast;
 static struct key field_keys[SCX_EV__COUNT][32];
 static struct key type_keys[SCX_EV__COUNT];	/* ,"type":"sched_switch" */
 static uint8_t name_lens[SCX_EV__COUNT];
-static unsigned switch_scx_first;	/* index of dsq_id in the switch fields */
 static size_t line_max;
 static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
 
@@ -55,8 +54,6 @@ static void init_keys(void)
 			k->len = snprintf(k->text, sizeof(k->text), ",\"%s\":", f->name);
 			k->name_len = strlen(f->name);
 			max += k->len + (f->kind == SCX_F_STR ? 6 * f->size + 2 : 21);
-			if (t == SCX_EV_SWITCH && !strcmp(f->name, "dsq_id"))
-				switch_scx_first = i;
 		}
 		max += sizeof(k->text);	/* slack for the fixed-size key copies */
 		if (max > line_max)
@@ -71,13 +68,6 @@ size_t scx_ndjson_event_max(void)
 	return line_max;
 }
 
-/* Fields of e to write: a switch without sched_ext data stops before dsq_id. */
-static unsigned nr_fields_out(const struct scx_event *e, const struct scx_ev_desc *d)
-{
-	if (e->type == SCX_EV_SWITCH && e->sw.dsq_id == SCX_DSQ_NONE)
-		return switch_scx_first;
-	return d->nr_fields;
-}
 
 size_t scx_ndjson_format_event(char *out, const struct scx_event *e)
 {
@@ -96,7 +86,7 @@ size_t scx_ndjson_format_event(char *out, const struct scx_event *e)
 	memcpy(o, type_keys[e->type].text, sizeof(type_keys[e->type].text));
 	o += type_keys[e->type].len;
 
-	unsigned n = nr_fields_out(e, d);
+	unsigned n = scx_event_nr_fields(e, d);
 	for (unsigned i = 0; i < n; i++) {
 		const struct scx_field *f = &d->fields[i];
 		const char *p = (const char *)e + f->offset;
@@ -916,7 +906,7 @@ int scx_ndjson_canon(const char *s, size_t n, struct scx_event *e)
 	i++;
 
 	const struct scx_ev_desc *d = scx_ev_desc(kind);
-	stop = kind == SCX_EV_SWITCH ? switch_scx_first : d->nr_fields;
+	stop = kind == SCX_EV_SWITCH ? SCX_SW_SCX_FIRST : d->nr_fields;
 	scx_event_init_fast(e, kind);
 	e->ts = ts;
 	e->cpu = cpu;

@@ -38,18 +38,6 @@ void scx_trailer_free(struct scx_trailer *t)
 	t->nr_cpus = 0;
 }
 
-int scx_header_copy(struct scx_header *dst, const struct scx_header *src)
-{
-	*dst = *src;
-	dst->topo = NULL;
-	dst->options_json = NULL;
-	if (src->topo && !(dst->topo = scx_topo__dup(src->topo)))
-		return -errno;
-	if (src->options_json)
-		dst->options_json = scx_xstrdup(src->options_json);
-	return 0;
-}
-
 int scx_format_parse(const char *s, enum scx_format *f)
 {
 	if (!strcmp(s, "ndjson") || !strcmp(s, "json"))

@@ -44,7 +44,6 @@ struct scx_trailer {
 
 void scx_header_free(struct scx_header *h);	/* frees owned members only */
 void scx_trailer_free(struct scx_trailer *t);
-int scx_header_copy(struct scx_header *dst, const struct scx_header *src);
 
 /* ---- reading ------------------------------------------------------------- */
 

@@ -305,7 +305,9 @@ static void every_kind_text(void)
 
 	/* the binary writer cuts a dsq-less switch right before dsq_id */
 	const struct scx_ev_desc *d = scx_ev_desc(SCX_EV_SWITCH);
-	ok(!strcmp(d->fields[9].name, "dsq_id"), "dsq_id is switch field 9 (binframe.c relies on it)");
+	ok(!strcmp(d->fields[SCX_SW_SCX_FIRST].name, "dsq_id") &&
+	   d->fields[SCX_SW_SCX_FIRST].offset == offsetof(struct scx_event, sw) + SCX_SW_SCX_OFFSET,
+	   "dsq_id is switch field SCX_SW_SCX_FIRST, at byte SCX_SW_SCX_OFFSET of the payload");
 	char rec[512];
 	e.sw.dsq_id = SCX_DSQ_NONE;
 	e.sw.dsq_depth = 0;
