@@ -41,7 +41,16 @@ test_expect_success BPF 'max_samples stops sampling by itself; errors for bad us
 	  call 2 start_perf_profiling "{}"
 	  # attaching may take seconds on a loaded machine; 50 samples then take 25 ms
 	  wait_resp out 2
-	  sleep 1.5
+	  # 50 samples take 25 ms of cpu time, but a loaded machine may not give
+	  # them soon: ask until they are there (at most 100 times)
+	  i=100
+	  while [ $i -lt 200 ]; do
+		call $i get_perf_results "{\"include_stacks\":false}"
+		wait_resp out $i
+		text $i <out | jq -e ".samples >= 50" >/dev/null 2>&1 && break
+		sleep 0.2
+		i=$((i + 1))
+	  done
 	  call 3 stop_perf_profiling "{}"
 	  call 4 get_perf_results "{\"include_stacks\":false}"
 	  call 5 start_perf_profiling "{\"event\":\"hw:telepathy\"}"
