@@ -61,9 +61,9 @@ SCX_DSQ_LOCAL_ON=13835058055282163712	# 1 << 63 | 1 << 62, | cpu
 # with DSQ data spent at most its waking-to-switch time in the DSQ; at least
 # 20 such switches
 check_dsq_bound() {
-	jq -r 'select(.type == "sched_waking") | "w \(.pid) \(.ts)",
-	       select(.type == "sched_switch") |
-	       "s \(.next_pid) \(.ts) \(.dsq_lat_ns // "-") \(.prev_pid) \(.prev_state)"' "$1" |
+	jq -r '(select(.type == "sched_waking") | "w \(.pid) \(.ts)"),
+	       (select(.type == "sched_switch") |
+	        "s \(.next_pid) \(.ts) \(.dsq_lat_ns // "-") \(.prev_pid) \(.prev_state)")' "$1" |
 	awk '
 		$1 == "w" { if (blocked[$2]) w[$2] = $3; next }
 		{
