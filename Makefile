@@ -193,6 +193,13 @@ check-mcp: deps
 	$(Q)../shared/tools/mcp-check --install >/dev/null && \
 		SCX_BUILD=$(abspath $(O)) t/mcp-check.sh
 
+# sched_ext tests in a QEMU guest: scripts/scx-kernel.sh builds the kernel and
+# the example schedulers once per machine (cached outside the checkout), then
+# t/vm/run.sh boots it and runs t/vm/*.t (or SCX_VM_TESTS) inside.
+check-scx: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)SCX_BUILD=$(abspath $(O)) t/vm/run.sh $(SCX_VM_TESTS)
+
 MAN := $(wildcard man/*.[1-8])
 install: all
 	install -d $(DESTDIR)$(bindir)
@@ -208,6 +215,6 @@ install: all
 clean:
 	rm -rf .output .output-san
 
-.PHONY: all check demo bench deps install clean fuzz fuzz-build check-mcp format format-check
+.PHONY: all check demo bench deps install clean fuzz fuzz-build check-mcp check-scx format format-check
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

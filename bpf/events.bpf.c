@@ -401,6 +401,60 @@ int BPF_KPROBE(scx_unreg, void *kdata)
 	return 0;
 }
 
+/*
+ * 6.12 keeps the running scheduler's ops, its exit info and the claimed exit
+ * kind in three statics of kernel/sched/ext.c; their addresses come from
+ * kallsyms (CONFIG_KALLSYMS_ALL).  Weak: 0 where they do not exist.
+ */
+extern const void scx_ops __ksym __weak;
+extern const void scx_exit_info __ksym __weak;
+extern const void scx_exit_kind __ksym __weak;
+
+struct scx_exit_info___evs {
+	int kind;
+	__s64 exit_code;
+	char *msg;
+} __attribute__((preserve_access_index));
+
+#define EV_SCX_EXIT_NONE 0
+#define EV_SCX_EXIT_DONE 1
+
+/*
+ * The work that disables a scheduler, whatever the cause (unregistration,
+ * scx_bpf_error(), a stall): it runs once the exit kind is claimed and the
+ * message written, before the ops are cleared, so the record has the name,
+ * kind, code and message.  Loaded instead of scx_unreg where it exists.
+ */
+SEC("?kprobe/scx_ops_disable_workfn")
+int BPF_KPROBE(scx_disable_work)
+{
+	struct scx_exit_info___evs *ei = NULL;
+	struct sched_ext_ops___evs *ops = (void *)&scx_ops;
+	struct ev_scx_ops e = {};
+	char *msg;
+	int kind = 0;
+
+	if (!&scx_ops || !&scx_exit_info || !&scx_exit_kind)
+		return 0;
+	bpf_probe_read_kernel(&kind, sizeof(kind), &scx_exit_kind);
+	/* NONE: a new scheduler came in since; DONE: this one is gone already */
+	if (kind == EV_SCX_EXIT_NONE || kind == EV_SCX_EXIT_DONE)
+		return 0;
+	e.h.ts = bpf_ktime_get_boot_ns();
+	e.h.type = EVK_SCX_DISABLE;
+	e.exit_kind = kind;
+	bpf_probe_read_kernel_str(e.name, sizeof(e.name), &ops->name);
+	bpf_probe_read_kernel(&ei, sizeof(ei), &scx_exit_info);
+	if (ei) {
+		e.exit_code = BPF_CORE_READ(ei, exit_code);
+		msg = BPF_CORE_READ(ei, msg);
+		if (msg)
+			bpf_probe_read_kernel_str(e.msg, sizeof(e.msg), msg);
+	}
+	emit(&e, sizeof(e), false);
+	return 0;
+}
+
 /* ---- sched_switch ----------------------------------------------------------- */
 
 static __always_inline void fill_switch(struct ev_switch *e, bool preempt, struct task_struct *prev,

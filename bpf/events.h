@@ -16,6 +16,7 @@
 #define EV_COMM_LEN 16
 #define EV_PATH_LEN 128
 #define EV_NAME_LEN 32
+#define EV_MSG_LEN 72		/* sched_ext exit message, truncated */
 #define EV_MAX_CPUS 16384		/* --cpus bitmap; SCX_MAX_CPUS of lib/core/event.h */
 #define EV_STAGE_SIZE 4096		/* per-CPU staging buffer, a power of two */
 #define EV_MAX_REC 256			/* no record is larger */
@@ -151,9 +152,14 @@ struct ev_cpuhp {
 	__s32 target, idx, ret;
 };
 
+/* scx_enable, scx_disable; the exit fields are for scx_disable only */
 struct ev_scx_ops {
 	struct ev_hdr h;
 	char name[EV_NAME_LEN];
+	__s32 exit_kind;	/* the kernel's enum scx_exit_kind, 0 if unknown */
+	__u32 _pad;
+	__s64 exit_code;
+	char msg[EV_MSG_LEN];
 };
 
 struct ev_dsq_insert {

@@ -81,6 +81,7 @@ static const struct prog_desc {
 	{ "scx_insert_vtime_args", EVS_SCX, "__scx_bpf_dsq_insert_vtime", P_SCX_KPROBE },
 	{ "scx_reg", EVS_SCX, "bpf_scx_reg", P_SCX_KPROBE },
 	{ "scx_unreg", EVS_SCX, "bpf_scx_unreg", P_SCX_KPROBE },
+	{ "scx_disable_work", EVS_SCX, "scx_ops_disable_workfn", P_SCX_KPROBE },
 };
 
 static const struct {
@@ -169,6 +170,26 @@ static void copy_str(char *dst, const char *src, size_t n)
 {
 	memcpy(dst, src, n);
 	dst[n - 1] = '\0';
+}
+
+/*
+ * The kernel's words for its enum scx_exit_kind (kernel/sched/ext.c,
+ * scx_exit_reason()): the BPF side reads the kind, not the string, which the
+ * kernel fills in only later.
+ */
+static const char *exit_reason(int32_t kind)
+{
+	switch (kind) {
+	case 0: return "";
+	case 64: return "unregistered from user space";
+	case 65: return "unregistered from BPF";
+	case 66: return "unregistered from the main kernel";
+	case 67: return "disabled by sysrq-S";
+	case 1024: return "runtime error";
+	case 1025: return "scx_bpf_error";
+	case 1026: return "runnable task stall";
+	default: return "<UNKNOWN>";
+	}
 }
 
 static const uint16_t rec_size[EVK__COUNT] = {
@@ -339,6 +360,12 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 	case EVK_SCX_ENABLE:
 	case EVK_SCX_DISABLE:
 		copy_str(e->ops.name, r.ops.name, SCX_NAME_LEN);
+		if (kind == EVK_SCX_ENABLE)
+			break;
+		e->ops.exit_kind = r.ops.exit_kind;
+		e->ops.exit_code = r.ops.exit_code;
+		snprintf(e->ops.reason, sizeof(e->ops.reason), "%s", exit_reason(r.ops.exit_kind));
+		copy_str(e->ops.msg, r.ops.msg, SCX_EXIT_MSG_LEN);
 		break;
 	case EVK_DSQ_INSERT:
 		e->dsq.pid = r.dq.pid;
@@ -620,6 +647,10 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 		}
 		if (on && d->kind == P_SCX_KPROBE && !btf_has(btf, "", d->target, BTF_KIND_FUNC))
 			on = false;	/* the other name of this kfunc is there instead */
+		/* the disable work says why the scheduler left; unreg only that it did */
+		if (on && !strcmp(d->prog, "scx_unreg") &&
+		    btf_has(btf, "", "scx_ops_disable_workfn", BTF_KIND_FUNC))
+			on = false;
 		bpf_program__set_autoload(p, on);
 	}
 

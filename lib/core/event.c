@@ -63,6 +63,9 @@ static const struct scx_field cpuhp_exit_fields[] = {
 	U32(cpuhp, cpu_id), I32(cpuhp, target), I32(cpuhp, idx), I32(cpuhp, ret),
 };
 static const struct scx_field ops_fields[] = { STR(ops, name) };
+static const struct scx_field ops_exit_fields[] = {
+	STR(ops, name), I32(ops, exit_kind), I64(ops, exit_code), STR(ops, reason), STR(ops, msg),
+};
 static const struct scx_field dsq_fields[] = {
 	I32(dsq, pid), I32(dsq, tgid), STR(dsq, comm), U64(dsq, dsq_id), U32(dsq, depth),
 	U64(dsq, vtime), U64(dsq, slice_ns),
@@ -90,7 +93,7 @@ static const struct scx_ev_desc descs[SCX_EV__COUNT] = {
 	KIND(SCX_EV_CPUHP_ENTER, "cpuhp_enter", cpuhp_enter_fields, cpuhp),
 	KIND(SCX_EV_CPUHP_EXIT, "cpuhp_exit", cpuhp_exit_fields, cpuhp),
 	KIND(SCX_EV_SCX_ENABLE, "scx_enable", ops_fields, ops),
-	KIND(SCX_EV_SCX_DISABLE, "scx_disable", ops_fields, ops),
+	KIND(SCX_EV_SCX_DISABLE, "scx_disable", ops_exit_fields, ops),
 	KIND(SCX_EV_IRQ_ENTRY, "irq_entry", irq_entry_fields, irq),
 	KIND(SCX_EV_IRQ_EXIT, "irq_exit", irq_exit_fields, irq),
 	KIND(SCX_EV_TASK_RENAME, "task_rename", rename_fields, rename),

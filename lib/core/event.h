@@ -163,8 +163,15 @@ struct scx_ev_cpuhp {
 	int32_t target, idx, ret;	/* ret: exit only */
 };
 
+#define SCX_EXIT_REASON_LEN 40
+#define SCX_EXIT_MSG_LEN 72	/* the kernel's exit message, truncated */
+
 struct scx_ev_scx_ops {
 	char name[SCX_NAME_LEN];
+	int32_t exit_kind;	/* scx_disable: enum scx_exit_kind, 0 if unknown */
+	int64_t exit_code;
+	char reason[SCX_EXIT_REASON_LEN];	/* the kernel's words for exit_kind */
+	char msg[SCX_EXIT_MSG_LEN];
 };
 
 struct scx_ev_dsq_insert {

@@ -75,6 +75,59 @@ static void test_switch_scx(void)
 	scx_buf_free(&b);
 }
 
+/* scx_disable carries why: kind, code, the kernel's reason, the message */
+static void test_scx_exit(void)
+{
+	struct ev_scx_ops r = { 0 };
+	struct scx_event e, back;
+	struct scx_buf b = { 0 };
+
+	hdr(&r.h, EVK_SCX_DISABLE, sizeof(r), 900, 1, 0);
+	memcpy(r.name, "qmap", 5);
+	r.exit_kind = 1025;
+	r.exit_code = -3;
+	/* a message that fills the field must still come out terminated */
+	memset(r.msg, 'x', sizeof(r.msg));
+	is_int(scx_capture_decode(&r, sizeof(r), &e), sizeof(r), "scx_disable: size consumed");
+	is_int(e.type, SCX_EV_SCX_DISABLE, "scx_disable");
+	is_str(e.ops.name, "qmap", "name");
+	is_int(e.ops.exit_kind, 1025, "exit_kind");
+	is_int(e.ops.exit_code, -3, "exit_code");
+	is_str(e.ops.reason, "scx_bpf_error", "reason in the kernel's words");
+	is_int(strlen(e.ops.msg), SCX_EXIT_MSG_LEN - 1, "a full message is cut and terminated");
+
+	r.exit_kind = 64;
+	memcpy(r.msg, "bye", 4);
+	scx_capture_decode(&r, sizeof(r), &e);
+	is_str(e.ops.reason, "unregistered from user space", "reason of a normal unload");
+	scx_event_to_json(&b, &e);
+	scx_buf_add(&b, "", 1);
+	ok(strstr(b.data, "\"type\":\"scx_disable\",\"name\":\"qmap\",\"exit_kind\":64,"
+			  "\"exit_code\":-3,\"reason\":\"unregistered from user space\",\"msg\":\"bye\"}") != NULL,
+	   "exit fields reach the NDJSON line: %s", b.data);
+	{
+		struct scx_buf in = { 0 };
+		struct scx_reader *rd;
+
+		scx_buf_printf(&in, "{\"type\":\"header\",\"version\":1}\n%s\n", b.data);
+		rd = scx_reader__mem(in.data, in.len, "exit");
+		ok(rd && scx_reader__next(rd, &back) == 1 && back.ops.exit_kind == 64 &&
+		   back.ops.exit_code == -3 &&
+		   !strcmp(back.ops.reason, "unregistered from user space") &&
+		   !strcmp(back.ops.msg, "bye"), "and read back");
+		scx_reader__free(rd);
+		scx_buf_free(&in);
+	}
+	scx_buf_free(&b);
+
+	r.exit_kind = 4242;
+	scx_capture_decode(&r, sizeof(r), &e);
+	is_str(e.ops.reason, "<UNKNOWN>", "an unknown kind, as the kernel says it");
+	hdr(&r.h, EVK_SCX_ENABLE, sizeof(r), 900, 1, 0);
+	scx_capture_decode(&r, sizeof(r), &e);
+	is_int(e.ops.exit_kind, 0, "scx_enable has no exit fields");
+}
+
 static void test_plain_switch(void)
 {
 	struct ev_switch r = { 0 };
@@ -213,6 +266,7 @@ static void test_report_state(void)
 int main(void)
 {
 	test_switch_scx();
+	test_scx_exit();
 	test_plain_switch();
 	test_chunk();
 	test_malformed();
