@@ -34,7 +34,8 @@ static int read_word(const char *dir, const char *name, char *out, size_t outsz)
 	if (err)
 		return err;
 	buf[strcspn(buf, "\n")] = '\0';
-	snprintf(out, outsz, "%s", buf);
+	/* a longer word is cut to what out holds */
+	snprintf(out, outsz, "%.*s", (int)strnlen(buf, outsz - 1), buf);
 	return 0;
 }
 
@@ -107,7 +108,8 @@ static int read_events(const char *dir, struct scx_sysfs *s, char *err, size_t e
 			continue;
 		}
 		n = strncmp(name, "SCX_EV_", 7) ? name : name + 7;
-		snprintf(s->events[s->nr_events].name, SCX_SYSFS_NAME_LEN, "%s", n);
+		snprintf(s->events[s->nr_events].name, SCX_SYSFS_NAME_LEN, "%.*s",
+			 (int)strnlen(n, SCX_SYSFS_NAME_LEN - 1), n);
 		s->events[s->nr_events++].value = v;
 	}
 	fclose(f);

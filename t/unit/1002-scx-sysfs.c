@@ -33,7 +33,7 @@ static void put(const char *dir, const char *name, const char *text)
 /* a 6.12 tree: global attributes, root/ops, no root/events */
 static void tree_612(const char *dir, const char *seq)
 {
-	char root[512];
+	char root[600];
 
 	mkdir(dir, 0755);
 	snprintf(root, sizeof(root), "%s/root", dir);
