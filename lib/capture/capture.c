@@ -13,6 +13,7 @@
 
 #include "../../bpf/events.h"
 #include "capture/capture.h"
+#include "core/libbpf_print.h"
 #include "core/reorder.h"
 #include "events.skel.h"
 #include "json/json.h"
@@ -525,13 +526,6 @@ int scx_capture__stop(struct scx_capture *c)
 
 /* ---- set-up ------------------------------------------------------------------ */
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (scx_verbose < 1)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
 static bool btf_has(const struct btf *btf, const char *prefix, const char *name, int kind)
 {
 	char buf[160];
@@ -588,7 +582,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 				      : 2 * (o->flush_ns ? o->flush_ns : DEFAULT_FLUSH_NS);
 	c->order = scx_reorder__new(c->order_window);
 	want = o->events ? o->events : SCX_CAP_ALL;
-	libbpf_set_print(libbpf_print);
+	libbpf_set_print(scx_libbpf_print);
 
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		e = errno;

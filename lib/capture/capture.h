@@ -2,16 +2,18 @@
 /*
  * Live scheduler events from BPF (bpf/events.bpf.c): load, attach, consume,
  * decode into struct scx_event, detach.  scx-events is a thin wrapper around
- * this; scx-mcp and scx-top can run a capture in-process with it.
+ * this (scx-mcp's live tools run scx-events as a child process).
  *
  *	c = scx_capture__open(&opts, on_event, ctx, err, sizeof(err));
  *	while (!stop) scx_capture__poll(c, 10);
  *	scx_capture__stop(c);		// detach, drain, final loss records
  *	scx_capture__free(c);
  *
- * Events reach the callback in the order of their arrival: per CPU in time
- * order, across CPUs not necessarily (records are staged per CPU and shipped
- * a few KiB at a time).  Sort by ts when cross-CPU order matters.
+ * Events reach the callback in time order across CPUs: records, staged per
+ * CPU and shipped a few KiB at a time, wait in a reorder window (twice the
+ * flush interval, 10 ms unstaged) until nothing older can still come.  An
+ * event later than that is delivered as it comes and counted, with a warning
+ * at the stop.
  */
 #ifndef SCX_CAPTURE_H
 #define SCX_CAPTURE_H

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "json/json.h"
+#include "core/libbpf_print.h"
 #include "mcp/profile.h"
 #include "profile.skel.h"
 #include "core/util.h"
@@ -215,11 +216,6 @@ static void *poll_main(void *arg)
 	return NULL;
 }
 
-static int silent_print(enum libbpf_print_level l, const char *fmt, va_list ap)
-{
-	return scx_verbose ? vfprintf(stderr, fmt, ap) : 0;
-}
-
 struct scx_profile *scx_profile__start(const struct scx_profile_opts *o, char *err, size_t errsz)
 {
 	struct scx_profile *p = scx_xcalloc(1, sizeof(*p));
@@ -238,7 +234,7 @@ struct scx_profile *scx_profile__start(const struct scx_profile_opts *o, char *e
 		p->o.freq = 99;
 	pthread_mutex_init(&p->mu, NULL);
 	scx_map_init(&p->index, sizeof(uint32_t));
-	libbpf_set_print(silent_print);
+	libbpf_set_print(scx_libbpf_print);
 	p->skel = profile_bpf__open();
 	if (!p->skel) {
 		e = errno;

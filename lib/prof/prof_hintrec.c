@@ -16,6 +16,7 @@
 
 #include "hints.skel.h"
 #include "core/hashmap.h"
+#include "core/libbpf_print.h"
 #include "prof/prof.h"
 
 #include "../../bpf/hints.h"
@@ -36,13 +37,6 @@ struct prof_hintrec {
 	uint64_t written, unresolved;
 	int werr;
 };
-
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (scx_verbose < 1 || level == LIBBPF_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
 
 /* "key:\t123" of /proc/PID/FILE (or fdinfo/FD); -1 if absent */
 static long long proc_field(int pid, const char *file, int fd, const char *key)
@@ -193,7 +187,7 @@ struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, i
 		errno = EINVAL;
 		return NULL;
 	}
-	libbpf_set_print(quiet_print);
+	libbpf_set_print(scx_libbpf_print);
 	fd = bpf_obj_get(map_path);
 	if (fd < 0) {
 		snprintf(err, errsz, "cannot open pinned map '%s': %s", map_path, strerror(errno));
