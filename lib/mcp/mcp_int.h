@@ -141,6 +141,7 @@ struct mcp_tool {
 #define MCP_T_RO	1	/* readOnlyHint */
 #define MCP_T_WRITES	2	/* writes a file */
 #define MCP_T_LIVE	4	/* needs the live machine (openWorld) */
+#define MCP_T_DESTRUCTIVE 8	/* may replace a file (destructiveHint) */
 
 int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w);
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w);
@@ -190,10 +191,15 @@ int mcp_fs_init(struct mcp_server *s);
 void mcp_fs_free(struct mcp_server *s);
 /*
  * Open path under one of the roots: flags as for open(2); symlinks and ".."
- * may not leave the root.  fd, or -errno (-EACCES outside every root).
+ * may not leave the root; only regular files (never blocks on a FIFO).  fd
+ * (O_NONBLOCK set, no effect on a regular file), or -errno: -EACCES outside
+ * every root, -MCP_FS_NOT_REGULAR for anything but a regular file.
  * resolved (PATH_MAX) receives the path shown to the user.
  */
+#define MCP_FS_NOT_REGULAR 4095	/* above every errno the kernel returns */
 int mcp_fs_open(struct mcp_server *s, const char *path, int flags, char *resolved);
+/* strerror() that also knows -MCP_FS_NOT_REGULAR. */
+const char *mcp_fs_strerror(int err);
 
 /* ---- system resources (mcp_sys.c) ------------------------------------------ */
 

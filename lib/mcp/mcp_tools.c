@@ -102,11 +102,15 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," LIMIT(100, 10000), REQ("\"trace_id\"")),
 	  MCP_T_RO, mcp_t_correlate },
 	{ "export_trace_analysis", "Export analyses",
-	  "Write analyses of a loaded trace as JSON to a file under an allowed directory.",
+	  "Write analyses of a loaded trace as JSON to a new file under an allowed directory; "
+	  "an existing file is replaced only with overwrite true (and never one with other "
+	  "hard links).",
 	  OBJ(TRACE_ID ",\"output_path\":{\"type\":\"string\"},\"analysis_types\":{\"type\":"
-	      "\"array\",\"items\":{\"type\":\"string\"},\"description\":\"default: all\"}",
+	      "\"array\",\"items\":{\"type\":\"string\"},\"description\":\"default: all\"},"
+	      "\"overwrite\":{\"type\":\"boolean\",\"default\":false,\"description\":"
+	      "\"replace output_path if it exists\"}",
 	      REQ("\"trace_id\",\"output_path\"")),
-	  MCP_T_WRITES, mcp_t_export },
+	  MCP_T_WRITES | MCP_T_DESTRUCTIVE, mcp_t_export },
 	/* scxtop's one-analysis tools, kept so prompts written for it still work */
 #define ALIAS(tool, rep) \
 	{ tool, "Analysis: " rep, "scxtop name for analyze_trace_scheduling with analysis_type " \
@@ -217,7 +221,7 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_obj_begin(w);
 		scx_jw_kstr(w, "title", t->title);
 		scx_jw_kbool(w, "readOnlyHint", t->flags & MCP_T_RO);
-		scx_jw_kbool(w, "destructiveHint", false);
+		scx_jw_kbool(w, "destructiveHint", t->flags & MCP_T_DESTRUCTIVE);
 		scx_jw_kbool(w, "idempotentHint", t->flags & MCP_T_RO);
 		scx_jw_kbool(w, "openWorldHint", t->flags & MCP_T_LIVE);
 		scx_jw_obj_end(w);
