@@ -157,6 +157,17 @@ struct mcp_call {
 	size_t cap;			/* payload budget in bytes */
 };
 
+/*
+ * One top-level key of a tool's result: its JSON Schema type ("string",
+ * "number", "boolean", "object", "array").  A tool's table is its
+ * outputSchema in tools/list and the check every result passes before it
+ * is sent (mcp_tools_call), so the two cannot disagree unnoticed.
+ */
+struct mcp_out {
+	const char *key;
+	const char *type;
+};
+
 struct mcp_tool {
 	const char *name;
 	const char *title;
@@ -165,6 +176,7 @@ struct mcp_tool {
 	unsigned flags;
 	int (*fn)(struct mcp_call *c);
 	const char *report;		/* scxtop's analyze_* aliases: the report they run */
+	const struct mcp_out *out;	/* the keys its result may have; { NULL } ends */
 };
 #define MCP_T_RO	1	/* readOnlyHint */
 #define MCP_T_WRITES	2	/* writes a file */
