@@ -211,6 +211,8 @@ install: all
 	for f in completions/bash/*; do install -m 644 $$f $(DESTDIR)$(datadir)/bash-completion/completions; done
 	for f in completions/zsh/*; do install -m 644 $$f $(DESTDIR)$(datadir)/zsh/vendor-completions; done
 	for f in completions/fish/*; do install -m 644 $$f $(DESTDIR)$(datadir)/fish/vendor_completions.d; done
+	install -d $(DESTDIR)$(datadir)/scx-tools/skills/scx-scheduler
+	install -m 644 skills/scx-scheduler/SKILL.md $(DESTDIR)$(datadir)/scx-tools/skills/scx-scheduler
 
 clean:
 	rm -rf .output .output-san

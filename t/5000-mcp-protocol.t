@@ -16,9 +16,9 @@ test_expect_success 'initialize echoes each supported version, proposes the late
 	test "$(resp 0 <out | jq -r .result.protocolVersion)" = 2025-11-25
 '
 
-test_expect_success 'before initialize: server/discover -32601, other methods -32600, ping ok' '
+test_expect_success 'before initialize: server/discover answered, other methods -32600, ping ok' '
 	{ req 1 server/discover; req 2 tools/list; req 3 ping; init_line; req 4 tools/list; } | mcp >out &&
-	test "$(errcode 1 <out)" = -32601 &&
+	resp 1 <out | jq -e ".result.supportedVersions[0] == \"2026-07-28\"" >/dev/null &&
 	test "$(errcode 2 <out)" = -32600 &&
 	test "$(resp 3 <out | jq -c .result)" = "{}" &&
 	resp 4 <out | jq -e ".result.tools | length > 20" >/dev/null
@@ -82,6 +82,61 @@ test_expect_success 'protocol errors get the right codes and the server keeps go
 	test "$(errcode 6 <out)" = -32600 &&
 	test "$(resp 7 <out | jq -c .result)" = "{}" &&
 	test "$(resp 8 <out | jq -c .result)" = "{}"
+'
+
+MODERN='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+
+test_expect_success '2026-07-28: a dual-era client probes, then speaks statelessly; the same process keeps a legacy session' '
+	{ req 1 server/discover "{$MODERN}"
+	  req 2 tools/call "{$MODERN,\"name\":\"list_traces\",\"arguments\":{}}"
+	  init_line 2025-11-25
+	  req 3 tools/call "{\"name\":\"list_traces\",\"arguments\":{}}"
+	  req 4 resources/templates/list "{$MODERN}"
+	  req 5 ping "{$MODERN}"
+	} | mcp >out &&
+	all_jsonrpc out &&
+	resp 1 <out | jq -e ".result | .resultType == \"complete\" and (.supportedVersions | index(\"2024-11-05\")) and
+		.capabilities.resources.subscribe == true and ._meta[\"io.modelcontextprotocol/serverInfo\"].name == \"scx-mcp\"" >/dev/null &&
+	resp 2 <out | jq -e ".result.resultType == \"complete\" and (.result.content[0].text | fromjson | .traces == [])" >/dev/null &&
+	resp 3 <out | jq -e ".result | has(\"resultType\") | not" >/dev/null &&
+	resp 4 <out | jq -e ".result.ttlMs > 0 and .result.cacheScope == \"public\"" >/dev/null &&
+	test "$(errcode 5 <out)" = -32601
+'
+
+test_expect_success '2026-07-28: logs only at the level a request asks for in its _meta' '
+	cp "$TDATA/mcp-handmade.pb" t.pb &&
+	LOGINFO="\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{},\"io.modelcontextprotocol/logLevel\":\"info\"}" &&
+	{ req 1 tools/call "{$MODERN,\"name\":\"load_perfetto_trace\",\"arguments\":{\"file_path\":\"t.pb\",\"trace_id\":\"a\"}}"
+	  req 2 tools/call "{$LOGINFO,\"name\":\"load_perfetto_trace\",\"arguments\":{\"file_path\":\"t.pb\",\"trace_id\":\"b\"}}"
+	} | mcp >out &&
+	jq -r "select(.method == \"notifications/message\") | .params.data" out >logs &&
+	test $(wc -l <logs) = 1 && grep "^loaded trace b:" logs
+'
+
+test_expect_success '2026-07-28: subscriptions/listen gets tagged updates until cancelled' '
+	{ req 7 subscriptions/listen "{$MODERN,\"notifications\":{\"resourceSubscriptions\":[\"stats://system/cpu\"]}}"
+	  sleep 1.5
+	  echo "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":7}}"
+	  req 8 server/discover "{$MODERN}"
+	  sleep 1.5
+	} | mcp --update-interval 200ms >out &&
+	jq -c "select(.method == \"notifications/subscriptions/acknowledged\")" out |
+		jq -e ".params._meta[\"io.modelcontextprotocol/subscriptionId\"] == 7" >/dev/null &&
+	jq -c "select(.method == \"notifications/resources/updated\")" out >upd &&
+	test -s upd && jq -e ".params.uri == \"stats://system/cpu\" and .params._meta[\"io.modelcontextprotocol/subscriptionId\"] == 7" upd >/dev/null &&
+	after=$(awk "/\"id\":8,/ { seen = 1; next } seen && /resources\/updated/" out | wc -l) && test $after = 0 &&
+	test -z "$(resp 7 <out)"
+'
+
+test_expect_success '2025-03-26 sessions accept JSON-RPC batches, other versions refuse them' '
+	{ init_line 2025-03-26
+	  echo "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"},{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}]"
+	  echo "[]"
+	} | mcp >out &&
+	sed -n 2p out | jq -e "length == 2 and .[0].id == 1 and .[0].result == {} and .[1].id == 2 and (.[1].result.tools | length) > 20" >/dev/null &&
+	sed -n 3p out | jq -e ".error.code == -32600" >/dev/null &&
+	{ init_line 2025-06-18; echo "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]"; } | mcp >out2 &&
+	sed -n 2p out2 | jq -e ".error.code == -32600 and (.error.message | test(\"2025-06-18\"))" >/dev/null
 '
 
 test_expect_success 'a line over --max-line is refused without being buffered; the next one is served' '

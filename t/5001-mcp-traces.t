@@ -207,6 +207,71 @@ test_expect_success 'export writes JSON under a root only' '
 	test "$(iserr 6 <out)" = true && test ! -e exp/b.json
 '
 
+test_expect_success 'only regular files: a FIFO or a device is refused at once, the server stays responsive' '
+	mkdir -p rf && mkfifo rf/fifo && cp h.pb rf/ &&
+	{ init_line
+	  call 1 load_perfetto_trace "{\"file_path\":\"fifo\"}"
+	  call 2 load_perfetto_trace "{\"file_path\":\"/dev/zero\"}"
+	  call 3 load_perfetto_trace "{\"file_path\":\"/dev/null\"}"
+	  call 4 load_perfetto_trace "{\"file_path\":\"h.pb\"}"
+	  call 5 export_trace_analysis "{\"trace_id\":\"h\",\"output_path\":\"fifo\",\"overwrite\":true}"
+	  call 6 load_perfetto_trace "{\"file_path\":\"/dev\"}"
+	  req 7 ping
+	} | mcp --root rf --root /dev >out &&
+	for i in 1 2 3 5 6; do
+		test "$(iserr $i <out)" = true && text $i <out | grep "not a regular file" || exit 1
+	done &&
+	test "$(iserr 4 <out)" = false && test "$(resp 7 <out | jq -c .result)" = "{}"
+'
+
+test_expect_success 'empty files are not traces; load errors name the file' '
+	: >empty.pb && : >empty.ndjson && head -c 300 /dev/urandom | tr "\012" x | sed "1s/^/\\x0a/" >bad.pb &&
+	printf "{\"type\":\"header\",\"version\":1}\n" >noev.ndjson &&
+	{ init_line
+	  call 1 load_perfetto_trace "{\"file_path\":\"empty.pb\"}"
+	  call 2 load_perfetto_trace "{\"file_path\":\"empty.ndjson\"}"
+	  call 3 load_perfetto_trace "{\"file_path\":\"bad.pb\"}"
+	  call 4 load_perfetto_trace "{\"file_path\":\"noev.ndjson\"}"
+	  call 5 list_traces "{}"
+	} | mcp >out &&
+	test "$(iserr 1 <out)" = true && text 1 <out | grep "empty.pb.: the file is empty" &&
+	test "$(iserr 2 <out)" = true && text 2 <out | grep "the file is empty" &&
+	test "$(iserr 3 <out)" = true && text 3 <out | grep "Perfetto trace (bad.pb: byte" &&
+	test "$(iserr 4 <out)" = true && text 4 <out | grep "noev.ndjson" &&
+	text 5 <out | jq -e ".traces == []" >/dev/null
+'
+
+test_expect_success 'a Perfetto file larger than the memory cap is refused before it is read' '
+	{ cat h.pb; head -c 2000000 /dev/zero; } >big.pb &&
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"big.pb\"}"; } | mcp --max-trace-memory 1M >out &&
+	test "$(iserr 1 <out)" = true && text 1 <out | grep "big.pb. is 2000954 bytes, more than the"
+'
+
+test_expect_success 'export creates new files only; overwrite replaces a file that has no other link' '
+	mkdir -p ow && echo keep >ow/old.json && ln ow/old.json hardlink.json && echo mine >ow/mine.json &&
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"h.pb\"}"
+	  call 2 export_trace_analysis "{\"trace_id\":\"h\",\"output_path\":\"h.pb\"}"
+	  call 3 export_trace_analysis "{\"trace_id\":\"h\",\"output_path\":\"ow/old.json\",\"overwrite\":true}"
+	  call 4 export_trace_analysis "{\"trace_id\":\"h\",\"output_path\":\"ow/mine.json\"}"
+	  call 5 export_trace_analysis "{\"trace_id\":\"h\",\"output_path\":\"ow/mine.json\",\"overwrite\":true}"
+	  req 6 tools/list
+	} | mcp >out &&
+	test "$(iserr 2 <out)" = true && text 2 <out | grep "exists; export_trace_analysis creates new files only" &&
+	cmp h.pb "$TDATA/mcp-handmade.pb" &&
+	test "$(iserr 3 <out)" = true && text 3 <out | grep "hard links" && test "$(cat hardlink.json)" = keep &&
+	test "$(iserr 4 <out)" = true && text 4 <out | grep "mine.json. exists" &&
+	test "$(iserr 5 <out)" = false && jq -e ".summary.events == 28" ow/mine.json >/dev/null &&
+	resp 6 <out | jq -e "[.result.tools[] | select(.name == \"export_trace_analysis\")][0] |
+		.annotations.destructiveHint == true and .inputSchema.properties.overwrite.type == \"boolean\"" >/dev/null
+'
+
+test_expect_success 'wakeup correlation with no pairs is an empty answer (no NULL memcpy under UBSan)' '
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"h.pb\"}"
+	  call 2 correlate_wakeup_to_schedule "{\"trace_id\":\"h\",\"pid\":999999}"; req 3 ping; } | mcp >out &&
+	text 2 <out | jq -e ".summary.count == 0 and .slowest == []" >/dev/null &&
+	test "$(resp 3 <out | jq -c .result)" = "{}"
+'
+
 test_expect_success 'each loaded trace is a resource; list_changed on load and unload' '
 	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"h.pb\"}"
 	  req 2 resources/list; req 3 resources/read "{\"uri\":\"trace://h\"}"

@@ -101,6 +101,41 @@ test_expect_success 'no capture: live tools say how to start one; double start a
 	text 7 <out | jq -e ".memory.MemTotal > 0 and (.cpu.cpus | length) == $(nproc --all) + 1" >/dev/null
 '
 
+# --events-cmd wrappers that do not exec: one runs the producer in the
+# foreground, one in the background (where sh makes it ignore SIGINT)
+export FAKE
+cat >fg.sh <<\EOF
+#!/bin/sh
+echo $$ >fg.pid
+"$FAKE" "$@"
+echo wrapper done >&2
+EOF
+cat >bg.sh <<\EOF
+#!/bin/sh
+"$FAKE" "$@" &
+echo $! >bg.pid
+wait
+echo wrapper done >&2
+EOF
+chmod +x fg.sh bg.sh
+# no such process, or only a zombie whose parent has not reaped it yet
+gone() { st=$(ps -o stat= -p "$1" || :); [ -z "$st" ] || [ "${st#Z}" != "$st" ]; }
+
+test_expect_success 'stop reaches a wrapper that does not exec: its child ends cleanly, one that ignores SIGINT is killed' '
+	for w in fg bg; do
+		{ init_line
+		  call 1 control_event_tracking "{\"action\":\"start\"}"
+		  sleep 1
+		  call 2 control_event_tracking "{\"action\":\"stop\"}"
+		  req 3 ping
+		} | mcp --events-cmd "$PWD/$w.sh" >out &&
+		text 2 <out | jq -e ".action == \"stopped\" and .running == false" >/dev/null &&
+		test "$(resp 3 <out | jq -c .result)" = "{}" || exit 1
+	done &&
+	test -s fg.pid && test -s bg.pid &&
+	gone "$(cat bg.pid)" && gone "$(cat fg.pid)"
+'
+
 test_expect_success 'a producer that cannot be run is a clear tool error' '
 	{ init_line; call 1 control_event_tracking "{\"action\":\"start\"}"; call 2 control_event_tracking "{\"action\":\"status\"}"; } |
 		mcp --events-cmd /nonexistent/scx-events >out &&

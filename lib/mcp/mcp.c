@@ -32,6 +32,12 @@ static void send_buf(struct mcp_server *s, struct scx_buf *b)
 {
 	int r;
 
+	if (s->batch && b == &s->out) {
+		/* a response inside a JSON-RPC batch: one element of the reply array */
+		scx_buf_add(s->batch, s->batch->len ? "," : "[", 1);
+		scx_buf_add(s->batch, b->data, b->len);
+		return;
+	}
 	scx_buf_add(b, "\n", 1);
 	if (s->sink) {
 		scx_buf_add(s->sink, b->data, b->len);
@@ -60,8 +66,9 @@ static void begin_msg(struct mcp_server *s, struct scx_jw *w, const char *id, si
 	}
 }
 
+/* data: raw JSON of error.data, or NULL */
 static void send_error(struct mcp_server *s, const char *id, size_t idlen, int code,
-		       const char *msg, const char *uri)
+		       const char *msg, const struct scx_buf *data)
 {
 	struct scx_jw w;
 
@@ -70,11 +77,9 @@ static void send_error(struct mcp_server *s, const char *id, size_t idlen, int c
 	scx_jw_obj_begin(&w);
 	scx_jw_kint(&w, "code", code);
 	scx_jw_kstr(&w, "message", msg);
-	if (uri && *uri) {
+	if (data && data->len) {
 		scx_jw_key(&w, "data");
-		scx_jw_obj_begin(&w);
-		scx_jw_kstr(&w, "uri", uri);
-		scx_jw_obj_end(&w);
+		scx_jw_raw(&w, data->data, data->len);
 	}
 	scx_jw_obj_end(&w);
 	scx_jw_obj_end(&w);
@@ -90,6 +95,20 @@ int mcp_error(struct mcp_server *s, int code, const char *fmt, ...)
 	va_end(ap);
 	s->err_code = code;
 	return code;
+}
+
+int mcp_error_no_resource(struct mcp_server *s, const char *uri)
+{
+	struct scx_jw w;
+
+	scx_buf_reset(&s->err_data);
+	scx_jw_init(&w, &s->err_data);
+	scx_jw_obj_begin(&w);
+	scx_jw_kstr(&w, "uri", uri);
+	scx_jw_obj_end(&w);
+	/* 2026-07-28 folds resource-not-found into invalid params */
+	return mcp_error(s, s->modern ? MCP_INVALID_PARAMS : MCP_RESOURCE_NOT_FOUND,
+			 "resource not found: %s", uri);
 }
 
 void mcp_notify(struct mcp_server *s, const char *method, const char *params, size_t len)
@@ -122,7 +141,7 @@ void mcp_log(struct mcp_server *s, int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	scx_debug(2, "%s: %s", mcp_level_names[level], msg);
-	if (!s->initialized || level < s->log_level)
+	if (level < (s->modern ? s->req_log_level : s->initialized ? s->log_level : MCP_LEVEL__COUNT))
 		return;
 	scx_jw_init(&w, &b);
 	scx_jw_obj_begin(&w);
@@ -157,15 +176,44 @@ void mcp_progress(struct mcp_server *s, double progress, double total, const cha
 	scx_buf_free(&b);
 }
 
+/* uri is sub or a sub-resource of it (reported to a parent subscription) */
+static bool uri_under(const char *uri, const char *sub)
+{
+	size_t n = strlen(sub);
+
+	return !strncmp(uri, sub, n) && (!uri[n] || uri[n] == '/');
+}
+
+/* A notification to a subscriptions/listen stream: tagged with its id. */
+static void notify_listen(struct mcp_server *s, const struct mcp_listen *ln, const char *method,
+			  const char *uri)
+{
+	struct scx_buf b = { 0 };
+	struct scx_jw w;
+
+	scx_jw_init(&w, &b);
+	scx_jw_obj_begin(&w);
+	if (uri)
+		scx_jw_kstr(&w, "uri", uri);
+	scx_jw_key(&w, "_meta");
+	scx_jw_obj_begin(&w);
+	scx_jw_key(&w, MCP_META_SUB);
+	scx_jw_raw(&w, ln->id.data, ln->id.len);
+	scx_jw_obj_end(&w);
+	scx_jw_obj_end(&w);
+	mcp_notify(s, method, b.data, b.len);
+	scx_buf_free(&b);
+}
+
 bool mcp_subscribed(struct mcp_server *s, const char *uri)
 {
-	for (unsigned i = 0; i < s->nr_subs; i++) {
-		size_t n = strlen(s->subs[i]);
-
-		/* an update of a sub-resource is reported to a parent subscription */
-		if (!strncmp(uri, s->subs[i], n) && (!uri[n] || uri[n] == '/'))
+	for (unsigned i = 0; i < s->nr_subs; i++)
+		if (uri_under(uri, s->subs[i]))
 			return true;
-	}
+	for (unsigned i = 0; i < s->nr_listens; i++)
+		for (unsigned j = 0; j < s->listens[i].nr_uris; j++)
+			if (uri_under(uri, s->listens[i].uris[j]))
+				return true;
 	return false;
 }
 
@@ -174,14 +222,38 @@ void mcp_updated(struct mcp_server *s, const char *uri)
 	struct scx_buf b = { 0 };
 	struct scx_jw w;
 
-	if (!mcp_subscribed(s, uri))
-		return;
-	scx_jw_init(&w, &b);
-	scx_jw_obj_begin(&w);
-	scx_jw_kstr(&w, "uri", uri);
-	scx_jw_obj_end(&w);
-	mcp_notify(s, "notifications/resources/updated", b.data, b.len);
-	scx_buf_free(&b);
+	for (unsigned i = 0; i < s->nr_subs; i++) {
+		if (!uri_under(uri, s->subs[i]))
+			continue;
+		scx_jw_init(&w, &b);
+		scx_jw_obj_begin(&w);
+		scx_jw_kstr(&w, "uri", uri);
+		scx_jw_obj_end(&w);
+		mcp_notify(s, "notifications/resources/updated", b.data, b.len);
+		scx_buf_free(&b);
+		break;
+	}
+	for (unsigned i = 0; i < s->nr_listens; i++) {
+		const struct mcp_listen *ln = &s->listens[i];
+
+		for (unsigned j = 0; j < ln->nr_uris; j++) {
+			if (uri_under(uri, ln->uris[j])) {
+				notify_listen(s, ln, "notifications/resources/updated", uri);
+				break;
+			}
+		}
+	}
+}
+
+/* notifications/resources/list_changed to the legacy session and every listen that asked. */
+static void list_changed(struct mcp_server *s)
+{
+	s->list_changed = false;
+	if (s->initialized)
+		mcp_notify(s, "notifications/resources/list_changed", NULL, 0);
+	for (unsigned i = 0; i < s->nr_listens; i++)
+		if (s->listens[i].resources_list)
+			notify_listen(s, &s->listens[i], "notifications/resources/list_changed", NULL);
 }
 
 /* ---- ids -------------------------------------------------------------------- */
@@ -265,6 +337,22 @@ static const char caps[] = "{\"tools\":{\"listChanged\":false},"
 	"\"resources\":{\"subscribe\":true,\"listChanged\":true},"
 	"\"prompts\":{\"listChanged\":false},\"logging\":{},\"completions\":{}}";
 
+static const char instructions[] =
+	"Linux CPU scheduler (sched_ext) data. Load a Perfetto or scx-events trace with "
+	"load_perfetto_trace, then use get_trace_summary and analyze_trace_scheduling. "
+	"For the live machine: control_event_tracking start, then query_stats or the "
+	"stats:// and events://stream resources; start_perf_profiling for CPU profiles. "
+	"Results are bounded; use limit/offset.";
+
+static void server_info(struct scx_jw *w)
+{
+	scx_jw_obj_begin(w);
+	scx_jw_kstr(w, "name", "scx-mcp");
+	scx_jw_kstr(w, "title", "scx-tools scheduler observability");
+	scx_jw_kstr(w, "version", SCX_VERSION);
+	scx_jw_obj_end(w);
+}
+
 static int m_initialize(struct mcp_server *s, int params, struct scx_jw *w)
 {
 	const struct scx_json_doc *d = &s->doc;
@@ -288,20 +376,112 @@ static int m_initialize(struct mcp_server *s, int params, struct scx_jw *w)
 	scx_jw_key(w, "capabilities");
 	scx_jw_raw(w, caps, sizeof(caps) - 1);
 	scx_jw_key(w, "serverInfo");
-	scx_jw_obj_begin(w);
-	scx_jw_kstr(w, "name", "scx-mcp");
-	scx_jw_kstr(w, "title", "scx-tools scheduler observability");
-	scx_jw_kstr(w, "version", SCX_VERSION);
-	scx_jw_obj_end(w);
-	scx_jw_kstr(w, "instructions",
-		    "Linux CPU scheduler (sched_ext) data. Load a Perfetto or scx-events trace with "
-		    "load_perfetto_trace, then use get_trace_summary and analyze_trace_scheduling. "
-		    "For the live machine: control_event_tracking start, then query_stats or the "
-		    "stats:// and events://stream resources; start_perf_profiling for CPU profiles. "
-		    "Results are bounded; use limit/offset.");
+	server_info(w);
+	scx_jw_kstr(w, "instructions", instructions);
 	scx_jw_obj_end(w);
 	s->initialized = true;
 	return 0;
+}
+
+/* 2026-07-28: what initialize told, asked for at any time and cacheable */
+static int m_discover(struct mcp_server *s, int params, struct scx_jw *w)
+{
+	scx_jw_obj_begin(w);
+	scx_jw_key(w, "supportedVersions");
+	scx_jw_arr_begin(w);
+	scx_jw_str(w, MCP_PROTO_MODERN);
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(versions); i++)
+		scx_jw_str(w, versions[i]);
+	scx_jw_arr_end(w);
+	scx_jw_key(w, "capabilities");
+	scx_jw_raw(w, caps, sizeof(caps) - 1);
+	scx_jw_kstr(w, "instructions", instructions);
+	scx_jw_obj_end(w);
+	return 0;
+}
+
+/*
+ * 2026-07-28 subscriptions/listen: acknowledged at once, then the request
+ * stays open; its notifications carry its id until the client cancels it.
+ * No response is sent (s->cancelled is borrowed to say so).
+ */
+static int m_listen(struct mcp_server *s, int params, struct scx_jw *w)
+{
+	const struct scx_json_doc *d = &s->doc;
+	int f = scx_json_get(d, params, "notifications"), rl, subs, u;
+	struct mcp_listen *ln;
+	struct scx_buf ack = { 0 };
+	struct scx_jw aw;
+	bool on = false;
+
+	if (f < 0 || d->tok[f].type != JSMN_OBJECT)
+		return mcp_error(s, MCP_INVALID_PARAMS, "params.notifications must be an object");
+	subs = scx_json_get(d, f, "resourceSubscriptions");
+	if (subs >= 0 && d->tok[subs].type != JSMN_ARRAY)
+		return mcp_error(s, MCP_INVALID_PARAMS, "resourceSubscriptions must be an array");
+	if (s->nr_listens == MCP_MAX_LISTENS)
+		return mcp_error(s, MCP_INVALID_PARAMS, "too many open subscriptions/listen requests "
+				 "(%d)", MCP_MAX_LISTENS);
+	ln = &s->listens[s->nr_listens];
+	*ln = (struct mcp_listen){ 0 };
+	rl = scx_json_get(d, f, "resourcesListChanged");
+	ln->resources_list = rl >= 0 && !scx_json_bool(d, rl, &on) && on;
+	scx_jw_init(&aw, &ack);
+	scx_jw_obj_begin(&aw);
+	scx_jw_key(&aw, "notifications");
+	scx_jw_obj_begin(&aw);
+	/* tools and prompts never change: acknowledged, never sent */
+	scx_jw_kbool(&aw, "resourcesListChanged", ln->resources_list);
+	scx_jw_key(&aw, "resourceSubscriptions");
+	scx_jw_arr_begin(&aw);
+	for (int i = 0; subs >= 0 && (u = scx_json_at(d, subs, i)) >= 0; i++) {
+		char uri[512];
+
+		if (!scx_json_is_str(d, u) || scx_json_str(d, u, uri, sizeof(uri)) >= (int)sizeof(uri))
+			continue;
+		/* only what exists and fits is acknowledged: the client sees what it gets */
+		if (!mcp_resource_exists(s, uri) || ln->nr_uris == MCP_MAX_SUBS)
+			continue;
+		ln->uris[ln->nr_uris++] = scx_xstrdup(uri);
+		scx_jw_str(&aw, uri);
+	}
+	scx_jw_arr_end(&aw);
+	scx_jw_obj_end(&aw);
+	scx_jw_key(&aw, "_meta");
+	scx_jw_obj_begin(&aw);
+	scx_jw_key(&aw, MCP_META_SUB);
+	scx_jw_raw(&aw, s->cur_id.data, s->cur_id.len);
+	scx_jw_obj_end(&aw);
+	scx_jw_obj_end(&aw);
+	scx_buf_add(&ln->id, s->cur_id.data, s->cur_id.len);
+	s->nr_listens++;
+	mcp_notify(s, "notifications/subscriptions/acknowledged", ack.data, ack.len);
+	scx_buf_free(&ack);
+	(void)w;
+	s->cancelled = true;	/* open: answered only by its notifications */
+	return 0;
+}
+
+static void listen_free(struct mcp_listen *ln)
+{
+	for (unsigned i = 0; i < ln->nr_uris; i++)
+		free(ln->uris[i]);
+	scx_buf_free(&ln->id);
+}
+
+/* notifications/cancelled of an open listen closes it; true when one was. */
+static bool listen_cancel(struct mcp_server *s, const struct scx_buf *id)
+{
+	for (unsigned i = 0; i < s->nr_listens; i++) {
+		struct mcp_listen *ln = &s->listens[i];
+
+		if (ln->id.len == id->len && !memcmp(ln->id.data, id->data, id->len)) {
+			listen_free(ln);
+			*ln = s->listens[--s->nr_listens];
+			return true;
+		}
+	}
+	return false;
 }
 
 static int m_ping(struct mcp_server *s, int params, struct scx_jw *w)
@@ -361,8 +541,6 @@ static int m_res_read(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_obj_end(w);
 		scx_jw_arr_end(w);
 		scx_jw_obj_end(w);
-	} else if (r == MCP_RESOURCE_NOT_FOUND) {
-		snprintf(s->err_uri, sizeof(s->err_uri), "%s", uri);
 	}
 	scx_buf_free(&text);
 	return r;
@@ -375,10 +553,8 @@ static int m_subscribe(struct mcp_server *s, int params, struct scx_jw *w)
 
 	if ((r = get_uri(s, params, uri, sizeof(uri))))
 		return r;
-	if (!mcp_resource_exists(s, uri)) {
-		snprintf(s->err_uri, sizeof(s->err_uri), "%s", uri);
-		return mcp_error(s, MCP_RESOURCE_NOT_FOUND, "resource not found: %s", uri);
-	}
+	if (!mcp_resource_exists(s, uri))
+		return mcp_error_no_resource(s, uri);
 	for (unsigned i = 0; i < s->nr_subs; i++)
 		if (!strcmp(s->subs[i], uri))
 			return m_ping(s, params, w);
@@ -449,25 +625,38 @@ static int m_complete(struct mcp_server *s, int params, struct scx_jw *w)
 	return 0;
 }
 
+/* Which era has the method: the initialize handshake, 2026-07-28, or both. */
+#define ERA_LEGACY 1
+#define ERA_MODERN 2
+#define ERA_BOTH 3
+
 struct method {
 	const char *name;
 	int (*fn)(struct mcp_server *s, int params, struct scx_jw *w);
+	unsigned eras;
+	/* 2026-07-28 CacheableResult: how long a client may reuse the result, and
+	   whether it is the same for everyone (public) or for this session */
+	int ttl_ms;			/* -1: not cacheable */
+	bool public;
 };
 
 static const struct method methods[] = {
-	{ "initialize", m_initialize },
-	{ "ping", m_ping },
-	{ "tools/list", mcp_tools_list },
-	{ "tools/call", mcp_tools_call },
-	{ "resources/list", mcp_resources_list },
-	{ "resources/templates/list", mcp_templates_list },
-	{ "resources/read", m_res_read },
-	{ "resources/subscribe", m_subscribe },
-	{ "resources/unsubscribe", m_unsubscribe },
-	{ "prompts/list", mcp_prompts_list },
-	{ "prompts/get", mcp_prompts_get },
-	{ "logging/setLevel", m_set_level },
-	{ "completion/complete", m_complete },
+	{ "initialize", m_initialize, ERA_LEGACY, -1 },
+	{ "ping", m_ping, ERA_LEGACY, -1 },
+	{ "server/discover", m_discover, ERA_BOTH, 3600000, true },
+	{ "tools/list", mcp_tools_list, ERA_BOTH, 3600000, true },
+	{ "tools/call", mcp_tools_call, ERA_BOTH, -1 },
+	/* loaded traces come and go, the data is live: never reused */
+	{ "resources/list", mcp_resources_list, ERA_BOTH, 0 },
+	{ "resources/templates/list", mcp_templates_list, ERA_BOTH, 3600000, true },
+	{ "resources/read", m_res_read, ERA_BOTH, 0 },
+	{ "resources/subscribe", m_subscribe, ERA_LEGACY, -1 },
+	{ "resources/unsubscribe", m_unsubscribe, ERA_LEGACY, -1 },
+	{ "subscriptions/listen", m_listen, ERA_MODERN, -1 },
+	{ "prompts/list", mcp_prompts_list, ERA_BOTH, 3600000, true },
+	{ "prompts/get", mcp_prompts_get, ERA_BOTH, -1 },
+	{ "logging/setLevel", m_set_level, ERA_LEGACY, -1 },
+	{ "completion/complete", m_complete, ERA_BOTH, -1 },
 };
 
 /* ---- dispatch ----------------------------------------------------------------- */
@@ -475,13 +664,96 @@ static const struct method methods[] = {
 static void handle_notification(struct mcp_server *s, int method, int params)
 {
 	const struct scx_json_doc *d = &s->doc;
+	struct scx_buf id = { 0 };
+	int rq;
 
 	/* initialized, roots/list_changed and anything unknown need nothing from us;
-	 * a cancel can only name a finished request here (calls run to completion
-	 * before the next line is read; mcp_poll_input() sees the others) */
-	(void)d;
-	(void)method;
-	(void)params;
+	 * a cancel names a finished request (calls run to completion before the
+	 * next line is read; mcp_poll_input() sees the others) or an open listen */
+	if (!scx_json_eq(d, method, "notifications/cancelled"))
+		return;
+	rq = scx_json_get(d, params, "requestId");
+	if (rq >= 0 && id_json(d, rq, &id))
+		listen_cancel(s, &id);
+	scx_buf_free(&id);
+}
+
+/*
+ * A 2026-07-28 request names its version in params._meta; it is served
+ * statelessly whether or not a legacy session was initialized.  Sets
+ * s->modern and s->req_log_level; an error code when the envelope is wrong.
+ */
+static int request_era(struct mcp_server *s, int params)
+{
+	const struct scx_json_doc *d = &s->doc;
+	int meta = scx_json_get(d, params, "_meta"), v = scx_json_get(d, meta, MCP_META_VERSION);
+	int lv, c;
+	char ver[32] = "";
+
+	s->modern = false;
+	s->req_log_level = MCP_LEVEL__COUNT;
+	if (v < 0)
+		return 0;
+	s->modern = true;
+	if (!scx_json_is_str(d, v) || scx_json_str(d, v, ver, sizeof(ver)) >= (int)sizeof(ver) ||
+	    strcmp(ver, MCP_PROTO_MODERN)) {
+		struct scx_jw w;
+
+		scx_buf_reset(&s->err_data);
+		scx_jw_init(&w, &s->err_data);
+		scx_jw_obj_begin(&w);
+		scx_jw_key(&w, "supported");
+		scx_jw_arr_begin(&w);
+		scx_jw_str(&w, MCP_PROTO_MODERN);
+		scx_jw_arr_end(&w);
+		scx_jw_kstr(&w, "requested", ver);
+		scx_jw_obj_end(&w);
+		return mcp_error(s, MCP_UNSUPPORTED_VERSION, "unsupported protocol version '%s' "
+				 "(stateless requests: %s; or initialize with 2025-11-25)", ver,
+				 MCP_PROTO_MODERN);
+	}
+	c = scx_json_get(d, meta, MCP_META_CAPS);
+	if (c < 0 || d->tok[c].type != JSMN_OBJECT)
+		return mcp_error(s, MCP_INVALID_PARAMS, "params._meta[\"%s\"] must be an object",
+				 MCP_META_CAPS);
+	lv = scx_json_get(d, meta, MCP_META_LOG);
+	if (lv >= 0) {
+		for (int i = 0; i < MCP_LEVEL__COUNT; i++)
+			if (scx_json_eq(d, lv, mcp_level_names[i]))
+				s->req_log_level = i;
+		if (s->req_log_level == MCP_LEVEL__COUNT)
+			return mcp_error(s, MCP_INVALID_PARAMS, "params._meta[\"%s\"] must be a "
+					 "log level (debug ... emergency)", MCP_META_LOG);
+	}
+	return 0;
+}
+
+/*
+ * The handler wrote the result object; a 2026-07-28 result also says it is
+ * complete, who answered, and (lists and reads) how long it may be cached.
+ * The object is reopened in place: its closing brace taken back.
+ */
+static void stamp_modern(struct mcp_server *s, struct scx_jw *w, const struct method *m)
+{
+	struct scx_buf *b = &s->out;
+
+	if (!b->len || b->data[b->len - 1] != '}')
+		return;
+	b->len--;
+	w->depth++;
+	w->first[w->depth] = b->data[b->len - 1] == '{';
+	w->after_key = false;
+	scx_jw_kstr(w, "resultType", "complete");
+	if (m->ttl_ms >= 0) {
+		scx_jw_kint(w, "ttlMs", m->ttl_ms);
+		scx_jw_kstr(w, "cacheScope", m->public ? "public" : "private");
+	}
+	scx_jw_key(w, "_meta");
+	scx_jw_obj_begin(w);
+	scx_jw_key(w, MCP_META_SERVER);
+	server_info(w);
+	scx_jw_obj_end(w);
+	scx_jw_obj_end(w);
 }
 
 static void handle_request(struct mcp_server *s, int method, int params)
@@ -495,20 +767,29 @@ static void handle_request(struct mcp_server *s, int method, int params)
 		if (scx_json_eq(d, method, methods[i].name))
 			m = &methods[i];
 	s->err_code = 0;
-	s->err_uri[0] = 0;
-	if (!m) {
+	scx_buf_reset(&s->err_data);
+	s->modern = false;
+	s->req_log_level = MCP_LEVEL__COUNT;
+	if (params >= 0 && d->tok[params].type != JSMN_OBJECT) {
+		mcp_error(s, MCP_INVALID_PARAMS, "params must be an object");
+		goto error;
+	}
+	if (request_era(s, params))
+		goto error;
+	if (!m || !(m->eras & (s->modern ? ERA_MODERN : ERA_LEGACY))) {
 		char name[128];
 
 		scx_json_str(d, method, name, sizeof(name));
-		mcp_error(s, MCP_METHOD_NOT_FOUND, "method not found: %s", name);
+		mcp_error(s, MCP_METHOD_NOT_FOUND, "method not found: %s%s", name,
+			  !m ? "" : s->modern ? " (not part of protocol " MCP_PROTO_MODERN ")" :
+			  " (protocol " MCP_PROTO_MODERN " only: send it with params._meta[\""
+			  MCP_META_VERSION "\"])");
 		goto error;
 	}
-	if (!s->initialized && m->fn != m_initialize && m->fn != m_ping) {
+	/* server/discover needs no handshake: it is how a client finds the era */
+	if (!s->modern && !s->initialized && m->fn != m_initialize && m->fn != m_ping &&
+	    m->fn != m_discover) {
 		mcp_error(s, MCP_INVALID_REQUEST, "%s before initialize", m->name);
-		goto error;
-	}
-	if (params >= 0 && d->tok[params].type != JSMN_OBJECT) {
-		mcp_error(s, MCP_INVALID_PARAMS, "params must be an object");
 		goto error;
 	}
 
@@ -533,16 +814,61 @@ static void handle_request(struct mcp_server *s, int method, int params)
 		return;	/* the client gave up on it: no response */
 	if (r)
 		goto error;
+	if (s->modern)
+		stamp_modern(s, &w, m);
 	scx_jw_obj_end(&w);
 	send_buf(s, &s->out);
-	if (s->list_changed) {
-		s->list_changed = false;
-		mcp_notify(s, "notifications/resources/list_changed", NULL, 0);
-	}
+	if (s->list_changed)
+		list_changed(s);
 	return;
 error:
 	send_error(s, s->cur_id.data, s->cur_id.len, s->err_code ? s->err_code : MCP_INTERNAL_ERROR,
-		   s->err_msg, s->err_code == MCP_RESOURCE_NOT_FOUND ? s->err_uri : NULL);
+		   s->err_msg, &s->err_data);
+}
+
+static void handle_line(struct mcp_server *s, const char *line, size_t n);
+
+/* JSON-RPC batches: part of 2025-03-26 only (added there, removed in 2025-06-18). */
+static bool batches_allowed(const struct mcp_server *s)
+{
+	return s->initialized && !strcmp(s->proto, "2025-03-26");
+}
+
+/*
+ * Each element is handled as a message of its own; their responses go out
+ * as one array on one line, nothing at all when every element was a
+ * notification, and an empty batch is one invalid request (JSON-RPC 2.0 §6).
+ * Notifications sent while an element runs (progress, logs) go out on their
+ * own lines before the array.
+ */
+static void handle_batch(struct mcp_server *s, const char *line, size_t n)
+{
+	struct scx_buf copy = { 0 }, reply = { 0 };
+	size_t *span;
+	int nr = s->doc.tok[0].size, i, t;
+
+	if (!nr) {
+		send_error(s, NULL, 0, MCP_INVALID_REQUEST, "empty batch", NULL);
+		return;
+	}
+	/* s->doc and s->line are reused by every element: keep the spans first */
+	scx_buf_add(&copy, line, n);
+	span = scx_xmalloc(2 * nr * sizeof(*span));
+	for (i = 0, t = 1; i < nr; i++, t = scx_json_next(&s->doc, t)) {
+		span[2 * i] = s->doc.tok[t].start;
+		span[2 * i + 1] = s->doc.tok[t].end;
+	}
+	s->batch = &reply;
+	for (i = 0; i < nr && !s->out_err; i++)
+		handle_line(s, copy.data + span[2 * i], span[2 * i + 1] - span[2 * i]);
+	s->batch = NULL;
+	if (reply.len) {
+		scx_buf_add(&reply, "]", 1);
+		send_buf(s, &reply);
+	}
+	scx_buf_free(&reply);
+	scx_buf_free(&copy);
+	free(span);
 }
 
 static void handle_line(struct mcp_server *s, const char *line, size_t n)
@@ -567,9 +893,21 @@ static void handle_line(struct mcp_server *s, const char *line, size_t n)
 		send_error(s, NULL, 0, MCP_PARSE_ERROR, msg, NULL);
 		return;
 	}
+	if (d->tok[0].type == JSMN_ARRAY && !s->batch && batches_allowed(s)) {
+		handle_batch(s, line, n);
+		return;
+	}
 	if (d->tok[0].type != JSMN_OBJECT) {
-		send_error(s, NULL, 0, MCP_INVALID_REQUEST, d->tok[0].type == JSMN_ARRAY ?
-			   "batches are not supported" : "a message must be a JSON object", NULL);
+		char why[96];
+
+		if (d->tok[0].type != JSMN_ARRAY)
+			snprintf(why, sizeof(why), "a message must be a JSON object");
+		else if (s->batch)
+			snprintf(why, sizeof(why), "a batch may not contain a batch");
+		else
+			snprintf(why, sizeof(why), "batches are not part of protocol %s",
+				 s->initialized ? s->proto : "negotiation (initialize first)");
+		send_error(s, NULL, 0, MCP_INVALID_REQUEST, why, NULL);
 		return;
 	}
 	id = scx_json_get(d, 0, "id");
@@ -781,6 +1119,9 @@ void mcp_server__free(struct mcp_server *s)
 	mcp_fs_free(s);
 	for (unsigned i = 0; i < s->nr_subs; i++)
 		free(s->subs[i]);
+	for (unsigned i = 0; i < s->nr_listens; i++)
+		listen_free(&s->listens[i]);
+	scx_buf_free(&s->err_data);
 	scx_json_free(&s->doc);
 	scx_json_free(&s->side);
 	scx_buf_free(&s->in);
@@ -817,10 +1158,8 @@ int mcp_server__run(struct mcp_server *s, int in_fd, int out_fd)
 
 		while (!s->out_err && (line = next_line(s, &n)))
 			handle_line(s, line, n);
-		if (s->list_changed) {
-			s->list_changed = false;
-			mcp_notify(s, "notifications/resources/list_changed", NULL, 0);
-		}
+		if (s->list_changed)
+			list_changed(s);
 		if (s->eof)
 			break;
 		now = scx_now_mono_ns() / 1000000;

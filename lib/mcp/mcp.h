@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An MCP (Model Context Protocol) server over stdio: JSON-RPC 2.0, one
- * message per line, protocol 2025-11-25 (also 2025-06-18, 2025-03-26 and
- * 2024-11-05 when a client asks for them).  It serves scheduler data: live
+ * message per line, in both eras: sessions opened by initialize (2025-11-25,
+ * also 2025-06-18, 2025-03-26 and 2024-11-05 when a client asks for them)
+ * and stateless 2026-07-28 requests (server/discover, _meta envelope).  It serves scheduler data: live
  * capture through an scx-events child, Perfetto and scx-events traces loaded
  * in memory, system resources, CPU profiles, and prompts.
  *

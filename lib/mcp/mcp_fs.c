@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -101,9 +102,39 @@ static int open_beneath(const struct mcp_root *r, const char *rel, int flags)
 	return fd;
 }
 
+/*
+ * A FIFO blocks open() and read() until a writer comes, and a device such as
+ * /dev/zero never ends: either would stop the one thread that answers the
+ * client.  O_NONBLOCK makes the open return at once, fstat() then keeps only
+ * regular files.
+ */
+static int only_regular(int fd)
+{
+	struct stat st;
+
+	if (fd == -ENXIO)	/* O_WRONLY|O_NONBLOCK: a FIFO without a reader */
+		return -MCP_FS_NOT_REGULAR;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -MCP_FS_NOT_REGULAR;
+	}
+	return fd;
+}
+
+const char *mcp_fs_strerror(int err)
+{
+	if (err == -MCP_FS_NOT_REGULAR)
+		return "not a regular file (FIFOs, devices, sockets and directories are refused)";
+	return strerror(-err);
+}
+
 int mcp_fs_open(struct mcp_server *s, const char *path, int flags, char *resolved)
 {
 	int fd = -EACCES;
+
+	flags |= O_NONBLOCK;
 
 	if (!path || !*path)
 		return -EINVAL;
@@ -111,7 +142,7 @@ int mcp_fs_open(struct mcp_server *s, const char *path, int flags, char *resolve
 		fd = open_beneath(&s->roots[0], path, flags);
 		if (resolved)
 			snprintf(resolved, PATH_MAX, "%s/%s", s->roots[0].path, path);
-		return fd;
+		return only_regular(fd);
 	}
 	for (unsigned i = 0; i < s->nr_roots; i++) {
 		const struct mcp_root *r = &s->roots[i];
@@ -130,7 +161,7 @@ int mcp_fs_open(struct mcp_server *s, const char *path, int flags, char *resolve
 		if (resolved)
 			snprintf(resolved, PATH_MAX, "%s", path);
 		if (fd >= 0 || fd != -EACCES)
-			return fd;
+			return only_regular(fd);
 	}
 	return fd;
 }

@@ -18,8 +18,16 @@
 #define MCP_INVALID_PARAMS -32602
 #define MCP_INTERNAL_ERROR -32603
 #define MCP_RESOURCE_NOT_FOUND -32002
+#define MCP_UNSUPPORTED_VERSION -32022	/* 2026-07-28 */
 
+/* The newest version of each era: the initialize handshake, and stateless. */
 #define MCP_PROTO_LATEST "2025-11-25"
+#define MCP_PROTO_MODERN "2026-07-28"
+#define MCP_META_VERSION "io.modelcontextprotocol/protocolVersion"
+#define MCP_META_CAPS "io.modelcontextprotocol/clientCapabilities"
+#define MCP_META_LOG "io.modelcontextprotocol/logLevel"
+#define MCP_META_SERVER "io.modelcontextprotocol/serverInfo"
+#define MCP_META_SUB "io.modelcontextprotocol/subscriptionId"
 
 enum mcp_level { MCP_DEBUG, MCP_INFO, MCP_NOTICE, MCP_WARNING, MCP_ERROR, MCP_CRITICAL,
 		 MCP_ALERT, MCP_EMERGENCY, MCP_LEVEL__COUNT };
@@ -31,6 +39,15 @@ struct scx_profile;
 
 #define MCP_MAX_SUBS 32
 #define MCP_MAX_ROOTS 16
+#define MCP_MAX_LISTENS 8
+
+/* A 2026-07-28 subscriptions/listen request, open until the client cancels it. */
+struct mcp_listen {
+	struct scx_buf id;		/* raw JSON of the request id */
+	bool resources_list;		/* notifications/resources/list_changed */
+	char *uris[MCP_MAX_SUBS];	/* notifications/resources/updated */
+	unsigned nr_uris;
+};
 
 struct mcp_root {
 	char *path;	/* realpath, no trailing slash (except "/") */
@@ -41,6 +58,7 @@ struct mcp_server {
 	struct mcp_opts o;
 	int in_fd, out_fd;
 	struct scx_buf *sink;		/* mcp_server__handle(): replies go here */
+	struct scx_buf *batch;		/* inside a JSON-RPC batch: its responses */
 	int out_err;			/* first write error on out_fd */
 
 	/* input: complete lines are taken from in.data[in_off..] */
@@ -55,9 +73,14 @@ struct mcp_server {
 	struct scx_json_doc side;	/* lines peeked at during a long call */
 	struct scx_buf out;		/* message being built */
 
-	bool initialized;
+	bool initialized;		/* a legacy session: initialize was answered */
 	char proto[16];
-	int log_level;			/* enum mcp_level: minimum sent */
+	int log_level;			/* enum mcp_level: minimum sent (legacy session) */
+
+	/* the request being handled is of the 2026-07-28 era (params._meta says
+	   so): served statelessly, logs only at its own _meta level */
+	bool modern;
+	int req_log_level;		/* MCP_LEVEL__COUNT: none */
 
 	/* the request being handled */
 	struct scx_buf cur_id;		/* raw JSON of its id */
@@ -68,10 +91,12 @@ struct mcp_server {
 	/* an error set by a method handler */
 	int err_code;
 	char err_msg[512];
-	char err_uri[512];		/* data.uri for -32002 */
+	struct scx_buf err_data;	/* raw JSON of error.data, empty for none */
 
-	char *subs[MCP_MAX_SUBS];
+	char *subs[MCP_MAX_SUBS];	/* legacy resources/subscribe */
 	unsigned nr_subs;
+	struct mcp_listen listens[MCP_MAX_LISTENS];
+	unsigned nr_listens;
 
 	struct mcp_root roots[MCP_MAX_ROOTS];
 	unsigned nr_roots;
@@ -91,6 +116,9 @@ struct mcp_server {
 /* Set the error of the current request; returns code. */
 int mcp_error(struct mcp_server *s, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The resource-not-found error of the request's era (-32002, or -32602 with
+ * 2026-07-28), with data.uri; returns the code. */
+int mcp_error_no_resource(struct mcp_server *s, const char *uri);
 /* Send a notification; params_json is a JSON object text or NULL. */
 void mcp_notify(struct mcp_server *s, const char *method, const char *params_json, size_t len);
 /* notifications/message at level, when at or above the client's level. */
@@ -129,6 +157,17 @@ struct mcp_call {
 	size_t cap;			/* payload budget in bytes */
 };
 
+/*
+ * One top-level key of a tool's result: its JSON Schema type ("string",
+ * "number", "boolean", "object", "array").  A tool's table is its
+ * outputSchema in tools/list and the check every result passes before it
+ * is sent (mcp_tools_call), so the two cannot disagree unnoticed.
+ */
+struct mcp_out {
+	const char *key;
+	const char *type;
+};
+
 struct mcp_tool {
 	const char *name;
 	const char *title;
@@ -137,10 +176,12 @@ struct mcp_tool {
 	unsigned flags;
 	int (*fn)(struct mcp_call *c);
 	const char *report;		/* scxtop's analyze_* aliases: the report they run */
+	const struct mcp_out *out;	/* the keys its result may have; { NULL } ends */
 };
 #define MCP_T_RO	1	/* readOnlyHint */
 #define MCP_T_WRITES	2	/* writes a file */
 #define MCP_T_LIVE	4	/* needs the live machine (openWorld) */
+#define MCP_T_DESTRUCTIVE 8	/* may replace a file (destructiveHint) */
 
 int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w);
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w);
@@ -190,10 +231,15 @@ int mcp_fs_init(struct mcp_server *s);
 void mcp_fs_free(struct mcp_server *s);
 /*
  * Open path under one of the roots: flags as for open(2); symlinks and ".."
- * may not leave the root.  fd, or -errno (-EACCES outside every root).
+ * may not leave the root; only regular files (never blocks on a FIFO).  fd
+ * (O_NONBLOCK set, no effect on a regular file), or -errno: -EACCES outside
+ * every root, -MCP_FS_NOT_REGULAR for anything but a regular file.
  * resolved (PATH_MAX) receives the path shown to the user.
  */
+#define MCP_FS_NOT_REGULAR 4095	/* above every errno the kernel returns */
 int mcp_fs_open(struct mcp_server *s, const char *path, int flags, char *resolved);
+/* strerror() that also knows -MCP_FS_NOT_REGULAR. */
+const char *mcp_fs_strerror(int err);
 
 /* ---- system resources (mcp_sys.c) ------------------------------------------ */
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mcp/mcp_live.h"
@@ -136,15 +137,30 @@ static void poke(struct mcp_live *l)
 	}
 }
 
-static void *reader_main(void *arg)
+static void reader_cancelled(void *arg)
 {
 	struct mcp_live *l = arg;
-	struct scx_reader *r = scx_reader__fdopen(l->fd, "scx-events");
-	struct scx_event e;
-	int rc = SCX_READ_ERROR;
-	uint64_t n = 0;
 
-	while (r && (rc = scx_reader__next(r, &e)) != SCX_READ_END && rc != SCX_READ_ERROR) {
+	pthread_mutex_lock(&l->mu);
+	snprintf(l->err, sizeof(l->err), "the producer's pipe stayed open after it was stopped");
+	l->ended = true;
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* Events into the ring and the aggregation until the stream ends. */
+static int read_events(struct mcp_live *l, struct scx_reader *r)
+{
+	struct scx_event e;
+	uint64_t n = 0;
+	int rc, old;
+
+	for (;;) {
+		/* cancelled (join_reader) only while waiting for the producer */
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+		rc = r ? scx_reader__next(r, &e) : SCX_READ_ERROR;
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+		if (rc == SCX_READ_END || rc == SCX_READ_ERROR)
+			return rc;
 		if (rc != SCX_READ_EVENT)
 			continue;
 		pthread_mutex_lock(&l->mu);
@@ -166,6 +182,19 @@ static void *reader_main(void *arg)
 		if (!(++n & 255))
 			poke(l);
 	}
+}
+
+static void *reader_main(void *arg)
+{
+	struct mcp_live *l = arg;
+	struct scx_reader *r;
+	int rc, old;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	r = scx_reader__fdopen(l->fd, "scx-events");
+	pthread_cleanup_push(reader_cancelled, l);
+	rc = read_events(l, r);
+	pthread_cleanup_pop(0);
 	pthread_mutex_lock(&l->mu);
 	if (rc == SCX_READ_ERROR)
 		snprintf(l->err, sizeof(l->err), "%s", r ? scx_reader__error(r) : strerror(errno));
@@ -224,6 +253,7 @@ static void reap(struct mcp_live *l, int wait_ms)
 			usleep(10000);
 	}
 	if (wait_ms) {
+		kill(-l->child, SIGKILL);
 		kill(l->child, SIGKILL);
 		if (waitpid(l->child, &st, 0) == l->child)
 			l->exit_status = st;
@@ -231,17 +261,49 @@ static void reap(struct mcp_live *l, int wait_ms)
 	}
 }
 
+/*
+ * Stop the child and everything it started: --events-cmd may be a wrapper
+ * that does not exec, and its scx-events holds the pipe the reader thread
+ * waits on.  The child leads its own process group, so the group gets
+ * SIGINT (scx-events ends cleanly on it: detaches, writes its trailer), then
+ * SIGKILL after a bounded wait; so does whatever the group left behind.
+ */
+static void stop_child(struct mcp_live *l)
+{
+	if (l->child <= 0 || l->reaped)
+		return;
+	if (kill(-l->child, SIGINT))
+		kill(l->child, SIGINT);
+	reap(l, 2000);
+	kill(-l->child, SIGKILL);
+}
+
+/*
+ * The reader sees EOF once every writer of the pipe is gone.  A process
+ * that left the group (setsid) may keep it open: after a bounded wait the
+ * reader is cancelled (it allows that only while blocked in a read).
+ */
+static void join_reader(struct mcp_live *l)
+{
+	struct timespec ts;
+
+	if (!l->thr_started)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 2;
+	if (pthread_timedjoin_np(l->thr, NULL, &ts)) {
+		pthread_cancel(l->thr);
+		pthread_join(l->thr, NULL);
+	}
+	l->thr_started = false;
+}
+
 static void live_destroy(struct mcp_live *l)
 {
 	if (!l)
 		return;
-	if (l->child > 0 && !l->reaped) {
-		/* scx-events ends cleanly on SIGINT: detaches, writes its trailer */
-		kill(l->child, SIGINT);
-		reap(l, 2000);
-	}
-	if (l->thr_started)
-		pthread_join(l->thr, NULL);
+	stop_child(l);
+	join_reader(l);
 	if (l->fd >= 0)
 		close(l->fd);
 	close(l->wake[0]);
@@ -267,6 +329,7 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 {
 	struct mcp_live *l;
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t sa;
 	char path[PATH_MAX];
 	char *argv[40];
 	int p[2], r, n = 0;
@@ -298,8 +361,13 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 	/* stdout of the child is our pipe, never our own stdout (the protocol) */
 	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	r = strchr(path, '/') ? posix_spawn(&l->child, path, &fa, NULL, argv, environ) :
-				posix_spawnp(&l->child, path, &fa, NULL, argv, environ);
+	/* its own process group, so stop_child() reaches what a wrapper starts */
+	posix_spawnattr_init(&sa);
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&sa, 0);
+	r = strchr(path, '/') ? posix_spawn(&l->child, path, &fa, &sa, argv, environ) :
+				posix_spawnp(&l->child, path, &fa, &sa, argv, environ);
+	posix_spawnattr_destroy(&sa);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
 	if (r) {
@@ -335,12 +403,8 @@ int mcp_live_stop(struct mcp_server *s)
 
 	if (!l || l->reaped)
 		return -ESRCH;
-	kill(l->child, SIGINT);
-	reap(l, 2000);
-	if (l->thr_started) {
-		pthread_join(l->thr, NULL);
-		l->thr_started = false;
-	}
+	stop_child(l);
+	join_reader(l);
 	return 0;
 }
 

@@ -79,7 +79,7 @@ int mcp_resource_read(struct mcp_server *s, const char *uri, struct scx_jw *w, c
 		if (t)
 			return mcp_trace_summary(s, t, w);
 	}
-	return mcp_error(s, MCP_RESOURCE_NOT_FOUND, "resource not found: %s", uri);
+	return mcp_error_no_resource(s, uri);
 }
 
 int mcp_resources_list(struct mcp_server *s, int params, struct scx_jw *w)

@@ -20,6 +20,87 @@
 #define REQ(...) ",\"required\":[" __VA_ARGS__ "]"
 #define NOARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
 
+/*
+ * What each tool's result may hold at its top level (outputSchema).  Keys
+ * that depend on the mode or the data (a note, a cut, a warning) are in the
+ * table but not required: no key is, so a schema says what a key is when it
+ * is there.
+ */
+#define S "string"
+#define N "number"
+#define B "boolean"
+#define O "object"
+#define A "array"
+#define TRACE_OUT { "trace_id", S }, { "truncated", O }, { "note", S }
+static const struct mcp_out out_load[] = {
+	TRACE_OUT, { "resource", S }, { "path", S }, { "format", S }, { "producer", S },
+	{ "events", N }, { "duration_ns", N }, { "cpus", N }, { "tasks", N },
+	{ "memory_bytes", N }, { "load_ms", N }, { "warning", S }, { "next", S }, { NULL } };
+static const struct mcp_out out_list[] = {
+	{ "traces", A }, { "memory_bytes", N }, { "memory_cap_bytes", N }, { NULL } };
+static const struct mcp_out out_unload[] = { { "unloaded", S }, { "freed_bytes", N }, { NULL } };
+static const struct mcp_out out_summary[] = {
+	TRACE_OUT, { "path", S }, { "format", S }, { "producer", S }, { "hostname", S },
+	{ "kernel", S }, { "events", N }, { "first_ts_ns", N }, { "last_ts_ns", N },
+	{ "duration_ns", N }, { "cpus", N }, { "tasks", N }, { "lost_events", N },
+	{ "skipped_records", N }, { "out_of_order_events", N }, { "events_by_type", O },
+	{ "switches_per_sec", N }, { "wakeups_per_sec", N }, { "has_topology", B },
+	{ "memory_bytes", N }, { "load_ms", N }, { NULL } };
+static const struct mcp_out out_query[] = {
+	TRACE_OUT, { "events", A }, { "matched", N }, { "offset", N }, { "returned", N },
+	{ "next_offset", N }, { "function", S }, { "field", S }, { "groups", A },
+	{ "distinct", N }, { "count", N }, { "avg", N }, { "min", N }, { "max", N },
+	{ "value", N }, { NULL } };
+static const struct mcp_out out_analysis[] = {
+	TRACE_OUT, { "analysis", S }, { "report", O }, { "method", S }, { "category", S },
+	{ NULL } };
+static const struct mcp_out out_discover[] = {
+	{ "analyses", A }, { "scxtop_aliases", O }, { NULL } };
+static const struct mcp_out out_run_all[] = {
+	TRACE_OUT, { "rows_per_table", N }, { "reports", O }, { NULL } };
+static const struct mcp_out out_ptimeline[] = {
+	TRACE_OUT, { "pid", N }, { "tgid", N }, { "comm", S }, { "timeline", A },
+	{ "summary", O }, { NULL } };
+static const struct mcp_out out_ctimeline[] = {
+	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { NULL } };
+static const struct mcp_out out_correlate[] = {
+	TRACE_OUT, { "pid", N }, { "wakeup_event", S }, { "summary", O }, { "slowest", A },
+	{ NULL } };
+static const struct mcp_out out_compare[] = {
+	{ "trace_a", S }, { "trace_b", S }, { "verdict", S }, { "regressions", N },
+	{ "improvements", N }, { "report", O }, { NULL } };
+static const struct mcp_out out_export[] = {
+	TRACE_OUT, { "output_path", S }, { "bytes", N }, { "analyses", N }, { NULL } };
+/* live tools: without a capture or a profile they say so (available, hint) */
+#define LIVE_OUT { "available", B }, { "hint", S }, { "note", S }
+static const struct mcp_out out_stats[] = {
+	LIVE_OUT, { "group", S }, { "interval_seq", N }, { "start_ns", N }, { "end_ns", N },
+	{ "events", N }, { "lost", N }, { "total_rows", N }, { "omitted_rows", N },
+	{ "rows", A }, { "running", B }, { "capture", S }, { "producer", S },
+	{ "events_total", N }, { "lost_events", N }, { "running_ms", N },
+	{ "sched_ext_supported", B }, { "active", B }, { "name", S }, { "class", S },
+	{ "ops", S }, { "state", S }, { "cpu", O }, { "memory", O }, { NULL } };
+static const struct mcp_out out_topology[] = {
+	{ "nr_cpus", N }, { "nr_online", N }, { "nr_cores", N }, { "nr_llcs", N },
+	{ "nr_nodes", N }, { "cpus", A }, { "error", S }, { NULL } };
+static const struct mcp_out out_tracking[] = {
+	{ "action", S }, { "running", B }, { "capture", S }, { "producer", S },
+	{ "events_total", N }, { "lost_events", N }, { "running_ms", N }, { "exit_status", N },
+	{ "error", S }, { "note", S }, { "next", S }, { NULL } };
+static const struct mcp_out out_live_report[] = {
+	LIVE_OUT, { "report", O }, { "mode", S }, { NULL } };
+static const struct mcp_out out_profile[] = {
+	LIVE_OUT, { "action", S }, { "running", B }, { "event", S }, { "freq_hz", N },
+	{ "cpu", N }, { "pid", N }, { "samples", N }, { "dropped_samples", N },
+	{ "distinct_stacks", N }, { "duration_ms", N }, { "samples_in_untracked_stacks", N },
+	{ "kernel_symbols", N }, { "symbols", A }, { "distinct_symbols", N }, { "stacks", A },
+	{ "stacks_omitted", N }, { NULL } };
+#undef S
+#undef N
+#undef B
+#undef O
+#undef A
+
 const struct mcp_tool mcp_tools[] = {
 	/* ---- traces ---- */
 	{ "load_perfetto_trace", "Load a trace",
@@ -29,14 +110,14 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ("\"file_path\":{\"type\":\"string\"},\"trace_id\":{\"type\":\"string\","
 	      "\"pattern\":\"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$\",\"description\":"
 	      "\"default: the file name without extensions\"}", REQ("\"file_path\"")),
-	  0, mcp_t_load },
+	  0, mcp_t_load, .out = out_load },
 	{ "list_traces", "List loaded traces", "Loaded traces with event counts, time span and memory.",
-	  NOARGS, MCP_T_RO, mcp_t_list },
+	  NOARGS, MCP_T_RO, mcp_t_list, .out = out_list },
 	{ "unload_trace", "Unload a trace", "Free a loaded trace and its memory.",
-	  OBJ(TRACE_ID, REQ("\"trace_id\"")), 0, mcp_t_unload },
+	  OBJ(TRACE_ID, REQ("\"trace_id\"")), 0, mcp_t_unload, .out = out_unload },
 	{ "get_trace_summary", "Trace summary",
 	  "Events by type, time span, CPUs, tasks, lost events and the producer of a loaded trace.",
-	  OBJ(TRACE_ID, REQ("\"trace_id\"")), MCP_T_RO, mcp_t_summary },
+	  OBJ(TRACE_ID, REQ("\"trace_id\"")), MCP_T_RO, mcp_t_summary, .out = out_summary },
 	{ "query_trace_events", "Query trace events",
 	  "Events of a loaded trace filtered by type, time, CPU, pid and field conditions, with "
 	  "limit/offset paging or an aggregation (count, count_by, avg, min, max, group_by).",
@@ -52,13 +133,13 @@ const struct mcp_tool mcp_tools[] = {
 	      "{\"function\":{\"type\":\"string\",\"enum\":[\"count\",\"count_by\",\"avg\",\"min\","
 	      "\"max\",\"group_by\"]},\"field\":{\"type\":\"string\"}},\"required\":[\"function\"]}",
 	      REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_query },
+	  MCP_T_RO, mcp_t_query, .out = out_query },
 	{ "query_trace", "Query trace events (alias)", "Same as query_trace_events (scxtop name).",
 	  OBJ(TRACE_ID ",\"event_type\":{\"type\":\"string\"}," TRANGE ",\"cpu\":{\"type\":"
 	      "\"integer\"},\"pid\":{\"type\":\"integer\"},\"field_filters\":{\"type\":\"array\"},"
 	      LIMIT(100, 10000) ",\"offset\":{\"type\":\"integer\",\"minimum\":0},\"aggregation\":"
 	      "{\"type\":\"object\"}", REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_query },
+	  MCP_T_RO, mcp_t_query, .out = out_query },
 	{ "analyze_trace_scheduling", "Scheduling analysis of a trace",
 	  "Run one scx-agg analysis on a loaded trace: cpu-utilization, process-runtime, "
 	  "wakeup-latency, latency-breakdown, migrations, task-states, preemptions, wakeup-graph, "
@@ -67,16 +148,16 @@ const struct mcp_tool mcp_tools[] = {
 	  "parallelism (scxtop's names such as cpu_utilization or wakeup_chains work too).",
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),
-	  MCP_T_RO, mcp_t_analyze },
+	  MCP_T_RO, mcp_t_analyze, .out = out_analysis },
 	{ "discover_analyzers", "List analyses", "The analyses analyze_trace_scheduling runs.",
-	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover },
+	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover, .out = out_discover },
 	{ "run_all_analyzers", "Run every analysis",
 	  "Every analysis on a loaded trace, the top rows of each, bounded to fit a tool result.",
-	  OBJ(TRACE_ID "," LIMIT(5, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_run_all },
+	  OBJ(TRACE_ID "," LIMIT(5, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_run_all, .out = out_run_all },
 	{ "find_scheduling_bottlenecks", "Find bottlenecks",
 	  "Rule-based bottlenecks of a loaded trace (context-switch rate, wakeup latency, "
 	  "migrations, runqueue depth...), worst first.",
-	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks },
+	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks, .out = out_analysis },
 	{ "detect_outliers", "Detect outliers",
 	  "Tasks and CPUs whose latency, runtime or utilization is an outlier (IQR, MAD, "
 	  "StdDev or Percentile method).  category latency and runtime rank tasks (wakeup "
@@ -86,22 +167,22 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"Percentile\"],\"default\":\"IQR\"},\"category\":{\"type\":\"string\",\"enum\":"
 	      "[\"latency\",\"runtime\",\"cpu\",\"all\"],\"default\":\"all\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_outliers },
+	  MCP_T_RO, mcp_t_outliers, .out = out_analysis },
 	{ "get_process_timeline", "Process timeline",
 	  "Running slices, wakeups and migrations of one thread (pid) or of every thread of a "
 	  "process (tgid) in a loaded trace.",
 	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," TRANGE "," LIMIT(200, 10000),
 	      REQ("\"trace_id\",\"pid\"")),
-	  MCP_T_RO, mcp_t_ptimeline },
+	  MCP_T_RO, mcp_t_ptimeline, .out = out_ptimeline },
 	{ "get_cpu_timeline", "CPU timeline", "What ran on one CPU, slice by slice.",
 	  OBJ(TRACE_ID ",\"cpu\":{\"type\":\"integer\",\"minimum\":0}," TRANGE "," LIMIT(200, 10000),
 	      REQ("\"trace_id\",\"cpu\"")),
-	  MCP_T_RO, mcp_t_ctimeline },
+	  MCP_T_RO, mcp_t_ctimeline, .out = out_ctimeline },
 	{ "correlate_wakeup_to_schedule", "Wakeup to schedule",
 	  "Each wakeup matched to the moment the task ran: latency, waker, CPUs; the slowest "
 	  "first, with percentiles over all of them.",
 	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," LIMIT(100, 10000), REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_correlate },
+	  MCP_T_RO, mcp_t_correlate, .out = out_correlate },
 	{ "compare_traces", "Compare two traces",
 	  "scx-agg diff of two loaded traces (A the baseline, B the candidate): per metric and "
 	  "group (total, CPU, LLC, node, comm, DSQ) both values, the change, a p-value from a test "
@@ -112,18 +193,22 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"alpha_ppm\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":999999,"
 	      "\"default\":10000,\"description\":\"p-value threshold in millionths\"},"
 	      LIMIT(20, 1000), REQ("\"trace_a\",\"trace_b\"")),
-	  MCP_T_RO, mcp_t_compare },
+	  MCP_T_RO, mcp_t_compare, .out = out_compare },
 	{ "export_trace_analysis", "Export analyses",
-	  "Write analyses of a loaded trace as JSON to a file under an allowed directory.",
+	  "Write analyses of a loaded trace as JSON to a new file under an allowed directory; "
+	  "an existing file is replaced only with overwrite true (and never one with other "
+	  "hard links).",
 	  OBJ(TRACE_ID ",\"output_path\":{\"type\":\"string\"},\"analysis_types\":{\"type\":"
-	      "\"array\",\"items\":{\"type\":\"string\"},\"description\":\"default: all\"}",
+	      "\"array\",\"items\":{\"type\":\"string\"},\"description\":\"default: all\"},"
+	      "\"overwrite\":{\"type\":\"boolean\",\"default\":false,\"description\":"
+	      "\"replace output_path if it exists\"}",
 	      REQ("\"trace_id\",\"output_path\"")),
-	  MCP_T_WRITES, mcp_t_export },
+	  MCP_T_WRITES | MCP_T_DESTRUCTIVE, mcp_t_export, .out = out_export },
 	/* scxtop's one-analysis tools, kept so prompts written for it still work */
 #define ALIAS(tool, rep) \
 	{ tool, "Analysis: " rep, "scxtop name for analyze_trace_scheduling with analysis_type " \
 	  rep ".", OBJ(TRACE_ID "," LIMIT(20, 1000), REQ("\"trace_id\"")), MCP_T_RO, \
-	  mcp_t_analyze, rep }
+	  mcp_t_analyze, rep, out_analysis }
 	ALIAS("analyze_cpu_utilization", "cpu-utilization"),
 	ALIAS("analyze_process_runtime", "process-runtime"),
 	ALIAS("analyze_wakeup_latency", "wakeup-latency"),
@@ -150,11 +235,11 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ("\"stat_type\":{\"type\":\"string\",\"enum\":[\"cpu\",\"llc\",\"node\",\"dsq\","
 	      "\"process\",\"thread\",\"scheduler\",\"system\"]}," LIMIT(20, 1000),
 	      REQ("\"stat_type\"")),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats, .out = out_stats },
 	{ "get_topology", "CPU topology", "CPUs, cores, LLCs and NUMA nodes of this machine.",
 	  OBJ("\"include_offline\":{\"type\":\"boolean\",\"default\":false},\"detail_level\":"
 	      "{\"type\":\"string\",\"enum\":[\"summary\",\"full\"],\"default\":\"summary\"}", ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_topology },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_topology, .out = out_topology },
 	{ "control_event_tracking", "Start/stop live capture",
 	  "Start (enable), stop (disable) or query (status) live capture by an scx-events child; "
 	  "filters apply in BPF.  While it runs, query_stats, analyze_* and the events://stream "
@@ -164,7 +249,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "-e list, e.g. switch,wakeup\"},\"pid\":{\"type\":\"integer\"},\"tgid\":{\"type\":"
 	      "\"integer\"},\"cpus\":{\"type\":\"string\",\"description\":\"cpu list, e.g. 0-3\"},"
 	      "\"comm\":{\"type\":\"string\"}", REQ("\"action\"")),
-	  MCP_T_LIVE, mcp_t_tracking },
+	  MCP_T_LIVE, mcp_t_tracking, .out = out_tracking },
 	{ "analyze_waker_wakee", "Waker/wakee pairs",
 	  "Who wakes whom in the last second of the live capture, with counts and wakeup "
 	  "latency.  mode bidirectional: only pairs of tasks that woke each other, one row a "
@@ -173,12 +258,12 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"critical\",\"frequency\",\"latency\","
 	      "\"bidirectional\",\"for_pid\",\"summary\"],\"default\":\"critical\"},\"pid\":"
 	      "{\"type\":\"integer\"}," LIMIT(20, 1000), ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_waker_wakee },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_waker_wakee, .out = out_live_report },
 	{ "analyze_softirq", "Softirq time", "Softirq counts and time in the live capture.",
 	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"summary\",\"by_type\",\"by_cpu\"],"
 	      "\"default\":\"summary\"},\"softirq_nr\":{\"type\":\"integer\",\"minimum\":0,"
 	      "\"maximum\":9}," LIMIT(20, 100), ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq, .out = out_live_report },
 	{ "start_perf_profiling", "Start CPU profiling",
 	  "Sample stacks (kernel and user) with a BPF perf_event program; cpu-clock when the "
 	  "machine has no hardware PMU.",
@@ -188,12 +273,12 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"integer\",\"default\":-1},\"pid\":{\"type\":\"integer\",\"default\":-1},"
 	      "\"max_samples\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000},"
 	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"default\":0}", ""),
-	  MCP_T_LIVE, mcp_t_prof_start },
+	  MCP_T_LIVE, mcp_t_prof_start, .out = out_profile },
 	{ "stop_perf_profiling", "Stop CPU profiling", "Stop sampling; results stay available.",
-	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop },
+	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop, .out = out_profile },
 	{ "get_perf_results", "CPU profile", "Hottest symbols and stacks of the profile.",
 	  OBJ(LIMIT(20, 500) ",\"include_stacks\":{\"type\":\"boolean\",\"default\":true}", ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = out_profile },
 };
 const unsigned mcp_nr_tools = SCX_ARRAY_SIZE(mcp_tools);
 
@@ -203,6 +288,75 @@ const struct mcp_tool *mcp_tool_find(const char *name)
 		if (!strcmp(mcp_tools[i].name, name))
 			return &mcp_tools[i];
 	return NULL;
+}
+
+/* {"type":"object","properties":{...},"additionalProperties":false} from the table */
+static void output_schema(struct scx_jw *w, const struct mcp_out *out)
+{
+	scx_jw_obj_begin(w);
+	scx_jw_kstr(w, "type", "object");
+	scx_jw_key(w, "properties");
+	scx_jw_obj_begin(w);
+	for (; out->key; out++) {
+		scx_jw_key(w, out->key);
+		scx_jw_obj_begin(w);
+		scx_jw_kstr(w, "type", out->type);
+		scx_jw_obj_end(w);
+	}
+	scx_jw_obj_end(w);
+	scx_jw_kbool(w, "additionalProperties", false);
+	scx_jw_obj_end(w);
+}
+
+static bool type_is(const struct scx_json_doc *d, int t, const char *type)
+{
+	const jsmntok_t *k = &d->tok[t];
+	char c = d->js[k->start];
+
+	switch (type[0]) {
+	case 's':
+		return k->type == JSMN_STRING;
+	case 'o':
+		return k->type == JSMN_OBJECT;
+	case 'a':
+		return k->type == JSMN_ARRAY;
+	case 'b':
+		return k->type == JSMN_PRIMITIVE && (c == 't' || c == 'f');
+	default:	/* number */
+		return k->type == JSMN_PRIMITIVE && (c == '-' || (c >= '0' && c <= '9'));
+	}
+}
+
+/*
+ * Every key of the result is in the tool's table with its type: what
+ * tools/list promised.  0, or -1 with c failed (an internal error: the
+ * result would not validate against the outputSchema clients check).
+ */
+static int check_output(struct mcp_call *c)
+{
+	struct scx_json_doc d = { 0 };
+	int r = 0;
+
+	if (scx_json_parse(&d, c->out.data, c->out.len) || d.tok[0].type != JSMN_OBJECT) {
+		scx_json_free(&d);
+		return mcp_fail(c, "internal error: %s wrote a result that is not a JSON object",
+				c->tool->name);
+	}
+	for (int k = 1; k < d.ntok; k = scx_json_next(&d, k + 1)) {
+		const struct mcp_out *o = c->tool->out;
+		char key[64];
+
+		scx_json_str(&d, k, key, sizeof(key));
+		while (o && o->key && strcmp(o->key, key))
+			o++;
+		if (o && o->key && type_is(&d, k + 1, o->type))
+			continue;
+		r = mcp_fail(c, "internal error: the result of %s has '%s' %s its outputSchema",
+			     c->tool->name, key, o && o->key ? "of another type than" : "not in");
+		break;
+	}
+	scx_json_free(&d);
+	return r;
 }
 
 int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
@@ -225,11 +379,15 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_kstr(w, "description", t->desc);
 		scx_jw_key(w, "inputSchema");
 		scx_jw_raw(w, t->schema, strlen(t->schema));
+		if (t->out) {
+			scx_jw_key(w, "outputSchema");
+			output_schema(w, t->out);
+		}
 		scx_jw_key(w, "annotations");
 		scx_jw_obj_begin(w);
 		scx_jw_kstr(w, "title", t->title);
 		scx_jw_kbool(w, "readOnlyHint", t->flags & MCP_T_RO);
-		scx_jw_kbool(w, "destructiveHint", false);
+		scx_jw_kbool(w, "destructiveHint", t->flags & MCP_T_DESTRUCTIVE);
 		scx_jw_kbool(w, "idempotentHint", t->flags & MCP_T_RO);
 		scx_jw_kbool(w, "openWorldHint", t->flags & MCP_T_LIVE);
 		scx_jw_obj_end(w);
@@ -271,6 +429,8 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 	c.cap = s->o.max_result - SCX_MIN(s->o.max_result / 8, 4096);
 	scx_jw_init(&c.w, &c.out);
 	t->fn(&c);
+	if (!c.failed && c.out.len)
+		check_output(&c);
 out:
 	if (s->cancelled) {
 		scx_buf_free(&c.out);
@@ -289,6 +449,12 @@ out:
 		scx_jw_strn(w, c.out.data ? c.out.data : "{}", c.out.data ? c.out.len : 2);
 	scx_jw_obj_end(w);
 	scx_jw_arr_end(w);
+	/* the same object typed, for clients that read outputSchema; the text
+	   above stays for those that do not */
+	if (!c.failed && c.out.len && t->out) {
+		scx_jw_key(w, "structuredContent");
+		scx_jw_raw(w, c.out.data, c.out.len);
+	}
 	scx_jw_kbool(w, "isError", c.failed);
 	scx_jw_obj_end(w);
 	scx_buf_free(&c.out);

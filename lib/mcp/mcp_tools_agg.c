@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mcp/mcp_query.h"
@@ -324,9 +325,12 @@ int mcp_t_export(struct mcp_call *c)
 	struct scx_agg *a;
 	int arr, fd, r, nr = 0;
 	unsigned used;
+	bool overwrite = false;
+	struct stat st = { 0 };
 
 	if (!t || mcp_arg_required(c, "output_path") ||
-	    mcp_arg_str(c, "output_path", path, sizeof(path)) < 0 || !(a = mcp_trace_agg(c, t)))
+	    mcp_arg_str(c, "output_path", path, sizeof(path)) < 0 ||
+	    mcp_arg_bool(c, "overwrite", &overwrite) < 0 || !(a = mcp_trace_agg(c, t)))
 		return -1;
 	arr = c->args >= 0 ? scx_json_get(d, c->args, "analysis_types") : -1;
 	if (arr >= 0 && !scx_json_is_null(d, arr) && d->tok[arr].type != JSMN_ARRAY)
@@ -368,18 +372,37 @@ int mcp_t_export(struct mcp_call *c)
 	scx_buf_add(&out, "\n", 1);
 	scx_buf_free(&b);
 
-	fd = mcp_fs_open(c->s, path, O_WRONLY | O_CREAT | O_TRUNC, resolved);
+	/*
+	 * A new file only, unless the client asked to replace one: the model
+	 * choosing the name may well pick a loaded trace.  A file with another
+	 * link may be the same inode as one outside the roots: never replaced.
+	 */
+	fd = mcp_fs_open(c->s, path, O_WRONLY | O_CREAT | (overwrite ? 0 : O_EXCL), resolved);
 	if (fd == -EACCES) {
 		scx_buf_free(&out);
 		return mcp_fail(c, "'%s' is outside the directories scx-mcp may write (%s); start "
 				"scx-mcp with --root DIR to allow another one", path,
 				c->s->roots[0].path);
 	}
+	if (fd == -EEXIST) {
+		scx_buf_free(&out);
+		return mcp_fail(c, "'%s' exists; export_trace_analysis creates new files only, "
+				"unless overwrite is true", path);
+	}
 	if (fd < 0) {
 		scx_buf_free(&out);
-		return mcp_fail(c, "cannot create '%s': %s", path, strerror(-fd));
+		return mcp_fail(c, "cannot create '%s': %s", path, mcp_fs_strerror(fd));
 	}
-	r = scx_write_all(fd, out.data, out.len);
+	if (overwrite && (fstat(fd, &st) || st.st_nlink > 1)) {
+		close(fd);
+		scx_buf_free(&out);
+		return mcp_fail(c, "will not overwrite '%s': it has %lu hard links, and another "
+				"name may lie outside the allowed directories", path,
+				(unsigned long)st.st_nlink);
+	}
+	r = overwrite && ftruncate(fd, 0) ? -errno : 0;
+	if (!r)
+		r = scx_write_all(fd, out.data, out.len);
 	if (close(fd) && !r)
 		r = -errno;
 	if (r) {

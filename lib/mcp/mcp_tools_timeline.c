@@ -389,8 +389,11 @@ int mcp_t_correlate(struct mcp_call *c)
 
 		for (size_t i = 0; i < npairs && keep; i++)
 			heap_push(h, &nh, keep, &pairs[i]);
-		qsort(h, nh, sizeof(*h), cmp_lat_desc);
-		memcpy(pairs, h, nh * sizeof(*h));
+		/* no pairs: pairs is NULL, and memcpy() may not be given NULL even for 0 bytes */
+		if (nh) {
+			qsort(h, nh, sizeof(*h), cmp_lat_desc);
+			memcpy(pairs, h, nh * sizeof(*h));
+		}
 		free(h);
 	}
 

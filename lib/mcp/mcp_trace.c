@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mcp/mcp_trace.h"
@@ -261,6 +262,17 @@ static bool sniff_perfetto(int fd)
 	return pb;
 }
 
+/* The reader names the file it was given, /proc/self/fd/N: show the user's name instead. */
+static void name_for_fd(char *err, size_t size, const char *fdpath, const char *name)
+{
+	char *p = strstr(err, fdpath), rest[1200];
+
+	if (!p)
+		return;
+	snprintf(rest, sizeof(rest), "%s", p + strlen(fdpath));
+	snprintf(p, size - (p - err), "%s%s", name, rest);
+}
+
 static void trace_free(struct mcp_trace *t)
 {
 	if (!t)
@@ -289,6 +301,7 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	char resolved[PATH_MAX], err[1200] = "", pfpath[64];
 	uint64_t t0 = scx_now_mono_ns(), used = mem_used(s);
 	struct scx_pf_trace *pt = NULL;
+	struct stat st = { 0 };
 	int fd, rc;
 
 	if (mcp_trace_find(s, id))
@@ -300,11 +313,16 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 				"scx-mcp with --root DIR to allow another one", path, s->roots[0].path,
 				s->nr_roots > 1 ? ", ..." : "");
 	if (fd < 0)
-		return mcp_fail(c, "cannot open '%s': %s", path, strerror(-fd));
+		return mcp_fail(c, "cannot open '%s': %s", path, mcp_fs_strerror(fd));
 	if (used >= s->o.trace_mem_max) {
 		close(fd);
 		return mcp_fail(c, "loaded traces already use %llu bytes, the --max-trace-memory cap; "
 				"unload_trace one first", (unsigned long long)used);
+	}
+	if (fstat(fd, &st) || !st.st_size) {
+		close(fd);
+		return mcp_fail(c, "cannot load '%s': %s", path, st.st_size ? strerror(errno) :
+				"the file is empty");
 	}
 	t = scx_xcalloc(1, sizeof(*t));
 	scx_map_init(&t->tasks, sizeof(struct mcp_task));
@@ -316,6 +334,15 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 
 	mcp_progress(s, 0, 0, "reading");
 	rc = sniff_perfetto(fd) ? -EPROTO : load_stream(&l, fd, path, err, sizeof(err));
+	if (rc == -EPROTO && (uint64_t)st.st_size > l.budget) {
+		/* the Perfetto reader holds the whole file: refuse before reading it */
+		close(fd);
+		trace_free(t);
+		return mcp_fail(c, "'%s' is %llu bytes, more than the %llu bytes left under the "
+				"trace memory cap (--max-trace-memory %llu)", path,
+				(unsigned long long)st.st_size, (unsigned long long)l.budget,
+				(unsigned long long)s->o.trace_mem_max);
+	}
 	if (rc == -EPROTO) {
 		/* not an scx-events stream: a Perfetto trace, through the fd we opened */
 		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l };
@@ -330,18 +357,17 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 				 "trace (%s)", serr, pt->error);
 		else if (rc == -EBADMSG && pt)
 			snprintf(err, sizeof(err), "%s", pt->error);
-		if (pt && rc == -EBADMSG) {
-			/* keep what was decoded before the bad byte, and say so */
-			char *p = strstr(err, pfpath);
-
-			if (p)
-				memmove(p, p + strlen(pfpath), strlen(p + strlen(pfpath)) + 1);
-		}
+		if (pt && rc == -EBADMSG)
+			name_for_fd(err, sizeof(err), pfpath, path);
 		scx_pf_trace__free(pt);
 	}
 	close(fd);
 	if (l.err)
 		rc = l.err;
+	if (!rc && !t->nr) {
+		rc = -ENODATA;
+		snprintf(err, sizeof(err), "no scheduler events in it");
+	}
 	if (rc == -ECANCELED || rc == -ENOMEM || (rc && !t->nr)) {
 		trace_free(t);
 		if (rc == -ECANCELED)
