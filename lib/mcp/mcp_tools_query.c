@@ -374,10 +374,11 @@ int mcp_t_query(struct mcp_call *c)
 			uint32_t *slot;
 
 			if (k == 2) {
-				hk = 0;
+				uint64_t h = 0;	/* unsigned: the hash wraps, a signed one overflows (UB) */
+
 				for (const char *p = sv; *p && p < sv + SCX_PATH_LEN; p++)
-					hk = hk * 131 + (unsigned char)*p;
-				hk ^= INT64_MIN;	/* keep apart from small numbers */
+					h = h * 131 + (unsigned char)*p;
+				hk = (int64_t)(h ^ (1ull << 63));	/* keep apart from small numbers */
 			}
 			slot = scx_map_put(&km, (uint64_t)hk, NULL);
 			if (!*slot) {
