@@ -26,17 +26,14 @@ enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER, OPT_TEXTFILE,
        OPT_ALPHA, OPT_MIN_CHANGE };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
-static const struct scx_opt opts[] = {
+/* not const: -r's completion words come from the report table (report_help()) */
+static struct scx_opt opts[] = {
 	{ 'I', "interval", "DURATION", "one snapshot per DURATION of event time (e.g. 1s, 250ms)" },
 	{ OPT_ONCE, "once", NULL, "one snapshot for the whole input (the default)" },
 	{ 'g', "by", "LIST",
 	  "group by cpu,llc,node,pid,tgid,comm,dsq or all (default cpu,llc,node)",
 	  "cpu llc node pid tgid comm dsq all" },
-	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)",
-	  "all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations "
-	  "task-states preemptions wakeup-graph runqueue-depth fairness softirq ipi "
-	  "cpu-frequency cpu-idle dsq outliers bottlenecks work-conservation runqueue-occupancy "
-	  "wakeup-placement pre-migration parallelism" },
+	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)" },
 	{ 'n', "limit", "N", "rows per report table (default 20, 0 for all)" },
 	{ 't', "threshold", "NAME=VALUE", "set a report threshold (repeatable)" },
 	{ 'f', "format", "FORMAT",
@@ -66,23 +63,40 @@ static const struct scx_opt_old old_spellings[] = {
 
 static const char *const subcommands[] = { "diff", NULL };
 
-static const struct scx_cmd cmd = {
+static struct scx_cmd cmd = {
 	.name = "scx-agg",
 	.subcommands = subcommands,
 	.args = "[FILE]...",
 	.summary = "Aggregate scheduler events per CPU, LLC, node, task and DSQ, and analyse them.",
 	.opts = opts,
 	.old = old_spellings,
-	.footer = "Reads stdin when no FILE is given.  Reports: cpu-utilization process-runtime\n"
-		  "wakeup-latency latency-breakdown migrations task-states preemptions wakeup-graph\n"
-		  "runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks\n"
-		  "work-conservation runqueue-occupancy wakeup-placement pre-migration parallelism.\n",
 };
+
+/*
+ * --help's list of reports and -r's completion words, from the report table
+ * so that neither can miss a report.
+ */
+static void report_help(void)
+{
+	static struct scx_buf words, footer;
+
+	scx_buf_addstr(&words, "all");
+	scx_buf_addstr(&footer, "Reads stdin when no FILE is given.\n\nReports (-r NAME):\n");
+	for (const struct scx_agg_report *r = scx_agg_reports; r->name; r++) {
+		scx_buf_printf(&words, " %s", r->name);
+		scx_buf_printf(&footer, "  %-20s%s\n", r->name, r->summary);
+	}
+	scx_buf_printf(&footer, "  %-20s%s\n", "all", "every report above");
+	for (struct scx_opt *o = opts; o->key; o++)
+		if (o->key == 'r')
+			o->values = words.data;
+	cmd.footer = footer.data;
+}
 
 struct ctx {
 	enum fmt fmt;
 	bool snapshots, summary;
-	const char *reports[32];
+	const struct scx_agg_report *reports[32];
 	unsigned nr_reports;
 	int fd;
 	struct scx_buf out;
@@ -155,7 +169,7 @@ static int on_snapshot(struct scx_agg *a, const struct scx_agg_snap *s, void *ar
 	}
 	for (unsigned i = 0; i < c->nr_reports; i++) {
 		struct scx_table *t;
-		int err = scx_agg__report(a, c->reports[i], &t);
+		int err = scx_agg__report(a, c->reports[i]->name, &t);
 
 		if (err)
 			return err;
@@ -180,18 +194,19 @@ static int add_report(const char *item, size_t len, void *arg)
 
 	if (len == 3 && !strncmp(item, "all", 3)) {
 		c->nr_reports = 0;
-		for (unsigned i = 0; scx_agg_report_names[i]; i++)
-			c->reports[c->nr_reports++] = scx_agg_report_names[i];
+		for (const struct scx_agg_report *r = scx_agg_reports; r->name; r++)
+			if (c->nr_reports < SCX_ARRAY_SIZE(c->reports))
+				c->reports[c->nr_reports++] = r;
 		return 0;
 	}
-	for (unsigned i = 0; scx_agg_report_names[i]; i++) {
-		if (strlen(scx_agg_report_names[i]) != len || strncmp(scx_agg_report_names[i], item, len))
+	for (const struct scx_agg_report *r = scx_agg_reports; r->name; r++) {
+		if (strlen(r->name) != len || strncmp(r->name, item, len))
 			continue;
 		for (unsigned k = 0; k < c->nr_reports; k++)
-			if (c->reports[k] == scx_agg_report_names[i])
+			if (c->reports[k] == r)
 				return 0;
 		if (c->nr_reports < SCX_ARRAY_SIZE(c->reports))
-			c->reports[c->nr_reports++] = scx_agg_report_names[i];
+			c->reports[c->nr_reports++] = r;
 		return 0;
 	}
 	scx_usage_error(&cmd, "unknown report '%.*s'", (int)len, item);
@@ -440,6 +455,7 @@ int main(int argc, char **argv)
 	scx_set_prog(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return diff_main(argc - 1, argv + 1);
+	report_help();
 	while ((key = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
 		uint64_t v;
 
@@ -553,7 +569,7 @@ int main(int argc, char **argv)
 		ao.need |= SCX_SUMMARY_NEED;
 	}
 	for (unsigned i = 0; i < c.nr_reports; i++)
-		ao.need |= scx_agg_report_needs(c.reports[i]);
+		ao.need |= c.reports[i]->needs;
 	ao.emit = on_snapshot;
 	ao.ctx = &c;
 

@@ -157,7 +157,7 @@ struct scx_agg_opts {
 	/*
 	 * What to keep beyond the per-CPU metrics: SCX_AGG_NEED_* bits, 0 for
 	 * all.  --by pid/tgid/comm add what they need; the rest is for reports
-	 * (scx_agg_report_needs()).  Less is faster: per-CPU only is about twice
+	 * (struct scx_agg_report's needs).  Less is faster: per-CPU only is about twice
 	 * as fast as everything.
 	 */
 	unsigned need;
@@ -282,15 +282,26 @@ int scx_agg_parse_by(const char *s, unsigned *mask);
 
 /* ---- reports ------------------------------------------------------------- */
 
-struct scx_table;	/* report.h */
+struct scx_table;	/* table.h */
 
-/* Report names ("cpu-utilization", ...), NULL-terminated. */
-extern const char *const scx_agg_report_names[];
-/* SCX_AGG_NEED_* bits a report needs (0 for an unknown name). */
-unsigned scx_agg_report_needs(const char *name);
+/*
+ * The reports, one row each (agg_reports.c), in the order "all" runs them;
+ * scx-agg's dispatch, --help and completions and scx-mcp's analysis list
+ * come from this table.
+ */
+struct scx_agg_report {
+	const char *name;	/* "cpu-utilization" */
+	unsigned needs;		/* SCX_AGG_NEED_* bits for the engine's options */
+	/* Appends the report's tables to *out; 0 or -errno. */
+	int (*run)(struct scx_agg *a, const char *name, struct scx_table **out);
+	const char *summary;	/* one line: what it shows, lowercase, no full stop */
+};
+extern const struct scx_agg_report scx_agg_reports[];	/* ends with a NULL name */
+/* The report called name, or NULL. */
+const struct scx_agg_report *scx_agg_report_find(const char *name);
 /*
  * Run a named report on the closed interval.  *out is a list of tables
- * (report.h) the caller frees with scx_table_free().  0, -ENOENT for an
+ * (table.h) the caller frees with scx_table_free().  0, -ENOENT for an
  * unknown name, -EAGAIN before the first closed interval, -ENODATA for a
  * placement report when the engine was made without SCX_AGG_NEED_PLACE.
  */

@@ -198,11 +198,6 @@ enum {
 	TH_PCT, TH__COUNT
 };
 
-int agg_report_sched(struct scx_agg *a, const char *name, struct scx_table **out);
-int agg_report_cpu(struct scx_agg *a, const char *name, struct scx_table **out);
-int agg_report_analysis(struct scx_agg *a, const char *name, struct scx_table **out);
-int agg_report_place(struct scx_agg *a, const char *name, struct scx_table **out);
-
 /* The groups of a table one by one, "(other)" last: *pos starts at 0; NULL after the last. */
 static inline struct grp *agg_gtab_next(const struct gtab *t, size_t *pos)
 {

@@ -177,6 +177,7 @@ struct mcp_tool {
 	int (*fn)(struct mcp_call *c);
 	const char *report;		/* scxtop's analyze_* aliases: the report they run */
 	const struct mcp_out *out;	/* the keys its result may have; { NULL } ends */
+	void (*desc_fn)(struct scx_buf *b);	/* writes the description instead of desc */
 };
 #define MCP_T_RO	1	/* readOnlyHint */
 #define MCP_T_WRITES	2	/* writes a file */

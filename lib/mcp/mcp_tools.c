@@ -140,15 +140,10 @@ const struct mcp_tool mcp_tools[] = {
 	      LIMIT(100, 10000) ",\"offset\":{\"type\":\"integer\",\"minimum\":0},\"aggregation\":"
 	      "{\"type\":\"object\"}", REQ("\"trace_id\"")),
 	  MCP_T_RO, mcp_t_query, .out = out_query },
-	{ "analyze_trace_scheduling", "Scheduling analysis of a trace",
-	  "Run one scx-agg analysis on a loaded trace: cpu-utilization, process-runtime, "
-	  "wakeup-latency, latency-breakdown, migrations, task-states, preemptions, wakeup-graph, "
-	  "runqueue-depth, fairness, softirq, ipi, cpu-frequency, cpu-idle, dsq, outliers, "
-	  "bottlenecks, work-conservation, runqueue-occupancy, wakeup-placement, pre-migration, "
-	  "parallelism (scxtop's names such as cpu_utilization or wakeup_chains work too).",
+	{ "analyze_trace_scheduling", "Scheduling analysis of a trace", NULL,
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),
-	  MCP_T_RO, mcp_t_analyze, .out = out_analysis },
+	  MCP_T_RO, mcp_t_analyze, .out = out_analysis, .desc_fn = mcp_analyze_desc },
 	{ "discover_analyzers", "List analyses", "The analyses analyze_trace_scheduling runs.",
 	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover, .out = out_discover },
 	{ "run_all_analyzers", "Run every analysis",
@@ -376,7 +371,15 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_obj_begin(w);
 		scx_jw_kstr(w, "name", t->name);
 		scx_jw_kstr(w, "title", t->title);
-		scx_jw_kstr(w, "description", t->desc);
+		if (t->desc_fn) {
+			struct scx_buf d = { 0 };
+
+			t->desc_fn(&d);
+			scx_jw_kstr(w, "description", d.data);
+			scx_buf_free(&d);
+		} else {
+			scx_jw_kstr(w, "description", t->desc);
+		}
 		scx_jw_key(w, "inputSchema");
 		scx_jw_raw(w, t->schema, strlen(t->schema));
 		if (t->out) {

@@ -26,10 +26,10 @@ static int emit(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 	scx_agg_snap_openmetrics(b, s);
 	scx_prom__add(prom, a, s);
 	scx_prom__write(prom, b);
-	for (unsigned i = 0; scx_agg_report_names[i]; i++) {
+	for (unsigned i = 0; scx_agg_reports[i].name; i++) {
 		struct scx_table *t;
 
-		if (scx_agg__report(a, scx_agg_report_names[i], &t))
+		if (scx_agg__report(a, scx_agg_reports[i].name, &t))
 			continue;
 		scx_report_json(b, t, &rc);
 		scx_report_text(b, t, &rc);
