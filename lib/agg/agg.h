@@ -270,6 +270,12 @@ bool scx_agg_metric_get(const struct scx_agg_snap *s, const struct scx_agg_group
 struct scx_buf;
 /* The snapshot as one NDJSON line (schema below), with '\n'. */
 void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s);
+struct scx_jw;
+/*
+ * The keys of a group as the snapshot's NDJSON writes them ("cpu", or
+ * "llc" and "cpus", or "pid", "tgid" and "comm", ...), into the open object.
+ */
+void scx_agg_group_key_json(struct scx_jw *w, const struct scx_agg_group *g);
 /* Aligned tables with units, one per group kind. */
 void scx_agg_snap_text(struct scx_buf *b, const struct scx_agg_snap *s);
 /* OpenMetrics text exposition of the snapshot, without the final "# EOF". */

@@ -183,37 +183,6 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 
 /* ---- NDJSON ---------------------------------------------------------------------- */
 
-/* Doubles with 9 significant digits: enough, and no 0.0092149999999999992 */
-static void jw_num(struct scx_jw *w, double v)
-{
-	char buf[32];
-	int n;
-
-	if (!isfinite(v)) {
-		scx_jw_null(w);
-		return;
-	}
-	n = snprintf(buf, sizeof(buf), "%.9g", v);
-	scx_jw_raw(w, buf, n);
-}
-
-static void json_dist(struct scx_jw *w, const struct scx_dist *d)
-{
-	scx_jw_obj_begin(w);
-	scx_jw_kuint(w, "count", d->count);
-	if (d->count) {
-		scx_jw_kuint(w, "min", d->min);
-		scx_jw_key(w, "avg");
-		jw_num(w, round(d->avg * 10) / 10);
-		scx_jw_kuint(w, "p50", d->p50);
-		scx_jw_kuint(w, "p90", d->p90);
-		scx_jw_kuint(w, "p99", d->p99);
-		scx_jw_kuint(w, "p999", d->p999);
-		scx_jw_kuint(w, "max", d->max);
-	}
-	scx_jw_obj_end(w);
-}
-
 static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn, const struct scx_agg_group *g)
 {
 	const struct scx_agg_stats *s = g ? g->s : &sn->total;
@@ -227,9 +196,9 @@ static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn, const 
 			continue;
 		scx_jw_key(w, scx_agg_metrics[i].name);
 		if (k == SCX_AGG_M_DIST || k == SCX_AGG_M_DISTN)
-			json_dist(w, &d);
+			scx_table_jw_dist(w, &d);
 		else if (k == SCX_AGG_M_RATIO || k == SCX_AGG_M_NUM || k == SCX_AGG_M_KHZ)
-			jw_num(w, v);
+			scx_jw_num(w, v);
 		else
 			scx_jw_uint(w, (uint64_t)v);
 		if (i == M_SOFTIRQ_NS && v > 0) {
@@ -265,7 +234,7 @@ static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn, const 
 	}
 }
 
-static void json_key(struct scx_jw *w, const struct scx_agg_group *g)
+void scx_agg_group_key_json(struct scx_jw *w, const struct scx_agg_group *g)
 {
 	switch (g->by) {
 	case SCX_AGG_CPU:
@@ -329,7 +298,7 @@ void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s)
 		scx_jw_arr_begin(&w);
 		for (unsigned i = 0; i < s->nr[k]; i++) {
 			scx_jw_obj_begin(&w);
-			json_key(&w, &s->groups[k][i]);
+			scx_agg_group_key_json(&w, &s->groups[k][i]);
 			json_metrics(&w, s, &s->groups[k][i]);
 			scx_jw_obj_end(&w);
 		}

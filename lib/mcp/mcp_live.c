@@ -539,25 +539,7 @@ static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
 			const struct scx_agg_group *g)
 {
 	scx_jw_obj_begin(w);
-	switch (g->by) {
-	case SCX_AGG_PID:
-		scx_jw_kint(w, "pid", g->key);
-		scx_jw_kint(w, "tgid", g->tgid);
-		scx_jw_kstr(w, "comm", g->comm);
-		break;
-	case SCX_AGG_TGID:
-		scx_jw_kint(w, "tgid", g->key);
-		scx_jw_kstr(w, "comm", g->comm);
-		scx_jw_kuint(w, "threads", g->nr);
-		break;
-	case SCX_AGG_COMM:
-		scx_jw_kstr(w, "comm", g->comm);
-		break;
-	default:
-		scx_jw_kint(w, scx_agg_by_names[g->by], g->key);
-		if (g->by != SCX_AGG_DSQ)
-			scx_jw_kuint(w, "cpus", g->nr);
-	}
+	scx_agg_group_key_json(w, g);
 	for (unsigned i = 0; i < scx_agg_nr_metrics; i++) {
 		double v;
 		struct scx_dist d;
