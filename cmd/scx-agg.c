@@ -587,6 +587,7 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc || i == optind; i++) {
 		const char *path = i < argc ? argv[i] : "-";
 		struct scx_reader *r = scx_reader__open(path);
+		uint64_t ks0 = c.nr_ksnaps;
 		struct scx_event e;
 		int st;
 
@@ -657,7 +658,9 @@ int main(int argc, char **argv)
 		if (a && st == SCX_READ_END) {
 			const struct scx_trailer *tr = scx_reader__trailer(r);
 
-			scx_agg__note_unknown(a, scx_reader__skipped(r));
+			/* kernel snapshots are JSON records the reader passed on, not unknown */
+			scx_agg__note_unknown(a, scx_reader__skipped(r) -
+						 SCX_MIN(scx_reader__skipped(r), c.nr_ksnaps - ks0));
 			/* lost counts only the trailer knows (no LOST record carried them) */
 			for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
 				uint64_t n = scx_lost_tally__unseen(&lost, tr, k);
