@@ -92,26 +92,6 @@ static __always_inline void drop(int what)
 	__sync_fetch_and_add(&drops[what], 1);
 }
 
-static __always_inline void hist_add(struct kagg_slot *s, int h, __u64 v)
-{
-	struct kagg_hist_hdr *hh = &s->h[h];
-	unsigned idx = kagg_bucket(v);
-
-	if (!hh->count || v < hh->min)
-		hh->min = v;
-	if (v > hh->max)
-		hh->max = v;
-	hh->count++;
-	hh->sum += v;
-	if (idx == KAGG_NR_BUCKETS - 1 && v >= (1ull << 37))
-		hh->clamped++;
-	/* kagg_bucket() stays below the bound, but the verifier must see it */
-	asm volatile("" : "+r"(idx));
-	idx &= KAGG_NR_BUCKETS - 1;
-	s->b[h][idx]++;
-	hh->used |= 1ull << (idx >> KAGG_BLOCK_BITS);
-}
-
 static __always_inline struct kagg_task *task_of(struct task_struct *p)
 {
 	struct kagg_task *t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -226,7 +206,7 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 		if (o->curr) {
 			s->c[KC_BUSY_NS] += ts - o->acct_ts;
 			if (ts >= o->run_start)
-				hist_add(s, KH_SLICE, ts - o->run_start);
+				kagg_hist_add(s, KH_SLICE, ts - o->run_start);
 		} else {
 			s->c[KC_IDLE_NS] += ts - o->acct_ts;
 		}
@@ -253,9 +233,9 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 		nt = task_of(next);
 		if (nt) {
 			if (nt->state == TS_RUNNABLE) {
-				hist_add(s, KH_RQ_DELAY, ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0);
+				kagg_hist_add(s, KH_RQ_DELAY, ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0);
 				if (nt->waking_ts)
-					hist_add(s, KH_WAKE_LAT,
+					kagg_hist_add(s, KH_WAKE_LAT,
 						 ts >= nt->waking_ts ? ts - nt->waking_ts : 0);
 			}
 			if (nt->qcpu1 && nt->qcpu1 <= nr_cpus)

@@ -4,7 +4,7 @@
  * lib/capture/kagg.c: the layout of the per-CPU counters and histograms the
  * programs keep, and the bucket function, which is lib/core/hist's
  * scx_hist_index() restricted to KAGG_NR_BUCKETS buckets, so a kernel
- * histogram merges exactly with one built from events (t/unit/0030-kagg
+ * histogram merges exactly with one built from events (t/unit/1003-kagg
  * checks the two functions against each other).
  *
  * Every CPU has two slots, one per generation: the programs write into the
@@ -124,6 +124,36 @@ static inline unsigned kagg_bucket(__u64 v)
 	msb = kagg_msb(v);
 	idx = ((msb - KAGG_SUB_BITS) << KAGG_SUB_BITS) + (unsigned)(v >> (msb - KAGG_SUB_BITS));
 	return idx < KAGG_NR_BUCKETS ? idx : KAGG_NR_BUCKETS - 1;
+}
+
+/* The verifier must see a bound the compiler already proved and dropped. */
+#ifdef __bpf__
+#define KAGG_BOUND(x) asm volatile("" : "+r"(x))
+#else
+#define KAGG_BOUND(x) ((void)0)
+#endif
+
+/*
+ * Count v in histogram h of slot s: what the programs run, and what
+ * t/unit/1003-kagg runs to check that the result is lib/core/hist's.
+ */
+static inline void kagg_hist_add(struct kagg_slot *s, int h, __u64 v)
+{
+	struct kagg_hist_hdr *hh = &s->h[h];
+	unsigned idx = kagg_bucket(v);
+
+	if (!hh->count || v < hh->min)
+		hh->min = v;
+	if (v > hh->max)
+		hh->max = v;
+	hh->count++;
+	hh->sum += v;
+	if (idx == KAGG_NR_BUCKETS - 1 && v >> 37)
+		hh->clamped++;
+	KAGG_BOUND(idx);
+	idx &= KAGG_NR_BUCKETS - 1;
+	s->b[h][idx]++;
+	hh->used |= 1ull << (idx >> KAGG_BLOCK_BITS);
 }
 
 #endif
