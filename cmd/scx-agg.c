@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "agg/agg.h"
+#include "agg/agg_ksnap.h"
 #include "agg/prom.h"
 #include "agg/agg_summary.h"
 #include "core/opts.h"
@@ -105,7 +106,31 @@ struct ctx {
 	const char *textfile;
 	struct scx_buf tf;
 	int tf_err;			/* the last textfile error, warned once */
+	struct scx_ksnap ksnap;		/* the last kernel snapshot read */
+	uint64_t nr_ksnaps, nr_events;
 };
+
+/*
+ * A kernel snapshot (scx-events --aggregate): one interval of its own unless
+ * --interval or --once said how to cut time.  Reports need single events.
+ */
+static int add_ksnap(struct ctx *c, struct scx_agg *a, struct scx_reader *r, const char *path,
+		     bool own_interval)
+{
+	char err[256];
+
+	if (c->nr_reports)
+		scx_die(SCX_EXIT_USAGE, "%s: report '%s' needs single events: %s",
+			path, c->reports[0], SCX_AGG_KSNAP_NO_EVENTS);
+	if (scx_ksnap_from_json(scx_reader__doc(r), &c->ksnap, err, sizeof(err))) {
+		scx_warn("%s: %s", path, err);
+		return -EINVAL;
+	}
+	if (c->nr_events)
+		scx_die(SCX_EXIT_FAIL, "the input mixes events and kernel snapshots");
+	c->nr_ksnaps++;
+	return scx_agg__add_ksnap(a, &c->ksnap, own_interval);
+}
 
 /* Rewrite the textfile with the cumulative figures. */
 static void prom_textfile(struct ctx *c)
@@ -448,7 +473,7 @@ int main(int argc, char **argv)
 	unsigned nthr = 0;
 	struct scx_lost_tally lost = { 0 };
 	struct scx_agg *a = NULL;
-	bool by_given = false, no_snap = false, reorder_given = false;
+	bool by_given = false, no_snap = false, reorder_given = false, interval_given = false;
 	const char *arg;
 	int key, rc = SCX_EXIT_OK, err = 0;
 
@@ -463,9 +488,11 @@ int main(int argc, char **argv)
 		case 'I':
 			if (scx_parse_duration(arg, &ao.interval_ns) || !ao.interval_ns)
 				scx_usage_error(&cmd, "bad interval '%s'", arg);
+			interval_given = true;
 			break;
 		case OPT_ONCE:
 			ao.interval_ns = 0;
+			interval_given = true;
 			break;
 		case 'g':
 			if (scx_agg_parse_by(arg, &ao.by))
@@ -576,6 +603,7 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc || i == optind; i++) {
 		const char *path = i < argc ? argv[i] : "-";
 		struct scx_reader *r = scx_reader__open(path);
+		uint64_t ks0 = c.nr_ksnaps;
 		struct scx_event e;
 		int st;
 
@@ -623,8 +651,22 @@ int main(int argc, char **argv)
 								"to 100)", thr[k]);
 				}
 			}
+			if (st == SCX_READ_OTHER && scx_reader__doc(r) &&
+			    scx_ksnap_is(scx_reader__doc(r))) {
+				if ((err = add_ksnap(&c, a, r, path, !interval_given))) {
+					if (err == -EINVAL) {
+						rc = SCX_EXIT_FAIL;
+						err = 0;
+					}
+					break;
+				}
+				continue;
+			}
 			if (st != SCX_READ_EVENT)
 				continue;
+			if (c.nr_ksnaps)
+				scx_die(SCX_EXIT_FAIL, "the input mixes events and kernel snapshots");
+			c.nr_events++;
 			scx_lost_tally__add(&lost, &e);
 			if ((err = scx_agg__add(a, &e)))
 				break;
@@ -632,7 +674,9 @@ int main(int argc, char **argv)
 		if (a && st == SCX_READ_END) {
 			const struct scx_trailer *tr = scx_reader__trailer(r);
 
-			scx_agg__note_unknown(a, scx_reader__skipped(r));
+			/* kernel snapshots are JSON records the reader passed on, not unknown */
+			scx_agg__note_unknown(a, scx_reader__skipped(r) -
+						 SCX_MIN(scx_reader__skipped(r), c.nr_ksnaps - ks0));
 			/* lost counts only the trailer knows (no LOST record carried them) */
 			for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
 				uint64_t n = scx_lost_tally__unseen(&lost, tr, k);
@@ -653,7 +697,8 @@ int main(int argc, char **argv)
 		if (!(a = scx_agg__new(topo_file, &ao)))
 			scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
 	}
-	if (a && !rc && !c.werr)
+	/* kernel snapshots that were intervals of their own are all out already */
+	if (a && !rc && !c.werr && !(c.nr_ksnaps && !interval_given))
 		scx_agg__flush(a);
 	flush_out(&c);
 	if (c.werr && c.werr != -EPIPE) {
@@ -667,6 +712,7 @@ int main(int argc, char **argv)
 	scx_buf_free(&c.out);
 	scx_buf_free(&c.tf);
 	scx_prom__free(c.prom);
+	scx_ksnap_free(&c.ksnap);
 	if (c.tf_err && !rc)
 		rc = SCX_EXIT_FAIL;
 	if (c.fd != STDOUT_FILENO && close(c.fd) && !rc) {

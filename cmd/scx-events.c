@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "capture/kagg.h"
 #include "core/opts.h"
 #include "stream/stream.h"
 #include "core/topo.h"
@@ -22,7 +23,9 @@
  * (backlog above --wakeup); every wakeup is a switch of our own in the trace. */
 #define POLL_MS 50
 
-enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH };
+enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH, OPT_AGGREGATE };
+
+#define DEFAULT_AGG_INTERVAL_NS 15000000000ull
 
 static const struct scx_opt options[] = {
 	{ 'd', "duration", "SECONDS", "stop after this long (30, 1.5s, 250ms); default: until SIGINT" },
@@ -40,6 +43,9 @@ static const struct scx_opt options[] = {
 	{ OPT_WAKEUP, "wakeup", "SIZE", "backlog that wakes the reader early (default 256K)" },
 	{ OPT_FLUSH, "flush", "DURATION", "max time a record stays staged per CPU (default 50ms)" },
 	{ OPT_NO_STAGE, "no-stage", NULL, "one ring buffer record per event (slower; to compare)" },
+	{ OPT_AGGREGATE, "aggregate", NULL,
+	  "count in the kernel: one kernel_snapshot record per interval instead of events" },
+	{ 'I', "interval", "DURATION", "--aggregate: snapshot interval (default 15s)" },
 	{ 'v', "verbose", NULL, "libbpf messages; twice: our debug messages too" },
 	{ 0 }
 };
@@ -113,7 +119,9 @@ static void read_scheduler(char *buf, size_t size)
 	fclose(f);
 }
 
-static void fill_header(struct scx_header *h, struct scx_capture *c)
+/* c NULL: the aggregate mode, whose options are its interval */
+static void fill_header(struct scx_header *h, struct scx_capture *c, unsigned nr_cpus,
+			uint64_t interval_ns)
 {
 	struct scx_buf b = { 0 };
 	struct utsname u;
@@ -125,12 +133,16 @@ static void fill_header(struct scx_header *h, struct scx_capture *c)
 	gethostname(h->hostname, sizeof(h->hostname) - 1);
 	if (!uname(&u))
 		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
-	h->nr_cpus = scx_capture__nr_cpus(c);
+	h->nr_cpus = c ? scx_capture__nr_cpus(c) : nr_cpus;
 	h->topo = scx_topo__from_sysfs("/sys");
 	if (!h->topo)
 		scx_warn("note: cannot read the CPU topology from sysfs: %s", strerror(errno));
 	read_scheduler(h->scheduler, sizeof(h->scheduler));
-	scx_capture__options_json(c, &b);
+	if (c)
+		scx_capture__options_json(c, &b);
+	else
+		scx_buf_printf(&b, "{\"aggregate\":true,\"interval_ns\":%llu}",
+			       (unsigned long long)interval_ns);
 	scx_buf_add(&b, "", 1);
 	h->options_json = b.data;
 	h->start_ns = scx_now_boot_ns();
@@ -200,6 +212,91 @@ static int32_t parse_id(const char *name, const char *arg)
 	return v;
 }
 
+/*
+ * --aggregate: the kernel counts, and every interval one kernel_snapshot
+ * record goes out; the last one covers the partial interval up to the stop.
+ */
+static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *out,
+			 uint64_t interval_ns, uint64_t dur_ns)
+{
+	struct scx_topo *topo = scx_topo__from_sysfs("/sys");
+	struct scx_ksnap snap = { 0 };
+	struct scx_trailer tr = { 0 };
+	struct scx_buf b = { 0 };
+	struct scx_header h;
+	struct scx_writer *w;
+	struct scx_kagg *k;
+	uint64_t deadline = 0, next;
+	int err;
+	char msg[512];
+
+	if (!topo)
+		scx_warn("note: cannot read the CPU topology from sysfs: %s; no cross-LLC or "
+			 "cross-node figures", strerror(errno));
+	k = scx_kagg__open(topo, msg, sizeof(msg));
+	if (!k)
+		scx_die(SCX_EXIT_FAIL, "%s", msg);
+	w = scx_writer__fdopen(fd, wo);
+	if (!w)
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(errno));
+	fill_header(&h, NULL, scx_kagg__nr_cpus(k), interval_ns);
+	err = scx_writer__header(w, &h);
+	if (!err)
+		err = scx_writer__flush(w);
+	scx_header_free(&h);
+	if (dur_ns)
+		deadline = scx_now_mono_ns() + dur_ns;
+	next = scx_now_mono_ns() + interval_ns;
+	while (!err) {
+		uint64_t now = scx_now_mono_ns();
+		bool last = stop_sig || (deadline && now >= deadline);
+
+		if (!last && now < next) {
+			uint64_t until = deadline && deadline < next ? deadline : next;
+			uint64_t ms = (until - now + 999999) / 1000000;
+
+			poll(NULL, 0, ms < POLL_MS ? (int)ms : POLL_MS);
+			if (output_closed(fd == STDOUT_FILENO ? fd : -1))
+				err = -EPIPE;
+			continue;
+		}
+		if ((err = scx_kagg__read(k, &snap)))
+			break;
+		scx_buf_reset(&b);
+		scx_ksnap_to_json(&b, &snap);
+		err = scx_writer__raw(w, b.data, b.len);
+		if (!err)
+			err = scx_writer__flush(w);
+		if (snap.dropped_tasks || snap.dropped_cpu)
+			scx_warn("interval %llu: %llu tasks and %llu events on unknown cpus not "
+				 "counted", (unsigned long long)snap.seq,
+				 (unsigned long long)snap.dropped_tasks,
+				 (unsigned long long)snap.dropped_cpu);
+		if (last)
+			break;
+		next += interval_ns;
+	}
+	scx_kagg__free(k);
+	scx_topo__free(topo);
+	scx_ksnap_free(&snap);
+	scx_buf_free(&b);
+	if (!err) {
+		tr.end_ns = scx_now_boot_ns();
+		err = scx_writer__trailer(w, &tr);
+	}
+	{
+		int cerr = scx_writer__close(w);
+
+		if (!err)
+			err = cerr;
+	}
+	if (err == -EPIPE)
+		return SCX_EXIT_OK;
+	if (err)
+		scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", out ? out : "-", strerror(-err));
+	return SCX_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static uint8_t cpus[EV_CPU_BYTES];
@@ -212,6 +309,8 @@ int main(int argc, char **argv)
 	struct scx_capture *c;
 	struct run r = { 0 };
 	int opt, err = 0, out_fd, file_fd = -1;
+	uint64_t interval_ns = 0;
+	bool aggregate = false, capture_opts = false;
 	char msg[512];
 
 	scx_set_prog(argv[0]);
@@ -279,13 +378,29 @@ int main(int argc, char **argv)
 		case OPT_NO_STAGE:
 			co.no_stage = true;
 			break;
+		case OPT_AGGREGATE:
+			aggregate = true;
+			break;
+		case 'I':
+			if (scx_parse_duration(arg, &interval_ns) || interval_ns < 10000000)
+				scx_usage_error(&cmd, "invalid interval '%s' (10ms or more)", arg);
+			break;
 		case 'v':
 			scx_verbose++;
 			break;
 		}
+		/* what selects or carries events: nothing to do with --aggregate */
+		if ((opt < 256 && strchr("epTCcsm", opt)) || opt == OPT_WAKEUP || opt == OPT_FLUSH ||
+		    opt == OPT_NO_STAGE)
+			capture_opts = true;
 	}
 	if (optind < argc)
 		scx_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+	if (interval_ns && !aggregate)
+		scx_usage_error(&cmd, "--interval goes with --aggregate");
+	if (aggregate && capture_opts)
+		scx_usage_error(&cmd, "--aggregate counts every task on every CPU: event selection, "
+				"filters, sampling and ring options do not apply");
 
 	/*
 	 * Before loading, so a signal during the load is not lost (a background
@@ -303,6 +418,9 @@ int main(int argc, char **argv)
 		if (file_fd < 0)
 			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(-file_fd));
 	}
+	if (aggregate)
+		return run_aggregate(&wo, file_fd >= 0 ? file_fd : STDOUT_FILENO, out,
+				     interval_ns ? interval_ns : DEFAULT_AGG_INTERVAL_NS, dur_ns);
 	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
 	if (!c)
 		scx_die(SCX_EXIT_FAIL, "%s", msg);
@@ -314,7 +432,7 @@ int main(int argc, char **argv)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(err));
 	}
 	out_fd = file_fd >= 0 ? -1 : STDOUT_FILENO;
-	fill_header(&h, c);
+	fill_header(&h, c, 0, 0);
 	err = scx_writer__header(r.w, &h);
 	/* readers learn at once that the capture is running */
 	if (!err)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "agg/agg.h"
+#include "agg/agg_ksnap.h"
 #include "core/opts.h"
 #include "stream/lost.h"
 #include "stream/stream.h"
@@ -112,6 +113,8 @@ struct input {
 	uint64_t last_ts;		/* newest event fed before reordering began */
 	struct scx_reorder *order;
 	uint64_t snaps;			/* scx-agg snapshot lines read */
+	uint64_t ksnaps;		/* kernel snapshots (scx-events --aggregate) read */
+	struct scx_ksnap ksnap;
 	uint64_t skipped;
 	struct scx_lost_tally lost;	/* LOST records, against the trailer's counts */
 };
@@ -126,6 +129,8 @@ static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 	top_model_from_agg(&in->snap, s, in->topo);
 	memcpy(in->snap.scheduler, in->scheduler, sizeof(in->scheduler));
 	in->snap.tasks_off = !(in->by & (1u << SCX_AGG_PID));
+	if (in->ksnaps)
+		snprintf(in->snap.source, sizeof(in->snap.source), "%s", TOP_SOURCE_KERNEL);
 	in->ready = true;
 	return 0;
 }
@@ -257,7 +262,9 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 						scx_agg__note_lost(in->agg, k, n);
 				}
 				in->flushed = true;
-				scx_agg__flush(in->agg);
+				/* kernel snapshots closed their windows themselves */
+				if (!in->ksnaps)
+					scx_agg__flush(in->agg);
 				if (in->ready) {
 					*m = input_ready(in);
 					return 1;
@@ -288,6 +295,19 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 					  (unsigned long long)(in->reorder_ns / 1000000));
 			}
 			scx_reorder__push(in->order, &e);
+		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
+			   scx_ksnap_is(scx_reader__doc(in->r))) {
+			/* a kernel snapshot is one window of its own */
+			if (scx_ksnap_from_json(scx_reader__doc(in->r), &in->ksnap, err, errsz))
+				return -1;
+			if (!in->topo_set)
+				input_start(in, in->ksnap.start_ns);
+			in->ksnaps++;
+			scx_agg__add_ksnap(in->agg, &in->ksnap, true);
+			if (in->ready) {
+				*m = input_ready(in);
+				return 1;
+			}
 		} else if (ret == SCX_READ_OTHER) {
 			const struct scx_json_doc *doc = scx_reader__doc(in->r);
 			int bad;
@@ -674,6 +694,7 @@ int main(int argc, char **argv)
 	rc = batch ? run_batch(&in, &v, iterations) : run_tty(&in, &v, &km, config, iterations);
 	if (batch) {
 		scx_agg__free(in.agg);
+		scx_ksnap_free(&in.ksnap);
 		scx_reorder__free(in.order);
 		scx_topo__free(in.topo);
 		scx_reader__free(in.r);

@@ -1365,6 +1365,38 @@ int scx_agg__flush(struct scx_agg *a)
 	return err;
 }
 
+/* ---- kernel snapshots (agg_ksnap.c) ---------------------------------------- */
+
+int agg_ksnap_begin(struct scx_agg *a, uint64_t t0, bool own_interval)
+{
+	if (!a->started)
+		start(a, t0);
+	if (own_interval) {
+		if (a->closed) {
+			uint64_t seq = a->snap.seq;
+
+			reset_interval(a);
+			a->snap.seq = seq + 1;
+		}
+		a->iv_start = t0;
+		return 0;
+	}
+	return roll(a, t0);
+}
+
+struct scx_agg_stats *agg_ksnap_cpu(struct scx_agg *a, int32_t cpu)
+{
+	struct cpu *c = cpu_get(a, cpu);
+
+	return c ? &c->s : NULL;
+}
+
+int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval)
+{
+	a->last_ts = SCX_MAX(a->last_ts, end);
+	return own_interval ? close_interval(a, end, false) : 0;
+}
+
 const struct scx_agg_snap *scx_agg__snapshot(struct scx_agg *a)
 {
 	return a->closed ? &a->snap : NULL;

@@ -160,6 +160,16 @@ struct scx_agg {
 	unsigned gcap[SCX_AGG_BY__COUNT];
 };
 
+/*
+ * Kernel snapshots (agg_ksnap.c) fill the CPU stats of an interval directly:
+ * begin (own_interval: the snapshot is the interval, else the engine's
+ * intervals roll at its start), the stats of each CPU (NULL past the
+ * limit), end (closes the snapshot's own interval and emits it).
+ */
+int agg_ksnap_begin(struct scx_agg *a, uint64_t t0, bool own_interval);
+struct scx_agg_stats *agg_ksnap_cpu(struct scx_agg *a, int32_t cpu);
+int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval);
+
 static inline struct thread *agg_thread_find(const struct scx_agg *a, int32_t pid)
 {
 	struct thread **t = scx_map_get(&a->threads, (uint32_t)pid);

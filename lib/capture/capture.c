@@ -535,7 +535,7 @@ static bool btf_has(const struct btf *btf, const char *prefix, const char *name,
 }
 
 /* Does btf_trace_sched_switch take prev_state (5.18+)? */
-static bool switch_has_state_arg(const struct btf *btf)
+bool scx_capture_switch_has_state_arg(const struct btf *btf)
 {
 	const struct btf_type *t;
 	int id = btf__find_by_name_kind(btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
@@ -668,7 +668,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 			if (o->cpus[cpu / 8] & (1u << (cpu % 8)))
 				c->skel->rodata->filter_cpus[cpu / 64] |= 1ull << (cpu % 64);
 	}
-	c->skel->rodata->sw_state_arg = switch_has_state_arg(btf);
+	c->skel->rodata->sw_state_arg = scx_capture_switch_has_state_arg(btf);
 	bpf_map__set_max_entries(c->skel->maps.rb, o->ring_size ? o->ring_size : DEFAULT_RING);
 	if (!scx)
 		bpf_map__set_max_entries(c->skel->maps.scx_tasks, 1);

@@ -103,4 +103,8 @@ void scx_capture_events_str(uint32_t mask, struct scx_buf *b);
  */
 int scx_capture_decode(const void *buf, size_t len, struct scx_event *e);
 
+/* Does this kernel's sched_switch tracepoint pass prev_state (6.12+)? */
+struct btf;
+bool scx_capture_switch_has_state_arg(const struct btf *btf);
+
 #endif

@@ -18,6 +18,7 @@
 #include "stream/stream.h"
 #include "core/topo.h"
 #include "agg/agg.h"
+#include "agg/agg_ksnap.h"
 
 struct rec {
 	uint64_t ts;
@@ -199,6 +200,38 @@ static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
 	return 0;
 }
 
+/*
+ * A kernel snapshot (scx-events --aggregate) holds no events: it goes
+ * straight into the trace's aggregation, one interval for the whole trace.
+ */
+static int add_ksnap(struct mcp_trace *t, struct scx_reader *r, char *err, size_t errsz)
+{
+	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,
+				  .limit = 1000 };
+	const struct scx_header *h = scx_reader__header(r);
+	struct scx_ksnap k = { 0 };
+	int rc = -EPROTO;
+
+	err[0] = 0;
+	if (!t->agg) {
+		if (h && h->topo && !t->topo)
+			t->topo = scx_topo__dup(h->topo);
+		o.nr_cpus = h ? h->nr_cpus : 0;
+		if (!(t->agg = scx_agg__new(t->topo, &o))) {
+			snprintf(err, errsz, "cannot create the aggregation: %s", strerror(errno));
+			return rc;
+		}
+	}
+	if (!scx_ksnap_from_json(scx_reader__doc(r), &k, err, errsz)) {
+		if (!t->ksnaps++)
+			t->first_ts = k.start_ns;
+		t->last_ts = k.end_ns;
+		rc = scx_agg__add_ksnap(t->agg, &k, false);
+	}
+	scx_ksnap_free(&k);
+	return rc;
+}
+
 static int load_stream(struct loader *l, int fd, const char *name, char *err, size_t errsz)
 {
 	struct scx_reader *r = scx_reader__fdopen(fd, name);
@@ -206,17 +239,28 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 	const struct scx_header *h;
 	const struct scx_trailer *tr;
 	struct scx_event e;
+	bool kerr = false;
 	int rc;
 
 	if (!r)
 		return -errno;
 	while ((rc = scx_reader__next(r, &e)) == SCX_READ_EVENT || rc == SCX_READ_OTHER) {
-		if (rc == SCX_READ_OTHER)
+		if (rc == SCX_READ_OTHER) {
+			if (scx_reader__doc(r) && scx_ksnap_is(scx_reader__doc(r)) &&
+			    add_ksnap(t, r, err, errsz)) {
+				kerr = true;
+				break;
+			}
 			continue;
+		}
 		if (add_event(l, &e))
 			break;
 	}
-	if (rc == SCX_READ_ERROR) {
+	if (t->agg)
+		scx_agg__flush(t->agg);
+	if (kerr) {
+		rc = -EINVAL;	/* ours, and bad: not a Perfetto trace either */
+	} else if (rc == SCX_READ_ERROR) {
 		snprintf(err, errsz, "%s", scx_reader__error(r));
 		rc = t->nr ? -EBADMSG : -EPROTO;
 	} else {
@@ -235,6 +279,7 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 	if (tr && tr->lost_total > t->lost)
 		t->lost = tr->lost_total;
 	t->skipped = scx_reader__skipped(r);
+	t->skipped -= SCX_MIN(t->skipped, t->ksnaps);	/* read, not skipped */
 	snprintf(t->format, sizeof(t->format), "%s%s",
 		 scx_reader__format(r) == SCX_FMT_BINARY ? "scx-binary" : "scx-ndjson",
 		 scx_reader__compression(r) == SCX_COMP_ZSTD ? "+zstd" :
@@ -364,11 +409,11 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	close(fd);
 	if (l.err)
 		rc = l.err;
-	if (!rc && !t->nr) {
+	if (!rc && !t->nr && !t->ksnaps) {
 		rc = -ENODATA;
 		snprintf(err, sizeof(err), "no scheduler events in it");
 	}
-	if (rc == -ECANCELED || rc == -ENOMEM || (rc && !t->nr)) {
+	if (rc == -ECANCELED || rc == -ENOMEM || (rc && !t->nr && !t->ksnaps)) {
 		trace_free(t);
 		if (rc == -ECANCELED)
 			return mcp_fail(c, "cancelled");

@@ -46,7 +46,8 @@ struct mcp_trace {
 
 	struct scx_map tasks;		/* pid -> struct mcp_task */
 
-	struct scx_agg *agg;		/* built on first analysis */
+	struct scx_agg *agg;		/* built on first analysis, or at load from: */
+	uint64_t ksnaps;		/* kernel snapshots (scx-events --aggregate) */
 	uint64_t agg_ns;
 };
 

@@ -1247,6 +1247,10 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 			else if ((v->view == TV_LLC || v->view == TV_NODE) && m->t[TT_CPU].n)
 				f_str(&f, "no LLC or node groups: the input has no CPU topology "
 					  "(see --topology)");
+			else if ((v->view == TV_PROC || v->view == TV_DSQ) &&
+				 !strcmp(m->source, TOP_SOURCE_KERNEL))
+				f_str(&f, "no per-task or DSQ rows: the input has only kernel "
+					  "aggregates (scx-events --aggregate)");
 			else if (v->view == TV_PROC && m->tasks_off)
 				f_str(&f, "collecting per-task statistics: they start with the "
 					  "next window");

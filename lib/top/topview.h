@@ -68,6 +68,9 @@ struct top_table {
 	unsigned n, cap;
 };
 
+/* source of a model built from kernel snapshots (scx-events --aggregate) */
+#define TOP_SOURCE_KERNEL "kernel aggregates"
+
 struct top_model {
 	uint64_t start_ns, end_ns;	/* event-time window */
 	uint64_t seq;			/* windows so far */
@@ -75,7 +78,7 @@ struct top_model {
 	uint64_t lost;			/* lost events reported in the window */
 	uint64_t lost_total;		/* ... and since the start */
 	unsigned nr_cpus, nr_llcs, nr_nodes;
-	char source[32];		/* "events", "scx-agg" */
+	char source[32];		/* "events", "scx-agg", TOP_SOURCE_KERNEL */
 	bool tasks_off;			/* no per-task tables asked for in this window */
 	char scheduler[64];
 	struct top_table t[TT__COUNT];

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "agg/agg.h"
+#include "agg/agg_ksnap.h"
 #include "agg/prom.h"
 #include "agg/table.h"
 #include "stream/stream.h"
@@ -46,7 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scx_agg_opts o = { .interval_ns = 100000, .by = (1u << SCX_AGG_BY__COUNT) - 1,
 				  .emit = emit, .ctx = &b };
 	struct scx_agg *a = NULL;
+	struct scx_ksnap k = { 0 };
 	struct scx_event e;
+	char err[256];
 	int st, n = 0;
 
 	if (!r)
@@ -62,6 +65,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (st == SCX_READ_EVENT && scx_agg__add(a, &e))
 			break;
+		/* kernel snapshots, as intervals of their own or in the engine's */
+		if (st == SCX_READ_OTHER && scx_reader__doc(r) && scx_ksnap_is(scx_reader__doc(r)) &&
+		    !scx_ksnap_from_json(scx_reader__doc(r), &k, err, sizeof(err)) &&
+		    scx_agg__add_ksnap(a, &k, k.seq & 1))
+			break;
 		if (++n > 100000)
 			break;
 	}
@@ -71,6 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		scx_agg__free(a);
 	}
 	scx_reader__free(r);
+	scx_ksnap_free(&k);
 	scx_buf_free(&b);
 	scx_prom__free(prom);
 	return 0;
