@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "capture/cgroup.h"
 #include "core/opts.h"
 #include "stream/stream.h"
 #include "core/topo.h"
@@ -22,7 +23,7 @@
  * (backlog above --wakeup); every wakeup is a switch of our own in the trace. */
 #define POLL_MS 50
 
-enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH };
+enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH, OPT_NO_CGROUPS };
 
 static const struct scx_opt options[] = {
 	{ 'd', "duration", "SECONDS", "stop after this long (30, 1.5s, 250ms); default: until SIGINT" },
@@ -40,6 +41,7 @@ static const struct scx_opt options[] = {
 	{ OPT_WAKEUP, "wakeup", "SIZE", "backlog that wakes the reader early (default 256K)" },
 	{ OPT_FLUSH, "flush", "DURATION", "max time a record stays staged per CPU (default 50ms)" },
 	{ OPT_NO_STAGE, "no-stage", NULL, "one ring buffer record per event (slower; to compare)" },
+	{ OPT_NO_CGROUPS, "no-cgroups", NULL, "leave out the tasks' cgroup ids and cgroup records" },
 	{ 'v', "verbose", NULL, "libbpf messages; twice: our debug messages too" },
 	{ 0 }
 };
@@ -70,10 +72,26 @@ static void on_signal(int sig)
 
 struct run {
 	struct scx_writer *w;
+	struct scx_cgroups *cg;		/* names the cgroup ids; NULL without cgroup v2 */
+	struct scx_buf rec;
 	uint64_t counts[SCX_EV__COUNT];
 	uint64_t written;
 	bool pipe_closed;
 };
+
+/* Name a cgroup id the first time the stream carries it (scx(7), Cgroup records). */
+static int announce(struct run *r, uint64_t id)
+{
+	int err;
+
+	scx_buf_reset(&r->rec);
+	if (!scx_cgroups__announce(r->cg, id, &r->rec))
+		return 0;
+	err = scx_writer__raw(r->w, r->rec.data, r->rec.len);
+	if (err == -EPIPE)
+		r->pipe_closed = true;
+	return err;
+}
 
 static int on_event(void *ctx, const struct scx_event *e)
 {
@@ -82,6 +100,15 @@ static int on_event(void *ctx, const struct scx_event *e)
 
 	if (r->pipe_closed)
 		return -EPIPE;
+	if (r->cg && scx_event_has_cgroup(e)) {
+		/* a cgroup's record comes before the first event that carries its id */
+		if (e->type == SCX_EV_SWITCH)
+			err = announce(r, e->sw.prev_cgroup) ?: announce(r, e->sw.next_cgroup);
+		else
+			err = announce(r, e->wake.cgroup);
+		if (err)
+			return err;
+	}
 	err = scx_writer__event(r->w, e);
 	if (err == -EPIPE)
 		r->pipe_closed = true;
@@ -212,6 +239,7 @@ int main(int argc, char **argv)
 	struct scx_capture *c;
 	struct run r = { 0 };
 	int opt, err = 0, out_fd, file_fd = -1;
+	bool no_cgroups = false;
 	char msg[512];
 
 	scx_set_prog(argv[0]);
@@ -279,6 +307,9 @@ int main(int argc, char **argv)
 		case OPT_NO_STAGE:
 			co.no_stage = true;
 			break;
+		case OPT_NO_CGROUPS:
+			no_cgroups = true;
+			break;
 		case 'v':
 			scx_verbose++;
 			break;
@@ -302,6 +333,16 @@ int main(int argc, char **argv)
 			scx_die(SCX_EXIT_FAIL, "stopped before a reader opened '%s'", out);
 		if (file_fd < 0)
 			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(-file_fd));
+	}
+	if (!no_cgroups) {
+		r.cg = scx_cgroups__open(NULL, 0, 0);
+		if (!r.cg && errno == ENOENT)
+			scx_warn("note: no cgroup v2 file system is mounted: events carry no "
+				 "cgroup ids");
+		else if (!r.cg)
+			scx_warn("note: cannot read the cgroup v2 tree: %s: events carry no "
+				 "cgroup ids", strerror(errno));
+		co.cgroups = r.cg != NULL;
 	}
 	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
 	if (!c)
@@ -367,6 +408,11 @@ int main(int argc, char **argv)
 		err = scx_writer__trailer(r.w, &tr);
 	scx_trailer_free(&tr);
 	scx_capture__free(c);
+	if (r.cg && scx_cgroups__unnamed(r.cg))
+		scx_warn("note: %zu cgroup ids have no path (gone before they were looked up)",
+			 scx_cgroups__unnamed(r.cg));
+	scx_cgroups__free(r.cg);
+	scx_buf_free(&r.rec);
 	{
 		int cerr = scx_writer__close(r.w);
 
