@@ -13,6 +13,7 @@ complete -c scx-events -s m -l ring-size -r -d 'BPF ring buffer size, a power of
 complete -c scx-events -l wakeup -r -d 'backlog that wakes the reader early (default 256K)'
 complete -c scx-events -l flush -r -d 'max time a record stays staged per CPU (default 50ms)'
 complete -c scx-events -l no-stage -d 'one ring buffer record per event (slower; to compare)'
+complete -c scx-events -l no-cgroups -d 'leave out the tasks\' cgroup ids and cgroup records'
 complete -c scx-events -s v -l verbose -d 'libbpf messages; twice: our debug messages too'
 complete -c scx-events -s h -l help -d 'show this help and exit'
 complete -c scx-events -s V -l version -d 'show the version and exit'

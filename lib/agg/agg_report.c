@@ -16,7 +16,10 @@ const char *const scx_agg_report_names[] = {
 	"migrations", "task-states", "preemptions", "wakeup-graph", "runqueue-depth",
 	"fairness", "softirq", "ipi", "cpu-frequency", "cpu-idle", "dsq", "outliers",
 	"bottlenecks", "work-conservation", "runqueue-occupancy", "wakeup-placement",
-	"pre-migration", "parallelism", NULL,
+	"pre-migration", "parallelism",
+	/* cgroups (agg_report_cgroup.c) */
+	"cgroup-latency", "cgroup-preemptions",
+	NULL,
 };
 
 unsigned scx_agg_report_needs(const char *name)
@@ -31,6 +34,8 @@ unsigned scx_agg_report_needs(const char *name)
 		{ "work-conservation", SCX_AGG_NEED_PLACE }, { "runqueue-occupancy", SCX_AGG_NEED_PLACE },
 		{ "wakeup-placement", SCX_AGG_NEED_PLACE }, { "pre-migration", SCX_AGG_NEED_PLACE },
 		{ "parallelism", SCX_AGG_NEED_PLACE },
+		{ "cgroup-latency", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_CGROUPS },
+		{ "cgroup-preemptions", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_CGROUPS },
 	};
 
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(t); i++)
@@ -53,6 +58,8 @@ int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 		err = agg_report_analysis(a, name, out);
 	if (err == -ENOENT)
 		err = agg_report_place(a, name, out);
+	if (err == -ENOENT)
+		err = agg_report_cgroup(a, name, out);
 	return err;
 }
 
