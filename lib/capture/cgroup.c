@@ -38,7 +38,8 @@ uint64_t scx_cgroup_id_at(int dirfd, const char *name)
 	int mnt;
 
 	fh.h.handle_bytes = sizeof(fh.b);
-	if (!name_to_handle_at(dirfd, name, &fh.h, &mnt, 0) && fh.h.handle_bytes == 8) {
+	if (!name_to_handle_at(dirfd, name, &fh.h, &mnt, 0) && fh.h.handle_type == FILEID_KERNFS &&
+	    fh.h.handle_bytes == 8) {
 		uint64_t id;
 
 		memcpy(&id, fh.h.f_handle, 8);
