@@ -145,7 +145,9 @@ const struct mcp_tool mcp_tools[] = {
 	  "wakeup-latency, latency-breakdown, migrations, task-states, preemptions, wakeup-graph, "
 	  "runqueue-depth, fairness, softirq, ipi, cpu-frequency, cpu-idle, dsq, outliers, "
 	  "bottlenecks, work-conservation, runqueue-occupancy, wakeup-placement, pre-migration, "
-	  "parallelism (scxtop's names such as cpu_utilization or wakeup_chains work too).",
+	  "parallelism, cgroup-latency (run-queue delay per cgroup), cgroup-preemptions (tasks of "
+	  "one cgroup preempted by another's) (scxtop's names such as cpu_utilization or "
+	  "wakeup_chains work too).",
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),
 	  MCP_T_RO, mcp_t_analyze, .out = out_analysis },
