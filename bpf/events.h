@@ -82,6 +82,7 @@ struct ev_switch {
 	__u32 _pad;
 	char prev_comm[EV_COMM_LEN];
 	char next_comm[EV_COMM_LEN];
+	__u64 prev_cgroup, next_cgroup;	/* cgroup v2 ids, 0 unknown (idle, or cgroup_on off) */
 };
 
 struct ev_switch_scx {
@@ -100,6 +101,7 @@ struct ev_wakeup {
 	__s32 pid, tgid, prio, target_cpu;
 	__s32 waker_pid, waker_tgid;
 	char comm[EV_COMM_LEN];
+	__u64 cgroup;
 };
 
 struct ev_migrate {

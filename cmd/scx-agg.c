@@ -24,7 +24,7 @@
 #include "perfetto/perfetto_read.h"
 
 enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER, OPT_TEXTFILE, OPT_SUMMARY,
-       OPT_ALPHA, OPT_MIN_CHANGE };
+       OPT_ALPHA, OPT_MIN_CHANGE, OPT_CG_DEPTH, OPT_CG_TOP, OPT_CG_SORT };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 /* not const: -r's completion words come from the report table (report_help()) */
@@ -32,8 +32,15 @@ static struct scx_opt opts[] = {
 	{ 'I', "interval", "DURATION", "one snapshot per DURATION of event time (e.g. 1s, 250ms)" },
 	{ OPT_ONCE, "once", NULL, "one snapshot for the whole input (the default)" },
 	{ 'g', "by", "LIST",
-	  "group by cpu,llc,node,pid,tgid,comm,dsq or all (default cpu,llc,node)",
-	  "cpu llc node pid tgid comm dsq all" },
+	  "group by cpu,llc,node,pid,tgid,comm,dsq,cgroup or all (default cpu,llc,node)",
+	  "cpu llc node pid tgid comm dsq cgroup all" },
+	{ OPT_CG_DEPTH, "cgroup-depth", "N",
+	  "cgroup groups: fold paths to their first N levels below the root (default 0: whole)" },
+	{ OPT_CG_TOP, "cgroup-top", "N",
+	  "cgroup groups: the N first by --cgroup-sort, the rest in one \"(other)\" row (default 50)" },
+	{ OPT_CG_SORT, "cgroup-sort", "METRIC",
+	  "rank cgroups by busy, rq-delay, rq-p99, wakeups or switches (default busy)",
+	  "busy rq-delay rq-p99 wakeups switches" },
 	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)" },
 	{ 'n', "limit", "N", "rows per report table (default 20, 0 for all)" },
 	{ 't', "threshold", "NAME=VALUE", "set a report threshold (repeatable)" },
@@ -121,7 +128,7 @@ static int add_ksnap(struct ctx *c, struct scx_agg *a, struct scx_reader *r, con
 
 	if (c->nr_reports)
 		scx_die(SCX_EXIT_USAGE, "%s: report '%s' needs single events: %s",
-			path, c->reports[0], SCX_AGG_KSNAP_NO_EVENTS);
+			path, c->reports[0]->name, SCX_AGG_KSNAP_NO_EVENTS);
 	if (scx_ksnap_from_json(scx_reader__doc(r), &c->ksnap, err, sizeof(err))) {
 		scx_warn("%s: %s", path, err);
 		return -EINVAL;
@@ -235,6 +242,25 @@ static int add_report(const char *item, size_t len, void *arg)
 		return 0;
 	}
 	scx_usage_error(&cmd, "unknown report '%.*s'", (int)len, item);
+}
+
+/* A cgroup record names an id for the cgroup groups (1); 0 for other lines; a malformed one is an error. */
+static int cgroup_record(struct scx_agg *a, struct scx_reader *r, const char *path_in)
+{
+	const struct scx_json_doc *d = scx_reader__doc(r);
+	char path[SCX_CGROUP_PATH_MAX], err[256];
+	uint64_t id;
+	int k;
+
+	if (!d || (k = scx_cgroup_rec_parse(d, &id, path, sizeof(path), err, sizeof(err))) == 0)
+		return 0;
+	if (k < 0) {
+		scx_warn("%s: before byte %llu: %s", path_in,
+			 (unsigned long long)scx_reader__offset(r), err);
+		return -EINVAL;
+	}
+	scx_agg__cgroup_name(a, id, path);
+	return 1;
 }
 
 /* ---- scx-agg diff ------------------------------------------------------------- */
@@ -496,9 +522,32 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			if (scx_agg_parse_by(arg, &ao.by))
-				scx_usage_error(&cmd, "bad --by '%s': use cpu,llc,node,pid,tgid,comm,dsq", arg);
+				scx_usage_error(&cmd, "bad --by '%s': use cpu,llc,node,pid,tgid,comm,dsq,"
+						"cgroup", arg);
 			by_given = true;
 			break;
+		case OPT_CG_DEPTH:
+			if (scx_parse_u64(arg, &v) || v > 64)
+				scx_usage_error(&cmd, "bad cgroup depth '%s': 0 to 64", arg);
+			ao.cgroup_depth = (unsigned)v;
+			break;
+		case OPT_CG_TOP:
+			if (scx_parse_u64(arg, &v) || !v || v > 100000)
+				scx_usage_error(&cmd, "bad cgroup top '%s': 1 to 100000", arg);
+			ao.cgroup_top = (unsigned)v;
+			break;
+		case OPT_CG_SORT: {
+			unsigned k;
+
+			for (k = 0; k < SCX_AGG_CGSORT__COUNT; k++)
+				if (!strcmp(arg, scx_agg_cgsort_names[k]))
+					break;
+			if (k == SCX_AGG_CGSORT__COUNT)
+				scx_usage_error(&cmd, "bad cgroup sort '%s': busy, rq-delay, rq-p99, "
+						"wakeups or switches", arg);
+			ao.cgroup_sort = k;
+			break;
+		}
 		case 'r':
 			scx_split_list(arg, add_report, &c);
 			break;
@@ -567,8 +616,10 @@ int main(int argc, char **argv)
 		if (c.fmt == FMT_AUTO && !out_path && !c.nr_reports)
 			no_snap = true;
 	}
-	if (c.fmt == FMT_PROMETHEUS || c.textfile)
+	if (c.fmt == FMT_PROMETHEUS || c.textfile) {
 		c.prom = scx_prom__new(0);
+		scx_prom__set_cgroup_cap(c.prom, ao.cgroup_top);
+	}
 	if (out_path && strcmp(out_path, "-")) {
 		c.fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (c.fd < 0)
@@ -605,7 +656,8 @@ int main(int argc, char **argv)
 		struct scx_reader *r = scx_reader__open(path);
 		uint64_t ks0 = c.nr_ksnaps;
 		struct scx_event e;
-		int st;
+		uint64_t cgroup_recs = 0;
+		int st, cgk;
 
 		if (!r)
 			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
@@ -662,6 +714,13 @@ int main(int argc, char **argv)
 				}
 				continue;
 			}
+			if (st == SCX_READ_OTHER && (cgk = cgroup_record(a, r, path))) {
+				if (cgk < 0) {
+					rc = SCX_EXIT_FAIL;
+					break;
+				}
+				cgroup_recs++;
+			}
 			if (st != SCX_READ_EVENT)
 				continue;
 			if (c.nr_ksnaps)
@@ -674,9 +733,11 @@ int main(int argc, char **argv)
 		if (a && st == SCX_READ_END) {
 			const struct scx_trailer *tr = scx_reader__trailer(r);
 
-			/* kernel snapshots are JSON records the reader passed on, not unknown */
-			scx_agg__note_unknown(a, scx_reader__skipped(r) -
-						 SCX_MIN(scx_reader__skipped(r), c.nr_ksnaps - ks0));
+			/* kernel snapshots and cgroup records are JSON records the reader
+			 * passed on, not unknown */
+			scx_agg__note_unknown(a, scx_reader__skipped(r) - cgroup_recs -
+						 SCX_MIN(scx_reader__skipped(r) - cgroup_recs,
+							 c.nr_ksnaps - ks0));
 			/* lost counts only the trailer knows (no LOST record carried them) */
 			for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
 				uint64_t n = scx_lost_tally__unseen(&lost, tr, k);

@@ -13,6 +13,7 @@
 
 #include "capture/capture.h"
 #include "capture/kagg.h"
+#include "capture/cgroup.h"
 #include "core/opts.h"
 #include "stream/stream.h"
 #include "core/topo.h"
@@ -23,7 +24,7 @@
  * (backlog above --wakeup); every wakeup is a switch of our own in the trace. */
 #define POLL_MS 50
 
-enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH, OPT_AGGREGATE };
+enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH, OPT_AGGREGATE, OPT_NO_CGROUPS };
 
 #define DEFAULT_AGG_INTERVAL_NS 15000000000ull
 
@@ -46,6 +47,7 @@ static const struct scx_opt options[] = {
 	{ OPT_AGGREGATE, "aggregate", NULL,
 	  "count in the kernel: one kernel_snapshot record per interval instead of events" },
 	{ 'I', "interval", "DURATION", "--aggregate: snapshot interval (default 15s)" },
+	{ OPT_NO_CGROUPS, "no-cgroups", NULL, "leave out the tasks' cgroup ids and cgroup records" },
 	{ 'v', "verbose", NULL, "libbpf messages; twice: our debug messages too" },
 	{ 0 }
 };
@@ -76,10 +78,26 @@ static void on_signal(int sig)
 
 struct run {
 	struct scx_writer *w;
+	struct scx_cgroups *cg;		/* names the cgroup ids; NULL without cgroup v2 */
+	struct scx_buf rec;
 	uint64_t counts[SCX_EV__COUNT];
 	uint64_t written;
 	bool pipe_closed;
 };
+
+/* Name a cgroup id the first time the stream carries it (scx(7), Cgroup records). */
+static int announce(struct run *r, uint64_t id)
+{
+	int err;
+
+	scx_buf_reset(&r->rec);
+	if (!scx_cgroups__announce(r->cg, id, &r->rec))
+		return 0;
+	err = scx_writer__raw(r->w, r->rec.data, r->rec.len);
+	if (err == -EPIPE)
+		r->pipe_closed = true;
+	return err;
+}
 
 static int on_event(void *ctx, const struct scx_event *e)
 {
@@ -88,6 +106,15 @@ static int on_event(void *ctx, const struct scx_event *e)
 
 	if (r->pipe_closed)
 		return -EPIPE;
+	if (r->cg && scx_event_has_cgroup(e)) {
+		/* a cgroup's record comes before the first event that carries its id */
+		if (e->type == SCX_EV_SWITCH)
+			err = announce(r, e->sw.prev_cgroup) ?: announce(r, e->sw.next_cgroup);
+		else
+			err = announce(r, e->wake.cgroup);
+		if (err)
+			return err;
+	}
 	err = scx_writer__event(r->w, e);
 	if (err == -EPIPE)
 		r->pipe_closed = true;
@@ -311,6 +338,7 @@ int main(int argc, char **argv)
 	int opt, err = 0, out_fd, file_fd = -1;
 	uint64_t interval_ns = 0;
 	bool aggregate = false, capture_opts = false;
+	bool no_cgroups = false;
 	char msg[512];
 
 	scx_set_prog(argv[0]);
@@ -385,6 +413,9 @@ int main(int argc, char **argv)
 			if (scx_parse_duration(arg, &interval_ns) || interval_ns < 10000000)
 				scx_usage_error(&cmd, "invalid interval '%s' (10ms or more)", arg);
 			break;
+		case OPT_NO_CGROUPS:
+			no_cgroups = true;
+			break;
 		case 'v':
 			scx_verbose++;
 			break;
@@ -421,6 +452,16 @@ int main(int argc, char **argv)
 	if (aggregate)
 		return run_aggregate(&wo, file_fd >= 0 ? file_fd : STDOUT_FILENO, out,
 				     interval_ns ? interval_ns : DEFAULT_AGG_INTERVAL_NS, dur_ns);
+	if (!no_cgroups) {
+		r.cg = scx_cgroups__open(NULL, 0, 0);
+		if (!r.cg && errno == ENOENT)
+			scx_warn("note: no cgroup v2 file system is mounted: events carry no "
+				 "cgroup ids");
+		else if (!r.cg)
+			scx_warn("note: cannot read the cgroup v2 tree: %s: events carry no "
+				 "cgroup ids", strerror(errno));
+		co.cgroups = r.cg != NULL;
+	}
 	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
 	if (!c)
 		scx_die(SCX_EXIT_FAIL, "%s", msg);
@@ -485,6 +526,11 @@ int main(int argc, char **argv)
 		err = scx_writer__trailer(r.w, &tr);
 	scx_trailer_free(&tr);
 	scx_capture__free(c);
+	if (r.cg && scx_cgroups__unnamed(r.cg))
+		scx_warn("note: %zu cgroup ids have no path (gone before they were looked up)",
+			 scx_cgroups__unnamed(r.cg));
+	scx_cgroups__free(r.cg);
+	scx_buf_free(&r.rec);
 	{
 		int cerr = scx_writer__close(r.w);
 

@@ -15,6 +15,7 @@ complete -c scx-events -l flush -r -d 'max time a record stays staged per CPU (d
 complete -c scx-events -l no-stage -d 'one ring buffer record per event (slower; to compare)'
 complete -c scx-events -l aggregate -d 'count in the kernel: one kernel_snapshot record per interval instead of events'
 complete -c scx-events -s I -l interval -r -d '--aggregate: snapshot interval (default 15s)'
+complete -c scx-events -l no-cgroups -d 'leave out the tasks\' cgroup ids and cgroup records'
 complete -c scx-events -s v -l verbose -d 'libbpf messages; twice: our debug messages too'
 complete -c scx-events -s h -l help -d 'show this help and exit'
 complete -c scx-events -s V -l version -d 'show the version and exit'

@@ -19,7 +19,7 @@
 #define MAX_GAP_INTERVALS 64	/* a longer gap becomes one snapshot, not millions */
 
 const char *const scx_agg_by_names[SCX_AGG_BY__COUNT] = {
-	"cpu", "llc", "node", "pid", "tgid", "comm", "dsq",
+	"cpu", "llc", "node", "pid", "tgid", "comm", "dsq", "cgroup",
 };
 
 const char *const scx_softirq_names[SCX_NR_SOFTIRQS] = {
@@ -289,7 +289,15 @@ static void fold_thread(struct scx_agg *a, struct thread *t)
 {
 	struct grp *g;
 
-	if (t->folded || !agg_stats_active(&t->s) || !a->fold)
+	if (t->folded || !agg_stats_active(&t->s) || (!a->fold && !a->cg.on))
+		return;
+	t->folded = true;
+	if (a->cg.on) {
+		g = gtab_get(&a->cgroup, agg_cgroup_key(a, t->cgroup), NULL);
+		stats_merge(&g->s, &t->s, grp_skip(a));
+		g->nr++;
+	}
+	if (!a->fold)
 		return;
 	g = gtab_get(&a->tgid, t->tgid, NULL);
 	stats_merge(&g->s, &t->s, grp_skip(a));
@@ -511,6 +519,21 @@ static void dsq_seen(struct scx_agg *a, struct thread *t, uint64_t dsq, uint64_t
 	*gs = &g->s;
 }
 
+/*
+ * Task p was preempted (switched out runnable) for next: count the pair of
+ * their cgroups, and remember the preemptor's so the wait p has until it
+ * runs again is charged to the pair (cgroup-preemptions report).
+ */
+static void cgroup_preempted(struct scx_agg *a, struct thread *p, const struct scx_ev_switch *sw)
+{
+	struct thread *n = agg_thread_find(a, sw->next_pid);
+	uint64_t ncg = sw->next_cgroup != SCX_CGROUP_NONE ? sw->next_cgroup : n ? n->cgroup : 0;
+	uint32_t pk = agg_cgroup_key(a, p->cgroup), nk = agg_cgroup_key(a, ncg);
+
+	ptab_get(&a->cg.preempts, pk, nk)->count++;
+	p->preempt_cg = nk + 1;
+}
+
 static void on_switch(struct scx_agg *a, const struct scx_event *e)
 {
 	const struct scx_ev_switch *sw = &e->sw;
@@ -529,6 +552,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
 		p->cpu = e->cpu;	/* the CPU it ran on last, for wakeup placement */
+		if (sw->prev_cgroup != SCX_CGROUP_NONE)
+			p->cgroup = sw->prev_cgroup;
 		if (a->tstats) {
 			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
 			    ts >= c->run_start)
@@ -559,6 +584,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 				pr->count++;
 			}
+			if (sw->next_pid && a->cg.on)
+				cgroup_preempted(a, p, sw);
 		}
 		if (sw->dsq_id != SCX_DSQ_NONE) {
 			struct scx_agg_stats *gs = NULL;
@@ -586,8 +613,19 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 	}
 	if (sw->next_pid) {
 		n = thread_get(a, sw->next_pid, sw->next_tgid, sw->next_comm);
+		if (sw->next_cgroup != SCX_CGROUP_NONE)
+			n->cgroup = sw->next_cgroup;
 		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
+
+			if (n->preempt_cg && !n->waking_ts && a->cg.on) {
+				struct pair *pr = ptab_get(&a->cg.preempts, agg_cgroup_key(a, n->cgroup),
+							   n->preempt_cg - 1);
+
+				pr->runs++;
+				pr->sum_ns += d;
+				pr->max_ns = SCX_MAX(pr->max_ns, d);
+			}
 
 			if (a->place)
 				agg_place_run(a, n, e->cpu, ts);
@@ -643,6 +681,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		} else {
 			n->chain_len = 0;
 		}
+		n->preempt_cg = 0;
 		if (n->qcpu >= 0)
 			dequeue(a, n, ts);
 		set_state(a, n, ts, TS_RUNNING);
@@ -689,6 +728,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	if (!w->pid)
 		return;
 	t = thread_get(a, w->pid, w->tgid, w->comm);
+	if (w->cgroup != SCX_CGROUP_NONE)
+		t->cgroup = w->cgroup;
 	if (e->type == SCX_EV_WAKEUP && t->state == TS_RUNNABLE && t->waking_ts) {
 		if (!t->wakeup_ts)
 			t->wakeup_ts = e->ts;
@@ -962,11 +1003,16 @@ static void apply_need(struct scx_agg *a)
 		a->need |= SCX_AGG_NEED_THREADS;
 	if (a->o.by & (1u << SCX_AGG_TGID | 1u << SCX_AGG_COMM))
 		a->need |= SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES;
+	if (a->o.by & (1u << SCX_AGG_CGROUP))
+		a->need |= SCX_AGG_NEED_CGROUPS;
+	if (a->need & SCX_AGG_NEED_CGROUPS)
+		a->need |= SCX_AGG_NEED_THREADS;
 	if (a->need & (SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PAIRS))
 		a->need |= SCX_AGG_NEED_THREADS;
 	a->fold = a->need & SCX_AGG_NEED_PROCESSES;
 	a->tstats = a->need & SCX_AGG_NEED_THREADS;
 	a->pairs = a->need & SCX_AGG_NEED_PAIRS;
+	a->cg.on = a->need & SCX_AGG_NEED_CGROUPS;
 }
 
 /* The groups of the next interval (scx_agg__set_by()) take effect here. */
@@ -1016,6 +1062,8 @@ static void reset_interval(struct scx_agg *a)
 	gtab_clear(&a->tgid, grp_skip(a));
 	gtab_clear(&a->comm, grp_skip(a));
 	gtab_clear(&a->dsq, grp_skip(a));
+	gtab_clear(&a->cgroup, grp_skip(a));
+	ptab_clear(&a->cg.preempts);
 	ptab_clear(&a->wakes);
 	ptab_clear(&a->preempts);
 	a->nr_chains = 0;
@@ -1066,6 +1114,91 @@ static void gtab_groups(struct scx_agg *a, struct gtab *t, enum scx_agg_by by)
 		memcpy(g->comm, gr->comm, SCX_COMM_LEN);
 		g->s = &gr->s;
 	}
+}
+
+/* The figure cgroup groups are ranked by (opts.cgroup_sort). */
+static double cgroup_rank(const struct scx_agg *a, const struct scx_agg_stats *s)
+{
+	switch (a->o.cgroup_sort) {
+	case SCX_AGG_CGSORT_RQ_DELAY:
+		return (double)s->rq_delay.sum;
+	case SCX_AGG_CGSORT_RQ_P99:
+		return (double)scx_hist_quantile(&s->rq_delay, 0.99);
+	case SCX_AGG_CGSORT_WAKEUPS:
+		return (double)s->wakeups;
+	case SCX_AGG_CGSORT_SWITCHES:
+		return (double)s->switches;
+	default:
+		return (double)s->busy_ns;
+	}
+}
+
+struct ranked {
+	double v;
+	const char *name;
+	struct grp *g;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+	const struct ranked *p = x, *q = y;
+
+	if (p->v != q->v)
+		return p->v > q->v ? -1 : 1;
+	return strcmp(p->name, q->name);
+}
+
+/*
+ * The cgroup groups of the snapshot: the cgroup_top first by cgroup_sort
+ * (ties by name), then one "(other)" row with the rest and what overflowed
+ * the tables, so the rows stay bounded whatever the number of cgroups.
+ */
+static void cgroup_groups(struct scx_agg *a)
+{
+	unsigned top = a->o.cgroup_top ? a->o.cgroup_top : SCX_AGG_CGROUP_TOP, n = 0, rest_nr = 0;
+	struct grp *gr, *rest = a->cg.rest;
+	struct ranked *r;
+	size_t pos = 0;
+	bool any_rest = false;
+
+	r = scx_xcalloc(a->cgroup.map.n + 1, sizeof(*r));
+	stats_reset(&rest->s, grp_skip(a));
+	while ((gr = agg_gtab_next(&a->cgroup, &pos))) {
+		if (gr == a->cgroup.other || gr->key == CG_KEY_OTHER) {
+			stats_merge(&rest->s, &gr->s, grp_skip(a));
+			rest_nr += gr->nr;
+			any_rest = true;
+			continue;
+		}
+		r[n].g = gr;
+		r[n].name = agg_cgroup_key_name(a, (uint32_t)gr->key);
+		r[n++].v = cgroup_rank(a, &gr->s);
+	}
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (unsigned i = 0; i < n; i++) {
+		struct scx_agg_group *g;
+
+		if (i >= top) {
+			stats_merge(&rest->s, &r[i].g->s, grp_skip(a));
+			rest_nr += r[i].g->nr;
+			any_rest = true;
+			continue;
+		}
+		g = add_group(a, SCX_AGG_CGROUP);
+		g->key = r[i].g->key;
+		g->nr = r[i].g->nr;
+		g->name = r[i].name;
+		g->s = &r[i].g->s;
+	}
+	if (any_rest) {
+		struct scx_agg_group *g = add_group(a, SCX_AGG_CGROUP);
+
+		g->key = CG_KEY_OTHER;
+		g->nr = rest_nr;
+		g->name = "(other)";
+		g->s = &rest->s;
+	}
+	free(r);
 }
 
 /* Cpus utilisation is divided by: the topology's and any seen outside it. */
@@ -1219,9 +1352,12 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		gtab_groups(a, &a->comm, SCX_AGG_COMM);
 	if (by & (1u << SCX_AGG_DSQ))
 		gtab_groups(a, &a->dsq, SCX_AGG_DSQ);
+	if (by & (1u << SCX_AGG_CGROUP))
+		cgroup_groups(a);
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++) {
 		s->groups[k] = a->garr[k];
-		if (s->nr[k] > 1 && k != SCX_AGG_CPU && k != SCX_AGG_LLC && k != SCX_AGG_NODE)
+		if (s->nr[k] > 1 && k != SCX_AGG_CPU && k != SCX_AGG_LLC && k != SCX_AGG_NODE &&
+		    k != SCX_AGG_CGROUP)
 			qsort(a->garr[k], s->nr[k], sizeof(*a->garr[k]), cmp_group);
 	}
 	a->closed = true;
@@ -1489,6 +1625,10 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 	scx_map_init(&a->tgid.map, sizeof(struct grp *));
 	scx_map_init(&a->comm.map, sizeof(struct grp *));
 	scx_map_init(&a->dsq.map, sizeof(struct grp *));
+	scx_map_init(&a->cgroup.map, sizeof(struct grp *));
+	agg_cgroup_init(a);
+	a->cg.rest = scx_xcalloc(1, sizeof(*a->cg.rest));
+	stats_init(&a->cg.rest->s);
 	scx_map_init(&a->wakes.map, sizeof(struct pair));
 	scx_map_init(&a->preempts.map, sizeof(struct pair));
 	if (!a->o.by)
@@ -1573,6 +1713,10 @@ void scx_agg__free(struct scx_agg *a)
 	gtab_free(&a->tgid);
 	gtab_free(&a->comm);
 	gtab_free(&a->dsq);
+	gtab_free(&a->cgroup);
+	agg_cgroup_free(a);
+	stats_free(&a->cg.rest->s);
+	free(a->cg.rest);
 	scx_map_free(&a->wakes.map);
 	scx_map_free(&a->preempts.map);
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
@@ -1607,7 +1751,8 @@ size_t scx_agg__mem(struct scx_agg *a)
 	while ((th = agg_thread_next(a, &pos)))
 		n += sizeof(struct thread) + stats_bytes(&th->s);
 	n += scx_map_bytes(&a->wakes.map) + scx_map_bytes(&a->preempts.map);
-	for (struct gtab *t = &a->tgid; t <= &a->dsq; t++) {
+	n += agg_cgroup_mem(a) + sizeof(struct grp) + stats_bytes(&a->cg.rest->s);
+	for (struct gtab *t = &a->tgid; t <= &a->cgroup; t++) {
 		struct grp **slot;
 
 		n += scx_map_bytes(&t->map);

@@ -69,6 +69,7 @@ enum scx_agg_by {
 	SCX_AGG_TGID,	/* process */
 	SCX_AGG_COMM,
 	SCX_AGG_DSQ,
+	SCX_AGG_CGROUP,	/* cgroup v2 path, folded to cgroup_depth levels */
 	SCX_AGG_BY__COUNT
 };
 #define SCX_AGG_BY_DEFAULT ((1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE))
@@ -127,6 +128,7 @@ struct scx_agg_group {
 	unsigned nr;			/* CPUs in cpu/llc/node groups; threads in tgid/comm */
 	char comm[SCX_COMM_LEN];	/* pid, tgid (the leader's) and comm groups */
 	const struct scx_agg_stats *s;
+	const char *name;		/* cgroup groups: the path, "(other)", "(unknown)" */
 };
 
 struct scx_agg_snap {
@@ -185,7 +187,25 @@ struct scx_agg_opts {
 	 * never by the analysing machine's count.
 	 */
 	unsigned nr_cpus;
+	/*
+	 * Cgroup groups (--by cgroup and the cgroup reports): paths folded to
+	 * their first cgroup_depth levels below the root (0: whole paths); in
+	 * the snapshot the cgroup_top groups first by cgroup_sort (0: 50),
+	 * the rest summed into one "(other)" row, so 10,000 cgroups make 51
+	 * rows.  A thread counts under the cgroup it was last seen in.
+	 */
+	unsigned cgroup_depth, cgroup_top;
+	enum scx_agg_cgsort {
+		SCX_AGG_CGSORT_BUSY = 0,	/* CPU time */
+		SCX_AGG_CGSORT_RQ_DELAY,	/* run-queue delay, summed */
+		SCX_AGG_CGSORT_RQ_P99,		/* run-queue delay p99 */
+		SCX_AGG_CGSORT_WAKEUPS,
+		SCX_AGG_CGSORT_SWITCHES,
+		SCX_AGG_CGSORT__COUNT
+	} cgroup_sort;
 };
+#define SCX_AGG_CGROUP_TOP 50
+extern const char *const scx_agg_cgsort_names[SCX_AGG_CGSORT__COUNT];	/* "busy", ... */
 
 /* The histograms of struct scx_agg_stats, for skip_hists */
 #define SCX_AGG_HIST_WAKE_LAT 1u
@@ -201,7 +221,8 @@ struct scx_agg_opts {
 #define SCX_AGG_NEED_PAIRS 4u		/* waker/wakee and preemption pairs, chains */
 #define SCX_AGG_NEED_CPUS 8u		/* per-CPU metrics only (always kept) */
 #define SCX_AGG_NEED_PLACE 16u		/* placement tracking (agg_place.c), from the start only */
-#define SCX_AGG_NEED_ALL 23u
+#define SCX_AGG_NEED_CGROUPS 32u	/* cgroup groups and preemption pairs */
+#define SCX_AGG_NEED_ALL 55u
 
 /*
  * topo may be NULL (CPUs then appear as seen, in LLC and node -1); it is
@@ -221,6 +242,16 @@ void scx_agg__set_by(struct scx_agg *a, unsigned by);
  * -ERANGE for a value that is not finite, negative or past the threshold's max.
  */
 int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value);
+
+/*
+ * Name a cgroup id (a cgroup record of the stream, scx(7)): its path below
+ * the cgroup2 mount, "/" for the root.  Ids without a name show as "id:N".
+ * At most SCX_AGG_CGROUP_IDS ids are named; later ones are counted in
+ * scx_agg__cgroup_dropped() and show by number.
+ */
+#define SCX_AGG_CGROUP_IDS (1u << 20)
+void scx_agg__cgroup_name(struct scx_agg *a, uint64_t id, const char *path);
+uint64_t scx_agg__cgroup_dropped(const struct scx_agg *a);
 
 /* Feed one event.  0, or emit()'s non-zero return value. */
 int scx_agg__add(struct scx_agg *a, const struct scx_event *e);
@@ -333,7 +364,8 @@ extern const unsigned scx_agg_nr_thresholds;
  *    "groups":{"cpu":[{"cpu":0,METRICS},...],"llc":[{"llc":0,"cpus":2,METRICS}],
  *              "node":[{"node":0,"cpus":4,...}],"pid":[{"pid":P,"tgid":T,"comm":C,...}],
  *              "tgid":[{"tgid":T,"comm":C,"threads":N,...}],
- *              "comm":[{"comm":C,"threads":N,...}],"dsq":[{"dsq":ID,...}]}}
+ *              "comm":[{"comm":C,"threads":N,...}],"dsq":[{"dsq":ID,...}],
+ *              "cgroup":[{"cgroup":PATH,"threads":N,...}]}}
  * METRICS are the keys of scx_agg_metrics[] that apply (a metric that does
  * not apply is absent).  Times are integers in ns; util is a ratio; a
  * distribution is {"count":N,"min":..,"avg":..,"p50":..,"p90":..,"p99":..,

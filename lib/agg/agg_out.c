@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agg/agg_int.h"
+#include "agg/prom.h"
 #include "json/json.h"
 #include "agg/table.h"
 #include "core/util.h"
@@ -262,6 +263,11 @@ void scx_agg_group_key_json(struct scx_jw *w, const struct scx_agg_group *g)
 	case SCX_AGG_DSQ:
 		scx_jw_kuint(w, "dsq", (uint64_t)g->key);
 		break;
+	case SCX_AGG_CGROUP:
+		scx_jw_key(w, "cgroup");
+		scx_jw_strn(w, g->name, strlen(g->name));
+		scx_jw_kuint(w, "threads", g->nr);
+		break;
 	default:
 		break;
 	}
@@ -343,6 +349,10 @@ static struct scx_table *group_table(const struct scx_agg_snap *s, int k)
 	case SCX_AGG_DSQ:
 		cols[n++] = "dsq:u:key";
 		break;
+	case SCX_AGG_CGROUP:
+		cols[n++] = "cgroup:s:key";
+		cols[n++] = "threads:u";
+		break;
 	default:
 		snprintf(buf[0], sizeof(buf[0]), "%s:i:key", scx_agg_by_names[k]);
 		cols[n++] = buf[0];
@@ -378,6 +388,10 @@ static struct scx_table *group_table(const struct scx_agg_snap *s, int k)
 			break;
 		case SCX_AGG_COMM:
 			scx_table_str(t, r, c++, g->comm);
+			scx_table_uint(t, r, c++, g->nr);
+			break;
+		case SCX_AGG_CGROUP:
+			scx_table_str(t, r, c++, g->name);
 			scx_table_uint(t, r, c++, g->nr);
 			break;
 		default:
@@ -452,6 +466,10 @@ static void om_labels(struct scx_buf *b, const struct scx_agg_group *g, const ch
 			break;
 		case SCX_AGG_DSQ:
 			scx_buf_printf(b, "dsq=\"%llu\"", (unsigned long long)g->key);
+			break;
+		case SCX_AGG_CGROUP:
+			scx_buf_addstr(b, "cgroup=");
+			scx_prom_label_escape(b, g->name);
 			break;
 		default:
 			scx_buf_printf(b, "%s=\"%lld\"", scx_agg_by_names[g->by], (long long)g->key);

@@ -39,6 +39,8 @@ AGG_REPORT(agg_rep_runqueue_occupancy);
 AGG_REPORT(agg_rep_wakeup_placement);
 AGG_REPORT(agg_rep_pre_migration);
 AGG_REPORT(agg_rep_parallelism);
+AGG_REPORT(agg_rep_cgroup_latency);	/* agg_report_cgroup.c: cgroups */
+AGG_REPORT(agg_rep_cgroup_preemptions);
 
 /*
  * Append t to *out, sorted by column sort_col descending (-1: as filled)

@@ -64,6 +64,10 @@ const struct scx_agg_report scx_agg_reports[] = {
 	  "how long tasks waited on a CPU before a migration" },
 	{ "parallelism", PLACE, agg_rep_parallelism,
 	  "how many threads were runnable and CPUs active, over time" },
+	{ "cgroup-latency", T | SCX_AGG_NEED_CGROUPS, agg_rep_cgroup_latency,
+	  "run-queue delay and wakeup latency per cgroup" },
+	{ "cgroup-preemptions", T | SCX_AGG_NEED_CGROUPS, agg_rep_cgroup_preemptions,
+	  "tasks of one cgroup preempted by another cgroup's" },
 	{ NULL },
 };
 

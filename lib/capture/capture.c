@@ -288,6 +288,8 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 		e->sw.prev_state = r.h.aux;
 		copy_str(e->sw.prev_comm, r.sws.sw.prev_comm, SCX_COMM_LEN);
 		copy_str(e->sw.next_comm, r.sws.sw.next_comm, SCX_COMM_LEN);
+		e->sw.prev_cgroup = r.sws.sw.prev_cgroup;
+		e->sw.next_cgroup = r.sws.sw.next_cgroup;
 		break;
 	case EVK_WAKING:
 	case EVK_WAKEUP:
@@ -299,6 +301,7 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 		e->wake.waker_pid = r.wk.waker_pid;
 		e->wake.waker_tgid = r.wk.waker_tgid;
 		copy_str(e->wake.comm, r.wk.comm, SCX_COMM_LEN);
+		e->wake.cgroup = r.wk.cgroup;
 		break;
 	case EVK_MIGRATE:
 		e->mig.pid = r.mg.pid;
@@ -669,6 +672,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 				c->skel->rodata->filter_cpus[cpu / 64] |= 1ull << (cpu % 64);
 	}
 	c->skel->rodata->sw_state_arg = scx_capture_switch_has_state_arg(btf);
+	c->skel->rodata->cgroup_on = o->cgroups;
 	bpf_map__set_max_entries(c->skel->maps.rb, o->ring_size ? o->ring_size : DEFAULT_RING);
 	if (!scx)
 		bpf_map__set_max_entries(c->skel->maps.scx_tasks, 1);
@@ -794,6 +798,7 @@ void scx_capture__options_json(const struct scx_capture *c, struct scx_buf *b)
 	scx_jw_kuint(&w, "sample", o->sample > 1 ? o->sample : 1);
 	scx_jw_kuint(&w, "ring_size", o->ring_size ? o->ring_size : DEFAULT_RING);
 	scx_jw_kbool(&w, "staged", !o->no_stage);
+	scx_jw_kbool(&w, "cgroups", o->cgroups);
 	scx_jw_obj_end(&w);
 	scx_buf_free(&ev);
 }

@@ -60,6 +60,7 @@ struct scx_capture_opts {
 	uint64_t wakeup_bytes;	/* backlog that wakes the consumer; 0: 256 KiB */
 	uint64_t flush_ns;	/* max age of a staged record; 0: 50 ms */
 	bool no_stage;		/* one ring-buffer record per event (for comparison) */
+	bool cgroups;		/* read the cgroup v2 id of switched and woken tasks */
 };
 
 struct scx_capture;

@@ -19,11 +19,12 @@ static const struct scx_field switch_fields[] = {
 	I32(sw, next_pid), I32(sw, next_tgid), STR(sw, next_comm), I32(sw, next_prio),
 	U64(sw, dsq_id), U64(sw, dsq_lat_ns), U32(sw, dsq_depth), U64(sw, dsq_vtime),
 	U64(sw, slice_ns), U64(sw, prev_slice_used_ns), I32(sw, layer_id),
+	U64(sw, prev_cgroup), U64(sw, next_cgroup),
 };
 
 static const struct scx_field wakeup_fields[] = {
 	I32(wake, pid), I32(wake, tgid), STR(wake, comm), I32(wake, prio),
-	I32(wake, target_cpu), I32(wake, waker_pid), I32(wake, waker_tgid),
+	I32(wake, target_cpu), I32(wake, waker_pid), I32(wake, waker_tgid), U64(wake, cgroup),
 };
 
 static const struct scx_field migrate_fields[] = {
@@ -188,6 +189,22 @@ void scx_event_init(struct scx_event *e, unsigned type)
 		e->sw.dsq_id = SCX_DSQ_NONE;
 		e->sw.layer_id = -1;
 	}
+}
+
+bool scx_event_field_present(const struct scx_event *e, unsigned i)
+{
+	const struct scx_ev_desc *d = scx_ev_desc(e->type);
+	const struct scx_field *f;
+
+	if (!d || i >= scx_event_nr_fields(e, d))
+		return false;
+	f = &d->fields[i];
+	if (e->type == SCX_EV_SWITCH && i >= SCX_SW_SCX_FIRST && i < SCX_SW_CGROUP_FIRST)
+		return scx_event_has_scx(e);
+	if ((e->type == SCX_EV_SWITCH && i >= SCX_SW_CGROUP_FIRST) ||
+	    (scx_event_is_wakeup(e->type) && f->offset == offsetof(struct scx_event, wake.cgroup)))
+		return scx_field_get_int(e, f) != SCX_CGROUP_NONE;
+	return true;
 }
 
 const char *scx_state_str(int64_t state, char *buf, size_t size)

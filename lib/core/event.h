@@ -71,6 +71,12 @@ enum scx_ev_type {
 
 #define SCX_IDLE_EXIT 0xffffffffu	/* cpu_idle state when the cpu wakes */
 #define SCX_DSQ_NONE UINT64_MAX		/* switch: no sched_ext data */
+/*
+ * Cgroup ids: 0 is never a cgroup (the kernel numbers kernfs nodes from 1,
+ * the root cgroup is 1), so it means "unknown", and a field left out of a
+ * stream reads as unknown, never as the root.
+ */
+#define SCX_CGROUP_NONE 0
 /* switch: layer_id travels with the sched_ext fields, written only with a dsq_id */
 
 struct scx_ev_switch {
@@ -87,6 +93,8 @@ struct scx_ev_switch {
 	uint64_t prev_slice_used_ns; /* slice prev used before switching out */
 	uint32_t dsq_depth;	/* DSQ depth when next was taken off it */
 	int32_t layer_id;	/* scx_layered layer of next, -1 when unknown */
+	/* cgroup v2 ids (kernfs node ids, the root is 1); SCX_CGROUP_NONE when unknown */
+	uint64_t prev_cgroup, next_cgroup;
 };
 
 /* waking, wakeup, wakeup_new: the woken task, and the task that woke it
@@ -95,6 +103,7 @@ struct scx_ev_wakeup {
 	int32_t pid, tgid, prio, target_cpu;
 	int32_t waker_pid, waker_tgid;
 	char comm[SCX_COMM_LEN];
+	uint64_t cgroup;	/* the woken task's cgroup v2 id, SCX_CGROUP_NONE */
 };
 
 struct scx_ev_migrate {
@@ -263,19 +272,42 @@ void scx_event_init(struct scx_event *e, unsigned type);
  * A switch without sched_ext data (dsq_id == SCX_DSQ_NONE) is written
  * without its sched_ext fields: it stops before dsq_id, field
  * SCX_SW_SCX_FIRST of the switch table (t/unit/0003-stream checks), byte
- * SCX_SW_SCX_OFFSET of its payload.  The one definition for every format.
+ * SCX_SW_SCX_OFFSET of its payload.  The cgroup ids come after the sched_ext
+ * fields (field SCX_SW_CGROUP_FIRST): NDJSON leaves out each one that is
+ * unknown; binary records are positional, so a switch with a cgroup id but
+ * no sched_ext data carries the sched_ext fields at their "none" values.
+ * The one definition for every format.
  */
 #define SCX_SW_SCX_FIRST 9
+#define SCX_SW_CGROUP_FIRST 16
 #define SCX_SW_SCX_OFFSET offsetof(struct scx_ev_switch, dsq_id)
 static inline bool scx_event_has_scx(const struct scx_event *e)
 {
 	return e->type != SCX_EV_SWITCH || e->sw.dsq_id != SCX_DSQ_NONE;
 }
-/* Fields of e that are written (d = scx_ev_desc(e->type)). */
+static inline bool scx_event_is_wakeup(unsigned type)
+{
+	return type == SCX_EV_WAKING || type == SCX_EV_WAKEUP || type == SCX_EV_WAKEUP_NEW;
+}
+/* A cgroup id is known in e (switches and wakeups only). */
+static inline bool scx_event_has_cgroup(const struct scx_event *e)
+{
+	if (e->type == SCX_EV_SWITCH)
+		return e->sw.prev_cgroup != SCX_CGROUP_NONE || e->sw.next_cgroup != SCX_CGROUP_NONE;
+	return scx_event_is_wakeup(e->type) && e->wake.cgroup != SCX_CGROUP_NONE;
+}
+/* Fields of e that a positional (binary) record carries (d = scx_ev_desc(e->type)). */
 static inline unsigned scx_event_nr_fields(const struct scx_event *e, const struct scx_ev_desc *d)
 {
-	return scx_event_has_scx(e) ? d->nr_fields : SCX_SW_SCX_FIRST;
+	if (scx_event_has_cgroup(e))
+		return d->nr_fields;
+	if (e->type == SCX_EV_SWITCH)
+		return scx_event_has_scx(e) ? SCX_SW_CGROUP_FIRST : SCX_SW_SCX_FIRST;
+	return scx_event_is_wakeup(e->type) ? d->nr_fields - 1 : d->nr_fields;
 }
+/* Field i of e's kind is written to NDJSON: sched_ext fields only with a
+ * dsq_id, cgroup ids only when known (fields past scx_event_nr_fields never). */
+bool scx_event_field_present(const struct scx_event *e, unsigned i);
 
 /* "R", "S", "D", "R+", "D|K"... as ftrace prints prev_state; buf >= 16 bytes */
 const char *scx_state_str(int64_t state, char *buf, size_t size);

@@ -51,7 +51,7 @@ bool mcp_trace_next(const struct mcp_trace *t, size_t *off, struct scx_event *e)
 
 size_t mcp_trace_mem(const struct mcp_trace *t)
 {
-	return sizeof(*t) + t->cap + scx_map_bytes(&t->tasks);
+	return sizeof(*t) + t->cap + scx_map_bytes(&t->tasks) + t->cgroups.cap;
 }
 
 /* ---- tasks ------------------------------------------------------------------- */
@@ -96,8 +96,8 @@ static int add_event(void *ctx, const struct scx_event *e)
 
 	if (!d)
 		return 0;
-	/* a switch without sched_ext data stores only the fields before dsq_id */
-	if (!scx_event_has_scx(e))
+	/* a switch without sched_ext data nor cgroups stores only the fields before dsq_id */
+	if (!scx_event_has_scx(e) && !scx_event_has_cgroup(e))
 		plen = SCX_SW_SCX_OFFSET;
 	h.len = (uint16_t)plen;
 	need = REC_ALIGN(sizeof(h) + plen);
@@ -232,6 +232,23 @@ static int add_ksnap(struct mcp_trace *t, struct scx_reader *r, char *err, size_
 	return rc;
 }
 
+/* A cgroup record, kept for the cgroup groups and reports (within the budget). */
+static void keep_cgroup(struct loader *l, struct scx_reader *r)
+{
+	const struct scx_json_doc *d = scx_reader__doc(r);
+	char path[SCX_CGROUP_PATH_MAX], msg[256];
+	uint64_t id;
+	size_t n;
+
+	if (!d || scx_cgroup_rec_parse(d, &id, path, sizeof(path), msg, sizeof(msg)) != 1)
+		return;
+	n = strlen(path) + 1;
+	if (mcp_trace_mem(l->t) + sizeof(id) + n > l->budget)
+		return;
+	scx_buf_add(&l->t->cgroups, &id, sizeof(id));
+	scx_buf_add(&l->t->cgroups, path, n);
+}
+
 static int load_stream(struct loader *l, int fd, const char *name, char *err, size_t errsz)
 {
 	struct scx_reader *r = scx_reader__fdopen(fd, name);
@@ -251,6 +268,7 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 				kerr = true;
 				break;
 			}
+			keep_cgroup(l, r);
 			continue;
 		}
 		if (add_event(l, &e))
@@ -325,6 +343,7 @@ static void trace_free(struct mcp_trace *t)
 	scx_agg__free(t->agg);
 	scx_topo__free(t->topo);
 	scx_map_free(&t->tasks);
+	scx_buf_free(&t->cgroups);
 	free(t->data);
 	free(t);
 }
@@ -516,6 +535,14 @@ struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 	if (!t->agg) {
 		mcp_fail(c, "cannot create the aggregation: %s", strerror(errno));
 		return NULL;
+	}
+	for (size_t i = 0; i + sizeof(uint64_t) < t->cgroups.len;) {
+		uint64_t id;
+
+		memcpy(&id, t->cgroups.data + i, sizeof(id));
+		i += sizeof(id);
+		scx_agg__cgroup_name(t->agg, id, t->cgroups.data + i);
+		i += strlen(t->cgroups.data + i) + 1;
 	}
 	while (mcp_trace_next(t, &off, &e))
 		scx_agg__add(t->agg, &e);

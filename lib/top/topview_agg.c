@@ -70,7 +70,7 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 	static const enum top_table_id tt[SCX_AGG_BY__COUNT] = {
 		[SCX_AGG_CPU] = TT_CPU, [SCX_AGG_LLC] = TT_LLC, [SCX_AGG_NODE] = TT_NODE,
 		[SCX_AGG_PID] = TT_THREAD, [SCX_AGG_TGID] = TT_PROC, [SCX_AGG_COMM] = TT__COUNT,
-		[SCX_AGG_DSQ] = TT_DSQ,
+		[SCX_AGG_DSQ] = TT_DSQ, [SCX_AGG_CGROUP] = TT__COUNT,
 	};
 
 	top_model_reset(m);

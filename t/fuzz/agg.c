@@ -2,7 +2,8 @@
 /*
  * Fuzz target: any bytes through the stream reader into the aggregation
  * engine with every group, every report and every output format, at a tiny
- * interval so boundaries, gaps and out-of-order events are all exercised.
+ * interval so boundaries, gaps and out-of-order events are all exercised;
+ * cgroup records name ids, and cgroups are folded and cut to a top 2.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scx_reader *r = scx_reader__mem(data, size, "fuzz");
 	struct scx_buf b = { 0 };
 	struct scx_agg_opts o = { .interval_ns = 100000, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .emit = emit, .ctx = &b };
+				  .emit = emit, .ctx = &b, .cgroup_top = 2, .cgroup_depth = 1 };
 	struct scx_agg *a = NULL;
 	struct scx_ksnap k = { 0 };
 	struct scx_event e;
@@ -62,6 +63,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			a = scx_agg__new(h ? h->topo : NULL, &o);
 			if (!a)
 				break;
+		}
+		if (st == SCX_READ_OTHER && scx_reader__doc(r)) {
+			char path[SCX_CGROUP_PATH_MAX], err[256];
+			uint64_t id;
+
+			if (scx_cgroup_rec_parse(scx_reader__doc(r), &id, path, sizeof(path), err,
+						 sizeof(err)) == 1)
+				scx_agg__cgroup_name(a, id, path);
 		}
 		if (st == SCX_READ_EVENT && scx_agg__add(a, &e))
 			break;
