@@ -200,6 +200,7 @@ static int flight_event(struct run *r, const struct scx_event *e)
 	struct scx_event t;
 
 	scx_flight__push(r->flight, e);
+	r->written++;
 	if (e->type == SCX_EV_SCX_DISABLE) {
 		trigger_init(&t, e->ts, "scx_exit");
 		return write_window(r, &t);
@@ -389,7 +390,10 @@ static int flight_loop(struct run *r, struct scx_capture *c, uint64_t deadline)
 	if (scx_capture__lost_total(c))
 		scx_warn("%llu events lost: the ring buffer was full (try a larger --ring-size)",
 			 (unsigned long long)scx_capture__lost_total(c));
-	scx_debug(1, "%u flight windows written", r->windows);
+	/* the words of the streaming mode's summary, which bench/events.sh reads */
+	scx_debug(1, "flight: %llu events written, %llu lost; %u windows written",
+		  (unsigned long long)r->written, (unsigned long long)scx_capture__lost_total(c),
+		  r->windows);
 	return err;
 }
 

@@ -6,6 +6,7 @@
 # capture there.  (The sched_ext exit trigger and the dump: t/vm/0400-flight.t.)
 . "$(dirname "$0")/lib.sh"
 . "$SCX_SRC/t/lib-capture.sh"
+. "$TDATA/mcp-lib.sh"
 
 CC=${CC:-cc}
 
@@ -87,6 +88,20 @@ test_expect_success BPF 'a second signal: a second window, only newer events' '
 	kill -INT $(cat cap.pid) &&
 	while kill -0 $(cat cap.pid) 2>/dev/null; do sleep 0.1; done &&
 	test $(ls win | wc -l) = 2
+'
+
+test_expect_success BPF 'scx-mcp flight_trigger: a window named mcp, in the recorder directory' '
+	start_flight "$TRASH/mcpwin" --flight 60s,16M -e sched &&
+	{ init_line; call 1 flight_trigger "{\"pid\":$(cat cap.pid)}"; call 2 flight_trigger "{\"pid\":1}"; } |
+		mcp >out &&
+	text 1 <out >r1 && cat r1 &&
+	jq -e ".recorders == 1 and .signalled[0].pid == $(cat cap.pid) and
+		.signalled[0].windows_dir == \"$TRASH/mcpwin\"" r1 &&
+	test "$(iserr 2 <out)" = true &&
+	wait_file mcpwin/flight-001-mcp.ndjson &&
+	grep -q "\"reason\":\"mcp\",\"seq\":1,.*\"comm\":\"scx-mcp\"" mcpwin/flight-001-mcp.ndjson &&
+	kill -INT $(cat cap.pid) &&
+	while kill -0 $(cat cap.pid) 2>/dev/null; do sleep 0.1; done
 '
 
 test_expect_success BPF 'a run-queue latency over 2 ms: the window names the task' '
