@@ -78,6 +78,42 @@ static void fixture(void)
 	is_int(g.tasks[0].ts, 1000 + 41, "the record has the time of the line completing it");
 }
 
+/*
+ * The same kind of dump as the sched_ext_dump tracepoint gave scx-events in
+ * the VM (t/vm/0400-flight.t keeps it): four CPUs, a task current on CPU 1
+ * and on no DSQ, qmap's own dump lines between.
+ */
+static void tracepoint_fixture(void)
+{
+	const char *src = getenv("SCX_SRC");
+	struct scx_dump d;
+	struct got g = { 0 };
+	char path[4200], line[1100];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/t/data/scx-dump-qmap-6.12-tp.txt", src ? src : ".");
+	f = fopen(path, "r");
+	if (!ok(f, "open %s", path))
+		return;
+	scx_dump__init(&d);
+	while (fgets(line, sizeof(line), f))
+		feed(&d, &g, line);
+	fclose(f);
+	is_int(d.bad, 0, "tracepoint dump: no line refused");
+	is_int(g.nr_cpus, 4, "four CPUs");
+	is_int(g.cpus[3].dump_cpu.cpu_id, 3, "the last is CPU 3");
+	is_str(g.cpus[1].dump_cpu.curr_class, "ext_sched_class", "CPU 1 runs a sched_ext task");
+	is_int(g.nr_tasks, 2, "two tasks");
+	is_str(g.tasks[0].dump_task.comm, "rcu_sched", "a runnable kthread");
+	is_int(g.tasks[0].dump_task.cpu_id, 0, "on CPU 0");
+	is_int(g.tasks[0].dump_task.runnable_ms, 0, "+0ms");
+	is_str(g.tasks[1].dump_task.comm, "ls", "the current task of CPU 1");
+	is_int(g.tasks[1].dump_task.cpu_id, 1, "on CPU 1");
+	is_int(g.tasks[1].dump_task.current, 1, "marked current");
+	ok(g.tasks[1].dump_task.dsq_id == SCX_DSQ_NONE, "on no DSQ: (n/a)");
+	is_int(g.tasks[1].dump_task.scx_flags, 0xd, "its scx flags");
+}
+
 /* a later kernel: ops_qseq on the CPU line, slice on the task's, a current task */
 static void later_kernel(void)
 {
@@ -132,6 +168,7 @@ static void long_line(void)
 int main(void)
 {
 	fixture();
+	tracepoint_fixture();
 	later_kernel();
 	long_line();
 	return done_testing();

@@ -31,12 +31,15 @@ wait_window() {
 	return 1
 }
 
+# progress WORDS: on the console at once, to find where a hung guest stopped
+progress() { echo "0400-flight: $*" >/dev/console 2>/dev/null || :; }
+
 # trig FILE: the window's trigger record
 trig() { grep "\"type\":\"flight_trigger\"" "$1"; }
 
 test_expect_success 'start the flight recorder' '
 	mkdir win &&
-	scx-events --flight 60s,128M -o win 2>flight.err &
+	scx-events --flight 30s,64M -o win 2>flight.err &
 	echo $! >cap.pid &&
 	for _ in $(seq 600); do grep -q "flight recorder:" flight.err && break; sleep 0.1; done &&
 	grep -q "flight recorder:" flight.err
@@ -80,29 +83,34 @@ test_expect_success 'the error dump: text, CPU and task records' '
 	! grep -q "did not parse" flight.err
 '
 
-test_expect_success 'a watchdog stall: a second window, the stalled tasks in the dump' '
+test_expect_success 'a normal unload: a second window, no dump' '
+	progress "unload: start" &&
+	start_sched scx_qmap &&
+	load 2 &&
+	stop_sched &&
+	w=$(wait_window 2) && cp "$w" unreg.ndjson && keep unreg.ndjson &&
+	grep "\"type\":\"scx_disable\"" unreg.ndjson >dis && test_line_count 1 dis &&
+	grep -q "\"exit_kind\":64," dis &&
+	! grep -q "\"type\":\"scx_dump_" unreg.ndjson
+'
+
+test_expect_success 'a watchdog stall: the third window, the stalled tasks in the dump' '
+	progress "stall: start" &&
 	{ timeout 200 "$SCX_SCHED/scx_qmap" -t 2 >qstall.out 2>&1 & } &&
-	wait_state enabled &&
-	load 5 &&
-	wait_disabled 180 &&
-	w=$(wait_window 2) && cp "$w" stall.ndjson && keep stall.ndjson qstall.out &&
-	trig stall.ndjson | grep -q "\"reason\":\"scx_exit\",\"seq\":2," &&
+	{ (sleep 120; progress "stall: still here after 120 s"; ps -eo pid,stat,wchan:32,comm >/dev/console 2>&1) & } &&
+	wait_state enabled && progress "stall: enabled" &&
+	load 5 && progress "stall: load done" &&
+	wait_disabled 180 && progress "stall: disabled" &&
+	w=$(wait_window 3) && progress "stall: window written" &&
+	cp "$w" stall.ndjson && keep stall.ndjson qstall.out &&
+	! grep -q "\"exit_kind\":64," stall.ndjson &&
+	trig stall.ndjson | grep -q "\"reason\":\"scx_exit\",\"seq\":3," &&
 	grep "\"type\":\"scx_disable\"" stall.ndjson >dis && test_line_count 1 dis && cat dis &&
 	grep -q "\"exit_kind\":1026,.*\"reason\":\"runnable task stall\"" dis &&
 	! grep -q "\"exit_kind\":1025" stall.ndjson &&
 	grep "\"type\":\"scx_dump_line\"" stall.ndjson | head -n 1 | grep -q "triggered exit kind 1026:" &&
 	grep "\"type\":\"scx_dump_task\"" stall.ndjson >tasks &&
 	test $(wc -l <tasks) -ge 1
-'
-
-test_expect_success 'a normal unload: a third window, no dump' '
-	start_sched scx_qmap &&
-	load 2 &&
-	stop_sched &&
-	w=$(wait_window 3) && cp "$w" unreg.ndjson && keep unreg.ndjson &&
-	grep "\"type\":\"scx_disable\"" unreg.ndjson >dis && test_line_count 1 dis &&
-	grep -q "\"exit_kind\":64," dis &&
-	! grep -q "\"type\":\"scx_dump_" unreg.ndjson
 '
 
 test_expect_success 'the capture went on through all three; the tools read the windows' '
