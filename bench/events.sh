@@ -23,7 +23,7 @@ LOOPS=${LOOPS:-400000}
 MSG_LOOPS=${MSG_LOOPS:-200}
 OUT=${OUT:-$(mktemp -d /tmp/scx-bench-events.XXXXXX)}
 mkdir -p "$OUT"
-TRACERS=${TRACERS:-"scx-bin scx-ndjson scx-all-ndjson scx-bin-nostage perf-record perf-sched bpftrace-count"}
+TRACERS=${TRACERS:-"scx-bin scx-ndjson scx-flight scx-all-ndjson scx-bin-nostage perf-record perf-sched bpftrace-count"}
 SCHED5=sched:sched_switch,sched:sched_wakeup,sched:sched_waking,sched:sched_wakeup_new,sched:sched_migrate_task
 
 if [ "$(id -u)" != 0 ]; then
@@ -57,6 +57,8 @@ start_tracer() {
 	scx-bin-nostage) "$EV" -v -e sched -f binary --no-stage -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	scx-ndjson) "$EV" -v -e sched -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	scx-all-ndjson) "$EV" -v -o /dev/null 2>"$OUT/err" & tpid=$! ;;
+	# the flight recorder: events kept in a ring, nothing written until a trigger
+	scx-flight) "$EV" -v -e sched --flight 10s,256M -o "$OUT/flight" 2>"$OUT/err" & tpid=$! ;;
 	perf-record) perf record -q -e "$SCHED5" -a -o "$OUT/perf.data" 2>"$OUT/err" & tpid=$! ;;
 	perf-sched) perf sched record -q -o "$OUT/perf.data" 2>"$OUT/err" >/dev/null & tpid=$! ;;
 	bpftrace-count)

@@ -498,6 +498,25 @@ static __always_inline bool switch_ok(struct task_struct *prev, struct task_stru
 	return true;
 }
 
+/*
+ * The debug dump the kernel writes when a scheduler errors out or stalls, one
+ * line per call, all from one CPU under the dump lock: user space parses it.
+ * Sent at once (as from idle), as the scheduler is on its way out.
+ */
+SEC("?tp_btf/sched_ext_dump")
+int BPF_PROG(on_scx_dump, const char *line)
+{
+	struct ev_scx_dump e = {};
+
+	e.h.ts = bpf_ktime_get_boot_ns();
+	e.h.type = EVK_SCX_DUMP;
+	e.h.aux = 0;
+	if (bpf_probe_read_kernel_str(e.line, sizeof(e.line), line) < 0)
+		e.line[0] = 0;
+	emit(&e, sizeof(e), true);
+	return 0;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {

@@ -49,6 +49,12 @@ enum scx_ev_type {
 	SCX_EV_IPI_ENTRY = 23,		/* ipi handler on the receiving cpu */
 	SCX_EV_IPI_EXIT = 24,
 	SCX_EV_DSQ_INSERT = 25,		/* sched_ext: task queued on a DSQ */
+	SCX_EV_RESERVED_26 = 26,	/* taken by in-kernel aggregation (kagg branch) */
+	SCX_EV_RESERVED_27 = 27,
+	SCX_EV_FLIGHT = 28,		/* scx-events --flight: why this window was written */
+	SCX_EV_SCX_DUMP_CPU = 29,	/* sched_ext debug dump: one CPU's state */
+	SCX_EV_SCX_DUMP_TASK = 30,	/* sched_ext debug dump: one task on a CPU */
+	SCX_EV_SCX_DUMP_LINE = 31,	/* sched_ext debug dump: one line of its text */
 	SCX_EV__COUNT
 };
 
@@ -193,6 +199,65 @@ struct scx_ev_dsq_insert {
 	char comm[SCX_COMM_LEN];
 };
 
+#define SCX_FLIGHT_REASON_LEN 24
+
+/*
+ * The trigger of a flight-recorder window, written after the window's events:
+ * why (reason), the task it names (a latency trigger's task, a signal's
+ * sender), and what the bounds dropped since the previous window.
+ */
+struct scx_ev_flight {
+	char reason[SCX_FLIGHT_REASON_LEN];	/* scx_exit, wakeup_latency, runq_latency, signal, mcp */
+	uint32_t seq;		/* 1 for the first window of the capture */
+	int32_t pid, tgid;	/* the task named by the trigger, 0 if none */
+	uint32_t _pad;
+	char comm[SCX_COMM_LEN];
+	uint64_t latency_ns;	/* latency triggers: the latency seen */
+	uint64_t window_start;	/* ts of the window's oldest event */
+	uint64_t events;	/* events in the window */
+	uint64_t dropped;	/* events pushed out by the size bound before their time */
+};
+
+#define SCX_DUMP_CLASS_LEN 24
+#define SCX_DUMP_MASK_LEN 32
+#define SCX_DUMP_LINE_LEN 128
+
+/* sched_ext debug dump, "CPU N : nr_run=..." and its "curr=" line */
+struct scx_ev_dump_cpu {
+	int32_t cpu_id;		/* the CPU described (not 'cpu', where the dump ran) */
+	uint32_t nr_run;
+	uint32_t flags;
+	int32_t cpu_rel;
+	uint64_t pnt_seq;
+	int32_t curr_pid;
+	uint32_t _pad;
+	char curr_comm[SCX_COMM_LEN];
+	char curr_class[SCX_DUMP_CLASS_LEN];	/* idle_sched_class, ext_sched_class, ... */
+};
+
+/* sched_ext debug dump: a task current or runnable on cpu_id */
+struct scx_ev_dump_task {
+	int32_t cpu_id;
+	int32_t pid;
+	char comm[SCX_COMM_LEN];
+	char state[4];		/* task_state_to_char: R, S, D ... */
+	uint32_t current;	/* 1: running on cpu_id ('*'), 0: runnable */
+	int64_t runnable_ms;	/* ms since it became runnable (the dump's %+ldms) */
+	uint32_t scx_state, scx_flags, dsq_flags, ops_state;
+	uint64_t ops_qseq;
+	int32_t sticky_cpu, holding_cpu;
+	uint64_t dsq_id;	/* SCX_DSQ_NONE when "(n/a)" */
+	uint64_t dsq_vtime;
+	char cpus[SCX_DUMP_MASK_LEN];	/* allowed CPUs, the kernel's hex mask */
+};
+
+/* sched_ext debug dump: one line of text as the kernel wrote it */
+struct scx_ev_dump_line {
+	uint32_t seq;		/* line number within this dump, from 0 */
+	uint32_t len;		/* the line's length; > SCX_DUMP_LINE_LEN - 1: cut */
+	char line[SCX_DUMP_LINE_LEN];
+};
+
 struct scx_ev_lost {
 	uint64_t count;		/* events lost on 'cpu' since the last report */
 };
@@ -226,6 +291,10 @@ struct scx_event {
 		struct scx_ev_scx_ops ops;
 		struct scx_ev_dsq_insert dsq;
 		struct scx_ev_lost lost;
+		struct scx_ev_flight flight;
+		struct scx_ev_dump_cpu dump_cpu;
+		struct scx_ev_dump_task dump_task;
+		struct scx_ev_dump_line dump_line;
 	};
 };
 

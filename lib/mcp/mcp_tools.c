@@ -12,6 +12,7 @@
 
 #include "mcp/mcp_int.h"
 #include "mcp/mcp_tools.h"
+#include "mcp/mcp_tools_flight.h"
 
 #define TRACE_ID "\"trace_id\":{\"type\":\"string\",\"description\":\"id given by load_perfetto_trace\"}"
 #define LIMIT(d, max) "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":" #max ",\"default\":" #d "}"
@@ -245,6 +246,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"integer\"},\"cpus\":{\"type\":\"string\",\"description\":\"cpu list, e.g. 0-3\"},"
 	      "\"comm\":{\"type\":\"string\"}", REQ("\"action\"")),
 	  MCP_T_LIVE, mcp_t_tracking, .out = out_tracking },
+	MCP_TOOL_FLIGHT,
 	{ "analyze_waker_wakee", "Waker/wakee pairs",
 	  "Who wakes whom in the last second of the live capture, with counts and wakeup "
 	  "latency.  mode bidirectional: only pairs of tasks that woke each other, one row a "
