@@ -673,7 +673,7 @@ int main(int argc, char **argv)
 		if (!c)
 			scx_die(SCX_EXIT_FAIL, "%s", msg);
 		r.c = c;
-		fill_header(&h, c);
+		fill_header(&h, c, 0, 0);
 		r.h = &h;
 		scx_warn("flight recorder: the last %.3g s of events in at most %llu MiB; windows "
 			 "go to %s/", flight_ns / 1e9, (unsigned long long)(flight_bytes >> 20),
