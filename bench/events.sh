@@ -14,6 +14,7 @@
 #
 #   REPS=5 LOOPS=400000 sh bench/events.sh            (needs root)
 #   TRACERS="scx-bin perf-record" sh bench/events.sh   (a subset)
+#   KINDS=pipe sh bench/events.sh                       (one workload)
 # Output: a markdown table on stdout; logs in $OUT (default a temp dir).
 set -u
 B=${SCX_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/.output}
@@ -132,7 +133,7 @@ echo "bench/events.sh: $(nproc) cpus, kernel $(uname -r), reps $REPS, pipe -l $L
 echo
 echo "| workload | tracer | thr ratio median [min-max] | clean pairs | wl-CPU ratio median | events captured/run | lost |"
 echo "|---|---|---|---|---|---|---|"
-for KIND in pipe messaging; do
+for KIND in ${KINDS:-pipe messaging}; do
 	for TR in $TRACERS; do
 		case "$KIND $TR" in "messaging scx-bin-nostage" | "messaging scx-all-ndjson") continue ;; esac
 		cell

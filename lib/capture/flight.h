@@ -23,7 +23,8 @@
 struct scx_writer;
 
 struct scx_flight {
-	struct scx_event *ev;	/* cap slots */
+	struct scx_event *ev;	/* cap slots, mapped */
+	size_t bytes;		/* of the mapping */
 	size_t cap, head, n;	/* oldest at head */
 	uint64_t window_ns;
 	uint64_t aged;		/* events that left by time: the window's normal motion */
