@@ -15,6 +15,7 @@
 #   REPS=5 LOOPS=400000 sh bench/events.sh            (needs root)
 #   TRACERS="scx-bin perf-record" sh bench/events.sh   (a subset)
 #   KINDS=pipe sh bench/events.sh                       (one workload)
+#   TRACERS="scx-bin scx-bin-nocg" sh bench/events.sh  (the cost of cgroup ids)
 # Output: a markdown table on stdout; logs in $OUT (default a temp dir).
 set -u
 B=${SCX_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/.output}
@@ -56,6 +57,7 @@ start_tracer() {
 	case $1 in
 	scx-bin) "$EV" -v -e sched -f binary -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	scx-bin-nostage) "$EV" -v -e sched -f binary --no-stage -o /dev/null 2>"$OUT/err" & tpid=$! ;;
+	scx-bin-nocg) "$EV" -v -e sched -f binary --no-cgroups -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	scx-ndjson) "$EV" -v -e sched -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	scx-all-ndjson) "$EV" -v -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	# the flight recorder: events kept in a ring, nothing written until a trigger

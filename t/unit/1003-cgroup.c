@@ -115,6 +115,7 @@ static void announce_once(void)
 
 static void mounts(void)
 {
+	struct scx_cgroups *c;
 	char mf[600], buf[256];
 	FILE *f;
 
@@ -131,8 +132,9 @@ static void mounts(void)
 	fclose(f);
 	ok(scx_cgroup2_mount(mf, buf, sizeof(buf)) == NULL, "v1 only: no cgroup2 mount");
 	errno = 0;
-	ok(scx_cgroups__open(NULL, 0, 0) != NULL || errno == ENOENT,
-	   "this system: a cgroup2 tree, or ENOENT without one");
+	c = scx_cgroups__open(NULL, 0, 0);
+	ok(c != NULL || errno == ENOENT, "this system: a cgroup2 tree, or ENOENT without one");
+	scx_cgroups__free(c);
 	unlink(mf);
 }
 
