@@ -4,7 +4,7 @@
  * lib/capture/kagg.c: the layout of the per-CPU counters and histograms the
  * programs keep, and the bucket function, which is lib/core/hist's
  * scx_hist_index() restricted to KAGG_NR_BUCKETS buckets, so a kernel
- * histogram merges exactly with one built from events (t/unit/1003-kagg
+ * histogram merges exactly with one built from events (t/unit/1005-kagg
  * checks the two functions against each other).
  *
  * Every CPU has two slots, one per generation: the programs write into the
@@ -135,7 +135,7 @@ static inline unsigned kagg_bucket(__u64 v)
 
 /*
  * Count v in histogram h of slot s: what the programs run, and what
- * t/unit/1003-kagg runs to check that the result is lib/core/hist's.
+ * t/unit/1005-kagg runs to check that the result is lib/core/hist's.
  */
 static inline void kagg_hist_add(struct kagg_slot *s, int h, __u64 v)
 {

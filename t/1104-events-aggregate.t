@@ -16,7 +16,7 @@
 # spurious wakings, judged from task state each program learnt since its
 # own attach, so they are only bounded by the raw wakings.  Histograms hold
 # times, and two programs never read the same clock value: that kernel
-# histograms are lib/hist's bucket for bucket is t/unit/1003-kagg's check,
+# histograms are lib/hist's bucket for bucket is t/unit/1005-kagg's check,
 # on the code the programs run.
 . "$(dirname "$0")/lib.sh"
 
