@@ -170,7 +170,17 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 	case M_SLICE: h = &s->slice; break;
 	case M_DSQ_LAT: h = &s->dsq_lat; break;
 	case M_DSQ_DEPTH: h = &s->dsq_depth; break;
-	case M_SLICE_USED: h = &s->slice_used; break;
+	case M_SLICE_USED:
+		/*
+		 * count and mean from the counters, kept even when a consumer
+		 * skips the histogram (scx-top): the quantiles need it
+		 */
+		if (!s->slice_used_n)
+			return false;
+		scx_hist_dist(&s->slice_used, d);
+		d->count = s->slice_used_n;
+		d->avg = (double)s->slice_used_ns / s->slice_used_n;
+		return true;
 	case M_RQ_DEPTH: h = &s->rq_depth; break;
 	}
 	if (h) {

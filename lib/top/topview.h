@@ -194,13 +194,13 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 
 /* ---- scx-agg snapshots -> models (topview_snap.c) ------------------------ */
 
+/* Place cpu rows in their LLC and node, and LLC rows in their node. */
+void top_model_apply_topo(struct top_model *m, const struct scx_topo *topo);
 /*
  * Fill m from one scx-agg snapshot line (the NDJSON object scx-agg writes per
  * interval).  Returns 0, or -EINVAL with a message in err when the line is
- * not a snapshot scx-top understands.  prev (may be NULL) gives history.
+ * not a snapshot scx-top understands.
  */
-/* Place cpu rows in their LLC and node, and LLC rows in their node. */
-void top_model_apply_topo(struct top_model *m, const struct scx_topo *topo);
 int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err, size_t errsz);
 /* The same from a line already parsed (scx_reader__doc()). */
 struct scx_json_doc;
