@@ -643,7 +643,7 @@ struct method {
 static const struct method methods[] = {
 	{ "initialize", m_initialize, ERA_LEGACY, -1 },
 	{ "ping", m_ping, ERA_LEGACY, -1 },
-	{ "server/discover", m_discover, ERA_BOTH, 3600000, true },
+	{ "server/discover", m_discover, ERA_MODERN, 3600000, true },
 	{ "tools/list", mcp_tools_list, ERA_BOTH, 3600000, true },
 	{ "tools/call", mcp_tools_call, ERA_BOTH, -1 },
 	/* loaded traces come and go, the data is live: never reused */
@@ -776,19 +776,22 @@ static void handle_request(struct mcp_server *s, int method, int params)
 	}
 	if (request_era(s, params))
 		goto error;
+	/* a 2026-07-28 method without its envelope: the envelope is what is wrong */
+	if (m && m->eras == ERA_MODERN && !s->modern) {
+		mcp_error(s, MCP_INVALID_PARAMS, "%s is a %s request: params._meta[\"%s\"] and "
+			  "[\"%s\"] are required", m->name, MCP_PROTO_MODERN, MCP_META_VERSION,
+			  MCP_META_CAPS);
+		goto error;
+	}
 	if (!m || !(m->eras & (s->modern ? ERA_MODERN : ERA_LEGACY))) {
 		char name[128];
 
 		scx_json_str(d, method, name, sizeof(name));
 		mcp_error(s, MCP_METHOD_NOT_FOUND, "method not found: %s%s", name,
-			  !m ? "" : s->modern ? " (not part of protocol " MCP_PROTO_MODERN ")" :
-			  " (protocol " MCP_PROTO_MODERN " only: send it with params._meta[\""
-			  MCP_META_VERSION "\"])");
+			  m ? " (not part of protocol " MCP_PROTO_MODERN ")" : "");
 		goto error;
 	}
-	/* server/discover needs no handshake: it is how a client finds the era */
-	if (!s->modern && !s->initialized && m->fn != m_initialize && m->fn != m_ping &&
-	    m->fn != m_discover) {
+	if (!s->modern && !s->initialized && m->fn != m_initialize && m->fn != m_ping) {
 		mcp_error(s, MCP_INVALID_REQUEST, "%s before initialize", m->name);
 		goto error;
 	}

@@ -124,7 +124,14 @@ static void legacy_session(void)
 	ok(at("result", NULL) >= 0, "legacy: logging/setLevel still works");
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"subscriptions/listen\",\"params\":"
 	    "{\"notifications\":{}}}");
-	is_int(num(at("error", "code", NULL)), -32601, "legacy: subscriptions/listen is modern only");
+	is_int(num(at("error", "code", NULL)), -32602,
+	       "legacy: subscriptions/listen without the 2026-07-28 envelope is invalid params");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":101,\"method\":\"server/discover\",\"params\":{}}");
+	is_int(num(at("error", "code", NULL)), -32602, "server/discover without _meta: -32602");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":102,\"method\":\"server/discover\",\"params\":{\"_meta\":"
+	    "{\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+	is_int(num(at("error", "code", NULL)), -32602,
+	       "server/discover without _meta's protocolVersion: -32602");
 
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/list\",\"params\":{\"_meta\":"
 	    "{\"io.modelcontextprotocol/protocolVersion\":\"2025-11-25\","
