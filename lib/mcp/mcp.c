@@ -344,12 +344,15 @@ static const char instructions[] =
 	"stats:// and events://stream resources; start_perf_profiling for CPU profiles. "
 	"Results are bounded; use limit/offset.";
 
-static void server_info(struct scx_jw *w)
+/* icons in initialize and discover only: every modern result repeats the rest */
+static void server_info(const struct mcp_server *s, struct scx_jw *w, bool icons)
 {
 	scx_jw_obj_begin(w);
 	scx_jw_kstr(w, "name", "scx-mcp");
 	scx_jw_kstr(w, "title", "scx-tools scheduler observability");
 	scx_jw_kstr(w, "version", SCX_VERSION);
+	if (icons)
+		mcp_icons(s, w, MCP_ICON_SERVER);
 	scx_jw_obj_end(w);
 }
 
@@ -376,7 +379,7 @@ static int m_initialize(struct mcp_server *s, int params, struct scx_jw *w)
 	scx_jw_key(w, "capabilities");
 	scx_jw_raw(w, caps, sizeof(caps) - 1);
 	scx_jw_key(w, "serverInfo");
-	server_info(w);
+	server_info(s, w, true);
 	scx_jw_kstr(w, "instructions", instructions);
 	scx_jw_obj_end(w);
 	s->initialized = true;
@@ -751,7 +754,7 @@ static void stamp_modern(struct mcp_server *s, struct scx_jw *w, const struct me
 	scx_jw_key(w, "_meta");
 	scx_jw_obj_begin(w);
 	scx_jw_key(w, MCP_META_SERVER);
-	server_info(w);
+	server_info(s, w, m->fn == m_discover);
 	scx_jw_obj_end(w);
 	scx_jw_obj_end(w);
 }

@@ -377,6 +377,7 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_kstr(w, "name", t->name);
 		scx_jw_kstr(w, "title", t->title);
 		scx_jw_kstr(w, "description", t->desc);
+		mcp_icons(s, w, mcp_tool_icon(t));
 		scx_jw_key(w, "inputSchema");
 		scx_jw_raw(w, t->schema, strlen(t->schema));
 		if (t->out) {
