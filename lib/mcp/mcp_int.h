@@ -184,6 +184,21 @@ struct mcp_tool {
 #define MCP_T_LIVE	4	/* needs the live machine (openWorld) */
 #define MCP_T_DESTRUCTIVE 8	/* may replace a file (destructiveHint) */
 
+/* icons (mcp_icons.c): written only where the request's revision defines them */
+enum mcp_icon {
+	MCP_ICON_SERVER,
+	MCP_ICON_TRACE,
+	MCP_ICON_ANALYSIS,
+	MCP_ICON_LIVE,
+	MCP_ICON_PROFILE,
+	MCP_ICON_PROMPT,
+	MCP_ICON__COUNT
+};
+/* an "icons" key with the icon, when the revision has icons */
+void mcp_icons(const struct mcp_server *s, struct scx_jw *w, enum mcp_icon which);
+enum mcp_icon mcp_tool_icon(const struct mcp_tool *t);
+enum mcp_icon mcp_resource_icon(const char *uri);
+
 int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w);
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w);
 extern const struct mcp_tool mcp_tools[];

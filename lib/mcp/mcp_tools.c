@@ -382,6 +382,7 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
 		} else {
 			scx_jw_kstr(w, "description", t->desc);
 		}
+		mcp_icons(s, w, mcp_tool_icon(t));
 		scx_jw_key(w, "inputSchema");
 		scx_jw_raw(w, t->schema, strlen(t->schema));
 		if (t->out) {
