@@ -1605,10 +1605,18 @@ static int read_input(int fd, const void *mem, size_t memlen, const char *name,
 		return read_buf(mem, memlen, memlen, limit, name, o, t, NULL);
 	}
 	/* a plain file larger than the limit is refused before it is read */
-	if (fd >= 0 && z.comp == SCX_COMP_NONE && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size > limit) {
-		scx_zin_close(&z);
-		return too_big(t, name, "holds", limit);
+	if (fd >= 0 && z.comp == SCX_COMP_NONE && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size > limit) {
+			scx_zin_close(&z);
+			return too_big(t, name, "holds", limit);
+		}
+		scx_buf_reserve(&un, st.st_size + 1);	/* one allocation, no growth */
+	}
+	if (z.comp == SCX_COMP_ZSTD) {
+		/* the frame's size claim sizes the buffer, never past the limit */
+		unsigned long long sz = ZSTD_getFrameContentSize(z.src, z.clen);
+		if (sz != ZSTD_CONTENTSIZE_UNKNOWN && sz != ZSTD_CONTENTSIZE_ERROR)
+			scx_buf_reserve(&un, SCX_MIN(sz, limit) + 1);
 	}
 	uw = slurp(&z, name, limit, t, &un);
 	uint64_t file_len = fd < 0 ? memlen : z.raw_off + z.cpos;
