@@ -367,7 +367,7 @@ static void diff_load(struct diff_in *in, const char *path, const struct scx_top
 		snprintf(msg, sizeof(msg), "%s", scx_reader__error(r));
 		in->topo = topo;
 		err = scx_pf_read_path(path, &po, &t);
-		if (err && !in->agg)
+		if (err && !in->agg && err != -EFBIG)
 			scx_die(SCX_EXIT_FAIL, "%s", msg);
 		if (err)
 			scx_die(SCX_EXIT_FAIL, "%s", t && t->error[0] ? t->error : strerror(-err));

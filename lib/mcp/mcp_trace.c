@@ -409,14 +409,18 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	}
 	if (rc == -EPROTO) {
 		/* not an scx-events stream: a Perfetto trace, through the fd we opened */
-		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l };
+		/* the reader's own memory (inflated trace, decoded events) under the cap too */
+		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l,
+					  .max_bytes = SCX_MAX(l.budget, 1) };
 		char serr[400];
 
 		snprintf(serr, sizeof(serr), "%s", err);
 		snprintf(pfpath, sizeof(pfpath), "/proc/self/fd/%d", fd);
 		rc = scx_pf_read_path(pfpath, &po, &pt);
 		snprintf(t->format, sizeof(t->format), "perfetto");
-		if (rc == -EBADMSG && pt && !t->nr)
+		if (rc == -EFBIG)
+			rc = -ENOMEM;	/* refused before it grew: the cap message below */
+		else if (rc == -EBADMSG && pt && !t->nr)
 			snprintf(err, sizeof(err), "neither an scx-events stream (%s) nor a Perfetto "
 				 "trace (%s)", serr, pt->error);
 		else if (rc == -EBADMSG && pt)
