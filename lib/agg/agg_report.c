@@ -60,7 +60,7 @@ int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 #define FOR_THREADS(a, t)                                                    \
 	for (size_t t##_pos = 0, t##_once = 1; t##_once; t##_once = 0)       \
 		for (struct thread *t; (t = agg_thread_next(a, &t##_pos));)   \
-			if (agg_stats_active(&t->s))
+			if (t->has_stats && agg_stats_active(&t->s))
 
 static double pct(uint64_t part, uint64_t whole)
 {
