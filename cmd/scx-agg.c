@@ -24,7 +24,8 @@
 #include "perfetto/perfetto_read.h"
 
 enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER, OPT_TEXTFILE, OPT_SUMMARY,
-       OPT_ALPHA, OPT_MIN_CHANGE, OPT_CG_DEPTH, OPT_CG_TOP, OPT_CG_SORT };
+       OPT_ALPHA, OPT_MIN_CHANGE, OPT_CG_DEPTH, OPT_CG_TOP, OPT_CG_SORT,
+       OPT_MAX_TASKS };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 /* not const: -r's completion words come from the report table (report_help()) */
@@ -54,6 +55,8 @@ static struct scx_opt opts[] = {
 	  "sort events within this window once any arrives out of order (default 100ms for scx-events, else 0)" },
 	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON overriding the stream's and this machine's",
 	  "@file" },
+	{ OPT_MAX_TASKS, "max-tasks", "N",
+	  "track at most N tasks, forgetting the least recently seen (default 65536)" },
 	{ 'o', "output", "FILE", "write to FILE instead of stdout", "@file" },
 	{ OPT_TEXTFILE, "textfile", "FILE",
 	  "rewrite FILE atomically with the prometheus figures at every interval (node_exporter)",
@@ -589,6 +592,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_TOPOLOGY:
 			topo_path = arg;
+			break;
+		case OPT_MAX_TASKS:
+			if (scx_agg_parse_max_tasks(arg, &ao.max_tasks))
+				scx_usage_error(&cmd, "bad --max-tasks '%s': use 1 to %u", arg,
+						SCX_AGG_MAX_TASKS_LIMIT);
 			break;
 		case 'o':
 			out_path = arg;

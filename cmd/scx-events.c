@@ -376,6 +376,31 @@ static int open_output(const char *path, uint64_t deadline)
 	}
 }
 
+static uint64_t stop_deadline;	/* -d, monotonic ns; 0: none */
+
+/* A stop asked for, by a signal or by -d. */
+static bool stopping(void)
+{
+	return stop_sig || (stop_deadline && scx_now_mono_ns() >= stop_deadline);
+}
+
+/*
+ * A reader that opened the pipe or FIFO and then stopped reading would block
+ * write() beyond the reach of -d and of signals (they restart it).  The
+ * output is made non-blocking: scx_write_all() waits for room until a stop
+ * is asked for, gives the reader a grace, then fails with -ETIMEDOUT.
+ */
+static void output_interruptible(int fd)
+{
+	struct stat st;
+	int fl;
+
+	if (fstat(fd, &st) || !S_ISFIFO(st.st_mode) || (fl = fcntl(fd, F_GETFL)) < 0)
+		return;
+	if (!fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+		scx_write_set_stop(stopping);
+}
+
 static int32_t parse_id(const char *name, const char *arg)
 {
 	int64_t v;
@@ -718,6 +743,7 @@ int main(int argc, char **argv)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(err));
 	}
 	out_fd = file_fd >= 0 ? -1 : STDOUT_FILENO;
+	output_interruptible(file_fd >= 0 ? file_fd : STDOUT_FILENO);
 	fill_header(&h, c, 0, 0);
 	err = scx_writer__header(r.w, &h);
 	/* readers learn at once that the capture is running */
@@ -725,7 +751,7 @@ int main(int argc, char **argv)
 		err = scx_writer__flush(r.w);
 	scx_header_free(&h);
 	if (dur_ns)
-		deadline = scx_now_mono_ns() + dur_ns;
+		stop_deadline = deadline = scx_now_mono_ns() + dur_ns;
 	scx_debug(2, "capturing, events 0x%x", scx_capture__events(c));
 
 	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
@@ -784,6 +810,10 @@ int main(int argc, char **argv)
 	}
 	if (err == -EPIPE)
 		return SCX_EXIT_OK;
+	if (err == -ETIMEDOUT)
+		scx_die(SCX_EXIT_FAIL, "the reader of '%s' stopped reading: gave up %d ms after the stop "
+			"(%llu events written)", out ? out : "-", SCX_WRITE_GRACE_MS,
+			(unsigned long long)r.written);
 	if (err)
 		scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", out ? out : "-", strerror(-err));
 	return SCX_EXIT_OK;

@@ -34,7 +34,7 @@
 
 enum {
 	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_REORDER, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
-	OPT_MODE, OPT_CONFIG,
+	OPT_MODE, OPT_CONFIG, OPT_MAX_TASKS,
 };
 
 static const struct scx_opt options[] = {
@@ -44,6 +44,8 @@ static const struct scx_opt options[] = {
 	  "cpu topology (JSON) when the input has none (default: this machine's)", "@file" },
 	{ OPT_REORDER, "reorder", "DURATION",
 	  "hold events this long to put them in time order (default 100ms, 0: off)" },
+	{ OPT_MAX_TASKS, "max-tasks", "N",
+	  "track at most N tasks, forgetting the least recently seen (default 65536)" },
 	{ 'b', "batch", NULL, "plain-text frames on stdout, no terminal control (like top -b)" },
 	{ 'n', "iterations", "N", "stop after N frames" },
 	{ 'd', "delay", "SECONDS", "refresh interval and window length (default 1s)" },
@@ -105,6 +107,7 @@ struct input {
 	int want_tasks;			/* __atomic: ui -> reader */
 	bool live;			/* event times follow this machine's clock */
 	unsigned by;			/* groups the engine has been asked for */
+	unsigned max_tasks;		/* --max-tasks, 0 for the engine's default */
 	bool ready;			/* emit() filled snap */
 	struct top_model snap;		/* scratch for snapshot lines */
 	struct top_model last;		/* previous window (history) */
@@ -200,6 +203,7 @@ static void input_start(struct input *in, uint64_t first_ts)
 		.emit = on_snap,
 		.ctx = in,
 		.nr_cpus = h ? h->nr_cpus : 0,	/* when there is no topology */
+		.max_tasks = in->max_tasks,
 	};
 
 	in->topo_set = true;
@@ -223,6 +227,7 @@ static const struct top_model *input_ready(struct input *in)
 	}
 	in->ready = false;
 	in->snap.lost_total = in->last.lost_total + in->snap.lost;
+	in->snap.tasks_dropped_total = in->last.tasks_dropped_total + in->snap.tasks_dropped;
 	top_model_carry_hist(&in->snap, &in->last);
 	/* the new model becomes the last one; snap is refilled from scratch */
 	top_model_swap(&in->last, &in->snap);
@@ -586,6 +591,11 @@ int main(int argc, char **argv)
 		case OPT_REORDER:
 			if (scx_parse_duration(arg, &reorder) || reorder > 10000000000ull)
 				scx_usage_error(&cmd, "bad --reorder '%s' (0 to 10s)", arg);
+			break;
+		case OPT_MAX_TASKS:
+			if (scx_agg_parse_max_tasks(arg, &in.max_tasks))
+				scx_usage_error(&cmd, "bad --max-tasks '%s': use 1 to %u", arg,
+						SCX_AGG_MAX_TASKS_LIMIT);
 			break;
 		case OPT_MODE: mode = arg; break;
 		case OPT_SORT: sort = arg; break;

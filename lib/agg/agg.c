@@ -250,11 +250,31 @@ static void ptab_clear(struct ptab *t)
 
 /* ---- threads ----------------------------------------------------------------- */
 
+/*
+ * Without per-thread figures (a->tstats) a thread is its state machine only:
+ * the allocation stops where s begins, a seventh of the whole.
+ */
+static struct thread *thread_alloc(bool with_stats)
+{
+	struct thread *t;
+
+	t = scx_xcalloc_aligned(_Alignof(struct thread),
+				with_stats ? sizeof(*t) : offsetof(struct thread, s));
+	t->has_stats = with_stats;
+	if (with_stats)
+		stats_init(&t->s);
+	return t;
+}
+
+static void evict_tasks(struct scx_agg *a);
+
 static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, const char *comm)
 {
 	struct thread *t;
 
-	t = scx_xcalloc_aligned(_Alignof(struct thread), sizeof(*t));
+	if (a->threads.n >= a->max_tasks)
+		evict_tasks(a);
+	t = thread_alloc(a->tstats);
 	t->pid = pid;
 	t->tgid = tgid > 0 ? tgid : pid;
 	if (comm)
@@ -262,7 +282,6 @@ static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, c
 	t->qcpu = -1;
 	t->cpu = -1;
 	t->dsq = SCX_DSQ_NONE;
-	stats_init(&t->s);
 	*(struct thread **)scx_map_put(&a->threads, (uint32_t)pid, NULL) = t;
 	return t;
 }
@@ -281,15 +300,35 @@ static inline struct thread *thread_get(struct scx_agg *a, int32_t pid, int32_t 
 
 static void thread_free(struct thread *t)
 {
-	stats_free(&t->s);
+	if (t->has_stats)
+		stats_free(&t->s);
 	free(t);
+}
+
+/* Per-thread figures are asked for from now on: give every thread its own. */
+static void threads_add_stats(struct scx_agg *a)
+{
+	struct thread **slot;
+	size_t pos = 0;
+
+	while ((slot = scx_map_next(&a->threads, &pos, NULL))) {
+		struct thread *t;
+
+		if ((*slot)->has_stats)
+			continue;
+		t = thread_alloc(true);
+		memcpy(t, *slot, offsetof(struct thread, s));
+		t->has_stats = true;
+		free(*slot);
+		*slot = t;
+	}
 }
 
 static void fold_thread(struct scx_agg *a, struct thread *t)
 {
 	struct grp *g;
 
-	if (t->folded || !agg_stats_active(&t->s) || (!a->fold && !a->cg.on))
+	if (t->folded || !t->has_stats || !agg_stats_active(&t->s) || (!a->fold && !a->cg.on))
 		return;
 	t->folded = true;
 	if (a->cg.on) {
@@ -487,6 +526,94 @@ static void dequeue(struct scx_agg *a, struct thread *t, uint64_t ts)
 	wc_enter(a, c);
 	if (a->place)
 		agg_place_queue(a, c, t, -1, ts);
+}
+
+/* ---- the bound on threads ------------------------------------------------------- */
+
+/* On a CPU now: its slice is still to be counted, never forgotten. */
+static bool thread_on_cpu(const struct scx_agg *a, const struct thread *t)
+{
+	const struct cpu *c;
+
+	if (t->state != TS_RUNNING || t->cpu < 0 || (unsigned)t->cpu >= a->nr_cpus)
+		return false;
+	c = &a->cpus[t->cpu];
+	return c->known && c->curr == t->pid;
+}
+
+/* Ended: freed and kept for its --by pid row, or switched out for good. */
+static bool thread_ended(const struct thread *t)
+{
+	return t->dead || t->state == TS_OTHER;
+}
+
+/* Forget t as sched_process_free would; its figures go to its process first. */
+static void thread_evict(struct scx_agg *a, struct thread *t, size_t *pos)
+{
+	uint64_t ts = a->last_ts;
+
+	if (!t->dead) {
+		if (a->tstats)
+			account_state(t, ts);
+		if (t->qcpu >= 0)
+			dequeue(a, t, ts);
+		if (a->place)
+			agg_place_state(a, t->state, TS_UNKNOWN, ts);
+	} else {
+		a->ndead--;
+	}
+	fold_thread(a, t);
+	scx_map_del_at(&a->threads, pos);
+	thread_free(t);
+	a->snap.tasks_dropped++;
+}
+
+static int cmp_ts(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The table is full: forget a sixteenth of it, so that the cost of choosing
+ * (a pass over the threads and a sort of their last-seen times) is paid
+ * once per max_tasks/16 new threads.  Threads that ended go first, then the
+ * ones seen least recently (state_ts: their last switch or wakeup); the
+ * ones on a CPU stay.
+ */
+static void evict_tasks(struct scx_agg *a)
+{
+	size_t want = a->threads.n - a->max_tasks + 1 + a->max_tasks / 16, n = 0, pos;
+	uint64_t cut = UINT64_MAX;
+	struct thread **slot;
+
+	pos = 0;
+	while (want && (slot = scx_map_next(&a->threads, &pos, NULL))) {
+		if (thread_ended(*slot) && !thread_on_cpu(a, *slot)) {
+			thread_evict(a, *slot, &pos);
+			want--;
+		}
+	}
+	if (!want)
+		return;
+	if (!a->evict_ts)
+		a->evict_ts = scx_xmalloc(a->max_tasks * sizeof(*a->evict_ts));
+	pos = 0;
+	while (n < a->max_tasks && (slot = scx_map_next(&a->threads, &pos, NULL)))
+		if (!thread_on_cpu(a, *slot))
+			a->evict_ts[n++] = (*slot)->state_ts;
+	if (!n)
+		return;
+	qsort(a->evict_ts, n, sizeof(*a->evict_ts), cmp_ts);
+	cut = a->evict_ts[SCX_MIN(want, n) - 1];
+	pos = 0;
+	while (want && (slot = scx_map_next(&a->threads, &pos, NULL))) {
+		if ((*slot)->state_ts <= cut && !thread_on_cpu(a, *slot)) {
+			thread_evict(a, *slot, &pos);
+			want--;
+		}
+	}
 }
 
 /* ---- event handlers ---------------------------------------------------------- */
@@ -892,7 +1019,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 	case SCX_EV_FREE:
 		if (!e->task.pid || !(t = agg_thread_find(a, e->task.pid)))
 			break;
-		account_state(t, ts);
+		if (a->tstats)
+			account_state(t, ts);
 		if (t->qcpu >= 0)
 			dequeue(a, t, ts);
 		if ((a->o.by & (1u << SCX_AGG_PID)) && a->ndead < GROUPS_MAX) {
@@ -1030,6 +1158,7 @@ static void apply_by(struct scx_agg *a)
 		struct thread *t;
 		size_t pos = 0;
 
+		threads_add_stats(a);
 		while ((t = agg_thread_next(a, &pos))) {
 			stats_reset(&t->s, grp_skip(a));
 			t->state_ts = SCX_MAX(t->state_ts, a->iv_start);
@@ -1622,6 +1751,7 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 	if (o)
 		a->o = *o;
 	scx_map_init(&a->threads, sizeof(struct thread *));
+	a->max_tasks = a->o.max_tasks ? a->o.max_tasks : SCX_AGG_MAX_TASKS_DEFAULT;
 	scx_map_init(&a->tgid.map, sizeof(struct grp *));
 	scx_map_init(&a->comm.map, sizeof(struct grp *));
 	scx_map_init(&a->dsq.map, sizeof(struct grp *));
@@ -1710,6 +1840,7 @@ void scx_agg__free(struct scx_agg *a)
 	while ((t = agg_thread_next(a, &pos)))
 		thread_free(t);
 	scx_map_free(&a->threads);
+	free(a->evict_ts);
 	gtab_free(&a->tgid);
 	gtab_free(&a->comm);
 	gtab_free(&a->dsq);
@@ -1749,7 +1880,8 @@ size_t scx_agg__mem(struct scx_agg *a)
 	for (unsigned i = 0; i < a->nr_cpus; i++)
 		n += stats_bytes(&a->cpus[i].s);
 	while ((th = agg_thread_next(a, &pos)))
-		n += sizeof(struct thread) + stats_bytes(&th->s);
+		n += th->has_stats ? sizeof(struct thread) + stats_bytes(&th->s) :
+				     offsetof(struct thread, s);
 	n += scx_map_bytes(&a->wakes.map) + scx_map_bytes(&a->preempts.map);
 	n += agg_cgroup_mem(a) + sizeof(struct grp) + stats_bytes(&a->cg.rest->s);
 	for (struct gtab *t = &a->tgid; t <= &a->cgroup; t++) {
@@ -1794,5 +1926,15 @@ int scx_agg_parse_by(const char *s, unsigned *mask)
 	if (!m)
 		return -EINVAL;
 	*mask = m;
+	return 0;
+}
+
+int scx_agg_parse_max_tasks(const char *arg, unsigned *out)
+{
+	uint64_t v;
+
+	if (scx_parse_u64(arg, &v) || !v || v > SCX_AGG_MAX_TASKS_LIMIT)
+		return -EINVAL;
+	*out = (unsigned)v;
 	return 0;
 }

@@ -45,7 +45,9 @@
  *    CPUs before their first switch take no part.
  *
  * Memory: per-CPU state, one entry per live thread (dropped at
- * sched_process_free; with --by pid kept until the end of that interval), and
+ * sched_process_free; with --by pid kept until the end of that interval; a
+ * few hundred bytes, with the thread's own figures about 2 KB when a
+ * requested output needs them; at most max_tasks of them), and
  * per-interval tables (processes, comms, DSQs, waker/wakee and preemption
  * pairs) emptied after each interval.
  */
@@ -140,6 +142,7 @@ struct scx_agg_snap {
 	uint64_t unknown;		/* events of types the engine does not use */
 	uint64_t out_of_order;		/* events older than the one before */
 	uint64_t nr_threads;		/* threads tracked at the end */
+	uint64_t tasks_dropped;		/* threads forgotten in the interval (max_tasks) */
 	uint64_t by_type[SCX_EV__COUNT];	/* events of each type in the interval */
 	unsigned nr[SCX_AGG_BY__COUNT];	/* groups of each kind (0 if not asked) */
 	const struct scx_agg_group *groups[SCX_AGG_BY__COUNT];
@@ -203,9 +206,22 @@ struct scx_agg_opts {
 		SCX_AGG_CGSORT_SWITCHES,
 		SCX_AGG_CGSORT__COUNT
 	} cgroup_sort;
+	/*
+	 * Threads tracked at most, 0 for SCX_AGG_MAX_TASKS_DEFAULT.  Past it the
+	 * ones that exited go first, then the least recently seen: their
+	 * process and comm figures are kept, their own row and any wakeup in
+	 * flight are lost, and they are counted in tasks_dropped.
+	 */
+	unsigned max_tasks;
 };
 #define SCX_AGG_CGROUP_TOP 50
 extern const char *const scx_agg_cgsort_names[SCX_AGG_CGSORT__COUNT];	/* "busy", ... */
+
+#define SCX_AGG_MAX_TASKS_DEFAULT 65536u
+#define SCX_AGG_MAX_TASKS_LIMIT 4194304u	/* the kernel's PID_MAX_LIMIT */
+
+/* --max-tasks N: 1 to SCX_AGG_MAX_TASKS_LIMIT; -EINVAL otherwise. */
+int scx_agg_parse_max_tasks(const char *arg, unsigned *out);
 
 /* The histograms of struct scx_agg_stats, for skip_hists */
 #define SCX_AGG_HIST_WAKE_LAT 1u

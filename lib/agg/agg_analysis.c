@@ -16,7 +16,7 @@ static unsigned demanding(struct scx_agg *a, struct thread ***out)
 	size_t pos = 0;
 
 	while ((t = agg_thread_next(a, &pos)))
-		if (t->s.busy_ns || t->s.runnable_ns || t->s.preempted_ns)
+		if (t->has_stats && (t->s.busy_ns || t->s.runnable_ns || t->s.preempted_ns))
 			v[n++] = t;
 	*out = v;
 	return n;

@@ -43,6 +43,7 @@ struct thread {
 	uint64_t dsq;		/* last DSQ, SCX_DSQ_NONE */
 	/* the first cache line ends here */
 	char comm[SCX_COMM_LEN];
+	bool has_stats;		/* s is allocated: only while a->tstats (thread_new) */
 	int32_t chain[CHAIN_MAX];
 	uint64_t chain_lat;	/* their wake latencies, summed (with pairs only) */
 	struct agg_place_task pl;	/* placement (agg_place.c) */
@@ -146,6 +147,8 @@ struct scx_agg {
 
 	struct scx_map threads;	/* pid -> struct thread * */
 	unsigned ndead;		/* freed threads kept for their --by pid row */
+	unsigned max_tasks;	/* threads tracked at most (o.max_tasks or the default) */
+	uint64_t *evict_ts;	/* evict_tasks(): scratch of max_tasks entries */
 
 	struct gtab tgid, comm, dsq, cgroup;
 	struct ptab wakes, preempts;

@@ -300,6 +300,7 @@ void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s)
 	scx_jw_kuint(&w, "unknown", s->unknown);
 	scx_jw_kuint(&w, "out_of_order", s->out_of_order);
 	scx_jw_kuint(&w, "threads", s->nr_threads);
+	scx_jw_kuint(&w, "tasks_dropped", s->tasks_dropped);
 	scx_jw_kuint(&w, "cpus", s->nr_cpus);
 	scx_jw_key(&w, "total");
 	scx_jw_obj_begin(&w);
@@ -442,6 +443,9 @@ void scx_agg_snap_text(struct scx_buf *b, const struct scx_agg_snap *s)
 		       scx_fmt_ns(s->end_ns, t1, sizeof(t1)),
 		       s->final ? "final" : "full", (unsigned long long)s->events,
 		       (unsigned long long)s->lost, (unsigned long long)s->unknown);
+	if (s->tasks_dropped)	/* past --max-tasks */
+		scx_buf_printf(b, "tasks dropped %llu (forgotten past the task limit)\n",
+			       (unsigned long long)s->tasks_dropped);
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++) {
 		struct scx_table *t;
 
@@ -514,6 +518,8 @@ void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s)
 	scx_buf_printf(b, "# TYPE scx_events gauge\nscx_events %llu\n", (unsigned long long)s->events);
 	scx_buf_printf(b, "# TYPE scx_lost_events gauge\nscx_lost_events %llu\n",
 		       (unsigned long long)s->lost);
+	scx_buf_printf(b, "# TYPE scx_tasks_dropped gauge\nscx_tasks_dropped %llu\n",
+		       (unsigned long long)s->tasks_dropped);
 	for (unsigned i = 0; i < M__COUNT; i++) {
 		const struct scx_agg_metric *m = &scx_agg_metrics[i];
 		bool dist = m->kind == SCX_AGG_M_DIST || m->kind == SCX_AGG_M_DISTN;

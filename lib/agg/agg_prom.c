@@ -129,6 +129,7 @@ struct scx_prom {
 	struct dim cpu, dsq, cgroup;
 	unsigned dsq_cap, cgroup_cap;
 	uint64_t intervals, events, lost, unknown, out_of_order, threads, last_dur;
+	uint64_t tasks_dropped;
 };
 
 #define KEY_OTHER INT64_MIN
@@ -478,6 +479,7 @@ int scx_prom__add(struct scx_prom *p, const struct scx_agg *a, const struct scx_
 	p->unknown += s->unknown;
 	p->out_of_order += s->out_of_order;
 	p->threads = s->nr_threads;
+	p->tasks_dropped += s->tasks_dropped;
 	p->last_dur = s->end_ns - s->start_ns;
 	return 0;
 }
@@ -671,6 +673,8 @@ void scx_prom__write(const struct scx_prom *p, struct scx_buf *b)
 		     p->unknown);
 	host_counter(b, "out_of_order_events_total", "events",
 		     "events older than the sort window, used where they arrived", p->out_of_order);
+	host_counter(b, "tasks_dropped_total", "threads",
+		     "threads forgotten past the task limit (--max-tasks)", p->tasks_dropped);
 	family_head(b, "scx_", "tracked_threads", "gauge", "threads", "threads tracked at the last interval");
 	scx_buf_printf(b, "scx_tracked_threads %llu\n", (unsigned long long)p->threads);
 	family_head(b, "scx_", "interval_seconds", "gauge", "seconds", "length of the last interval");

@@ -71,6 +71,6 @@ static inline double agg_pct(uint64_t part, uint64_t whole)
 #define FOR_THREADS(a, t)                                                    \
 	for (size_t t##_pos = 0, t##_once = 1; t##_once; t##_once = 0)       \
 		for (struct thread *t; (t = agg_thread_next(a, &t##_pos));)   \
-			if (agg_stats_active(&t->s))
+			if (t->has_stats && agg_stats_active(&t->s))
 
 #endif

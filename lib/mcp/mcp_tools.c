@@ -76,7 +76,7 @@ static const struct mcp_out out_export[] = {
 #define LIVE_OUT { "available", B }, { "hint", S }, { "note", S }
 static const struct mcp_out out_stats[] = {
 	LIVE_OUT, { "group", S }, { "interval_seq", N }, { "start_ns", N }, { "end_ns", N },
-	{ "events", N }, { "lost", N }, { "total_rows", N }, { "omitted_rows", N },
+	{ "events", N }, { "lost", N }, { "tasks_dropped", N }, { "total_rows", N }, { "omitted_rows", N },
 	{ "rows", A }, { "running", B }, { "capture", S }, { "producer", S },
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N },
 	{ "sched_ext_supported", B }, { "active", B }, { "name", S }, { "class", S },

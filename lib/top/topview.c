@@ -940,6 +940,14 @@ static void f_title(struct frame *f, const struct top_model *m)
 			 (unsigned long long)m->lost);
 		f_sgr(f, R_NONE);
 	}
+	if (m->tasks_dropped_total) {	/* their per-task rows are incomplete */
+		f_text(f, "  ", 2);
+		f_sgr(f, R_ALERT);
+		f_printf(f, "TASKS DROPPED %llu (%llu in window)",
+			 (unsigned long long)m->tasks_dropped_total,
+			 (unsigned long long)m->tasks_dropped);
+		f_sgr(f, R_NONE);
+	}
 	f_printf(f, "  %s  cpus %u  llcs %u  nodes %u  window %.2fs  events %s/s", m->source,
 		 m->nr_cpus, m->nr_llcs, m->nr_nodes, win,
 		 top_fmt_rate(win > 0 ? m->events / win : 0, b1, sizeof(b1)));

@@ -77,6 +77,8 @@ struct top_model {
 	uint64_t events;		/* events in the window */
 	uint64_t lost;			/* lost events reported in the window */
 	uint64_t lost_total;		/* ... and since the start */
+	uint64_t tasks_dropped;		/* tasks forgotten past --max-tasks in the window */
+	uint64_t tasks_dropped_total;	/* ... and since the start */
 	unsigned nr_cpus, nr_llcs, nr_nodes;
 	char source[32];		/* "events", "scx-agg", TOP_SOURCE_KERNEL */
 	bool tasks_off;			/* no per-task tables asked for in this window */

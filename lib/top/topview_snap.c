@@ -169,6 +169,7 @@ int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *
 	m->seq = (uint64_t)ikey(&p, 0, "seq", 0) + 1;
 	m->events = (uint64_t)ikey(&p, 0, "events", 0);
 	m->lost = (uint64_t)ikey(&p, 0, "lost", 0);
+	m->tasks_dropped = (uint64_t)ikey(&p, 0, "tasks_dropped", 0);
 	if (num(&p, 0, "dur_ns", &v))
 		dur = v;
 	else if (m->end_ns > m->start_ns)
