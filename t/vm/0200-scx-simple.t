@@ -94,7 +94,9 @@ test_expect_success 'scx-perfetto: sched_ext tracks written, DSQ data read back 
 	grep -a -q "DSQ depth cpu" ev.pb &&
 	scx-perfetto -i ev.pb >back.ndjson &&
 	for f in ev.ndjson back.ndjson; do
-		sw_scx $f | sed -e "s/,\"layer_id\":-*[0-9]*//" |
+		# Perfetto carries neither layer ids nor cgroup ids (scx-perfetto(1))
+		sw_scx $f | sed -e "s/,\"layer_id\":-*[0-9]*//" \
+			-e "s/,\"\(prev_\|next_\|\)cgroup\":[0-9]*//g" |
 		sed -n "s/.*\"ts\":\([0-9]*\),.*\(\"dsq_id\".*\)}$/\1 \2/p" | sort >$f.dsq || exit 1
 	done &&
 	test $(wc -l <ev.ndjson.dsq) = $(wc -l <sw) &&
