@@ -24,7 +24,7 @@
 #include "core/util.h"
 
 static const char *comms[] = { "kworker/0:1", "perf", "sched-messaging", "bash", "swapper/1",
-			       "ksoftirqd/0", "rcu_preempt", "Xorg", "chrome", "postgres" };
+			       "ksoftirqd/0", "rcu_preempt", "Xorg", "chrome", "postgres", };
 
 static uint64_t rng = 88172645463325252ull;
 

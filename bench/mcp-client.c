@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	static const char *const analyses[] = {
 		"cpu-utilization", "process-runtime", "wakeup-latency", "latency-breakdown",
 		"migrations", "task-states", "preemptions", "wakeup-graph", "runqueue-depth",
-		"fairness", "softirq", "outliers", "bottlenecks", NULL };
+		"fairness", "softirq", "outliers", "bottlenecks", NULL, };
 	int in[2], out[2], id = 1, n;
 	char params[4096];
 	double t0, *rt;

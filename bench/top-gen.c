@@ -37,7 +37,7 @@ static uint64_t rnd(void)
 static void comm(char *d, int pid)
 {
 	static const char *const names[] = { "postgres", "nginx", "java", "kworker/u16:2", "rcu_sched",
-					     "ksoftirqd", "cc1", "make", "python3", "redis-server" };
+					     "ksoftirqd", "cc1", "make", "python3", "redis-server", };
 
 	snprintf(d, SCX_COMM_LEN, "%s", names[(pid / 4) % SCX_ARRAY_SIZE(names)]);
 }

@@ -251,7 +251,7 @@ static int diff_event(void *arg, const struct scx_event *e)
 
 	if (!in->agg) {
 		struct scx_agg_opts o = { .by = SCX_SUMMARY_BY, .need = SCX_SUMMARY_NEED,
-					  .emit = diff_on_snap, .ctx = in };
+					  .emit = diff_on_snap, .ctx = in, };
 
 		if (!(in->agg = scx_agg__new(in->topo, &o)))
 			scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));

@@ -48,9 +48,9 @@ static int cmp_dbl(const void *x, const void *y)
 static int fairness(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const sc[] = { "threads:u", "runtime:ns", "fair_share:ns", "gini:n",
-					  "max_min_ratio:n", "starved:u", "hogging:u", NULL };
+					  "max_min_ratio:n", "starved:u", "hogging:u", NULL, };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "runtime:ns", "fair_pct:pct",
-					  "waiting:ns", NULL };
+					  "waiting:ns", NULL, };
 	struct scx_table *s = scx_table_new(r, "summary", sc), *st = scx_table_new(r, "starved", tc),
 			 *hg = scx_table_new(r, "hogging", tc);
 	struct thread **v;
@@ -258,15 +258,15 @@ cleanup:
 static int outliers(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const tnames[] = { "wake_lat_max", "wake_lat_p99", "runtime", "switches",
-					      "rq_delay_max" };
+					      "rq_delay_max", };
 	static const char *const cnames[] = { "cpu_util", "cpu_switch_rate", "cpu_wake_lat_p99",
-					      "cpu_rq_delay_p99", "cpu_softirq_pct" };
+					      "cpu_rq_delay_p99", "cpu_softirq_pct", };
 	static const char *const tc[] = { "metric:s:key", "method:s:key", "n:u", "lower:n", "upper:n",
-					  "outliers:u", NULL };
+					  "outliers:u", NULL, };
 	static const char *const oc[] = { "metric:s:key", "method:s:key", "pid:i:key", "comm:s",
-					  "value:n", "bound:n", "score:n", NULL };
+					  "value:n", "bound:n", "score:n", NULL, };
 	static const char *const cc[] = { "metric:s:key", "method:s:key", "cpu:i:key", "value:n",
-					  "bound:n", "score:n", NULL };
+					  "bound:n", "score:n", NULL, };
 	struct scx_table *th = scx_table_new(r, "thresholds", tc);
 	struct scx_table *ot = scx_table_new(r, "outliers", oc), *ct = scx_table_new(r, "cpus", cc);
 	struct thread **v;
@@ -320,7 +320,7 @@ static void finding(struct scx_table *t, const char *rule, const char *where, do
 static int bottlenecks(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const fc[] = { "rule:s:key", "where:s:key", "value:n", "threshold:n",
-					  "severity:n", "meaning:s", NULL };
+					  "severity:n", "meaning:s", NULL, };
 	struct scx_table *t = scx_table_new(r, "findings", fc);
 	uint64_t dur = agg_dur(a);
 	double secs = dur / 1e9, umax = -1, umin = 101;

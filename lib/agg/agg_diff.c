@@ -26,7 +26,7 @@ enum test { T_NONE, T_MWU, T_TAIL, T_POISSON };
 static const char *const test_names[] = { "none", "mann-whitney", "tail-proportion", "poisson" };
 enum dir { D_NEUTRAL, D_HIGHER_WORSE };
 enum cls { C_REGRESSION, C_IMPROVEMENT, C_CHANGED, C_UNTESTED, C_SAME, C__COUNT };
-static const char *const cls_names[] = { "regression", "improvement", "changed", "untested", "same" };
+static const char *const cls_names[] = { "regression", "improvement", "changed", "untested", "same", };
 
 struct row {
 	enum cls cls;
@@ -326,7 +326,7 @@ void scx_agg_diff(const struct scx_sum *a, const struct scx_sum *b, const struct
 	static const char *const nc[] = { "what:s:key", "why:s", NULL };
 	static const char *const vc[] = { "verdict:s", "regressions:u", "improvements:u",
 					  "changed:u", "same:u", "untested:u", "not_compared:u",
-					  NULL };
+					  NULL, };
 	struct scx_diff_opts o = opt ? *opt : (struct scx_diff_opts){ 0 };
 	struct ctx c = { a, b, &o, { 0 }, scx_table_new("diff", "not_compared", nc) };
 	struct scx_table *t = scx_table_new("diff", "comparison", cc), *vt;

@@ -344,9 +344,9 @@ void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s)
 
 /* The columns a person reads first; the NDJSON has everything. */
 static const int text_cpu[] = { M_UTIL, M_SWITCHES, M_INVOL, M_WAKEUPS, M_MIGR, M_XLLC, M_XNODE,
-				M_SOFTIRQ_NS, M_LOST, M_WAKE_LAT, M_RQ_DELAY, -1 };
+				M_SOFTIRQ_NS, M_LOST, M_WAKE_LAT, M_RQ_DELAY, -1, };
 static const int text_task[] = { M_UTIL, M_BUSY, M_SWITCHES, M_INVOL, M_WAKEUPS, M_MIGR,
-				 M_WAKE_LAT, M_RQ_DELAY, -1 };
+				 M_WAKE_LAT, M_RQ_DELAY, -1, };
 static const int text_dsq[] = { M_DSQ_INS, M_DSQ_DISP, M_VTIME, M_DSQ_LAT, M_DSQ_DEPTH, -1 };
 
 static struct scx_table *group_table(const struct scx_agg_snap *s, int k)

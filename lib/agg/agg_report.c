@@ -84,8 +84,8 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 {
 	static const char *const cols[] = { "tgid:i:key", "comm:s", "threads:u", "runtime:ns",
 					    "share:pct", "util:pct", "switches:u", "wakeups:u",
-					    "rq_delay:dist", NULL };
-	static const char *const sc[] = { "processes:u", "runtime:ns", "busy_share:pct", NULL };
+					    "rq_delay:dist", NULL, };
+	static const char *const sc[] = { "processes:u", "runtime:ns", "busy_share:pct", NULL, };
 	struct scx_table *t = table(r, "processes", cols), *s = table(r, "summary", sc);
 	uint64_t total = 0, dur = agg_dur(a);
 	unsigned row;
@@ -118,9 +118,9 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 
 static int wakeup_latency(struct scx_agg *a, const char *r, struct scx_table **out)
 {
-	static const char *const sc[] = { "wakeups:u", "wake_lat:dist", "rq_delay:dist", NULL };
-	static const char *const cc[] = { "cpu:i:key", "wake_lat:dist", "rq_delay:dist", NULL };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL };
+	static const char *const sc[] = { "wakeups:u", "wake_lat:dist", "rq_delay:dist", NULL, };
+	static const char *const cc[] = { "cpu:i:key", "wake_lat:dist", "rq_delay:dist", NULL, };
+	static const char *const tc[] = { "pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL, };
 	struct scx_table *s = table(r, "summary", sc), *c = table(r, "cpus", cc),
 			 *t = table(r, "threads", tc);
 	unsigned row = scx_table_row(s);
@@ -153,12 +153,12 @@ static int wakeup_latency(struct scx_agg *a, const char *r, struct scx_table **o
 
 static int latency_breakdown(struct scx_agg *a, const char *r, struct scx_table **out)
 {
-	static const char *const cols[] = { "stage:s:key", "latency:dist", "share:pct", NULL };
+	static const char *const cols[] = { "stage:s:key", "latency:dist", "share:pct", NULL, };
 	struct scx_table *t = table(r, "stages", cols);
 	const struct scx_hist *h[] = { &a->lb_wake, &a->lb_run, &a->snap.total.wake_lat, &a->lb_preempt,
-				       &a->snap.total.rq_delay };
+				       &a->snap.total.rq_delay, };
 	static const char *const names[] = { "waking->wakeup", "wakeup->running", "waking->running",
-					     "preempted->running", "runnable->running" };
+					     "preempted->running", "runnable->running", };
 	double whole = a->lb_wake.sum + a->lb_run.sum;
 
 	for (int i = 0; i < 5; i++) {
@@ -176,11 +176,11 @@ static int latency_breakdown(struct scx_agg *a, const char *r, struct scx_table 
 static int migrations(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const sc[] = { "migrations:u", "same_llc:u", "cross_llc:u", "cross_node:u",
-					  "per_sec:n", NULL };
+					  "per_sec:n", NULL, };
 	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "migrations_in:u",
-					  "cross_llc:u", "cross_node:u", NULL };
+					  "cross_llc:u", "cross_node:u", NULL, };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "migrations:u", "cross_llc:u",
-					  "cross_node:u", NULL };
+					  "cross_node:u", NULL, };
 	struct scx_table *s = table(r, "summary", sc), *c = table(r, "cpus", cc),
 			 *t = table(r, "threads", tc);
 	const struct scx_agg_stats *tot = &a->snap.total;
@@ -244,10 +244,10 @@ static int task_states(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const tc[] = { "pid:i:key", "comm:s", "running:ns", "runnable:ns",
 					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
-					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
+					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL, };
 	static const char *const pc[] = { "tgid:i:key", "comm:s", "running:ns", "runnable:ns",
 					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
-					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
+					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL, };
 	struct scx_table *t = table(r, "threads", tc), *p = table(r, "processes", pc);
 
 	FOR_THREADS(a, th)
@@ -272,7 +272,7 @@ static const char *comm_of(struct scx_agg *a, int32_t pid)
 /* How many pairs, and how many events found the pair table full. */
 static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, struct scx_table **out)
 {
-	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL };
+	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL, };
 	struct scx_table *s = table(r, "summary", sc);
 	unsigned row = scx_table_row(s);
 
@@ -308,9 +308,9 @@ static unsigned pair_row(struct scx_agg *a, struct scx_table *p, const struct pa
 static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const pc[] = { "preemptor:i:key", "preemptor_comm:s", "preempted:i:key",
-					  "preempted_comm:s", "count:u", NULL };
+					  "preempted_comm:s", "count:u", NULL, };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "preempted:u", "preempted_wait:ns",
-					  "voluntary:u", NULL };
+					  "voluntary:u", NULL, };
 	struct scx_table *p = table(r, "pairs", pc), *t = table(r, "threads", tc);
 
 	const struct pair *pr;
@@ -363,7 +363,7 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 	static const char *const mc[] = { "pid_a:i:key", "comm_a:s", "pid_b:i:key", "comm_b:s",
 					  "count:u", "a_wakes_b:u", "b_wakes_a:u", "a_b_lat_avg:ns",
 					  "a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns",
-					  NULL };
+					  NULL, };
 	struct scx_table *t = table(r, "mutual", mc);
 	const struct pair **v = scx_xmalloc((a->wakes.map.n + 1) * sizeof(*v)), *pr;
 	unsigned n = 0;
@@ -404,8 +404,8 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const pc[] = { "waker:i:key", "waker_comm:s", "wakee:i:key", "wakee_comm:s",
-					  "count:u", "lat_avg:ns", "lat_max:ns", NULL };
-	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL };
+					  "count:u", "lat_avg:ns", "lat_max:ns", NULL, };
+	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL, };
 	struct scx_table *p = table(r, "pairs", pc), *c = table(r, "chains", cc);
 
 	const struct pair *pr;

@@ -29,7 +29,7 @@ static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *
 static int cpu_utilization(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "util:pct", "busy:ns",
-					  "idle:ns", "switches:u", "involuntary:u", "slice:dist", NULL };
+					  "idle:ns", "switches:u", "involuntary:u", "slice:dist", NULL, };
 	static const char *const sc[] = { "cpus:u", "util:pct", "max_util:pct", "min_util:pct",
 					  "busy:ns", "switches:u", NULL };
 	struct scx_table *c = scx_table_new(r, "cpus", cc), *s = scx_table_new(r, "summary", sc);
@@ -69,7 +69,7 @@ static int cpu_utilization(struct scx_agg *a, const char *r, struct scx_table **
 static int runqueue_depth(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const cc[] = { "cpu:i:key", "avg:n", "p50:n", "p99:n", "max:u", "enqueues:u",
-					  "high:u", NULL };
+					  "high:u", NULL, };
 	struct scx_table *c = scx_table_new(r, "cpus", cc);
 	uint64_t dur = agg_dur(a);
 
@@ -92,7 +92,7 @@ static int softirq(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const vc[] = { "vec:s:key", "count:u", "time:ns", "cpu_pct:pct", NULL };
 	static const char *const cc[] = { "cpu:i:key", "count:u", "time:ns", "cpu_pct:pct", "top_vec:s",
-					  NULL };
+					  NULL, };
 	struct scx_table *v = scx_table_new(r, "vectors", vc), *c = scx_table_new(r, "cpus", cc);
 	const struct scx_agg_stats *t = &a->snap.total;
 	uint64_t dur = agg_dur(a), ncpu = a->snap.nr_cpus ? a->snap.nr_cpus : 1;
@@ -137,7 +137,7 @@ static int softirq(struct scx_agg *a, const char *r, struct scx_table **out)
 
 static int ipi(struct scx_agg *a, const char *r, struct scx_table **out)
 {
-	static const char *const cc[] = { "cpu:i:key", "sent:u", "received:u", "handler:ns", NULL };
+	static const char *const cc[] = { "cpu:i:key", "sent:u", "received:u", "handler:ns", NULL, };
 	static const char *const sc[] = { "sent:u", "received:u", "per_sec:n", NULL };
 	struct scx_table *c = scx_table_new(r, "cpus", cc), *s = scx_table_new(r, "summary", sc);
 	uint64_t dur = agg_dur(a);
@@ -162,7 +162,7 @@ static int ipi(struct scx_agg *a, const char *r, struct scx_table **out)
 
 static int cpu_frequency(struct scx_agg *a, const char *r, struct scx_table **out)
 {
-	static const char *const cc[] = { "cpu:i:key", "avg_khz:n", "known:ns", "last_khz:u", NULL };
+	static const char *const cc[] = { "cpu:i:key", "avg_khz:n", "known:ns", "last_khz:u", NULL, };
 	struct scx_table *c = scx_table_new(r, "cpus", cc);
 
 	FOR_CPUS(a, cp) {
@@ -188,7 +188,7 @@ static int cpu_frequency(struct scx_agg *a, const char *r, struct scx_table **ou
 static int cpu_idle(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const cc[] = { "cpu:i:key", "state:i:key", "count:u", "dur:ns", "avg_dur:ns",
-					  "idle_percent:pct", NULL };
+					  "idle_percent:pct", NULL, };
 	struct scx_table *c = scx_table_new(r, "states", cc);
 
 	FOR_CPUS(a, cp) {
@@ -214,7 +214,7 @@ static int dsq(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const dc[] = { "dsq:u:key", "inserts:u", "dispatches:u", "per_sec:n",
 					  "vtime_delta:n", "depth_avg:n", "depth_max:u", "dsq_lat:dist",
-					  "slice_used:dist", NULL };
+					  "slice_used:dist", NULL, };
 	struct scx_table *d = scx_table_new(r, "dsqs", dc);
 	uint64_t dur = agg_dur(a);
 

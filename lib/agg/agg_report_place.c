@@ -56,17 +56,17 @@ static int work_conservation(struct scx_agg *a, const char *r, struct scx_table 
 {
 	static const char *const sc[] = { "cpus:u", "violation:ns", "violation_pct:pct",
 					  "idle_while_waiting:ns", "waited:ns",
-					  "waited_while_idle:ns", "waited_while_idle_pct:pct", NULL };
+					  "waited_while_idle:ns", "waited_while_idle_pct:pct", NULL, };
 	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "idle:ns",
 					  "idle_while_waiting:ns", "iww_pct:pct", "iww_same_llc_ns:n",
 					  "iww_state0:ns", "iww_deeper:ns", "iww_state_unknown:ns",
-					  "waited:ns", "waited_while_idle:ns", NULL };
+					  "waited:ns", "waited_while_idle:ns", NULL, };
 	static const char *const lc[] = { "llc:i:key", "cpus:u", "violation:ns",
-					  "violation_pct:pct", NULL };
+					  "violation_pct:pct", NULL, };
 	static const char *const nc[] = { "node:i:key", "cpus:u", "violation:ns",
-					  "violation_pct:pct", NULL };
+					  "violation_pct:pct", NULL, };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "waited:ns", "waited_while_idle:ns",
-					  "while_idle_pct:pct", "while_llc_idle_ns:n", NULL };
+					  "while_idle_pct:pct", "while_llc_idle_ns:n", NULL, };
 	struct agg_place *p = a->place;
 	struct thread *th;
 	size_t pos;
@@ -156,11 +156,11 @@ static int work_conservation(struct scx_agg *a, const char *r, struct scx_table 
 static int runqueue_occupancy(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const sc[] = { "cpus:u", "occupancy:pct", "max_occupancy:pct",
-					  "occupancy2:pct", NULL };
+					  "occupancy2:pct", NULL, };
 	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "occupied:ns",
-					  "occupancy:pct", "occupied2:ns", "occupancy2:pct", NULL };
+					  "occupancy:pct", "occupied2:ns", "occupancy2:pct", NULL, };
 	static const char *const lc[] = { "llc:i:key", "cpus:u", "occupancy:pct", "occupancy2:pct",
-					  NULL };
+					  NULL, };
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *l = scx_table_new(r, "llcs", lc);
 	uint64_t dur = agg_dur(a), occ = 0, occ2 = 0, mx = 0;
@@ -216,14 +216,14 @@ static int runqueue_occupancy(struct scx_agg *a, const char *r, struct scx_table
 static int wakeup_placement(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const kc[] = { "class:s:key", "wakeups:u", "share:pct", "wake_lat:dist",
-					  NULL };
-	static const char *const tc[] = { "ran_on:s:key", "wakeups:u", "share:pct", NULL };
+					  NULL, };
+	static const char *const tc[] = { "ran_on:s:key", "wakeups:u", "share:pct", NULL, };
 	static const char *const cc[] = { "cpu:i:key", "wakeups:u", "prev:u", "same_llc:u",
-					  "same_node:u", "other_node:u", "new:u", "unknown:u", NULL };
+					  "same_node:u", "other_node:u", "new:u", "unknown:u", NULL, };
 	static const char *const cls[WP__COUNT] = { "prev-cpu", "same-llc", "same-node",
-						    "other-node", "new-task", "unknown" };
+						    "other-node", "new-task", "unknown", };
 	static const char *const tgt[WT__COUNT] = { "target-cpu", "target-llc", "target-node",
-						    "other-node", "target-unknown" };
+						    "other-node", "target-unknown", };
 	struct agg_place *p = a->place;
 	struct scx_table *k = scx_table_new(r, "classes", kc), *t = scx_table_new(r, "target", tc),
 			 *c = scx_table_new(r, "cpus", cc);
@@ -274,10 +274,10 @@ static int wakeup_placement(struct scx_agg *a, const char *r, struct scx_table *
 static int pre_migration(struct scx_agg *a, const char *r, struct scx_table **out)
 {
 	static const char *const sc[] = { "runs:u", "migrated:u", "migrated_pct:pct",
-					  "pre_migration:ns", "pre_mig:dist", "post_mig:dist", NULL };
-	static const char *const cc[] = { "cpu:i:key", "left:u", "pre_migration:ns", NULL };
+					  "pre_migration:ns", "pre_mig:dist", "post_mig:dist", NULL, };
+	static const char *const cc[] = { "cpu:i:key", "left:u", "pre_migration:ns", NULL, };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "migrated:u", "pre_migration:ns",
-					  "pre_mig_max:ns", NULL };
+					  "pre_mig_max:ns", NULL, };
 	struct agg_place *p = a->place;
 	struct thread *th;
 	size_t pos;
@@ -354,7 +354,7 @@ static int parallelism(struct scx_agg *a, const char *r, struct scx_table **out)
 	static const char *const sc[] = { "runnable_avg:n", "runnable_max:u", "runnable_p50:u",
 					  "runnable_p90:u", "runnable_p99:u", "active_avg:n",
 					  "active_max:u", "active_p50:u", "active_p90:u",
-					  "active_p99:u", "series_dropped:u", NULL };
+					  "active_p99:u", "series_dropped:u", NULL, };
 	static const char *const rc[] = { "runnable:u:key", "time:ns", "share:pct", NULL };
 	static const char *const ac[] = { "active:u:key", "time:ns", "share:pct", NULL };
 	static const char *const pc[] = { "ts:u", "runnable:u", "active:u", NULL };

@@ -445,7 +445,7 @@ void scx_report_openmetrics(struct scx_buf *b, const struct scx_table *list)
 				if (col->kind == SCX_COL_DIST) {
 					const struct scx_dist *d = x->dist;
 					uint64_t qv[4];
-					static const char *const q[] = { "0.5", "0.9", "0.99", "0.999" };
+					static const char *const q[] = { "0.5", "0.9", "0.99", "0.999", };
 
 					if (!d)
 						continue;

@@ -54,7 +54,9 @@ struct scx_dist {
 	double avg;
 };
 
+/* clang-format off: a braced list in a macro */
 #define SCX_HIST_INIT { 0, 0, UINT64_MAX, 0, 0, 0, NULL, { { 0 } } }
+/* clang-format on */
 
 void scx_hist_init(struct scx_hist *h);
 void scx_hist_free(struct scx_hist *h);	/* leaves an empty, usable histogram */

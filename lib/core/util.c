@@ -136,7 +136,7 @@ static int parse_scaled(const char *s, const char *const *units, const double *s
 int scx_parse_duration(const char *s, uint64_t *ns)
 {
 	static const char *const units[] = { "ns", "us", "ms", "s", "m", "h", NULL };
-	static const double scale[] = { 1, 1e3, 1e6, 1e9, 60e9, 3600e9 };
+	static const double scale[] = { 1, 1e3, 1e6, 1e9, 60e9, 3600e9, };
 
 	return parse_scaled(s, units, scale, 1e9, ns);
 }
@@ -145,7 +145,7 @@ int scx_parse_size(const char *s, uint64_t *bytes)
 {
 	static const char *const units[] = { "K", "k", "KiB", "M", "MiB", "G", "GiB", "B", NULL };
 	static const double scale[] = { 1024.0, 1024.0, 1024.0, 1048576.0, 1048576.0,
-					1073741824.0, 1073741824.0, 1 };
+					1073741824.0, 1073741824.0, 1, };
 
 	return parse_scaled(s, units, scale, 1, bytes);
 }

@@ -1150,7 +1150,7 @@ int mcp_server__run(struct mcp_server *s, int in_fd, int out_fd)
 	}
 	while (!s->out_err) {
 		struct pollfd pfd[2] = { { .fd = in_fd, .events = POLLIN },
-					 { .fd = mcp_live_fd(s), .events = POLLIN } };
+					 { .fd = mcp_live_fd(s), .events = POLLIN }, };
 		uint64_t now;
 		const char *line;
 		size_t n;

@@ -81,7 +81,7 @@ static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
 static int cmp_busy(const void *a, const void *b);
 
 static const int group_by[NR_GROUPS] = { SCX_AGG_CPU, SCX_AGG_LLC, SCX_AGG_NODE, SCX_AGG_DSQ,
-					  SCX_AGG_TGID, SCX_AGG_PID };
+					  SCX_AGG_TGID, SCX_AGG_PID, };
 
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
@@ -379,7 +379,7 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 	{
 		struct scx_agg_opts o = { .interval_ns = LIVE_INTERVAL_NS,
 					  .by = (1u << SCX_AGG_BY__COUNT) - 1, .limit = 200,
-					  .emit = on_snap, .ctx = l };
+					  .emit = on_snap, .ctx = l, };
 		struct scx_topo *t = scx_topo__from_sysfs("/sys");
 
 		l->agg = scx_agg__new(t, &o);

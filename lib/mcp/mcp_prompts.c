@@ -300,7 +300,7 @@ unsigned mcp_complete_prompt(struct mcp_server *s, const char *name, const char 
 	static const char *const scheds[] = { "scx_bpfland", "scx_cosmos", "scx_flash",
 					      "scx_lavd", "scx_layered", "scx_mitosis", "scx_p2dq",
 					      "scx_rustland", "scx_rusty", "scx_simple", "scx_tickless",
-					      NULL };
+					      NULL, };
 
 	*total = 0;
 	if (!strcmp(arg, "trace_id"))

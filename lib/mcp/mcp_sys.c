@@ -99,7 +99,7 @@ int mcp_sys_topology(struct scx_jw *w, bool full, bool offline)
 int mcp_sys_cpu(struct scx_jw *w)
 {
 	static const char *const cols[] = { "user", "nice", "system", "idle", "iowait", "irq",
-					    "softirq", "steal" };
+					    "softirq", "steal", };
 	FILE *f = fopen("/proc/stat", "re");
 	char line[512];
 	long hz = sysconf(_SC_CLK_TCK);
@@ -149,7 +149,7 @@ int mcp_sys_cpu(struct scx_jw *w)
 int mcp_sys_memory(struct scx_jw *w)
 {
 	static const char *const keys[] = { "MemTotal", "MemFree", "MemAvailable", "Buffers",
-					    "Cached", "SwapTotal", "SwapFree", "Dirty", "Slab" };
+					    "Cached", "SwapTotal", "SwapFree", "Dirty", "Slab", };
 	FILE *f = fopen("/proc/meminfo", "re");
 	char line[256];
 

@@ -31,13 +31,15 @@
 #define B "boolean"
 #define O "object"
 #define A "array"
+/* clang-format off: a braced list in a macro */
 #define TRACE_OUT { "trace_id", S }, { "truncated", O }, { "note", S }
+/* clang-format on */
 static const struct mcp_out out_load[] = {
 	TRACE_OUT, { "resource", S }, { "path", S }, { "format", S }, { "producer", S },
 	{ "events", N }, { "duration_ns", N }, { "cpus", N }, { "tasks", N },
-	{ "memory_bytes", N }, { "load_ms", N }, { "warning", S }, { "next", S }, { NULL } };
+	{ "memory_bytes", N }, { "load_ms", N }, { "warning", S }, { "next", S }, { NULL }, };
 static const struct mcp_out out_list[] = {
-	{ "traces", A }, { "memory_bytes", N }, { "memory_cap_bytes", N }, { NULL } };
+	{ "traces", A }, { "memory_bytes", N }, { "memory_cap_bytes", N }, { NULL }, };
 static const struct mcp_out out_unload[] = { { "unloaded", S }, { "freed_bytes", N }, { NULL } };
 static const struct mcp_out out_summary[] = {
 	TRACE_OUT, { "path", S }, { "format", S }, { "producer", S }, { "hostname", S },
@@ -45,7 +47,7 @@ static const struct mcp_out out_summary[] = {
 	{ "duration_ns", N }, { "cpus", N }, { "tasks", N }, { "lost_events", N },
 	{ "skipped_records", N }, { "out_of_order_events", N }, { "events_by_type", O },
 	{ "switches_per_sec", N }, { "wakeups_per_sec", N }, { "has_topology", B },
-	{ "memory_bytes", N }, { "load_ms", N }, { NULL } };
+	{ "memory_bytes", N }, { "load_ms", N }, { NULL }, };
 static const struct mcp_out out_query[] = {
 	TRACE_OUT, { "events", A }, { "matched", N }, { "offset", N }, { "returned", N },
 	{ "next_offset", N }, { "function", S }, { "field", S }, { "groups", A },
@@ -53,16 +55,16 @@ static const struct mcp_out out_query[] = {
 	{ "value", N }, { NULL } };
 static const struct mcp_out out_analysis[] = {
 	TRACE_OUT, { "analysis", S }, { "report", O }, { "method", S }, { "category", S },
-	{ NULL } };
+	{ NULL }, };
 static const struct mcp_out out_discover[] = {
-	{ "analyses", A }, { "scxtop_aliases", O }, { NULL } };
+	{ "analyses", A }, { "scxtop_aliases", O }, { NULL }, };
 static const struct mcp_out out_run_all[] = {
-	TRACE_OUT, { "rows_per_table", N }, { "reports", O }, { NULL } };
+	TRACE_OUT, { "rows_per_table", N }, { "reports", O }, { NULL }, };
 static const struct mcp_out out_ptimeline[] = {
 	TRACE_OUT, { "pid", N }, { "tgid", N }, { "comm", S }, { "timeline", A },
-	{ "summary", O }, { NULL } };
+	{ "summary", O }, { NULL }, };
 static const struct mcp_out out_ctimeline[] = {
-	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { NULL } };
+	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { NULL }, };
 static const struct mcp_out out_correlate[] = {
 	TRACE_OUT, { "pid", N }, { "wakeup_event", S }, { "summary", O }, { "slowest", A },
 	{ NULL } };
@@ -70,31 +72,33 @@ static const struct mcp_out out_compare[] = {
 	{ "trace_a", S }, { "trace_b", S }, { "verdict", S }, { "regressions", N },
 	{ "improvements", N }, { "report", O }, { NULL } };
 static const struct mcp_out out_export[] = {
-	TRACE_OUT, { "output_path", S }, { "bytes", N }, { "analyses", N }, { NULL } };
+	TRACE_OUT, { "output_path", S }, { "bytes", N }, { "analyses", N }, { NULL }, };
 /* live tools: without a capture or a profile they say so (available, hint) */
+/* clang-format off: a braced list in a macro */
 #define LIVE_OUT { "available", B }, { "hint", S }, { "note", S }
+/* clang-format on */
 static const struct mcp_out out_stats[] = {
 	LIVE_OUT, { "group", S }, { "interval_seq", N }, { "start_ns", N }, { "end_ns", N },
 	{ "events", N }, { "lost", N }, { "total_rows", N }, { "omitted_rows", N },
 	{ "rows", A }, { "running", B }, { "capture", S }, { "producer", S },
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N },
 	{ "sched_ext_supported", B }, { "active", B }, { "name", S }, { "class", S },
-	{ "ops", S }, { "state", S }, { "cpu", O }, { "memory", O }, { NULL } };
+	{ "ops", S }, { "state", S }, { "cpu", O }, { "memory", O }, { NULL }, };
 static const struct mcp_out out_topology[] = {
 	{ "nr_cpus", N }, { "nr_online", N }, { "nr_cores", N }, { "nr_llcs", N },
-	{ "nr_nodes", N }, { "cpus", A }, { "error", S }, { NULL } };
+	{ "nr_nodes", N }, { "cpus", A }, { "error", S }, { NULL }, };
 static const struct mcp_out out_tracking[] = {
 	{ "action", S }, { "running", B }, { "capture", S }, { "producer", S },
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N }, { "exit_status", N },
 	{ "error", S }, { "note", S }, { "next", S }, { NULL } };
 static const struct mcp_out out_live_report[] = {
-	LIVE_OUT, { "report", O }, { "mode", S }, { NULL } };
+	LIVE_OUT, { "report", O }, { "mode", S }, { NULL }, };
 static const struct mcp_out out_profile[] = {
 	LIVE_OUT, { "action", S }, { "running", B }, { "event", S }, { "freq_hz", N },
 	{ "cpu", N }, { "pid", N }, { "samples", N }, { "dropped_samples", N },
 	{ "distinct_stacks", N }, { "duration_ms", N }, { "samples_in_untracked_stacks", N },
 	{ "kernel_symbols", N }, { "symbols", A }, { "distinct_symbols", N }, { "stacks", A },
-	{ "stacks_omitted", N }, { NULL } };
+	{ "stacks_omitted", N }, { NULL }, };
 #undef S
 #undef N
 #undef B

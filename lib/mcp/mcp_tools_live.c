@@ -38,7 +38,7 @@ int mcp_t_topology(struct mcp_call *c)
 int mcp_t_query_stats(struct mcp_call *c)
 {
 	static const char *const types[] = { "cpu", "llc", "node", "dsq", "process", "thread",
-					     "scheduler", "system", NULL };
+					     "scheduler", "system", NULL, };
 	int64_t limit = 20;
 	int k;
 
@@ -326,7 +326,7 @@ static int live_report(struct mcp_call *c, const char *name, const struct view *
 int mcp_t_waker_wakee(struct mcp_call *c)
 {
 	static const char *const modes[] = { "critical", "frequency", "latency", "bidirectional",
-					     "for_pid", "summary", NULL };
+					     "for_pid", "summary", NULL, };
 	static const char *const sort[] = { "lat_max", "count", "lat_avg", "count", "count", NULL };
 	static const char *const pairs[] = { "summary", "pairs", "chains", NULL };
 	static const char *const mutual[] = { "summary", "mutual", NULL };
@@ -366,7 +366,7 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 
 int mcp_t_softirq(struct mcp_call *c)
 {
-	static const char *const modes[] = { "summary", "by_type", "by_cpu", NULL };
+	static const char *const modes[] = { "summary", "by_type", "by_cpu", NULL, };
 	static const char *const vectors[] = { "vectors", NULL }, *const cpus[] = { "cpus", NULL };
 	int64_t limit = 20, nr = -1;
 	struct view v = { 0 };
@@ -391,7 +391,7 @@ int mcp_t_softirq(struct mcp_call *c)
 int mcp_t_prof_start(struct mcp_call *c)
 {
 	struct scx_profile_opts o = { .event = "hw:cycles", .freq = 99, .cpu = -1, .pid = -1,
-				      .max_samples = 10000 };
+				      .max_samples = 10000, };
 	char event[64] = "", err[256] = "";
 	int64_t freq = 99, cpu = -1, pid = -1, max = 10000, dur = 0;
 

@@ -308,7 +308,7 @@ int mcp_t_query(struct mcp_call *c)
 	double asum = 0;
 	uint64_t acount = 0;
 	static const char *const funcs[] = { "count", "count_by", "avg", "min", "max", "group_by",
-					     NULL };
+					     NULL, };
 	struct fcache afc = { .name = afield };
 
 	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || mcp_arg_range(c, &from, &to) ||

@@ -345,7 +345,7 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	}
 	if (rc == -EPROTO) {
 		/* not an scx-events stream: a Perfetto trace, through the fd we opened */
-		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l };
+		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l, };
 		char serr[400];
 
 		snprintf(serr, sizeof(serr), "%s", err);
@@ -459,7 +459,7 @@ bool mcp_trace_id_ok(const char *id)
 struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 {
 	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .limit = 1000 };
+				  .limit = 1000, };
 	struct scx_event e;
 	uint64_t t0;
 	size_t off = 0;

@@ -436,7 +436,7 @@ static uint64_t dsq_uuid(int cpu, int k)
 static int dsq_counters(struct scx_pf_writer *w, int cpu, const struct scx_event *e)
 {
 	static const char *const names[] = { "DSQ latency", "DSQ depth", "DSQ vtime", "slice" };
-	const uint64_t vals[] = { e->sw.dsq_lat_ns, e->sw.dsq_depth, e->sw.dsq_vtime, e->sw.slice_ns };
+	const uint64_t vals[] = { e->sw.dsq_lat_ns, e->sw.dsq_depth, e->sw.dsq_vtime, e->sw.slice_ns, };
 	struct wcpu *c = w->cpu[cpu];
 	uint8_t buf[160], *p, d[128], *q, cd[16], *r;
 	int rc;

@@ -122,7 +122,7 @@ static void scan(struct prof_hintrec *r)
 	while ((n = read(fd, rec, sizeof(rec))) > 0) {
 		for (size_t i = 0; i < (size_t)n / sizeof(rec[0]); i++) {
 			struct prof_hint_rec h = { (int32_t)rec[i].pid, (int32_t)rec[i].tgid,
-						   rec[i].hints, rec[i].ts };
+						   rec[i].hints, rec[i].ts, };
 
 			emit(r, &h, true);
 		}

@@ -391,7 +391,7 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 	deadline = scx_now_mono_ns() + o->timeout_ns;
 	while (!reap(&perf, false)) {
 		struct pollfd pfd[2] = { { perf.err_fd, POLLIN, 0 },
-					 { hr ? prof_hintrec__fd(hr) : -1, POLLIN, 0 } };
+					 { hr ? prof_hintrec__fd(hr) : -1, POLLIN, 0 }, };
 		uint64_t now = scx_now_mono_ns();
 		int ms = hr ? 10 : 100;	/* the hint scan runs every 10 ms */
 

@@ -611,7 +611,7 @@ static inline size_t skip_ws1(const char *s, size_t i, size_t n)
 static inline unsigned digits8(const char *p, uint64_t *m)
 {
 	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-					   100000000 };
+					   100000000, };
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	uint64_t w, d, bad;
 	unsigned k;

@@ -231,25 +231,25 @@ static const struct col cpu_cols[] = {
 	ID("cpu", "CPU", 5), { "llc", "LLC", 4, -1, CF_PARENT },
 	V("util", "UTIL%", 7, TC_UTIL, CF_PCT), V("sw", "SW/s", 7, TC_SW, CF_RATE),
 	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS, MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT), { 0 }
+	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT), { 0 },
 };
 static const struct col llc_cols[] = {
 	ID("llc", "LLC", 5), { "node", "NODE", 5, -1, CF_PARENT },
 	V("util", "UTIL%", 7, TC_UTIL, CF_PCT), V("sw", "SW/s", 7, TC_SW, CF_RATE),
 	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS, MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT), { 0 }
+	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT), { 0 },
 };
 static const struct col node_cols[] = {
 	ID("node", "NODE", 5), V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
 	V("sw", "SW/s", 7, TC_SW, CF_RATE), V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS,
 	MIG_COLS, V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
-	{ 0 }
+	{ 0 },
 };
 static const struct col proc_cols[] = {
 	ID("pid", "PID", 8), { "comm", "COMM", 17, -1, CF_LABEL },
 	V("threads", "THR", 5, TC_THREADS, CF_NUM), V("util", "CPU%", 6, TC_UTIL, CF_PCT),
 	V("sw", "SW/s", 7, TC_SW, CF_RATE), V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS,
-	MIG_COLS, V("slice", "SLICE", 8, TC_SLICE, CF_NS), { 0 }
+	MIG_COLS, V("slice", "SLICE", 8, TC_SLICE, CF_NS), { 0 },
 };
 static const struct col dsq_cols[] = {
 	{ "dsq", "DSQ", 18, -1, CF_HEX }, V("disp", "DISP/s", 8, TC_DISP, CF_RATE),
@@ -257,14 +257,14 @@ static const struct col dsq_cols[] = {
 	V("p99", "QLAT.p99", 10, TC_P99, CF_NS), V("depth", "DEPTH", 7, TC_DEPTH, CF_NUM1),
 	V("maxdepth", "MAXDEP", 8, TC_DEPTHMAX, CF_NUM),
 	V("vtime", "VTIME+", 9, TC_VTIME, CF_RATE), V("slice", "SLICE", 8, TC_SLICE, CF_NS),
-	{ 0 }
+	{ 0 },
 };
 
 static const struct col *const view_cols[TV__COUNT] = {
-	cpu_cols, llc_cols, node_cols, proc_cols, dsq_cols, NULL
+	cpu_cols, llc_cols, node_cols, proc_cols, dsq_cols, NULL,
 };
 static const enum top_table_id view_table[TV__COUNT] = {
-	TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_DSQ, TT_CPU
+	TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_DSQ, TT_CPU,
 };
 
 static int ncols(enum top_viewid v)
@@ -519,11 +519,11 @@ enum role { R_NONE, R_TITLE, R_HEAD, R_TAB, R_LOW, R_MID, R_HIGH, R_ALERT, R_DIM
 
 static const char *const themes[TH__COUNT][R__COUNT] = {
 	[TH_DEFAULT] = { "", "1;36", "30;46", "1;30;46", "32", "33", "31", "1;37;41", "90",
-			 "1;34", "30;47" },
+			 "1;34", "30;47", },
 	[TH_OCEAN] = { "", "1;34", "37;44", "1;33;44", "36", "34", "35", "1;37;45", "90", "1;36",
-		       "30;46" },
+		       "30;46", },
 	[TH_FOREST] = { "", "1;32", "30;42", "1;37;42", "32", "92", "33", "1;37;41", "90", "1;32",
-			"30;42" },
+			"30;42", },
 	[TH_GREY] = { "", "1", "7", "1;7", "37", "97", "1;97", "1;7", "90", "1", "7" },
 };
 

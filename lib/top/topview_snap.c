@@ -230,7 +230,7 @@ int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *
 {
 	static const char *const kinds[] = { "cpu", "llc", "node", "tgid", "pid", "dsq" };
 	static const enum top_table_id tables[] = { TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_THREAD,
-						    TT_DSQ };
+						    TT_DSQ, };
 	struct sp p = { .d = d };
 	double v, dur = 0;
 	int t, g;

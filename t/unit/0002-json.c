@@ -483,7 +483,7 @@ static void reader_vs_reference(void)
 		/* JSON's own bytes, and bytes no JSON text holds outside a string */
 		static const char mut[] = { '{', '}', '[', ']', ',', ':', '"', ' ', '\\', 'x',
 					    '0', '-', 'e', '.', '1', 't', 'n', '\t', 0, 1, 0x7f,
-					    (char)0x80, (char)0xc3, (char)0xff };
+					    (char)0x80, (char)0xc3, (char)0xff, };
 		switch (rnd(3)) {
 		case 0:
 			if (n)

@@ -53,7 +53,7 @@ static void rand_str(char *dst, unsigned size)
 {
 	static const char *pieces[] = { "a", "\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9",
 					"\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff", "\xc3",
-					"\xed\xa0\x80", "\xc0\xaf", "\x80", "/", "kworker/0:1" };
+					"\xed\xa0\x80", "\xc0\xaf", "\x80", "/", "kworker/0:1", };
 	unsigned len = rnd() % (size + 1), n = 0;
 
 	memset(dst, 0, size);
@@ -648,7 +648,7 @@ static int parse_by(int path, const char *line, size_t n, struct scx_event *e, c
 static void canonical_path(void)
 {
 	static const char bytes[] = { ' ', '"', '\\', ',', '}', '{', ':', '0', '9', '-', 'a',
-				      '.', 'e', '\t', '\x1f', '\x80', '\xc3', '\xa9', '\xff' };
+				      '.', 'e', '\t', '\x1f', '\x80', '\xc3', '\xa9', '\xff', };
 	char line[2048], mut[2048], m[3][256];
 	struct scx_event e[3], ec;
 	unsigned plain = 0, taken = 0, mismatch = 0, wrong = 0, mutants = 0, mut_taken = 0;

@@ -211,7 +211,7 @@ static int report_rows(struct scx_agg *a, const char *rep, const char *table)
 
 static void test_mutual(struct scx_topo *topo)
 {
-	struct scx_agg_opts o = { 0 };
+	struct scx_agg_opts o = { 0, };
 	/*
 	 * cpu0: 100 wakes 200 (runs 100 ns later), 200 wakes 100 (300 ns),
 	 * 100 wakes 200 again (200 ns); cpu2: 300 wakes 400 (400 ns), and 400
@@ -305,7 +305,7 @@ static bool near(double x, double want)
  */
 static struct scx_agg *cpu_spread(struct scx_topo *topo, const uint64_t *busy)
 {
-	struct scx_agg_opts o = { 0 };
+	struct scx_agg_opts o = { 0, };
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	struct scx_event e[17];
 	unsigned n = 0;
@@ -324,15 +324,15 @@ static struct scx_agg *cpu_spread(struct scx_topo *topo, const uint64_t *busy)
 static void test_cpu_outliers(void)
 {
 	static const uint64_t skewed[8] = { 100000, 110000, 120000, 130000, 140000, 150000, 160000,
-					    900000 };
+					    900000, };
 	static const uint64_t even[8] = { 130000, 130000, 130000, 130000, 130000, 130000, 130000,
-					  130000 };
+					  130000, };
 	static const struct { const char *method; double bound, score; } want[] = {
 		{ "iqr", 20.5, 74.75 / 3.5 }, { "mad", 13.5 + 7 / 0.6745, 0.6745 * 76.5 / 2 },
 		{ "percentile", 84.82, 90 / 84.82 },
 	};
 	static const char *const metrics[] = { "cpu_util", "cpu_switch_rate", "cpu_wake_lat_p99",
-					       "cpu_rq_delay_p99", "cpu_softirq_pct" };
+					       "cpu_rq_delay_p99", "cpu_softirq_pct", };
 	static const char *const methods[] = { "iqr", "mad", "stddev", "percentile" };
 	struct scx_topo *topo = scx_topo__synthetic(8, 4, 1);
 	struct scx_agg *a = cpu_spread(topo, skewed);
@@ -398,7 +398,7 @@ static int on_snap_tgid(struct scx_agg *a, const struct scx_agg_snap *s, void *c
 static void test_group_reuse(struct scx_topo *topo)
 {
 	struct scx_agg_opts o = { .emit = on_snap_tgid, .by = 1u << SCX_AGG_TGID,
-				  .interval_ns = 100000 };
+				  .interval_ns = 100000, };
 	/*
 	 * [0, 100000): 500 waits 30000 and 40000 on cpu1; [100000, 200000): only
 	 * 600, waiting 70.  The second interval's group reuses the first's
@@ -453,7 +453,7 @@ static int on_snap_by(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx
 static void test_set_by(struct scx_topo *topo)
 {
 	struct scx_agg_opts o = { .emit = on_snap_by, .by = 1u << SCX_AGG_CPU,
-				  .need = SCX_AGG_NEED_CPUS, .interval_ns = 100000 };
+				  .need = SCX_AGG_NEED_CPUS, .interval_ns = 100000, };
 	/* 500 runs in [0, 100000), sleeps from 32000, wakes at 150000 and runs at 150500 */
 	struct scx_event e1[] = {
 		wake(1000, 0, 500, 1, 0), sw(2000, 1, 0, 0, 500),
@@ -522,7 +522,7 @@ static void test_table_sort(void)
 static void test_no_task_stats(struct scx_topo *topo)
 {
 	struct scx_agg_opts o = { .by = 1u << SCX_AGG_CPU, .need = SCX_AGG_NEED_CPUS,
-				  .interval_ns = 1000000000 };
+				  .interval_ns = 1000000000, };
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	size_t mem_100 = 0;
 	uint64_t ts = 1000;
@@ -578,7 +578,7 @@ static void test_skip_hists(struct scx_topo *topo)
 	scenario(e, &n);
 	for (unsigned k = 0; k < 2; k++) {
 		struct scx_agg_opts o = { .emit = on_snap_skip, .ctx = &k, .by = 1u << SCX_AGG_CPU,
-					  .need = SCX_AGG_NEED_CPUS };
+					  .need = SCX_AGG_NEED_CPUS, };
 		struct scx_agg *a;
 
 		if (k)
@@ -625,7 +625,7 @@ static void test_skip_cpu_hists(struct scx_topo *topo)
 				  .by = 1u << SCX_AGG_CPU | 1u << SCX_AGG_DSQ,
 				  .need = SCX_AGG_NEED_CPUS,
 				  .skip_hists = SCX_AGG_HIST_SLICE_USED,
-				  .skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH };
+				  .skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH, };
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	uint64_t ts = 1000;
 
@@ -657,7 +657,7 @@ static void test_skip_cpu_hists(struct scx_topo *topo)
 int main(void)
 {
 	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
-	struct scx_agg_opts o = { .emit = on_snap, .by = (1u << SCX_AGG_BY__COUNT) - 1 };
+	struct scx_agg_opts o = { .emit = on_snap, .by = (1u << SCX_AGG_BY__COUNT) - 1, };
 	/* by all: the process tables are kept (see the memory test below) */
 	struct scx_event e[32];
 	struct scx_agg *a;
