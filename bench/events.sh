@@ -14,6 +14,8 @@
 #
 #   REPS=5 LOOPS=400000 sh bench/events.sh            (needs root)
 #   TRACERS="scx-bin perf-record" sh bench/events.sh   (a subset)
+#   KINDS=pipe sh bench/events.sh                       (one workload)
+#   TRACERS="scx-bin scx-bin-nocg" sh bench/events.sh  (the cost of cgroup ids)
 # Output: a markdown table on stdout; logs in $OUT (default a temp dir).
 set -u
 B=${SCX_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/.output}
@@ -23,7 +25,7 @@ LOOPS=${LOOPS:-400000}
 MSG_LOOPS=${MSG_LOOPS:-200}
 OUT=${OUT:-$(mktemp -d /tmp/scx-bench-events.XXXXXX)}
 mkdir -p "$OUT"
-TRACERS=${TRACERS:-"scx-bin scx-ndjson scx-all-ndjson scx-bin-nostage perf-record perf-sched bpftrace-count"}
+TRACERS=${TRACERS:-"scx-bin scx-ndjson scx-flight scx-all-ndjson scx-bin-nostage perf-record perf-sched bpftrace-count"}
 SCHED5=sched:sched_switch,sched:sched_wakeup,sched:sched_waking,sched:sched_wakeup_new,sched:sched_migrate_task
 
 if [ "$(id -u)" != 0 ]; then
@@ -55,8 +57,11 @@ start_tracer() {
 	case $1 in
 	scx-bin) "$EV" -v -e sched -f binary -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	scx-bin-nostage) "$EV" -v -e sched -f binary --no-stage -o /dev/null 2>"$OUT/err" & tpid=$! ;;
+	scx-bin-nocg) "$EV" -v -e sched -f binary --no-cgroups -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	scx-ndjson) "$EV" -v -e sched -o /dev/null 2>"$OUT/err" & tpid=$! ;;
 	scx-all-ndjson) "$EV" -v -o /dev/null 2>"$OUT/err" & tpid=$! ;;
+	# the flight recorder: events kept in a ring, nothing written until a trigger
+	scx-flight) "$EV" -v -e sched --flight 10s,256M -o "$OUT/flight" 2>"$OUT/err" & tpid=$! ;;
 	perf-record) perf record -q -e "$SCHED5" -a -o "$OUT/perf.data" 2>"$OUT/err" & tpid=$! ;;
 	perf-sched) perf sched record -q -o "$OUT/perf.data" 2>"$OUT/err" >/dev/null & tpid=$! ;;
 	bpftrace-count)
@@ -130,7 +135,7 @@ echo "bench/events.sh: $(nproc) cpus, kernel $(uname -r), reps $REPS, pipe -l $L
 echo
 echo "| workload | tracer | thr ratio median [min-max] | clean pairs | wl-CPU ratio median | events captured/run | lost |"
 echo "|---|---|---|---|---|---|---|"
-for KIND in pipe messaging; do
+for KIND in ${KINDS:-pipe messaging}; do
 	for TR in $TRACERS; do
 		case "$KIND $TR" in "messaging scx-bin-nostage" | "messaging scx-all-ndjson") continue ;; esac
 		cell

@@ -37,6 +37,7 @@ const volatile __u32 filter_comm_on = 0;
 const volatile __u64 filter_comm[2] = {};
 const volatile __u32 filter_cpus_on = 0;
 const volatile __u64 filter_cpus[EV_MAX_CPUS / 64] = {};
+const volatile __u32 cgroup_on = 0;		/* cgroup v2 is mounted: read tasks' cgroup ids */
 const volatile __u32 sw_state_arg = 1;		/* sched_switch has the prev_state argument */
 
 struct {
@@ -257,6 +258,18 @@ static __always_inline void copy_comm(char *dst, struct task_struct *p)
 	d[1] = *(__u64 *)&p->comm[8];
 }
 
+/*
+ * The task's cgroup v2 id: the kernfs id of its default-hierarchy cgroup,
+ * what bpf_get_current_cgroup_id() gives for current.  Direct loads (tp_btf
+ * pointers, PROBE_MEM); 0 for the idle task, which belongs to no cgroup.
+ */
+static __always_inline __u64 task_cgroup(struct task_struct *p)
+{
+	if (!cgroup_on || !p->pid)
+		return 0;
+	return p->cgroups->dfl_cgrp->kn->id;
+}
+
 static __always_inline __u16 report_state(bool preempt, unsigned int state, struct task_struct *p)
 {
 	return ev_report_state(preempt, state, p->exit_state);
@@ -472,6 +485,8 @@ static __always_inline void fill_switch(struct ev_switch *e, bool preempt, struc
 	e->next_prio = next->prio;
 	copy_comm(e->prev_comm, prev);
 	copy_comm(e->next_comm, next);
+	e->prev_cgroup = task_cgroup(prev);
+	e->next_cgroup = task_cgroup(next);
 }
 
 static __always_inline bool switch_ok(struct task_struct *prev, struct task_struct *next)
@@ -481,6 +496,25 @@ static __always_inline bool switch_ok(struct task_struct *prev, struct task_stru
 	if (task_filter_on() && !task_ok(prev) && !task_ok(next))
 		return false;
 	return true;
+}
+
+/*
+ * The debug dump the kernel writes when a scheduler errors out or stalls, one
+ * line per call, all from one CPU under the dump lock: user space parses it.
+ * Sent at once (as from idle), as the scheduler is on its way out.
+ */
+SEC("?tp_btf/sched_ext_dump")
+int BPF_PROG(on_scx_dump, const char *line)
+{
+	struct ev_scx_dump e = {};
+
+	e.h.ts = bpf_ktime_get_boot_ns();
+	e.h.type = EVK_SCX_DUMP;
+	e.h.aux = 0;
+	if (bpf_probe_read_kernel_str(e.line, sizeof(e.line), line) < 0)
+		e.line[0] = 0;
+	emit(&e, sizeof(e), true);
+	return 0;
 }
 
 SEC("tp_btf/sched_switch")
@@ -569,6 +603,7 @@ static __always_inline void wakeup_event(struct task_struct *p, __u16 kind)
 	e->waker_pid = (__u32)id;
 	e->waker_tgid = id >> 32;
 	copy_comm(e->comm, p);
+	e->cgroup = task_cgroup(p);
 	rec_end(st, e, sizeof(*e), false);
 }
 

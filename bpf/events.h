@@ -45,6 +45,7 @@ enum ev_kind {
 	EVK_SCX_ENABLE,
 	EVK_SCX_DISABLE,
 	EVK_DSQ_INSERT,
+	EVK_SCX_DUMP,		/* one line of a sched_ext debug dump */
 	EVK__COUNT
 };
 
@@ -82,6 +83,7 @@ struct ev_switch {
 	__u32 _pad;
 	char prev_comm[EV_COMM_LEN];
 	char next_comm[EV_COMM_LEN];
+	__u64 prev_cgroup, next_cgroup;	/* cgroup v2 ids, 0 unknown (idle, or cgroup_on off) */
 };
 
 struct ev_switch_scx {
@@ -100,6 +102,7 @@ struct ev_wakeup {
 	__s32 pid, tgid, prio, target_cpu;
 	__s32 waker_pid, waker_tgid;
 	char comm[EV_COMM_LEN];
+	__u64 cgroup;
 };
 
 struct ev_migrate {
@@ -171,6 +174,13 @@ struct ev_dsq_insert {
 	__u32 depth;
 	__u32 _pad;
 	char comm[EV_COMM_LEN];
+};
+
+/* sched_ext_dump: the kernel's line (at most 1023 bytes) cut to fit EV_MAX_REC */
+#define EV_DUMP_LINE_LEN 232
+struct ev_scx_dump {
+	struct ev_hdr h;
+	char line[EV_DUMP_LINE_LEN];
 };
 
 /* The per-CPU staging buffer (map 'stage'); user space drains it at stop. */

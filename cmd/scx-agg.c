@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "agg/agg.h"
+#include "agg/agg_ksnap.h"
 #include "agg/prom.h"
 #include "agg/agg_summary.h"
 #include "core/opts.h"
@@ -23,20 +24,25 @@
 #include "perfetto/perfetto_read.h"
 
 enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER, OPT_TEXTFILE, OPT_SUMMARY,
-       OPT_ALPHA, OPT_MIN_CHANGE };
+       OPT_ALPHA, OPT_MIN_CHANGE, OPT_CG_DEPTH, OPT_CG_TOP, OPT_CG_SORT,
+       OPT_MAX_TASKS };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
-static const struct scx_opt opts[] = {
+/* not const: -r's completion words come from the report table (report_help()) */
+static struct scx_opt opts[] = {
 	{ 'I', "interval", "DURATION", "one snapshot per DURATION of event time (e.g. 1s, 250ms)" },
 	{ OPT_ONCE, "once", NULL, "one snapshot for the whole input (the default)" },
 	{ 'g', "by", "LIST",
-	  "group by cpu,llc,node,pid,tgid,comm,dsq or all (default cpu,llc,node)",
-	  "cpu llc node pid tgid comm dsq all" },
-	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)",
-	  "all cpu-utilization process-runtime wakeup-latency latency-breakdown migrations "
-	  "task-states preemptions wakeup-graph runqueue-depth fairness softirq ipi "
-	  "cpu-frequency cpu-idle dsq outliers bottlenecks work-conservation runqueue-occupancy "
-	  "wakeup-placement pre-migration parallelism" },
+	  "group by cpu,llc,node,pid,tgid,comm,dsq,cgroup or all (default cpu,llc,node)",
+	  "cpu llc node pid tgid comm dsq cgroup all" },
+	{ OPT_CG_DEPTH, "cgroup-depth", "N",
+	  "cgroup groups: fold paths to their first N levels below the root (default 0: whole)" },
+	{ OPT_CG_TOP, "cgroup-top", "N",
+	  "cgroup groups: the N first by --cgroup-sort, the rest in one \"(other)\" row (default 50)" },
+	{ OPT_CG_SORT, "cgroup-sort", "METRIC",
+	  "rank cgroups by busy, rq-delay, rq-p99, wakeups or switches (default busy)",
+	  "busy rq-delay rq-p99 wakeups switches" },
+	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)" },
 	{ 'n', "limit", "N", "rows per report table (default 20, 0 for all)" },
 	{ 't', "threshold", "NAME=VALUE", "set a report threshold (repeatable)" },
 	{ 'f', "format", "FORMAT",
@@ -49,6 +55,8 @@ static const struct scx_opt opts[] = {
 	  "sort events within this window once any arrives out of order (default 100ms for scx-events, else 0)" },
 	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON overriding the stream's and this machine's",
 	  "@file" },
+	{ OPT_MAX_TASKS, "max-tasks", "N",
+	  "track at most N tasks, forgetting the least recently seen (default 65536)" },
 	{ 'o', "output", "FILE", "write to FILE instead of stdout", "@file" },
 	{ OPT_TEXTFILE, "textfile", "FILE",
 	  "rewrite FILE atomically with the prometheus figures at every interval (node_exporter)",
@@ -66,23 +74,40 @@ static const struct scx_opt_old old_spellings[] = {
 
 static const char *const subcommands[] = { "diff", NULL };
 
-static const struct scx_cmd cmd = {
+static struct scx_cmd cmd = {
 	.name = "scx-agg",
 	.subcommands = subcommands,
 	.args = "[FILE]...",
 	.summary = "Aggregate scheduler events per CPU, LLC, node, task and DSQ, and analyse them.",
 	.opts = opts,
 	.old = old_spellings,
-	.footer = "Reads stdin when no FILE is given.  Reports: cpu-utilization process-runtime\n"
-		  "wakeup-latency latency-breakdown migrations task-states preemptions wakeup-graph\n"
-		  "runqueue-depth fairness softirq ipi cpu-frequency cpu-idle dsq outliers bottlenecks\n"
-		  "work-conservation runqueue-occupancy wakeup-placement pre-migration parallelism.\n",
 };
+
+/*
+ * --help's list of reports and -r's completion words, from the report table
+ * so that neither can miss a report.
+ */
+static void report_help(void)
+{
+	static struct scx_buf words, footer;
+
+	scx_buf_addstr(&words, "all");
+	scx_buf_addstr(&footer, "Reads stdin when no FILE is given.\n\nReports (-r NAME):\n");
+	for (const struct scx_agg_report *r = scx_agg_reports; r->name; r++) {
+		scx_buf_printf(&words, " %s", r->name);
+		scx_buf_printf(&footer, "  %-20s%s\n", r->name, r->summary);
+	}
+	scx_buf_printf(&footer, "  %-20s%s\n", "all", "every report above");
+	for (struct scx_opt *o = opts; o->key; o++)
+		if (o->key == 'r')
+			o->values = words.data;
+	cmd.footer = footer.data;
+}
 
 struct ctx {
 	enum fmt fmt;
 	bool snapshots, summary;
-	const char *reports[32];
+	const struct scx_agg_report *reports[32];
 	unsigned nr_reports;
 	int fd;
 	struct scx_buf out;
@@ -91,7 +116,31 @@ struct ctx {
 	const char *textfile;
 	struct scx_buf tf;
 	int tf_err;			/* the last textfile error, warned once */
+	struct scx_ksnap ksnap;		/* the last kernel snapshot read */
+	uint64_t nr_ksnaps, nr_events;
 };
+
+/*
+ * A kernel snapshot (scx-events --aggregate): one interval of its own unless
+ * --interval or --once said how to cut time.  Reports need single events.
+ */
+static int add_ksnap(struct ctx *c, struct scx_agg *a, struct scx_reader *r, const char *path,
+		     bool own_interval)
+{
+	char err[256];
+
+	if (c->nr_reports)
+		scx_die(SCX_EXIT_USAGE, "%s: report '%s' needs single events: %s",
+			path, c->reports[0]->name, SCX_AGG_KSNAP_NO_EVENTS);
+	if (scx_ksnap_from_json(scx_reader__doc(r), &c->ksnap, err, sizeof(err))) {
+		scx_warn("%s: %s", path, err);
+		return -EINVAL;
+	}
+	if (c->nr_events)
+		scx_die(SCX_EXIT_FAIL, "the input mixes events and kernel snapshots");
+	c->nr_ksnaps++;
+	return scx_agg__add_ksnap(a, &c->ksnap, own_interval);
+}
 
 /* Rewrite the textfile with the cumulative figures. */
 static void prom_textfile(struct ctx *c)
@@ -155,7 +204,7 @@ static int on_snapshot(struct scx_agg *a, const struct scx_agg_snap *s, void *ar
 	}
 	for (unsigned i = 0; i < c->nr_reports; i++) {
 		struct scx_table *t;
-		int err = scx_agg__report(a, c->reports[i], &t);
+		int err = scx_agg__report(a, c->reports[i]->name, &t);
 
 		if (err)
 			return err;
@@ -180,21 +229,41 @@ static int add_report(const char *item, size_t len, void *arg)
 
 	if (len == 3 && !strncmp(item, "all", 3)) {
 		c->nr_reports = 0;
-		for (unsigned i = 0; scx_agg_report_names[i]; i++)
-			c->reports[c->nr_reports++] = scx_agg_report_names[i];
+		for (const struct scx_agg_report *r = scx_agg_reports; r->name; r++)
+			if (c->nr_reports < SCX_ARRAY_SIZE(c->reports))
+				c->reports[c->nr_reports++] = r;
 		return 0;
 	}
-	for (unsigned i = 0; scx_agg_report_names[i]; i++) {
-		if (strlen(scx_agg_report_names[i]) != len || strncmp(scx_agg_report_names[i], item, len))
+	for (const struct scx_agg_report *r = scx_agg_reports; r->name; r++) {
+		if (strlen(r->name) != len || strncmp(r->name, item, len))
 			continue;
 		for (unsigned k = 0; k < c->nr_reports; k++)
-			if (c->reports[k] == scx_agg_report_names[i])
+			if (c->reports[k] == r)
 				return 0;
 		if (c->nr_reports < SCX_ARRAY_SIZE(c->reports))
-			c->reports[c->nr_reports++] = scx_agg_report_names[i];
+			c->reports[c->nr_reports++] = r;
 		return 0;
 	}
 	scx_usage_error(&cmd, "unknown report '%.*s'", (int)len, item);
+}
+
+/* A cgroup record names an id for the cgroup groups (1); 0 for other lines; a malformed one is an error. */
+static int cgroup_record(struct scx_agg *a, struct scx_reader *r, const char *path_in)
+{
+	const struct scx_json_doc *d = scx_reader__doc(r);
+	char path[SCX_CGROUP_PATH_MAX], err[256];
+	uint64_t id;
+	int k;
+
+	if (!d || (k = scx_cgroup_rec_parse(d, &id, path, sizeof(path), err, sizeof(err))) == 0)
+		return 0;
+	if (k < 0) {
+		scx_warn("%s: before byte %llu: %s", path_in,
+			 (unsigned long long)scx_reader__offset(r), err);
+		return -EINVAL;
+	}
+	scx_agg__cgroup_name(a, id, path);
+	return 1;
 }
 
 /* ---- scx-agg diff ------------------------------------------------------------- */
@@ -301,7 +370,7 @@ static void diff_load(struct diff_in *in, const char *path, const struct scx_top
 		snprintf(msg, sizeof(msg), "%s", scx_reader__error(r));
 		in->topo = topo;
 		err = scx_pf_read_path(path, &po, &t);
-		if (err && !in->agg)
+		if (err && !in->agg && err != -EFBIG)
 			scx_die(SCX_EXIT_FAIL, "%s", msg);
 		if (err)
 			scx_die(SCX_EXIT_FAIL, "%s", t && t->error[0] ? t->error : strerror(-err));
@@ -433,13 +502,14 @@ int main(int argc, char **argv)
 	unsigned nthr = 0;
 	struct scx_lost_tally lost = { 0 };
 	struct scx_agg *a = NULL;
-	bool by_given = false, no_snap = false, reorder_given = false;
+	bool by_given = false, no_snap = false, reorder_given = false, interval_given = false;
 	const char *arg;
 	int key, rc = SCX_EXIT_OK, err = 0;
 
 	scx_set_prog(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return diff_main(argc - 1, argv + 1);
+	report_help();
 	while ((key = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
 		uint64_t v;
 
@@ -447,15 +517,40 @@ int main(int argc, char **argv)
 		case 'I':
 			if (scx_parse_duration(arg, &ao.interval_ns) || !ao.interval_ns)
 				scx_usage_error(&cmd, "bad interval '%s'", arg);
+			interval_given = true;
 			break;
 		case OPT_ONCE:
 			ao.interval_ns = 0;
+			interval_given = true;
 			break;
 		case 'g':
 			if (scx_agg_parse_by(arg, &ao.by))
-				scx_usage_error(&cmd, "bad --by '%s': use cpu,llc,node,pid,tgid,comm,dsq", arg);
+				scx_usage_error(&cmd, "bad --by '%s': use cpu,llc,node,pid,tgid,comm,dsq,"
+						"cgroup", arg);
 			by_given = true;
 			break;
+		case OPT_CG_DEPTH:
+			if (scx_parse_u64(arg, &v) || v > 64)
+				scx_usage_error(&cmd, "bad cgroup depth '%s': 0 to 64", arg);
+			ao.cgroup_depth = (unsigned)v;
+			break;
+		case OPT_CG_TOP:
+			if (scx_parse_u64(arg, &v) || !v || v > 100000)
+				scx_usage_error(&cmd, "bad cgroup top '%s': 1 to 100000", arg);
+			ao.cgroup_top = (unsigned)v;
+			break;
+		case OPT_CG_SORT: {
+			unsigned k;
+
+			for (k = 0; k < SCX_AGG_CGSORT__COUNT; k++)
+				if (!strcmp(arg, scx_agg_cgsort_names[k]))
+					break;
+			if (k == SCX_AGG_CGSORT__COUNT)
+				scx_usage_error(&cmd, "bad cgroup sort '%s': busy, rq-delay, rq-p99, "
+						"wakeups or switches", arg);
+			ao.cgroup_sort = k;
+			break;
+		}
 		case 'r':
 			scx_split_list(arg, add_report, &c);
 			break;
@@ -498,6 +593,11 @@ int main(int argc, char **argv)
 		case OPT_TOPOLOGY:
 			topo_path = arg;
 			break;
+		case OPT_MAX_TASKS:
+			if (scx_agg_parse_max_tasks(arg, &ao.max_tasks))
+				scx_usage_error(&cmd, "bad --max-tasks '%s': use 1 to %u", arg,
+						SCX_AGG_MAX_TASKS_LIMIT);
+			break;
 		case 'o':
 			out_path = arg;
 			break;
@@ -524,8 +624,10 @@ int main(int argc, char **argv)
 		if (c.fmt == FMT_AUTO && !out_path && !c.nr_reports)
 			no_snap = true;
 	}
-	if (c.fmt == FMT_PROMETHEUS || c.textfile)
+	if (c.fmt == FMT_PROMETHEUS || c.textfile) {
 		c.prom = scx_prom__new(0);
+		scx_prom__set_cgroup_cap(c.prom, ao.cgroup_top);
+	}
 	if (out_path && strcmp(out_path, "-")) {
 		c.fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (c.fd < 0)
@@ -553,15 +655,17 @@ int main(int argc, char **argv)
 		ao.need |= SCX_SUMMARY_NEED;
 	}
 	for (unsigned i = 0; i < c.nr_reports; i++)
-		ao.need |= scx_agg_report_needs(c.reports[i]);
+		ao.need |= c.reports[i]->needs;
 	ao.emit = on_snapshot;
 	ao.ctx = &c;
 
 	for (int i = optind; i < argc || i == optind; i++) {
 		const char *path = i < argc ? argv[i] : "-";
 		struct scx_reader *r = scx_reader__open(path);
+		uint64_t ks0 = c.nr_ksnaps;
 		struct scx_event e;
-		int st;
+		uint64_t cgroup_recs = 0;
+		int st, cgk;
 
 		if (!r)
 			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
@@ -607,8 +711,29 @@ int main(int argc, char **argv)
 								"to 100)", thr[k]);
 				}
 			}
+			if (st == SCX_READ_OTHER && scx_reader__doc(r) &&
+			    scx_ksnap_is(scx_reader__doc(r))) {
+				if ((err = add_ksnap(&c, a, r, path, !interval_given))) {
+					if (err == -EINVAL) {
+						rc = SCX_EXIT_FAIL;
+						err = 0;
+					}
+					break;
+				}
+				continue;
+			}
+			if (st == SCX_READ_OTHER && (cgk = cgroup_record(a, r, path))) {
+				if (cgk < 0) {
+					rc = SCX_EXIT_FAIL;
+					break;
+				}
+				cgroup_recs++;
+			}
 			if (st != SCX_READ_EVENT)
 				continue;
+			if (c.nr_ksnaps)
+				scx_die(SCX_EXIT_FAIL, "the input mixes events and kernel snapshots");
+			c.nr_events++;
 			scx_lost_tally__add(&lost, &e);
 			if ((err = scx_agg__add(a, &e)))
 				break;
@@ -616,7 +741,11 @@ int main(int argc, char **argv)
 		if (a && st == SCX_READ_END) {
 			const struct scx_trailer *tr = scx_reader__trailer(r);
 
-			scx_agg__note_unknown(a, scx_reader__skipped(r));
+			/* kernel snapshots and cgroup records are JSON records the reader
+			 * passed on, not unknown */
+			scx_agg__note_unknown(a, scx_reader__skipped(r) - cgroup_recs -
+						 SCX_MIN(scx_reader__skipped(r) - cgroup_recs,
+							 c.nr_ksnaps - ks0));
 			/* lost counts only the trailer knows (no LOST record carried them) */
 			for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
 				uint64_t n = scx_lost_tally__unseen(&lost, tr, k);
@@ -637,7 +766,8 @@ int main(int argc, char **argv)
 		if (!(a = scx_agg__new(topo_file, &ao)))
 			scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
 	}
-	if (a && !rc && !c.werr)
+	/* kernel snapshots that were intervals of their own are all out already */
+	if (a && !rc && !c.werr && !(c.nr_ksnaps && !interval_given))
 		scx_agg__flush(a);
 	flush_out(&c);
 	if (c.werr && c.werr != -EPIPE) {
@@ -651,6 +781,7 @@ int main(int argc, char **argv)
 	scx_buf_free(&c.out);
 	scx_buf_free(&c.tf);
 	scx_prom__free(c.prom);
+	scx_ksnap_free(&c.ksnap);
 	if (c.tf_err && !rc)
 		rc = SCX_EXIT_FAIL;
 	if (c.fd != STDOUT_FILENO && close(c.fd) && !rc) {

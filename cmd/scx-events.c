@@ -12,6 +12,10 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "capture/kagg.h"
+#include "capture/cgroup.h"
+#include "capture/flight.h"
+#include "capture/runqlat.h"
 #include "core/opts.h"
 #include "stream/stream.h"
 #include "core/topo.h"
@@ -22,7 +26,10 @@
  * (backlog above --wakeup); every wakeup is a switch of our own in the trace. */
 #define POLL_MS 50
 
-enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH };
+enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH, OPT_AGGREGATE, OPT_NO_CGROUPS, OPT_FLIGHT,
+       OPT_FLIGHT_LAT, OPT_FLIGHT_STOP };
+
+#define DEFAULT_AGG_INTERVAL_NS 15000000000ull
 
 static const struct scx_opt options[] = {
 	{ 'd', "duration", "SECONDS", "stop after this long (30, 1.5s, 250ms); default: until SIGINT" },
@@ -35,11 +42,22 @@ static const struct scx_opt options[] = {
 	{ 's', "sample", "N", "keep 1 event in N (default: every event)" },
 	{ 'f', "format", "FORMAT", "output format (default ndjson)", "ndjson binary" },
 	{ 'z', "compress", "METHOD", "compress the output", "none gzip zstd" },
-	{ 'o', "output", "FILE", "write to FILE (default: standard output)", "@file" },
+	{ 'o', "output", "FILE", "write to FILE (default: standard output); with --flight, "
+	  "the directory for the windows (default .)", "@file" },
 	{ 'm', "ring-size", "SIZE", "BPF ring buffer size, a power of two (default 64M)" },
 	{ OPT_WAKEUP, "wakeup", "SIZE", "backlog that wakes the reader early (default 256K)" },
 	{ OPT_FLUSH, "flush", "DURATION", "max time a record stays staged per CPU (default 50ms)" },
 	{ OPT_NO_STAGE, "no-stage", NULL, "one ring buffer record per event (slower; to compare)" },
+	{ OPT_AGGREGATE, "aggregate", NULL,
+	  "count in the kernel: one kernel_snapshot record per interval instead of events" },
+	{ 'I', "interval", "DURATION", "--aggregate: snapshot interval (default 15s)" },
+	{ OPT_NO_CGROUPS, "no-cgroups", NULL, "leave out the tasks' cgroup ids and cgroup records" },
+	{ OPT_FLIGHT, "flight", "DURATION,SIZE",
+	  "flight recorder: keep the last DURATION of events in SIZE of memory, write them "
+	  "out when triggered (10s,256M)" },
+	{ OPT_FLIGHT_LAT, "flight-latency", "DURATION",
+	  "with --flight: also trigger on a wakeup or run-queue latency of DURATION or more" },
+	{ OPT_FLIGHT_STOP, "flight-stop", NULL, "with --flight: stop after the first window" },
 	{ 'v', "verbose", NULL, "libbpf messages; twice: our debug messages too" },
 	{ 0 }
 };
@@ -58,30 +76,191 @@ static const struct scx_cmd cmd = {
 	.old = old_spellings,
 	.footer = "Events: switch waking wakeup wakeup_new migrate fork exec exit free softirq ipi\n"
 		  "frequency idle cpuhp scx; groups: sched process cpu all.\n"
-		  "Example: scx-events -d 5 -e sched -o trace.ndjson.zst -z zstd\n",
+		  "Example: scx-events -d 5 -e sched -o trace.ndjson.zst -z zstd\n"
+		  "Flight recorder: scx-events --flight 10s,256M --flight-latency 50ms -o /var/tmp/scx\n"
+		  "writes a window when the sched_ext scheduler exits, on a latency over 50 ms,\n"
+		  "and on SIGUSR1 (scx-mcp's flight_trigger sends it).\n",
 };
 
 static volatile sig_atomic_t stop_sig;
+static volatile sig_atomic_t usr1_pid;	/* sender of a pending SIGUSR1, -1 if unknown */
 
 static void on_signal(int sig)
 {
 	stop_sig = sig;
 }
 
+static void on_usr1(int sig, siginfo_t *si, void *uc)
+{
+	usr1_pid = si && si->si_pid > 0 ? si->si_pid : -1;
+}
+
 struct run {
 	struct scx_writer *w;
+	struct scx_cgroups *cg;		/* names the cgroup ids; NULL without cgroup v2 */
+	struct scx_buf rec;
 	uint64_t counts[SCX_EV__COUNT];
 	uint64_t written;
 	bool pipe_closed;
+	/* --flight */
+	struct scx_flight *flight;
+	struct scx_runqlat lat;
+	uint64_t lat_ns;		/* --flight-latency; 0: off */
+	uint64_t last_lat_ts;		/* latency triggers: one per window length */
+	bool flight_stop;
+	const char *dir;
+	struct scx_writer_opts wo;
+	struct scx_header *h;
+	struct scx_capture *c;
+	unsigned windows;
 };
+
+/* Name a cgroup id the first time the stream carries it (scx(7), Cgroup records). */
+static int announce(struct run *r, uint64_t id)
+{
+	int err;
+
+	scx_buf_reset(&r->rec);
+	if (!scx_cgroups__announce(r->cg, id, &r->rec))
+		return 0;
+	err = scx_writer__raw(r->w, r->rec.data, r->rec.len);
+	if (err == -EPIPE)
+		r->pipe_closed = true;
+	return err;
+}
+
+static const char *window_ext(const struct scx_writer_opts *wo)
+{
+	bool bin = wo->format == SCX_FMT_BINARY;
+
+	switch (wo->compress) {
+	case SCX_COMP_GZIP:
+		return bin ? "bin.gz" : "ndjson.gz";
+	case SCX_COMP_ZSTD:
+		return bin ? "bin.zst" : "ndjson.zst";
+	default:
+		return bin ? "bin" : "ndjson";
+	}
+}
+
+/*
+ * Write the flight window as a stream of its own, DIR/flight-NNN-REASON.EXT:
+ * the capture's header, the window's events, the trigger record, a trailer.
+ * The next window starts empty.
+ */
+static int write_window(struct run *r, struct scx_event *t)
+{
+	struct scx_trailer tr = { 0 };
+	struct scx_writer *w;
+	char path[4096];
+	int err, cerr;
+
+	t->flight.seq = ++r->windows;
+	snprintf(path, sizeof(path), "%s/flight-%03u-%s.%s", r->dir, r->windows,
+		 t->flight.reason, window_ext(&r->wo));
+	w = scx_writer__open(path, &r->wo);
+	if (!w) {
+		err = -errno;
+		scx_warn("cannot write flight window '%s': %s", path, strerror(errno));
+		return err;
+	}
+	r->h->start_ns = r->flight->n ? scx_flight__at(r->flight, 0)->ts : t->ts;
+	err = scx_writer__header(w, r->h);
+	if (!err)
+		err = scx_flight__write(r->flight, w, t, tr.counts);
+	tr.nr_cpus = scx_capture__nr_cpus(r->c);
+	tr.lost = (uint64_t *)scx_capture__lost(r->c);
+	tr.lost_total = scx_capture__lost_total(r->c);
+	tr.end_ns = t->ts;
+	if (!err)
+		err = scx_writer__trailer(w, &tr);
+	cerr = scx_writer__close(w);
+	if (!err)
+		err = cerr;
+	if (err) {
+		scx_warn("cannot write flight window '%s': %s", path, strerror(-err));
+		return err;
+	}
+	scx_warn("flight window %u (%s): %llu events over %.3f s, %llu dropped by the size "
+		 "bound: %s", r->windows, t->flight.reason, (unsigned long long)t->flight.events,
+		 (t->ts - t->flight.window_start) / 1e9, (unsigned long long)t->flight.dropped,
+		 path);
+	scx_flight__clear(r->flight);
+	if (r->flight_stop)
+		stop_sig = SIGUSR1;
+	return 0;
+}
+
+static void trigger_init(struct scx_event *t, uint64_t ts, const char *reason)
+{
+	scx_event_init(t, SCX_EV_FLIGHT);
+	t->ts = ts;
+	t->cpu = -1;
+	snprintf(t->flight.reason, sizeof(t->flight.reason), "%s", reason);
+}
+
+/* A SIGUSR1: from scx-mcp (its flight_trigger tool) or anyone else. */
+static int signal_window(struct run *r, int pid)
+{
+	struct scx_event t;
+	char path[64], comm[SCX_COMM_LEN] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = pid > 0 ? fopen(path, "r") : NULL;
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	trigger_init(&t, scx_now_boot_ns(), strcmp(comm, "scx-mcp") ? "signal" : "mcp");
+	t.flight.pid = pid > 0 ? pid : 0;
+	memcpy(t.flight.comm, comm, SCX_COMM_LEN);
+	return write_window(r, &t);
+}
+
+static int flight_event(struct run *r, const struct scx_event *e)
+{
+	struct scx_runqlat_hit hit;
+	struct scx_event t;
+
+	scx_flight__push(r->flight, e);
+	r->written++;
+	if (e->type == SCX_EV_SCX_DISABLE) {
+		trigger_init(&t, e->ts, "scx_exit");
+		return write_window(r, &t);
+	}
+	if (r->lat_ns && scx_runqlat__event(&r->lat, e, r->lat_ns, &hit) &&
+	    (!r->last_lat_ts || e->ts - r->last_lat_ts >= r->flight->window_ns)) {
+		r->last_lat_ts = e->ts;
+		trigger_init(&t, e->ts, hit.woken ? "wakeup_latency" : "runq_latency");
+		t.flight.pid = hit.pid;
+		t.flight.tgid = hit.tgid;
+		memcpy(t.flight.comm, hit.comm, SCX_COMM_LEN);
+		t.flight.latency_ns = hit.latency_ns;
+		return write_window(r, &t);
+	}
+	return 0;
+}
 
 static int on_event(void *ctx, const struct scx_event *e)
 {
 	struct run *r = ctx;
 	int err;
 
+	if (r->flight)
+		return flight_event(r, e);
 	if (r->pipe_closed)
 		return -EPIPE;
+	if (r->cg && scx_event_has_cgroup(e)) {
+		/* a cgroup's record comes before the first event that carries its id */
+		if (e->type == SCX_EV_SWITCH)
+			err = announce(r, e->sw.prev_cgroup) ?: announce(r, e->sw.next_cgroup);
+		else
+			err = announce(r, e->wake.cgroup);
+		if (err)
+			return err;
+	}
 	err = scx_writer__event(r->w, e);
 	if (err == -EPIPE)
 		r->pipe_closed = true;
@@ -113,7 +292,9 @@ static void read_scheduler(char *buf, size_t size)
 	fclose(f);
 }
 
-static void fill_header(struct scx_header *h, struct scx_capture *c)
+/* c NULL: the aggregate mode, whose options are its interval */
+static void fill_header(struct scx_header *h, struct scx_capture *c, unsigned nr_cpus,
+			uint64_t interval_ns)
 {
 	struct scx_buf b = { 0 };
 	struct utsname u;
@@ -125,12 +306,16 @@ static void fill_header(struct scx_header *h, struct scx_capture *c)
 	gethostname(h->hostname, sizeof(h->hostname) - 1);
 	if (!uname(&u))
 		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
-	h->nr_cpus = scx_capture__nr_cpus(c);
+	h->nr_cpus = c ? scx_capture__nr_cpus(c) : nr_cpus;
 	h->topo = scx_topo__from_sysfs("/sys");
 	if (!h->topo)
 		scx_warn("note: cannot read the CPU topology from sysfs: %s", strerror(errno));
 	read_scheduler(h->scheduler, sizeof(h->scheduler));
-	scx_capture__options_json(c, &b);
+	if (c)
+		scx_capture__options_json(c, &b);
+	else
+		scx_buf_printf(&b, "{\"aggregate\":true,\"interval_ns\":%llu}",
+			       (unsigned long long)interval_ns);
 	scx_buf_add(&b, "", 1);
 	h->options_json = b.data;
 	h->start_ns = scx_now_boot_ns();
@@ -191,6 +376,31 @@ static int open_output(const char *path, uint64_t deadline)
 	}
 }
 
+static uint64_t stop_deadline;	/* -d, monotonic ns; 0: none */
+
+/* A stop asked for, by a signal or by -d. */
+static bool stopping(void)
+{
+	return stop_sig || (stop_deadline && scx_now_mono_ns() >= stop_deadline);
+}
+
+/*
+ * A reader that opened the pipe or FIFO and then stopped reading would block
+ * write() beyond the reach of -d and of signals (they restart it).  The
+ * output is made non-blocking: scx_write_all() waits for room until a stop
+ * is asked for, gives the reader a grace, then fails with -ETIMEDOUT.
+ */
+static void output_interruptible(int fd)
+{
+	struct stat st;
+	int fl;
+
+	if (fstat(fd, &st) || !S_ISFIFO(st.st_mode) || (fl = fcntl(fd, F_GETFL)) < 0)
+		return;
+	if (!fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+		scx_write_set_stop(stopping);
+}
+
 static int32_t parse_id(const char *name, const char *arg)
 {
 	int64_t v;
@@ -198,6 +408,143 @@ static int32_t parse_id(const char *name, const char *arg)
 	if (scx_parse_i64(arg, &v) || v <= 0 || v > INT32_MAX)
 		scx_usage_error(&cmd, "invalid %s '%s'", name, arg);
 	return v;
+}
+
+/*
+ * --aggregate: the kernel counts, and every interval one kernel_snapshot
+ * record goes out; the last one covers the partial interval up to the stop.
+ */
+static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *out,
+			 uint64_t interval_ns, uint64_t dur_ns)
+{
+	struct scx_topo *topo = scx_topo__from_sysfs("/sys");
+	struct scx_ksnap snap = { 0 };
+	struct scx_trailer tr = { 0 };
+	struct scx_buf b = { 0 };
+	struct scx_header h;
+	struct scx_writer *w;
+	struct scx_kagg *k;
+	uint64_t deadline = 0, next;
+	int err;
+	char msg[512];
+
+	if (!topo)
+		scx_warn("note: cannot read the CPU topology from sysfs: %s; no cross-LLC or "
+			 "cross-node figures", strerror(errno));
+	k = scx_kagg__open(topo, msg, sizeof(msg));
+	if (!k)
+		scx_die(SCX_EXIT_FAIL, "%s", msg);
+	w = scx_writer__fdopen(fd, wo);
+	if (!w)
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(errno));
+	fill_header(&h, NULL, scx_kagg__nr_cpus(k), interval_ns);
+	err = scx_writer__header(w, &h);
+	if (!err)
+		err = scx_writer__flush(w);
+	scx_header_free(&h);
+	if (dur_ns)
+		deadline = scx_now_mono_ns() + dur_ns;
+	next = scx_now_mono_ns() + interval_ns;
+	while (!err) {
+		uint64_t now = scx_now_mono_ns();
+		bool last = stop_sig || (deadline && now >= deadline);
+
+		if (!last && now < next) {
+			uint64_t until = deadline && deadline < next ? deadline : next;
+			uint64_t ms = (until - now + 999999) / 1000000;
+
+			poll(NULL, 0, ms < POLL_MS ? (int)ms : POLL_MS);
+			if (output_closed(fd == STDOUT_FILENO ? fd : -1))
+				err = -EPIPE;
+			continue;
+		}
+		if ((err = scx_kagg__read(k, &snap)))
+			break;
+		scx_buf_reset(&b);
+		scx_ksnap_to_json(&b, &snap);
+		err = scx_writer__raw(w, b.data, b.len);
+		if (!err)
+			err = scx_writer__flush(w);
+		if (snap.dropped_tasks || snap.dropped_cpu)
+			scx_warn("interval %llu: %llu tasks and %llu events on unknown cpus not "
+				 "counted", (unsigned long long)snap.seq,
+				 (unsigned long long)snap.dropped_tasks,
+				 (unsigned long long)snap.dropped_cpu);
+		if (last)
+			break;
+		next += interval_ns;
+	}
+	scx_kagg__free(k);
+	scx_topo__free(topo);
+	scx_ksnap_free(&snap);
+	scx_buf_free(&b);
+	if (!err) {
+		tr.end_ns = scx_now_boot_ns();
+		err = scx_writer__trailer(w, &tr);
+	}
+	{
+		int cerr = scx_writer__close(w);
+
+		if (!err)
+			err = cerr;
+	}
+	if (err == -EPIPE)
+		return SCX_EXIT_OK;
+	if (err)
+		scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", out ? out : "-", strerror(-err));
+	return SCX_EXIT_OK;
+}
+
+/* "10s,256M": the window's length and its memory bound */
+static void parse_flight(const char *arg, uint64_t *ns, uint64_t *bytes)
+{
+	const char *comma = strchr(arg, ',');
+	char dur[64];
+
+	if (!comma || (size_t)(comma - arg) >= sizeof(dur))
+		scx_usage_error(&cmd, "invalid --flight '%s': DURATION,SIZE as in 10s,256M", arg);
+	snprintf(dur, sizeof(dur), "%.*s", (int)(comma - arg), arg);
+	if (scx_parse_duration(dur, ns) || !*ns)
+		scx_usage_error(&cmd, "invalid --flight duration '%s'", dur);
+	if (scx_parse_size(comma + 1, bytes) || *bytes < sizeof(struct scx_event))
+		scx_usage_error(&cmd, "invalid --flight size '%s': at least %zu bytes", comma + 1,
+				sizeof(struct scx_event));
+}
+
+/* --flight: the capture goes to the ring; windows go to files in r->dir. */
+static int flight_loop(struct run *r, struct scx_capture *c, uint64_t deadline)
+{
+	int err = 0;
+
+	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
+		int n = scx_capture__poll(c, POLL_MS);
+
+		if (n < 0)
+			err = n;
+		if (!err && usr1_pid) {
+			int pid = usr1_pid;
+
+			usr1_pid = 0;
+			err = signal_window(r, pid);
+		}
+	}
+	if (!err)
+		err = scx_capture__stop(c);
+	if (r->flight->dropped_total)
+		scx_warn("%llu events left the flight ring before their time: it was full "
+			 "(a larger --flight SIZE keeps them)",
+			 (unsigned long long)r->flight->dropped_total);
+	if (r->lat.untracked)
+		scx_warn("%llu ready tasks were not followed for --flight-latency: too many at once",
+			 (unsigned long long)r->lat.untracked);
+	if (scx_capture__lost_total(c))
+		scx_warn("%llu events lost: the ring buffer was full (try a larger --ring-size)",
+			 (unsigned long long)scx_capture__lost_total(c));
+	/* the words of the streaming mode's summary, which bench/events.sh reads */
+	scx_debug(1, "flight: %llu events written, %llu lost; %u windows written",
+		  (unsigned long long)r->written, (unsigned long long)scx_capture__lost_total(c),
+		  r->windows);
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -211,7 +558,11 @@ int main(int argc, char **argv)
 	struct scx_header h;
 	struct scx_capture *c;
 	struct run r = { 0 };
+	uint64_t flight_ns = 0, flight_bytes = 0;
 	int opt, err = 0, out_fd, file_fd = -1;
+	uint64_t interval_ns = 0;
+	bool aggregate = false, capture_opts = false;
+	bool no_cgroups = false;
 	char msg[512];
 
 	scx_set_prog(argv[0]);
@@ -279,13 +630,46 @@ int main(int argc, char **argv)
 		case OPT_NO_STAGE:
 			co.no_stage = true;
 			break;
+		case OPT_AGGREGATE:
+			aggregate = true;
+			break;
+		case 'I':
+			if (scx_parse_duration(arg, &interval_ns) || interval_ns < 10000000)
+				scx_usage_error(&cmd, "invalid interval '%s' (10ms or more)", arg);
+			break;
+		case OPT_NO_CGROUPS:
+			no_cgroups = true;
+			break;
+		case OPT_FLIGHT:
+			parse_flight(arg, &flight_ns, &flight_bytes);
+			break;
+		case OPT_FLIGHT_LAT:
+			if (scx_parse_duration(arg, &r.lat_ns) || !r.lat_ns)
+				scx_usage_error(&cmd, "invalid --flight-latency '%s'", arg);
+			break;
+		case OPT_FLIGHT_STOP:
+			r.flight_stop = true;
+			break;
 		case 'v':
 			scx_verbose++;
 			break;
 		}
+		/* what selects or carries events: nothing to do with --aggregate */
+		if ((opt < 256 && strchr("epTCcsm", opt)) || opt == OPT_WAKEUP || opt == OPT_FLUSH ||
+		    opt == OPT_NO_STAGE)
+			capture_opts = true;
 	}
 	if (optind < argc)
 		scx_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+	if (interval_ns && !aggregate)
+		scx_usage_error(&cmd, "--interval goes with --aggregate");
+	if (aggregate && capture_opts)
+		scx_usage_error(&cmd, "--aggregate counts every task on every CPU: event selection, "
+				"filters, sampling and ring options do not apply");
+	if (!flight_ns && (r.lat_ns || r.flight_stop))
+		scx_usage_error(&cmd, "--flight-latency and --flight-stop need --flight");
+	if (flight_ns && aggregate)
+		scx_usage_error(&cmd, "--flight keeps events: it does not go with --aggregate");
 
 	/*
 	 * Before loading, so a signal during the load is not lost (a background
@@ -296,12 +680,57 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);	/* a closed terminal: stop with a trailer too */
+	if (flight_ns) {
+		struct sigaction sa = { .sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO | SA_RESTART };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR1, &sa, NULL);
+		r.dir = out && strcmp(out, "-") ? out : ".";
+		if (mkdir(r.dir, 0755) && errno != EEXIST)
+			scx_die(SCX_EXIT_FAIL, "cannot create '%s': %s", r.dir, strerror(errno));
+		r.flight = scx_flight__new(flight_ns, flight_bytes);
+		if (!r.flight)
+			scx_die(SCX_EXIT_FAIL, "cannot set up the flight ring: %s", strerror(errno));
+		scx_runqlat__init(&r.lat);
+		r.wo = wo;
+		out = NULL;
+		c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
+		if (!c)
+			scx_die(SCX_EXIT_FAIL, "%s", msg);
+		r.c = c;
+		fill_header(&h, c, 0, 0);
+		r.h = &h;
+		scx_warn("flight recorder: the last %.3g s of events in at most %llu MiB; windows "
+			 "go to %s/", flight_ns / 1e9, (unsigned long long)(flight_bytes >> 20),
+			 r.dir);
+		err = flight_loop(&r, c, dur_ns ? scx_now_mono_ns() + dur_ns : 0);
+		scx_header_free(&h);
+		scx_capture__free(c);
+		scx_runqlat__free(&r.lat);
+		scx_flight__free(r.flight);
+		if (err)
+			scx_die(SCX_EXIT_FAIL, "flight recorder: %s", strerror(-err));
+		return SCX_EXIT_OK;
+	}
 	if (out && strcmp(out, "-")) {
 		file_fd = open_output(out, dur_ns ? scx_now_mono_ns() + dur_ns : 0);
 		if (file_fd == -EINTR)
 			scx_die(SCX_EXIT_FAIL, "stopped before a reader opened '%s'", out);
 		if (file_fd < 0)
 			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(-file_fd));
+	}
+	if (aggregate)
+		return run_aggregate(&wo, file_fd >= 0 ? file_fd : STDOUT_FILENO, out,
+				     interval_ns ? interval_ns : DEFAULT_AGG_INTERVAL_NS, dur_ns);
+	if (!no_cgroups) {
+		r.cg = scx_cgroups__open(NULL, 0, 0);
+		if (!r.cg && errno == ENOENT)
+			scx_warn("note: no cgroup v2 file system is mounted: events carry no "
+				 "cgroup ids");
+		else if (!r.cg)
+			scx_warn("note: cannot read the cgroup v2 tree: %s: events carry no "
+				 "cgroup ids", strerror(errno));
+		co.cgroups = r.cg != NULL;
 	}
 	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
 	if (!c)
@@ -314,14 +743,15 @@ int main(int argc, char **argv)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(err));
 	}
 	out_fd = file_fd >= 0 ? -1 : STDOUT_FILENO;
-	fill_header(&h, c);
+	output_interruptible(file_fd >= 0 ? file_fd : STDOUT_FILENO);
+	fill_header(&h, c, 0, 0);
 	err = scx_writer__header(r.w, &h);
 	/* readers learn at once that the capture is running */
 	if (!err)
 		err = scx_writer__flush(r.w);
 	scx_header_free(&h);
 	if (dur_ns)
-		deadline = scx_now_mono_ns() + dur_ns;
+		stop_deadline = deadline = scx_now_mono_ns() + dur_ns;
 	scx_debug(2, "capturing, events 0x%x", scx_capture__events(c));
 
 	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
@@ -367,6 +797,11 @@ int main(int argc, char **argv)
 		err = scx_writer__trailer(r.w, &tr);
 	scx_trailer_free(&tr);
 	scx_capture__free(c);
+	if (r.cg && scx_cgroups__unnamed(r.cg))
+		scx_warn("note: %zu cgroup ids have no path (gone before they were looked up)",
+			 scx_cgroups__unnamed(r.cg));
+	scx_cgroups__free(r.cg);
+	scx_buf_free(&r.rec);
 	{
 		int cerr = scx_writer__close(r.w);
 
@@ -375,6 +810,10 @@ int main(int argc, char **argv)
 	}
 	if (err == -EPIPE)
 		return SCX_EXIT_OK;
+	if (err == -ETIMEDOUT)
+		scx_die(SCX_EXIT_FAIL, "the reader of '%s' stopped reading: gave up %d ms after the stop "
+			"(%llu events written)", out ? out : "-", SCX_WRITE_GRACE_MS,
+			(unsigned long long)r.written);
 	if (err)
 		scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", out ? out : "-", strerror(-err));
 	return SCX_EXIT_OK;

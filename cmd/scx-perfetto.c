@@ -32,6 +32,8 @@ static const struct scx_opt opts[] = {
 	  "with -i: scheduler events from ftrace bundles, track events, or auto",
 	  "auto ftrace track" },
 	{ OPT_RAW_STATE, "raw-state", NULL, "with -i: keep prev_state as the trace has it" },
+	{ 'm', "max-trace-memory", "SIZE",
+	  "with -i: most memory the trace may need, inflated and decoded (default 1G)" },
 	{ OPT_NO_COMPACT, "no-compact", NULL, "write plain sched_switch/sched_waking, not compact_sched" },
 	{ OPT_DEFLATE, "deflate", NULL, "write deflate compressed_packets" },
 	{ OPT_BUNDLE, "bundle-events", "N", "events per cpu bundle (default 1024)" },
@@ -121,7 +123,7 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 	if (t && t->stat.dropped_bundles)
 		scx_warn("%s: %llu ftrace bundles of cpus past %d dropped", in ? in : "<stdin>",
 			 (unsigned long long)t->stat.dropped_bundles, SCX_MAX_CPUS - 1);
-	if (rc == -EBADMSG && t) {
+	if ((rc == -EBADMSG || rc == -EFBIG) && t && t->error[0]) {
 		scx_warn("%s", t->error);
 		ret = SCX_EXIT_FAIL;
 	} else if (rc && c.err == -EPIPE) {
@@ -298,6 +300,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_RAW_STATE:
 			po.raw_state = true;
+			break;
+		case 'm':
+			if (scx_parse_size(arg, &v) || v < (1u << 20))
+				scx_usage_error(&cmd, "bad --max-trace-memory '%s' (a size of 1M or more)",
+						arg);
+			po.max_bytes = v;
 			break;
 		case OPT_NO_COMPACT:
 			pw.no_compact = true;

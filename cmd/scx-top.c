@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "agg/agg.h"
+#include "agg/agg_ksnap.h"
 #include "core/opts.h"
 #include "stream/lost.h"
 #include "stream/stream.h"
@@ -33,7 +34,7 @@
 
 enum {
 	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_REORDER, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
-	OPT_MODE, OPT_CONFIG,
+	OPT_MODE, OPT_CONFIG, OPT_MAX_TASKS,
 };
 
 static const struct scx_opt options[] = {
@@ -43,6 +44,8 @@ static const struct scx_opt options[] = {
 	  "cpu topology (JSON) when the input has none (default: this machine's)", "@file" },
 	{ OPT_REORDER, "reorder", "DURATION",
 	  "hold events this long to put them in time order (default 100ms, 0: off)" },
+	{ OPT_MAX_TASKS, "max-tasks", "N",
+	  "track at most N tasks, forgetting the least recently seen (default 65536)" },
 	{ 'b', "batch", NULL, "plain-text frames on stdout, no terminal control (like top -b)" },
 	{ 'n', "iterations", "N", "stop after N frames" },
 	{ 'd', "delay", "SECONDS", "refresh interval and window length (default 1s)" },
@@ -104,6 +107,7 @@ struct input {
 	int want_tasks;			/* __atomic: ui -> reader */
 	bool live;			/* event times follow this machine's clock */
 	unsigned by;			/* groups the engine has been asked for */
+	unsigned max_tasks;		/* --max-tasks, 0 for the engine's default */
 	bool ready;			/* emit() filled snap */
 	struct top_model snap;		/* scratch for snapshot lines */
 	struct top_model last;		/* previous window (history) */
@@ -112,6 +116,8 @@ struct input {
 	uint64_t last_ts;		/* newest event fed before reordering began */
 	struct scx_reorder *order;
 	uint64_t snaps;			/* scx-agg snapshot lines read */
+	uint64_t ksnaps;		/* kernel snapshots (scx-events --aggregate) read */
+	struct scx_ksnap ksnap;
 	uint64_t skipped;
 	struct scx_lost_tally lost;	/* LOST records, against the trailer's counts */
 };
@@ -126,6 +132,8 @@ static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 	top_model_from_agg(&in->snap, s, in->topo);
 	memcpy(in->snap.scheduler, in->scheduler, sizeof(in->scheduler));
 	in->snap.tasks_off = !(in->by & (1u << SCX_AGG_PID));
+	if (in->ksnaps)
+		snprintf(in->snap.source, sizeof(in->snap.source), "%s", TOP_SOURCE_KERNEL);
 	in->ready = true;
 	return 0;
 }
@@ -195,6 +203,7 @@ static void input_start(struct input *in, uint64_t first_ts)
 		.emit = on_snap,
 		.ctx = in,
 		.nr_cpus = h ? h->nr_cpus : 0,	/* when there is no topology */
+		.max_tasks = in->max_tasks,
 	};
 
 	in->topo_set = true;
@@ -218,6 +227,7 @@ static const struct top_model *input_ready(struct input *in)
 	}
 	in->ready = false;
 	in->snap.lost_total = in->last.lost_total + in->snap.lost;
+	in->snap.tasks_dropped_total = in->last.tasks_dropped_total + in->snap.tasks_dropped;
 	top_model_carry_hist(&in->snap, &in->last);
 	/* the new model becomes the last one; snap is refilled from scratch */
 	top_model_swap(&in->last, &in->snap);
@@ -257,7 +267,9 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 						scx_agg__note_lost(in->agg, k, n);
 				}
 				in->flushed = true;
-				scx_agg__flush(in->agg);
+				/* kernel snapshots closed their windows themselves */
+				if (!in->ksnaps)
+					scx_agg__flush(in->agg);
 				if (in->ready) {
 					*m = input_ready(in);
 					return 1;
@@ -288,6 +300,19 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 					  (unsigned long long)(in->reorder_ns / 1000000));
 			}
 			scx_reorder__push(in->order, &e);
+		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
+			   scx_ksnap_is(scx_reader__doc(in->r))) {
+			/* a kernel snapshot is one window of its own */
+			if (scx_ksnap_from_json(scx_reader__doc(in->r), &in->ksnap, err, errsz))
+				return -1;
+			if (!in->topo_set)
+				input_start(in, in->ksnap.start_ns);
+			in->ksnaps++;
+			scx_agg__add_ksnap(in->agg, &in->ksnap, true);
+			if (in->ready) {
+				*m = input_ready(in);
+				return 1;
+			}
 		} else if (ret == SCX_READ_OTHER) {
 			const struct scx_json_doc *doc = scx_reader__doc(in->r);
 			int bad;
@@ -567,6 +592,11 @@ int main(int argc, char **argv)
 			if (scx_parse_duration(arg, &reorder) || reorder > 10000000000ull)
 				scx_usage_error(&cmd, "bad --reorder '%s' (0 to 10s)", arg);
 			break;
+		case OPT_MAX_TASKS:
+			if (scx_agg_parse_max_tasks(arg, &in.max_tasks))
+				scx_usage_error(&cmd, "bad --max-tasks '%s': use 1 to %u", arg,
+						SCX_AGG_MAX_TASKS_LIMIT);
+			break;
 		case OPT_MODE: mode = arg; break;
 		case OPT_SORT: sort = arg; break;
 		case OPT_FILTER: filter = arg; break;
@@ -674,6 +704,7 @@ int main(int argc, char **argv)
 	rc = batch ? run_batch(&in, &v, iterations) : run_tty(&in, &v, &km, config, iterations);
 	if (batch) {
 		scx_agg__free(in.agg);
+		scx_ksnap_free(&in.ksnap);
 		scx_reorder__free(in.order);
 		scx_topo__free(in.topo);
 		scx_reader__free(in.r);

@@ -8,7 +8,7 @@ set -e
 # tests check our output with (jq, python3, protoc, perf, tmux, man)
 pkgs="make gcc clang llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev libzstd-dev
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libjsmn-dev zstd gzip perl tmux
-linux-perf procps iproute2 libclang-rt-14-dev jq python3 python3-jsonschema man-db bsdextrautils util-linux tar"
+linux-perf procps iproute2 libclang-rt-14-dev jq python3 python3-jsonschema man-db bsdextrautils util-linux tar time"
 for a; do
 	case $a in
 	--bench) pkgs="$pkgs bpftrace trace-cmd hyperfine time" ;;

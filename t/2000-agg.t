@@ -171,7 +171,7 @@ test_expect_success 'group by thread, process and comm' '
 
 test_expect_success 'every report runs, bounded, with the count left out' '
 	scx-agg -r all -n 1 -g pid "$in" >all &&
-	test $(grep -c "\"type\":\"report\"" all) = 22 &&
+	test $(grep -c "\"type\":\"report\"" all) = 24 &&
 	grep -q "\"type\":\"snapshot\"" all &&
 	grep "\"report\":\"task-states\"" all | grep -q "\"threads\":{\"rows\":\[{\"pid\":100,[^]]*\],\"omitted\":2}"
 '

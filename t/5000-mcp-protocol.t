@@ -4,6 +4,9 @@
 . "$(dirname "$0")/lib.sh"
 . "$TDATA/mcp-lib.sh"
 
+# the 2026-07-28 envelope of a stateless request
+MODERN='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+
 test_expect_success 'initialize echoes each supported version, proposes the latest otherwise' '
 	for v in 2025-11-25 2025-06-18 2025-03-26 2024-11-05; do
 		init_line $v | mcp >out &&
@@ -17,8 +20,10 @@ test_expect_success 'initialize echoes each supported version, proposes the late
 '
 
 test_expect_success 'before initialize: server/discover answered, other methods -32600, ping ok' '
-	{ req 1 server/discover; req 2 tools/list; req 3 ping; init_line; req 4 tools/list; } | mcp >out &&
+	{ req 1 server/discover "{$MODERN}"; req 2 tools/list; req 3 ping; init_line
+	  req 4 tools/list; req 5 server/discover; } | mcp >out &&
 	resp 1 <out | jq -e ".result.supportedVersions[0] == \"2026-07-28\"" >/dev/null &&
+	test "$(errcode 5 <out)" = -32602 &&
 	test "$(errcode 2 <out)" = -32600 &&
 	test "$(resp 3 <out | jq -c .result)" = "{}" &&
 	resp 4 <out | jq -e ".result.tools | length > 20" >/dev/null
@@ -84,7 +89,6 @@ test_expect_success 'protocol errors get the right codes and the server keeps go
 	test "$(resp 8 <out | jq -c .result)" = "{}"
 '
 
-MODERN='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
 
 test_expect_success '2026-07-28: a dual-era client probes, then speaks statelessly; the same process keeps a legacy session' '
 	{ req 1 server/discover "{$MODERN}"

@@ -121,7 +121,7 @@ test_expect_success 'analyses: scx-agg reports, scxtop aliases, unknown names' '
 	text 5 <out | jq -e ".report.report == \"bottlenecks\"" >/dev/null &&
 	text 6 <out | jq -e ".report.report == \"outliers\" and .method == \"MAD\" and
 		([.report.tables[].rows[].method] - [\"mad\"]) == []" >/dev/null &&
-	text 7 <out | jq -e ".analyses | length == 22" >/dev/null &&
+	text 7 <out | jq -e ".analyses | length == 24" >/dev/null &&
 	test "$(iserr 8 <out)" = true &&
 	test "$(text 9 <out | jq -c .report.tables)" = "$(text 2 <out | jq -c .report.tables)" &&
 	text 10 <out | jq -e ".analysis == \"wakeup-graph\"" >/dev/null
@@ -161,6 +161,19 @@ test_expect_success 'wakeup-graph of a loaded trace has the mutual pairs' '
 	  call 2 analyze_trace_scheduling "{\"trace_id\":\"m\",\"analysis_type\":\"wakeup-graph\"}"; } | mcp >out &&
 	text 2 <out | jq -c "[.report.tables.mutual.rows[] | [.pid_a, .pid_b, .a_wakes_b, .b_wakes_a]]" >got &&
 	echo "[[100,200,2,1]]" >want && test_cmp want got
+'
+
+test_expect_success 'per-cgroup run-queue delay and preemptions of a loaded trace (t/2013)' '
+	cp "$TDATA/agg-cgroup.ndjson" c.ndjson &&
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"c.ndjson\",\"trace_id\":\"c\"}"
+	  call 2 analyze_trace_scheduling "{\"trace_id\":\"c\",\"analysis_type\":\"cgroup-latency\"}"
+	  call 3 analyze_trace_scheduling "{\"trace_id\":\"c\",\"analysis_type\":\"cgroup_preemptions\"}"; } | mcp >out &&
+	text 2 <out | jq -c "[.report.tables.cgroups.rows[] | [.cgroup, .runtime, .rq_p99]] | sort" >got &&
+	echo "[[\"(unknown)\",1000,0],[\"/a/x\",5000,2000],[\"/a/y\",2000,1000],[\"/b/z\",7000,1000],[\"id:99\",1000,0]]" >want &&
+	test_cmp want got &&
+	text 3 <out | jq -c "[.report.tables.pairs.rows[] | [.preempted, .preemptor, .count, .wait]]" >got &&
+	echo "[[\"/a/x\",\"/a/y\",1,2000],[\"/b/z\",\"id:99\",1,1000]]" >want &&
+	test_cmp want got
 '
 
 # an NDJSON trace of 2000 switches: 0..1999 us on cpu 0, pids 1000+i

@@ -64,4 +64,27 @@ for t in $tools; do
 	'
 done
 
+# scx-agg's reports come from one table (lib/agg/agg_reports.c); -r's
+# completion words are that table, so compare the man page and --help to them
+reports() {
+	"$SCX_BUILD/scx-agg" --completion-helper |
+		awk -F'\t' '$1 == "opt" && $2 == "--report=" { print $4 }' | tr ' ' '\n' | grep -v '^all$'
+}
+
+test_expect_success 'scx-agg: the man page describes exactly the reports of the report table' '
+	reports | sort >table.lst &&
+	test $(wc -l <table.lst) -ge 20 &&
+	awk "/^\.Sh / { in_sec = (\$2 == \"REPORTS\") } in_sec && /^\.It / { sub(/^\.It /, \"\"); print }" \
+		"$SCX_SRC/man/scx-agg.1" | tr -d , | tr " " "\n" | grep . | sort >man.lst &&
+	test_cmp table.lst man.lst
+'
+
+test_expect_success 'scx-agg: --help lists every report once, within 80 columns' '
+	scx-agg --help >help.txt &&
+	for r in $(reports) all; do
+		test $(grep -c "^  $r  " help.txt) = 1 || { echo "--help lists $r $(grep -c "^  $r  " help.txt) times"; exit 1; }
+	done &&
+	! grep "^  [a-z][a-z-]*  " help.txt | grep ".\{81\}"
+'
+
 test_done

@@ -50,6 +50,7 @@ _probe_prereq() {
 	PROTOC) command -v protoc >/dev/null ;;
 	ZSTD) command -v zstd >/dev/null ;;
 	JQ) command -v jq >/dev/null ;;
+	TIME) [ -x /usr/bin/time ] ;;	# GNU time, for peak RSS (%M)
 	GZIP) command -v gzip >/dev/null ;;
 	SANITIZE) [ "${SCX_SANITIZE:-0}" = 1 ] ;;
 	!SANITIZE) [ "${SCX_SANITIZE:-0}" != 1 ] ;;

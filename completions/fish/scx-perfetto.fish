@@ -6,6 +6,7 @@ complete -c scx-perfetto -l format -x -a 'ndjson binary' -d 'with -i: event form
 complete -c scx-perfetto -l compress -x -a 'none gzip zstd' -d 'with -i: compress the event stream'
 complete -c scx-perfetto -l source -x -a 'auto ftrace track' -d 'with -i: scheduler events from ftrace bundles, track events, or auto'
 complete -c scx-perfetto -l raw-state -d 'with -i: keep prev_state as the trace has it'
+complete -c scx-perfetto -s m -l max-trace-memory -r -d 'with -i: most memory the trace may need, inflated and decoded (default 1G)'
 complete -c scx-perfetto -l no-compact -d 'write plain sched_switch/sched_waking, not compact_sched'
 complete -c scx-perfetto -l deflate -d 'write deflate compressed_packets'
 complete -c scx-perfetto -l bundle-events -r -d 'events per cpu bundle (default 1024)'

@@ -2,6 +2,7 @@
 complete -c scx-top -s i -l input -r -F -d 'read events or scx-agg snapshots from FILE (default stdin)'
 complete -c scx-top -l topology -r -F -d 'cpu topology (JSON) when the input has none (default: this machine\'s)'
 complete -c scx-top -l reorder -r -d 'hold events this long to put them in time order (default 100ms, 0: off)'
+complete -c scx-top -l max-tasks -r -d 'track at most N tasks, forgetting the least recently seen (default 65536)'
 complete -c scx-top -s b -l batch -d 'plain-text frames on stdout, no terminal control (like top -b)'
 complete -c scx-top -s n -l iterations -r -d 'stop after N frames'
 complete -c scx-top -s d -l delay -r -d 'refresh interval and window length (default 1s)'

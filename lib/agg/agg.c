@@ -19,7 +19,7 @@
 #define MAX_GAP_INTERVALS 64	/* a longer gap becomes one snapshot, not millions */
 
 const char *const scx_agg_by_names[SCX_AGG_BY__COUNT] = {
-	"cpu", "llc", "node", "pid", "tgid", "comm", "dsq",
+	"cpu", "llc", "node", "pid", "tgid", "comm", "dsq", "cgroup",
 };
 
 const char *const scx_softirq_names[SCX_NR_SOFTIRQS] = {
@@ -250,11 +250,31 @@ static void ptab_clear(struct ptab *t)
 
 /* ---- threads ----------------------------------------------------------------- */
 
+/*
+ * Without per-thread figures (a->tstats) a thread is its state machine only:
+ * the allocation stops where s begins, a seventh of the whole.
+ */
+static struct thread *thread_alloc(bool with_stats)
+{
+	struct thread *t;
+
+	t = scx_xcalloc_aligned(_Alignof(struct thread),
+				with_stats ? sizeof(*t) : offsetof(struct thread, s));
+	t->has_stats = with_stats;
+	if (with_stats)
+		stats_init(&t->s);
+	return t;
+}
+
+static void evict_tasks(struct scx_agg *a);
+
 static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, const char *comm)
 {
 	struct thread *t;
 
-	t = scx_xcalloc_aligned(_Alignof(struct thread), sizeof(*t));
+	if (a->threads.n >= a->max_tasks)
+		evict_tasks(a);
+	t = thread_alloc(a->tstats);
 	t->pid = pid;
 	t->tgid = tgid > 0 ? tgid : pid;
 	if (comm)
@@ -262,7 +282,6 @@ static struct thread *thread_new(struct scx_agg *a, int32_t pid, int32_t tgid, c
 	t->qcpu = -1;
 	t->cpu = -1;
 	t->dsq = SCX_DSQ_NONE;
-	stats_init(&t->s);
 	*(struct thread **)scx_map_put(&a->threads, (uint32_t)pid, NULL) = t;
 	return t;
 }
@@ -281,15 +300,43 @@ static inline struct thread *thread_get(struct scx_agg *a, int32_t pid, int32_t 
 
 static void thread_free(struct thread *t)
 {
-	stats_free(&t->s);
+	if (t->has_stats)
+		stats_free(&t->s);
 	free(t);
+}
+
+/* Per-thread figures are asked for from now on: give every thread its own. */
+static void threads_add_stats(struct scx_agg *a)
+{
+	struct thread **slot;
+	size_t pos = 0;
+
+	while ((slot = scx_map_next(&a->threads, &pos, NULL))) {
+		struct thread *t;
+
+		if ((*slot)->has_stats)
+			continue;
+		t = thread_alloc(true);
+		memcpy(t, *slot, offsetof(struct thread, s));
+		t->has_stats = true;
+		free(*slot);
+		*slot = t;
+	}
 }
 
 static void fold_thread(struct scx_agg *a, struct thread *t)
 {
 	struct grp *g;
 
-	if (t->folded || !agg_stats_active(&t->s) || !a->fold)
+	if (t->folded || !t->has_stats || !agg_stats_active(&t->s) || (!a->fold && !a->cg.on))
+		return;
+	t->folded = true;
+	if (a->cg.on) {
+		g = gtab_get(&a->cgroup, agg_cgroup_key(a, t->cgroup), NULL);
+		stats_merge(&g->s, &t->s, grp_skip(a));
+		g->nr++;
+	}
+	if (!a->fold)
 		return;
 	g = gtab_get(&a->tgid, t->tgid, NULL);
 	stats_merge(&g->s, &t->s, grp_skip(a));
@@ -481,6 +528,94 @@ static void dequeue(struct scx_agg *a, struct thread *t, uint64_t ts)
 		agg_place_queue(a, c, t, -1, ts);
 }
 
+/* ---- the bound on threads ------------------------------------------------------- */
+
+/* On a CPU now: its slice is still to be counted, never forgotten. */
+static bool thread_on_cpu(const struct scx_agg *a, const struct thread *t)
+{
+	const struct cpu *c;
+
+	if (t->state != TS_RUNNING || t->cpu < 0 || (unsigned)t->cpu >= a->nr_cpus)
+		return false;
+	c = &a->cpus[t->cpu];
+	return c->known && c->curr == t->pid;
+}
+
+/* Ended: freed and kept for its --by pid row, or switched out for good. */
+static bool thread_ended(const struct thread *t)
+{
+	return t->dead || t->state == TS_OTHER;
+}
+
+/* Forget t as sched_process_free would; its figures go to its process first. */
+static void thread_evict(struct scx_agg *a, struct thread *t, size_t *pos)
+{
+	uint64_t ts = a->last_ts;
+
+	if (!t->dead) {
+		if (a->tstats)
+			account_state(t, ts);
+		if (t->qcpu >= 0)
+			dequeue(a, t, ts);
+		if (a->place)
+			agg_place_state(a, t->state, TS_UNKNOWN, ts);
+	} else {
+		a->ndead--;
+	}
+	fold_thread(a, t);
+	scx_map_del_at(&a->threads, pos);
+	thread_free(t);
+	a->snap.tasks_dropped++;
+}
+
+static int cmp_ts(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The table is full: forget a sixteenth of it, so that the cost of choosing
+ * (a pass over the threads and a sort of their last-seen times) is paid
+ * once per max_tasks/16 new threads.  Threads that ended go first, then the
+ * ones seen least recently (state_ts: their last switch or wakeup); the
+ * ones on a CPU stay.
+ */
+static void evict_tasks(struct scx_agg *a)
+{
+	size_t want = a->threads.n - a->max_tasks + 1 + a->max_tasks / 16, n = 0, pos;
+	uint64_t cut = UINT64_MAX;
+	struct thread **slot;
+
+	pos = 0;
+	while (want && (slot = scx_map_next(&a->threads, &pos, NULL))) {
+		if (thread_ended(*slot) && !thread_on_cpu(a, *slot)) {
+			thread_evict(a, *slot, &pos);
+			want--;
+		}
+	}
+	if (!want)
+		return;
+	if (!a->evict_ts)
+		a->evict_ts = scx_xmalloc(a->max_tasks * sizeof(*a->evict_ts));
+	pos = 0;
+	while (n < a->max_tasks && (slot = scx_map_next(&a->threads, &pos, NULL)))
+		if (!thread_on_cpu(a, *slot))
+			a->evict_ts[n++] = (*slot)->state_ts;
+	if (!n)
+		return;
+	qsort(a->evict_ts, n, sizeof(*a->evict_ts), cmp_ts);
+	cut = a->evict_ts[SCX_MIN(want, n) - 1];
+	pos = 0;
+	while (want && (slot = scx_map_next(&a->threads, &pos, NULL))) {
+		if ((*slot)->state_ts <= cut && !thread_on_cpu(a, *slot)) {
+			thread_evict(a, *slot, &pos);
+			want--;
+		}
+	}
+}
+
 /* ---- event handlers ---------------------------------------------------------- */
 
 static uint8_t state_of(int64_t prev_state)
@@ -511,6 +646,21 @@ static void dsq_seen(struct scx_agg *a, struct thread *t, uint64_t dsq, uint64_t
 	*gs = &g->s;
 }
 
+/*
+ * Task p was preempted (switched out runnable) for next: count the pair of
+ * their cgroups, and remember the preemptor's so the wait p has until it
+ * runs again is charged to the pair (cgroup-preemptions report).
+ */
+static void cgroup_preempted(struct scx_agg *a, struct thread *p, const struct scx_ev_switch *sw)
+{
+	struct thread *n = agg_thread_find(a, sw->next_pid);
+	uint64_t ncg = sw->next_cgroup != SCX_CGROUP_NONE ? sw->next_cgroup : n ? n->cgroup : 0;
+	uint32_t pk = agg_cgroup_key(a, p->cgroup), nk = agg_cgroup_key(a, ncg);
+
+	ptab_get(&a->cg.preempts, pk, nk)->count++;
+	p->preempt_cg = nk + 1;
+}
+
 static void on_switch(struct scx_agg *a, const struct scx_event *e)
 {
 	const struct scx_ev_switch *sw = &e->sw;
@@ -529,6 +679,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
 		p->cpu = e->cpu;	/* the CPU it ran on last, for wakeup placement */
+		if (sw->prev_cgroup != SCX_CGROUP_NONE)
+			p->cgroup = sw->prev_cgroup;
 		if (a->tstats) {
 			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
 			    ts >= c->run_start)
@@ -559,6 +711,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 				pr->count++;
 			}
+			if (sw->next_pid && a->cg.on)
+				cgroup_preempted(a, p, sw);
 		}
 		if (sw->dsq_id != SCX_DSQ_NONE) {
 			struct scx_agg_stats *gs = NULL;
@@ -586,8 +740,19 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 	}
 	if (sw->next_pid) {
 		n = thread_get(a, sw->next_pid, sw->next_tgid, sw->next_comm);
+		if (sw->next_cgroup != SCX_CGROUP_NONE)
+			n->cgroup = sw->next_cgroup;
 		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
+
+			if (n->preempt_cg && !n->waking_ts && a->cg.on) {
+				struct pair *pr = ptab_get(&a->cg.preempts, agg_cgroup_key(a, n->cgroup),
+							   n->preempt_cg - 1);
+
+				pr->runs++;
+				pr->sum_ns += d;
+				pr->max_ns = SCX_MAX(pr->max_ns, d);
+			}
 
 			if (a->place)
 				agg_place_run(a, n, e->cpu, ts);
@@ -643,6 +808,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		} else {
 			n->chain_len = 0;
 		}
+		n->preempt_cg = 0;
 		if (n->qcpu >= 0)
 			dequeue(a, n, ts);
 		set_state(a, n, ts, TS_RUNNING);
@@ -689,6 +855,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	if (!w->pid)
 		return;
 	t = thread_get(a, w->pid, w->tgid, w->comm);
+	if (w->cgroup != SCX_CGROUP_NONE)
+		t->cgroup = w->cgroup;
 	if (e->type == SCX_EV_WAKEUP && t->state == TS_RUNNABLE && t->waking_ts) {
 		if (!t->wakeup_ts)
 			t->wakeup_ts = e->ts;
@@ -851,7 +1019,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 	case SCX_EV_FREE:
 		if (!e->task.pid || !(t = agg_thread_find(a, e->task.pid)))
 			break;
-		account_state(t, ts);
+		if (a->tstats)
+			account_state(t, ts);
 		if (t->qcpu >= 0)
 			dequeue(a, t, ts);
 		if ((a->o.by & (1u << SCX_AGG_PID)) && a->ndead < GROUPS_MAX) {
@@ -962,11 +1131,16 @@ static void apply_need(struct scx_agg *a)
 		a->need |= SCX_AGG_NEED_THREADS;
 	if (a->o.by & (1u << SCX_AGG_TGID | 1u << SCX_AGG_COMM))
 		a->need |= SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES;
+	if (a->o.by & (1u << SCX_AGG_CGROUP))
+		a->need |= SCX_AGG_NEED_CGROUPS;
+	if (a->need & SCX_AGG_NEED_CGROUPS)
+		a->need |= SCX_AGG_NEED_THREADS;
 	if (a->need & (SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PAIRS))
 		a->need |= SCX_AGG_NEED_THREADS;
 	a->fold = a->need & SCX_AGG_NEED_PROCESSES;
 	a->tstats = a->need & SCX_AGG_NEED_THREADS;
 	a->pairs = a->need & SCX_AGG_NEED_PAIRS;
+	a->cg.on = a->need & SCX_AGG_NEED_CGROUPS;
 }
 
 /* The groups of the next interval (scx_agg__set_by()) take effect here. */
@@ -984,6 +1158,7 @@ static void apply_by(struct scx_agg *a)
 		struct thread *t;
 		size_t pos = 0;
 
+		threads_add_stats(a);
 		while ((t = agg_thread_next(a, &pos))) {
 			stats_reset(&t->s, grp_skip(a));
 			t->state_ts = SCX_MAX(t->state_ts, a->iv_start);
@@ -1016,6 +1191,8 @@ static void reset_interval(struct scx_agg *a)
 	gtab_clear(&a->tgid, grp_skip(a));
 	gtab_clear(&a->comm, grp_skip(a));
 	gtab_clear(&a->dsq, grp_skip(a));
+	gtab_clear(&a->cgroup, grp_skip(a));
+	ptab_clear(&a->cg.preempts);
 	ptab_clear(&a->wakes);
 	ptab_clear(&a->preempts);
 	a->nr_chains = 0;
@@ -1066,6 +1243,91 @@ static void gtab_groups(struct scx_agg *a, struct gtab *t, enum scx_agg_by by)
 		memcpy(g->comm, gr->comm, SCX_COMM_LEN);
 		g->s = &gr->s;
 	}
+}
+
+/* The figure cgroup groups are ranked by (opts.cgroup_sort). */
+static double cgroup_rank(const struct scx_agg *a, const struct scx_agg_stats *s)
+{
+	switch (a->o.cgroup_sort) {
+	case SCX_AGG_CGSORT_RQ_DELAY:
+		return (double)s->rq_delay.sum;
+	case SCX_AGG_CGSORT_RQ_P99:
+		return (double)scx_hist_quantile(&s->rq_delay, 0.99);
+	case SCX_AGG_CGSORT_WAKEUPS:
+		return (double)s->wakeups;
+	case SCX_AGG_CGSORT_SWITCHES:
+		return (double)s->switches;
+	default:
+		return (double)s->busy_ns;
+	}
+}
+
+struct ranked {
+	double v;
+	const char *name;
+	struct grp *g;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+	const struct ranked *p = x, *q = y;
+
+	if (p->v != q->v)
+		return p->v > q->v ? -1 : 1;
+	return strcmp(p->name, q->name);
+}
+
+/*
+ * The cgroup groups of the snapshot: the cgroup_top first by cgroup_sort
+ * (ties by name), then one "(other)" row with the rest and what overflowed
+ * the tables, so the rows stay bounded whatever the number of cgroups.
+ */
+static void cgroup_groups(struct scx_agg *a)
+{
+	unsigned top = a->o.cgroup_top ? a->o.cgroup_top : SCX_AGG_CGROUP_TOP, n = 0, rest_nr = 0;
+	struct grp *gr, *rest = a->cg.rest;
+	struct ranked *r;
+	size_t pos = 0;
+	bool any_rest = false;
+
+	r = scx_xcalloc(a->cgroup.map.n + 1, sizeof(*r));
+	stats_reset(&rest->s, grp_skip(a));
+	while ((gr = agg_gtab_next(&a->cgroup, &pos))) {
+		if (gr == a->cgroup.other || gr->key == CG_KEY_OTHER) {
+			stats_merge(&rest->s, &gr->s, grp_skip(a));
+			rest_nr += gr->nr;
+			any_rest = true;
+			continue;
+		}
+		r[n].g = gr;
+		r[n].name = agg_cgroup_key_name(a, (uint32_t)gr->key);
+		r[n++].v = cgroup_rank(a, &gr->s);
+	}
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (unsigned i = 0; i < n; i++) {
+		struct scx_agg_group *g;
+
+		if (i >= top) {
+			stats_merge(&rest->s, &r[i].g->s, grp_skip(a));
+			rest_nr += r[i].g->nr;
+			any_rest = true;
+			continue;
+		}
+		g = add_group(a, SCX_AGG_CGROUP);
+		g->key = r[i].g->key;
+		g->nr = r[i].g->nr;
+		g->name = r[i].name;
+		g->s = &r[i].g->s;
+	}
+	if (any_rest) {
+		struct scx_agg_group *g = add_group(a, SCX_AGG_CGROUP);
+
+		g->key = CG_KEY_OTHER;
+		g->nr = rest_nr;
+		g->name = "(other)";
+		g->s = &rest->s;
+	}
+	free(r);
 }
 
 /* Cpus utilisation is divided by: the topology's and any seen outside it. */
@@ -1219,9 +1481,12 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		gtab_groups(a, &a->comm, SCX_AGG_COMM);
 	if (by & (1u << SCX_AGG_DSQ))
 		gtab_groups(a, &a->dsq, SCX_AGG_DSQ);
+	if (by & (1u << SCX_AGG_CGROUP))
+		cgroup_groups(a);
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++) {
 		s->groups[k] = a->garr[k];
-		if (s->nr[k] > 1 && k != SCX_AGG_CPU && k != SCX_AGG_LLC && k != SCX_AGG_NODE)
+		if (s->nr[k] > 1 && k != SCX_AGG_CPU && k != SCX_AGG_LLC && k != SCX_AGG_NODE &&
+		    k != SCX_AGG_CGROUP)
 			qsort(a->garr[k], s->nr[k], sizeof(*a->garr[k]), cmp_group);
 	}
 	a->closed = true;
@@ -1365,6 +1630,38 @@ int scx_agg__flush(struct scx_agg *a)
 	return err;
 }
 
+/* ---- kernel snapshots (agg_ksnap.c) ---------------------------------------- */
+
+int agg_ksnap_begin(struct scx_agg *a, uint64_t t0, bool own_interval)
+{
+	if (!a->started)
+		start(a, t0);
+	if (own_interval) {
+		if (a->closed) {
+			uint64_t seq = a->snap.seq;
+
+			reset_interval(a);
+			a->snap.seq = seq + 1;
+		}
+		a->iv_start = t0;
+		return 0;
+	}
+	return roll(a, t0);
+}
+
+struct scx_agg_stats *agg_ksnap_cpu(struct scx_agg *a, int32_t cpu)
+{
+	struct cpu *c = cpu_get(a, cpu);
+
+	return c ? &c->s : NULL;
+}
+
+int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval)
+{
+	a->last_ts = SCX_MAX(a->last_ts, end);
+	return own_interval ? close_interval(a, end, false) : 0;
+}
+
 const struct scx_agg_snap *scx_agg__snapshot(struct scx_agg *a)
 {
 	return a->closed ? &a->snap : NULL;
@@ -1454,9 +1751,14 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 	if (o)
 		a->o = *o;
 	scx_map_init(&a->threads, sizeof(struct thread *));
+	a->max_tasks = a->o.max_tasks ? a->o.max_tasks : SCX_AGG_MAX_TASKS_DEFAULT;
 	scx_map_init(&a->tgid.map, sizeof(struct grp *));
 	scx_map_init(&a->comm.map, sizeof(struct grp *));
 	scx_map_init(&a->dsq.map, sizeof(struct grp *));
+	scx_map_init(&a->cgroup.map, sizeof(struct grp *));
+	agg_cgroup_init(a);
+	a->cg.rest = scx_xcalloc(1, sizeof(*a->cg.rest));
+	stats_init(&a->cg.rest->s);
 	scx_map_init(&a->wakes.map, sizeof(struct pair));
 	scx_map_init(&a->preempts.map, sizeof(struct pair));
 	if (!a->o.by)
@@ -1538,9 +1840,14 @@ void scx_agg__free(struct scx_agg *a)
 	while ((t = agg_thread_next(a, &pos)))
 		thread_free(t);
 	scx_map_free(&a->threads);
+	free(a->evict_ts);
 	gtab_free(&a->tgid);
 	gtab_free(&a->comm);
 	gtab_free(&a->dsq);
+	gtab_free(&a->cgroup);
+	agg_cgroup_free(a);
+	stats_free(&a->cg.rest->s);
+	free(a->cg.rest);
 	scx_map_free(&a->wakes.map);
 	scx_map_free(&a->preempts.map);
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
@@ -1573,9 +1880,11 @@ size_t scx_agg__mem(struct scx_agg *a)
 	for (unsigned i = 0; i < a->nr_cpus; i++)
 		n += stats_bytes(&a->cpus[i].s);
 	while ((th = agg_thread_next(a, &pos)))
-		n += sizeof(struct thread) + stats_bytes(&th->s);
+		n += th->has_stats ? sizeof(struct thread) + stats_bytes(&th->s) :
+				     offsetof(struct thread, s);
 	n += scx_map_bytes(&a->wakes.map) + scx_map_bytes(&a->preempts.map);
-	for (struct gtab *t = &a->tgid; t <= &a->dsq; t++) {
+	n += agg_cgroup_mem(a) + sizeof(struct grp) + stats_bytes(&a->cg.rest->s);
+	for (struct gtab *t = &a->tgid; t <= &a->cgroup; t++) {
 		struct grp **slot;
 
 		n += scx_map_bytes(&t->map);
@@ -1617,5 +1926,15 @@ int scx_agg_parse_by(const char *s, unsigned *mask)
 	if (!m)
 		return -EINVAL;
 	*mask = m;
+	return 0;
+}
+
+int scx_agg_parse_max_tasks(const char *arg, unsigned *out)
+{
+	uint64_t v;
+
+	if (scx_parse_u64(arg, &v) || !v || v > SCX_AGG_MAX_TASKS_LIMIT)
+		return -EINVAL;
+	*out = (unsigned)v;
 	return 0;
 }

@@ -45,7 +45,9 @@
  *    CPUs before their first switch take no part.
  *
  * Memory: per-CPU state, one entry per live thread (dropped at
- * sched_process_free; with --by pid kept until the end of that interval), and
+ * sched_process_free; with --by pid kept until the end of that interval; a
+ * few hundred bytes, with the thread's own figures about 2 KB when a
+ * requested output needs them; at most max_tasks of them), and
  * per-interval tables (processes, comms, DSQs, waker/wakee and preemption
  * pairs) emptied after each interval.
  */
@@ -69,6 +71,7 @@ enum scx_agg_by {
 	SCX_AGG_TGID,	/* process */
 	SCX_AGG_COMM,
 	SCX_AGG_DSQ,
+	SCX_AGG_CGROUP,	/* cgroup v2 path, folded to cgroup_depth levels */
 	SCX_AGG_BY__COUNT
 };
 #define SCX_AGG_BY_DEFAULT ((1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE))
@@ -127,6 +130,7 @@ struct scx_agg_group {
 	unsigned nr;			/* CPUs in cpu/llc/node groups; threads in tgid/comm */
 	char comm[SCX_COMM_LEN];	/* pid, tgid (the leader's) and comm groups */
 	const struct scx_agg_stats *s;
+	const char *name;		/* cgroup groups: the path, "(other)", "(unknown)" */
 };
 
 struct scx_agg_snap {
@@ -138,6 +142,7 @@ struct scx_agg_snap {
 	uint64_t unknown;		/* events of types the engine does not use */
 	uint64_t out_of_order;		/* events older than the one before */
 	uint64_t nr_threads;		/* threads tracked at the end */
+	uint64_t tasks_dropped;		/* threads forgotten in the interval (max_tasks) */
 	uint64_t by_type[SCX_EV__COUNT];	/* events of each type in the interval */
 	unsigned nr[SCX_AGG_BY__COUNT];	/* groups of each kind (0 if not asked) */
 	const struct scx_agg_group *groups[SCX_AGG_BY__COUNT];
@@ -157,7 +162,7 @@ struct scx_agg_opts {
 	/*
 	 * What to keep beyond the per-CPU metrics: SCX_AGG_NEED_* bits, 0 for
 	 * all.  --by pid/tgid/comm add what they need; the rest is for reports
-	 * (scx_agg_report_needs()).  Less is faster: per-CPU only is about twice
+	 * (struct scx_agg_report's needs).  Less is faster: per-CPU only is about twice
 	 * as fast as everything.
 	 */
 	unsigned need;
@@ -185,7 +190,38 @@ struct scx_agg_opts {
 	 * never by the analysing machine's count.
 	 */
 	unsigned nr_cpus;
+	/*
+	 * Cgroup groups (--by cgroup and the cgroup reports): paths folded to
+	 * their first cgroup_depth levels below the root (0: whole paths); in
+	 * the snapshot the cgroup_top groups first by cgroup_sort (0: 50),
+	 * the rest summed into one "(other)" row, so 10,000 cgroups make 51
+	 * rows.  A thread counts under the cgroup it was last seen in.
+	 */
+	unsigned cgroup_depth, cgroup_top;
+	enum scx_agg_cgsort {
+		SCX_AGG_CGSORT_BUSY = 0,	/* CPU time */
+		SCX_AGG_CGSORT_RQ_DELAY,	/* run-queue delay, summed */
+		SCX_AGG_CGSORT_RQ_P99,		/* run-queue delay p99 */
+		SCX_AGG_CGSORT_WAKEUPS,
+		SCX_AGG_CGSORT_SWITCHES,
+		SCX_AGG_CGSORT__COUNT
+	} cgroup_sort;
+	/*
+	 * Threads tracked at most, 0 for SCX_AGG_MAX_TASKS_DEFAULT.  Past it the
+	 * ones that exited go first, then the least recently seen: their
+	 * process and comm figures are kept, their own row and any wakeup in
+	 * flight are lost, and they are counted in tasks_dropped.
+	 */
+	unsigned max_tasks;
 };
+#define SCX_AGG_CGROUP_TOP 50
+extern const char *const scx_agg_cgsort_names[SCX_AGG_CGSORT__COUNT];	/* "busy", ... */
+
+#define SCX_AGG_MAX_TASKS_DEFAULT 65536u
+#define SCX_AGG_MAX_TASKS_LIMIT 4194304u	/* the kernel's PID_MAX_LIMIT */
+
+/* --max-tasks N: 1 to SCX_AGG_MAX_TASKS_LIMIT; -EINVAL otherwise. */
+int scx_agg_parse_max_tasks(const char *arg, unsigned *out);
 
 /* The histograms of struct scx_agg_stats, for skip_hists */
 #define SCX_AGG_HIST_WAKE_LAT 1u
@@ -201,7 +237,8 @@ struct scx_agg_opts {
 #define SCX_AGG_NEED_PAIRS 4u		/* waker/wakee and preemption pairs, chains */
 #define SCX_AGG_NEED_CPUS 8u		/* per-CPU metrics only (always kept) */
 #define SCX_AGG_NEED_PLACE 16u		/* placement tracking (agg_place.c), from the start only */
-#define SCX_AGG_NEED_ALL 23u
+#define SCX_AGG_NEED_CGROUPS 32u	/* cgroup groups and preemption pairs */
+#define SCX_AGG_NEED_ALL 55u
 
 /*
  * topo may be NULL (CPUs then appear as seen, in LLC and node -1); it is
@@ -221,6 +258,16 @@ void scx_agg__set_by(struct scx_agg *a, unsigned by);
  * -ERANGE for a value that is not finite, negative or past the threshold's max.
  */
 int scx_agg__set_threshold(struct scx_agg *a, const char *name, double value);
+
+/*
+ * Name a cgroup id (a cgroup record of the stream, scx(7)): its path below
+ * the cgroup2 mount, "/" for the root.  Ids without a name show as "id:N".
+ * At most SCX_AGG_CGROUP_IDS ids are named; later ones are counted in
+ * scx_agg__cgroup_dropped() and show by number.
+ */
+#define SCX_AGG_CGROUP_IDS (1u << 20)
+void scx_agg__cgroup_name(struct scx_agg *a, uint64_t id, const char *path);
+uint64_t scx_agg__cgroup_dropped(const struct scx_agg *a);
 
 /* Feed one event.  0, or emit()'s non-zero return value. */
 int scx_agg__add(struct scx_agg *a, const struct scx_event *e);
@@ -270,6 +317,12 @@ bool scx_agg_metric_get(const struct scx_agg_snap *s, const struct scx_agg_group
 struct scx_buf;
 /* The snapshot as one NDJSON line (schema below), with '\n'. */
 void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s);
+struct scx_jw;
+/*
+ * The keys of a group as the snapshot's NDJSON writes them ("cpu", or
+ * "llc" and "cpus", or "pid", "tgid" and "comm", ...), into the open object.
+ */
+void scx_agg_group_key_json(struct scx_jw *w, const struct scx_agg_group *g);
 /* Aligned tables with units, one per group kind. */
 void scx_agg_snap_text(struct scx_buf *b, const struct scx_agg_snap *s);
 /* OpenMetrics text exposition of the snapshot, without the final "# EOF". */
@@ -282,15 +335,26 @@ int scx_agg_parse_by(const char *s, unsigned *mask);
 
 /* ---- reports ------------------------------------------------------------- */
 
-struct scx_table;	/* report.h */
+struct scx_table;	/* table.h */
 
-/* Report names ("cpu-utilization", ...), NULL-terminated. */
-extern const char *const scx_agg_report_names[];
-/* SCX_AGG_NEED_* bits a report needs (0 for an unknown name). */
-unsigned scx_agg_report_needs(const char *name);
+/*
+ * The reports, one row each (agg_reports.c), in the order "all" runs them;
+ * scx-agg's dispatch, --help and completions and scx-mcp's analysis list
+ * come from this table.
+ */
+struct scx_agg_report {
+	const char *name;	/* "cpu-utilization" */
+	unsigned needs;		/* SCX_AGG_NEED_* bits for the engine's options */
+	/* Appends the report's tables to *out; 0 or -errno. */
+	int (*run)(struct scx_agg *a, const char *name, struct scx_table **out);
+	const char *summary;	/* one line: what it shows, lowercase, no full stop */
+};
+extern const struct scx_agg_report scx_agg_reports[];	/* ends with a NULL name */
+/* The report called name, or NULL. */
+const struct scx_agg_report *scx_agg_report_find(const char *name);
 /*
  * Run a named report on the closed interval.  *out is a list of tables
- * (report.h) the caller frees with scx_table_free().  0, -ENOENT for an
+ * (table.h) the caller frees with scx_table_free().  0, -ENOENT for an
  * unknown name, -EAGAIN before the first closed interval, -ENODATA for a
  * placement report when the engine was made without SCX_AGG_NEED_PLACE.
  */
@@ -316,7 +380,8 @@ extern const unsigned scx_agg_nr_thresholds;
  *    "groups":{"cpu":[{"cpu":0,METRICS},...],"llc":[{"llc":0,"cpus":2,METRICS}],
  *              "node":[{"node":0,"cpus":4,...}],"pid":[{"pid":P,"tgid":T,"comm":C,...}],
  *              "tgid":[{"tgid":T,"comm":C,"threads":N,...}],
- *              "comm":[{"comm":C,"threads":N,...}],"dsq":[{"dsq":ID,...}]}}
+ *              "comm":[{"comm":C,"threads":N,...}],"dsq":[{"dsq":ID,...}],
+ *              "cgroup":[{"cgroup":PATH,"threads":N,...}]}}
  * METRICS are the keys of scx_agg_metrics[] that apply (a metric that does
  * not apply is absent).  Times are integers in ns; util is a ratio; a
  * distribution is {"count":N,"min":..,"avg":..,"p50":..,"p90":..,"p99":..,

@@ -6,16 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg/agg_int.h"
-#include "agg/table.h"
-
-static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *t, int sort_col)
-{
-	if (sort_col >= 0)
-		scx_table_sort_desc(t, sort_col);
-	scx_table_limit(t, a->o.limit);
-	scx_table_append(out, t);
-}
+#include "agg/agg_report_int.h"
 
 /* Threads that ran or waited to run in the interval. */
 static unsigned demanding(struct scx_agg *a, struct thread ***out)
@@ -25,7 +16,7 @@ static unsigned demanding(struct scx_agg *a, struct thread ***out)
 	size_t pos = 0;
 
 	while ((t = agg_thread_next(a, &pos)))
-		if (t->s.busy_ns || t->s.runnable_ns || t->s.preempted_ns)
+		if (t->has_stats && (t->s.busy_ns || t->s.runnable_ns || t->s.preempted_ns))
 			v[n++] = t;
 	*out = v;
 	return n;
@@ -45,7 +36,7 @@ static int cmp_dbl(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static int fairness(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_fairness)
 {
 	static const char *const sc[] = { "threads:u", "runtime:ns", "fair_share:ns", "gini:n",
 					  "max_min_ratio:n", "starved:u", "hogging:u", NULL, };
@@ -96,8 +87,8 @@ static int fairness(struct scx_agg *a, const char *r, struct scx_table **out)
 	scx_table_uint(s, row, 5, nst);
 	scx_table_uint(s, row, 6, nhg);
 	scx_table_append(out, s);
-	finish(a, out, st, 4);
-	finish(a, out, hg, 2);
+	agg_report_add(a, out, st, 4);
+	agg_report_add(a, out, hg, 2);
 	free(rt);
 	free(v);
 	return 0;
@@ -255,7 +246,7 @@ cleanup:
  * Threads, and CPUs, whose metric lies outside the bounds of each method.
  * CPU metrics are named cpu_* so that the thresholds table keys both.
  */
-static int outliers(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_outliers)
 {
 	static const char *const tnames[] = { "wake_lat_max", "wake_lat_p99", "runtime", "switches",
 					      "rq_delay_max", };
@@ -284,17 +275,16 @@ static int outliers(struct scx_agg *a, const char *r, struct scx_table **out)
 			y[i] = thread_metric(v[i], m);
 		outlier_metric(a, tnames[m], y, id, comm, n, th, ot);
 	}
-	for (unsigned i = 0; i < a->nr_cpus; i++)
-		if (agg_cpu_present(a, i))
-			id[nc++] = i;
+	FOR_CPUS(a, cp)
+		id[nc++] = cp->id;
 	for (int m = 0; m < OC__COUNT; m++) {
 		for (unsigned i = 0; i < nc; i++)
 			y[i] = cpu_metric(a, &a->cpus[id[i]], m);
 		outlier_metric(a, cnames[m], y, id, NULL, nc, th, ct);
 	}
 	scx_table_append(out, th);
-	finish(a, out, ot, 6);
-	finish(a, out, ct, 5);
+	agg_report_add(a, out, ot, 6);
+	agg_report_add(a, out, ct, 5);
 	free(y);
 	free(id);
 	free(comm);
@@ -317,7 +307,7 @@ static void finding(struct scx_table *t, const char *rule, const char *where, do
 	scx_table_str(t, row, 5, what);
 }
 
-static int bottlenecks(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_bottlenecks)
 {
 	static const char *const fc[] = { "rule:s:key", "where:s:key", "value:n", "threshold:n",
 					  "severity:n", "meaning:s", NULL, };
@@ -369,17 +359,6 @@ static int bottlenecks(struct scx_agg *a, const char *r, struct scx_table **out)
 		finding(t, "imbalance", where, umax - umin, a->th[TH_IMBALANCE],
 			"utilisation of the busiest minus the idlest cpu, points");
 	}
-	finish(a, out, t, 4);
+	agg_report_add(a, out, t, 4);
 	return 0;
-}
-
-int agg_report_analysis(struct scx_agg *a, const char *name, struct scx_table **out)
-{
-	if (!strcmp(name, "fairness"))
-		return fairness(a, "fairness", out);
-	if (!strcmp(name, "outliers"))
-		return outliers(a, "outliers", out);
-	if (!strcmp(name, "bottlenecks"))
-		return bottlenecks(a, "bottlenecks", out);
-	return -ENOENT;
 }

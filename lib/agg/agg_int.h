@@ -43,9 +43,12 @@ struct thread {
 	uint64_t dsq;		/* last DSQ, SCX_DSQ_NONE */
 	/* the first cache line ends here */
 	char comm[SCX_COMM_LEN];
+	bool has_stats;		/* s is allocated: only while a->tstats (thread_new) */
 	int32_t chain[CHAIN_MAX];
 	uint64_t chain_lat;	/* their wake latencies, summed (with pairs only) */
 	struct agg_place_task pl;	/* placement (agg_place.c) */
+	uint64_t cgroup;	/* cgroup id it was last seen in, 0 unknown */
+	uint32_t preempt_cg;	/* cgroup key + 1 of the task that preempted it last, 0 */
 	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct thread, comm) == 64, "struct thread: hot fields in one line");
@@ -104,6 +107,25 @@ struct ptab {
 	struct pair scratch;
 };
 
+/*
+ * Cgroup names (agg_cgroup.c): ids to paths, and the paths folded to the
+ * depth asked for, interned as keys 0.. of the cgroup table.  Key 0 is
+ * "(unknown)" (a task seen without a cgroup id), key 1 "(other)".
+ */
+#define CG_KEY_UNKNOWN 0u
+#define CG_KEY_OTHER 1u
+#define CG_NAMES_MAX (1u << 16)	/* folded names; past it "(other)" */
+struct agg_cgroups {
+	struct scx_map ids;	/* id -> struct cg_id */
+	struct scx_map byname;	/* hash of a folded name -> key (the next hash on a collision) */
+	char **names;		/* by key */
+	unsigned nr, cap;
+	uint64_t dropped;	/* cgroup records past SCX_AGG_CGROUP_IDS */
+	struct ptab preempts;	/* (victim key, preemptor key) -> pair */
+	struct grp *rest;	/* the snapshot's "(other)" row */
+	bool on;		/* cgroup groups are kept */
+};
+
 #define NR_CHAINS 32
 struct chain {
 	uint8_t len;		/* pids in p[] */
@@ -125,9 +147,12 @@ struct scx_agg {
 
 	struct scx_map threads;	/* pid -> struct thread * */
 	unsigned ndead;		/* freed threads kept for their --by pid row */
+	unsigned max_tasks;	/* threads tracked at most (o.max_tasks or the default) */
+	uint64_t *evict_ts;	/* evict_tasks(): scratch of max_tasks entries */
 
-	struct gtab tgid, comm, dsq;
+	struct gtab tgid, comm, dsq, cgroup;
 	struct ptab wakes, preempts;
+	struct agg_cgroups cg;	/* agg_cgroup.c */
 	/*
 	 * Work-conservation loss: wc_clock advances while any task waits on a
 	 * busy CPU (wc_waiting of them); an idle CPU with nothing queued adds
@@ -159,6 +184,16 @@ struct scx_agg {
 	struct scx_agg_group *garr[SCX_AGG_BY__COUNT];
 	unsigned gcap[SCX_AGG_BY__COUNT];
 };
+
+/*
+ * Kernel snapshots (agg_ksnap.c) fill the CPU stats of an interval directly:
+ * begin (own_interval: the snapshot is the interval, else the engine's
+ * intervals roll at its start), the stats of each CPU (NULL past the
+ * limit), end (closes the snapshot's own interval and emits it).
+ */
+int agg_ksnap_begin(struct scx_agg *a, uint64_t t0, bool own_interval);
+struct scx_agg_stats *agg_ksnap_cpu(struct scx_agg *a, int32_t cpu);
+int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval);
 
 static inline struct thread *agg_thread_find(const struct scx_agg *a, int32_t pid)
 {
@@ -198,10 +233,14 @@ enum {
 	TH_PCT, TH__COUNT
 };
 
-int agg_report_sched(struct scx_agg *a, const char *name, struct scx_table **out);
-int agg_report_cpu(struct scx_agg *a, const char *name, struct scx_table **out);
-int agg_report_analysis(struct scx_agg *a, const char *name, struct scx_table **out);
-int agg_report_place(struct scx_agg *a, const char *name, struct scx_table **out);
+
+/* agg_cgroup.c */
+void agg_cgroup_init(struct scx_agg *a);
+void agg_cgroup_free(struct scx_agg *a);
+size_t agg_cgroup_mem(const struct scx_agg *a);
+/* The group key of cgroup id (0: unknown) at the engine's depth. */
+uint32_t agg_cgroup_key(struct scx_agg *a, uint64_t id);
+const char *agg_cgroup_key_name(const struct scx_agg *a, uint32_t key);
 
 /* The groups of a table one by one, "(other)" last: *pos starts at 0; NULL after the last. */
 static inline struct grp *agg_gtab_next(const struct gtab *t, size_t *pos)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "agg/agg_int.h"
+#include "agg/prom.h"
 #include "json/json.h"
 #include "agg/table.h"
 #include "core/util.h"
@@ -169,7 +170,17 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 	case M_SLICE: h = &s->slice; break;
 	case M_DSQ_LAT: h = &s->dsq_lat; break;
 	case M_DSQ_DEPTH: h = &s->dsq_depth; break;
-	case M_SLICE_USED: h = &s->slice_used; break;
+	case M_SLICE_USED:
+		/*
+		 * count and mean from the counters, kept even when a consumer
+		 * skips the histogram (scx-top): the quantiles need it
+		 */
+		if (!s->slice_used_n)
+			return false;
+		scx_hist_dist(&s->slice_used, d);
+		d->count = s->slice_used_n;
+		d->avg = (double)s->slice_used_ns / s->slice_used_n;
+		return true;
 	case M_RQ_DEPTH: h = &s->rq_depth; break;
 	}
 	if (h) {
@@ -182,37 +193,6 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 }
 
 /* ---- NDJSON ---------------------------------------------------------------------- */
-
-/* Doubles with 9 significant digits: enough, and no 0.0092149999999999992 */
-static void jw_num(struct scx_jw *w, double v)
-{
-	char buf[32];
-	int n;
-
-	if (!isfinite(v)) {
-		scx_jw_null(w);
-		return;
-	}
-	n = snprintf(buf, sizeof(buf), "%.9g", v);
-	scx_jw_raw(w, buf, n);
-}
-
-static void json_dist(struct scx_jw *w, const struct scx_dist *d)
-{
-	scx_jw_obj_begin(w);
-	scx_jw_kuint(w, "count", d->count);
-	if (d->count) {
-		scx_jw_kuint(w, "min", d->min);
-		scx_jw_key(w, "avg");
-		jw_num(w, round(d->avg * 10) / 10);
-		scx_jw_kuint(w, "p50", d->p50);
-		scx_jw_kuint(w, "p90", d->p90);
-		scx_jw_kuint(w, "p99", d->p99);
-		scx_jw_kuint(w, "p999", d->p999);
-		scx_jw_kuint(w, "max", d->max);
-	}
-	scx_jw_obj_end(w);
-}
 
 static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn, const struct scx_agg_group *g)
 {
@@ -227,9 +207,9 @@ static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn, const 
 			continue;
 		scx_jw_key(w, scx_agg_metrics[i].name);
 		if (k == SCX_AGG_M_DIST || k == SCX_AGG_M_DISTN)
-			json_dist(w, &d);
+			scx_table_jw_dist(w, &d);
 		else if (k == SCX_AGG_M_RATIO || k == SCX_AGG_M_NUM || k == SCX_AGG_M_KHZ)
-			jw_num(w, v);
+			scx_jw_num(w, v);
 		else
 			scx_jw_uint(w, (uint64_t)v);
 		if (i == M_SOFTIRQ_NS && v > 0) {
@@ -265,7 +245,7 @@ static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn, const 
 	}
 }
 
-static void json_key(struct scx_jw *w, const struct scx_agg_group *g)
+void scx_agg_group_key_json(struct scx_jw *w, const struct scx_agg_group *g)
 {
 	switch (g->by) {
 	case SCX_AGG_CPU:
@@ -293,6 +273,11 @@ static void json_key(struct scx_jw *w, const struct scx_agg_group *g)
 	case SCX_AGG_DSQ:
 		scx_jw_kuint(w, "dsq", (uint64_t)g->key);
 		break;
+	case SCX_AGG_CGROUP:
+		scx_jw_key(w, "cgroup");
+		scx_jw_strn(w, g->name, strlen(g->name));
+		scx_jw_kuint(w, "threads", g->nr);
+		break;
 	default:
 		break;
 	}
@@ -315,6 +300,7 @@ void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s)
 	scx_jw_kuint(&w, "unknown", s->unknown);
 	scx_jw_kuint(&w, "out_of_order", s->out_of_order);
 	scx_jw_kuint(&w, "threads", s->nr_threads);
+	scx_jw_kuint(&w, "tasks_dropped", s->tasks_dropped);
 	scx_jw_kuint(&w, "cpus", s->nr_cpus);
 	scx_jw_key(&w, "total");
 	scx_jw_obj_begin(&w);
@@ -329,7 +315,7 @@ void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s)
 		scx_jw_arr_begin(&w);
 		for (unsigned i = 0; i < s->nr[k]; i++) {
 			scx_jw_obj_begin(&w);
-			json_key(&w, &s->groups[k][i]);
+			scx_agg_group_key_json(&w, &s->groups[k][i]);
 			json_metrics(&w, s, &s->groups[k][i]);
 			scx_jw_obj_end(&w);
 		}
@@ -374,6 +360,10 @@ static struct scx_table *group_table(const struct scx_agg_snap *s, int k)
 	case SCX_AGG_DSQ:
 		cols[n++] = "dsq:u:key";
 		break;
+	case SCX_AGG_CGROUP:
+		cols[n++] = "cgroup:s:key";
+		cols[n++] = "threads:u";
+		break;
 	default:
 		snprintf(buf[0], sizeof(buf[0]), "%s:i:key", scx_agg_by_names[k]);
 		cols[n++] = buf[0];
@@ -409,6 +399,10 @@ static struct scx_table *group_table(const struct scx_agg_snap *s, int k)
 			break;
 		case SCX_AGG_COMM:
 			scx_table_str(t, r, c++, g->comm);
+			scx_table_uint(t, r, c++, g->nr);
+			break;
+		case SCX_AGG_CGROUP:
+			scx_table_str(t, r, c++, g->name);
 			scx_table_uint(t, r, c++, g->nr);
 			break;
 		default:
@@ -449,6 +443,9 @@ void scx_agg_snap_text(struct scx_buf *b, const struct scx_agg_snap *s)
 		       scx_fmt_ns(s->end_ns, t1, sizeof(t1)),
 		       s->final ? "final" : "full", (unsigned long long)s->events,
 		       (unsigned long long)s->lost, (unsigned long long)s->unknown);
+	if (s->tasks_dropped)	/* past --max-tasks */
+		scx_buf_printf(b, "tasks dropped %llu (forgotten past the task limit)\n",
+			       (unsigned long long)s->tasks_dropped);
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++) {
 		struct scx_table *t;
 
@@ -484,6 +481,10 @@ static void om_labels(struct scx_buf *b, const struct scx_agg_group *g, const ch
 		case SCX_AGG_DSQ:
 			scx_buf_printf(b, "dsq=\"%llu\"", (unsigned long long)g->key);
 			break;
+		case SCX_AGG_CGROUP:
+			scx_buf_addstr(b, "cgroup=");
+			scx_prom_label_escape(b, g->name);
+			break;
 		default:
 			scx_buf_printf(b, "%s=\"%lld\"", scx_agg_by_names[g->by], (long long)g->key);
 			break;
@@ -517,6 +518,8 @@ void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s)
 	scx_buf_printf(b, "# TYPE scx_events gauge\nscx_events %llu\n", (unsigned long long)s->events);
 	scx_buf_printf(b, "# TYPE scx_lost_events gauge\nscx_lost_events %llu\n",
 		       (unsigned long long)s->lost);
+	scx_buf_printf(b, "# TYPE scx_tasks_dropped gauge\nscx_tasks_dropped %llu\n",
+		       (unsigned long long)s->tasks_dropped);
 	for (unsigned i = 0; i < M__COUNT; i++) {
 		const struct scx_agg_metric *m = &scx_agg_metrics[i];
 		bool dist = m->kind == SCX_AGG_M_DIST || m->kind == SCX_AGG_M_DISTN;

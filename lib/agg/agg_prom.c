@@ -80,7 +80,19 @@ static const struct fam dsq_fams[] = {
 	{ "depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 0, "sched_ext: depth of this DSQ at insert and dispatch" },
 };
 
+/* scx_cgroup_*: one series per cgroup of the snapshots' top rows (see prom.h) */
+static const struct fam cgroup_fams[] = {
+	{ "busy_seconds_total", "seconds", F_NS, ST(busy_ns), 0, "CPU time of the cgroup's tasks" },
+	{ "switches_total", "switches", F_COUNT, ST(switches), 0, "switch-outs of the cgroup's tasks" },
+	{ "involuntary_switches_total", "switches", F_COUNT, ST(involuntary), 0, "switch-outs of the cgroup's tasks while runnable (preemptions)" },
+	{ "wakeups_total", "wakeups", F_COUNT, ST(wakeups), 0, "wakeups of the cgroup's tasks" },
+	{ "migrations_total", "migrations", F_COUNT, ST(migrations), 0, "migrations of the cgroup's tasks" },
+	{ "wake_latency_seconds", "seconds", F_HIST_NS, ST(wake_lat), 0, "wakeup latency of the cgroup's tasks: sched_waking to switch-in" },
+	{ "rq_delay_seconds", "seconds", F_HIST_NS, ST(rq_delay), 0, "run-queue delay of the cgroup's tasks: runnable to switch-in" },
+};
+
 #define NR_CPU_FAMS SCX_ARRAY_SIZE(cpu_fams)
+#define NR_CGROUP_FAMS SCX_ARRAY_SIZE(cgroup_fams)
 #define NR_DSQ_FAMS SCX_ARRAY_SIZE(dsq_fams)
 #define NS_BOUNDS SCX_PROM_NS_BOUNDS
 #define N_BOUNDS SCX_PROM_DEPTH_BOUNDS
@@ -95,6 +107,8 @@ struct cum {
 struct series {
 	int64_t key;		/* cpu, llc, node or dsq id; INT64_MIN: "other" */
 	int32_t llc, node;	/* labels of CPU and LLC series */
+	char *label;		/* cgroup series: cgroup="path", owned */
+	uint64_t last_iv;	/* cgroup series: the last interval it had figures */
 	uint64_t *c;		/* counters (cumulative), gauges (last interval) */
 	uint8_t *ok;		/* gauge known in the last interval */
 	struct cum *h;
@@ -112,9 +126,10 @@ struct dim {
 struct scx_prom {
 	int level;		/* SCX_AGG_CPU/LLC/NODE, or -1: one host series */
 	bool started;
-	struct dim cpu, dsq;
-	unsigned dsq_cap;
+	struct dim cpu, dsq, cgroup;
+	unsigned dsq_cap, cgroup_cap;
 	uint64_t intervals, events, lost, unknown, out_of_order, threads, last_dur;
+	uint64_t tasks_dropped;
 };
 
 #define KEY_OTHER INT64_MIN
@@ -133,6 +148,7 @@ static void dim_free(struct dim *d)
 		free(d->s[i].c);
 		free(d->s[i].ok);
 		free(d->s[i].h);
+		free(d->s[i].label);
 	}
 	free(d->s);
 	free(d->seen);
@@ -144,7 +160,9 @@ struct scx_prom *scx_prom__new(unsigned dsq_cap)
 
 	dim_init(&p->cpu, cpu_fams, NR_CPU_FAMS, "scx_cpu_");
 	dim_init(&p->dsq, dsq_fams, NR_DSQ_FAMS, "scx_dsq_");
+	dim_init(&p->cgroup, cgroup_fams, NR_CGROUP_FAMS, "scx_cgroup_");
 	p->dsq_cap = dsq_cap ? dsq_cap : SCX_PROM_DSQ_CAP;
+	p->cgroup_cap = SCX_AGG_CGROUP_TOP;
 	return p;
 }
 
@@ -154,6 +172,7 @@ void scx_prom__free(struct scx_prom *p)
 		return;
 	dim_free(&p->cpu);
 	dim_free(&p->dsq);
+	dim_free(&p->cgroup);
 	free(p);
 }
 
@@ -179,6 +198,85 @@ static struct series *dim_series(struct dim *d, int64_t key, unsigned hint)
 	s->ok = scx_xcalloc(d->nr_fams, sizeof(*s->ok));
 	s->h = scx_xcalloc(d->nr_fams, sizeof(*s->h));
 	return s;
+}
+
+static bool dim_has(const struct dim *d, int64_t key)
+{
+	for (unsigned j = 0; j < d->n; j++)
+		if (d->s[j].key == key)
+			return true;
+	return false;
+}
+
+static struct series *cgroup_series_other(struct scx_prom *p)
+{
+	struct series *se;
+
+	for (unsigned j = 0; j < p->cgroup.n; j++)
+		if (p->cgroup.s[j].key == KEY_OTHER)
+			return &p->cgroup.s[j];
+	se = dim_series(&p->cgroup, KEY_OTHER, p->cgroup.n);
+	se->label = scx_xstrdup("cgroup=\"other\"");
+	return se;
+}
+
+void scx_prom__set_cgroup_cap(struct scx_prom *p, unsigned cap)
+{
+	p->cgroup_cap = cap ? cap : SCX_AGG_CGROUP_TOP;
+}
+
+void scx_prom_label_escape(struct scx_buf *b, const char *s)
+{
+	scx_buf_addstr(b, "\"");
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			scx_buf_printf(b, "\\%c", *s);
+		else if (*s == '\n')
+			scx_buf_addstr(b, "\\n");
+		else
+			scx_buf_add(b, s, 1);
+	}
+	scx_buf_addstr(b, "\"");
+}
+
+/*
+ * The series of a cgroup group.  At most cgroup_cap series plus "other":
+ * a cgroup new to the top rows takes the place of the series idle longest
+ * (its counters start again from 0, which rate() reads as a reset), else
+ * it is counted under "other".  Cardinality stays bounded on a machine
+ * whose containers come and go.
+ */
+static struct series *cgroup_series(struct scx_prom *p, const struct scx_agg_group *g)
+{
+	struct dim *d = &p->cgroup;
+	struct series *se = NULL, *old = NULL;
+	int64_t key = g->key == CG_KEY_OTHER ? KEY_OTHER : g->key;
+	struct scx_buf b = { 0 };
+
+	for (unsigned j = 0; j < d->n; j++) {
+		if (d->s[j].key == key)
+			return &d->s[j];
+		if (d->s[j].key != KEY_OTHER && d->s[j].last_iv < p->intervals &&
+		    (!old || d->s[j].last_iv < old->last_iv))
+			old = &d->s[j];
+	}
+	if (key != KEY_OTHER && d->n >= p->cgroup_cap + (dim_has(d, KEY_OTHER) ? 1 : 0)) {
+		if (!old)
+			return cgroup_series_other(p);
+		se = old;
+		free(se->label);
+		memset(se->c, 0, d->nr_fams * sizeof(*se->c));
+		memset(se->ok, 0, d->nr_fams * sizeof(*se->ok));
+		memset(se->h, 0, d->nr_fams * sizeof(*se->h));
+		se->key = key;
+	} else {
+		se = dim_series(d, key, d->n);
+	}
+	scx_buf_addstr(&b, "cgroup=");
+	scx_prom_label_escape(&b, key == KEY_OTHER ? "other" : g->name);
+	scx_buf_add(&b, "", 1);
+	se->label = b.data;
+	return se;
 }
 
 /* Index of the bucket holding v: bounds are 2^(k0+i) - 1, nb of them, then +Inf. */
@@ -369,12 +467,19 @@ int scx_prom__add(struct scx_prom *p, const struct scx_agg *a, const struct scx_
 			se = dim_series(&p->dsq, p->dsq.n < p->dsq_cap ? key : KEY_OTHER, i);
 		fold_stats(&p->dsq, se, g->s);
 	}
+	for (unsigned i = 0; s->groups[SCX_AGG_CGROUP] && i < s->nr[SCX_AGG_CGROUP]; i++) {
+		struct series *se = cgroup_series(p, &s->groups[SCX_AGG_CGROUP][i]);
+
+		se->last_iv = p->intervals;
+		fold_stats(&p->cgroup, se, s->groups[SCX_AGG_CGROUP][i].s);
+	}
 	p->intervals++;
 	p->events += s->events;
 	p->lost += s->lost;
 	p->unknown += s->unknown;
 	p->out_of_order += s->out_of_order;
 	p->threads = s->nr_threads;
+	p->tasks_dropped += s->tasks_dropped;
 	p->last_dur = s->end_ns - s->start_ns;
 	return 0;
 }
@@ -511,13 +616,17 @@ static void write_dim(const struct scx_prom *p, const struct dim *d, struct scx_
 	static const char *const type[] = { [F_COUNT] = "counter", [F_NS] = "counter",
 		[F_GAUGE_HZ] = "gauge", [F_GAUGE_N] = "gauge", [F_HIST_NS] = "histogram",
 		[F_HIST_N] = "histogram" };
-	char (*lbl)[LABELS_MAX];
+	char (*buf)[LABELS_MAX];
+	const char **lbl;
 
 	if (!d->n)
 		return;
+	buf = scx_xcalloc(d->n, sizeof(*buf));
 	lbl = scx_xcalloc(d->n, sizeof(*lbl));
-	for (unsigned j = 0; j < d->n; j++)
-		series_labels(lbl[j], p, d, &d->s[j]);
+	for (unsigned j = 0; j < d->n; j++) {
+		series_labels(buf[j], p, d, &d->s[j]);
+		lbl[j] = d->s[j].label ? d->s[j].label : buf[j];
+	}
 	for (unsigned i = 0; i < d->nr_fams; i++) {
 		const struct fam *f = &d->fams[i];
 		bool gauge = f->kind == F_GAUGE_HZ || f->kind == F_GAUGE_N;
@@ -544,6 +653,7 @@ static void write_dim(const struct scx_prom *p, const struct dim *d, struct scx_
 		}
 	}
 	free(lbl);
+	free(buf);
 }
 
 static void host_counter(struct scx_buf *b, const char *name, const char *unit, const char *help,
@@ -563,6 +673,8 @@ void scx_prom__write(const struct scx_prom *p, struct scx_buf *b)
 		     p->unknown);
 	host_counter(b, "out_of_order_events_total", "events",
 		     "events older than the sort window, used where they arrived", p->out_of_order);
+	host_counter(b, "tasks_dropped_total", "threads",
+		     "threads forgotten past the task limit (--max-tasks)", p->tasks_dropped);
 	family_head(b, "scx_", "tracked_threads", "gauge", "threads", "threads tracked at the last interval");
 	scx_buf_printf(b, "scx_tracked_threads %llu\n", (unsigned long long)p->threads);
 	family_head(b, "scx_", "interval_seconds", "gauge", "seconds", "length of the last interval");
@@ -571,6 +683,7 @@ void scx_prom__write(const struct scx_prom *p, struct scx_buf *b)
 	scx_buf_addstr(b, "\n");
 	write_dim(p, &p->cpu, b);
 	write_dim(p, &p->dsq, b);
+	write_dim(p, &p->cgroup, b);
 }
 
 /* ---- textfile -------------------------------------------------------------------- */

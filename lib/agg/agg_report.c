@@ -1,92 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reports on tasks: process-runtime, wakeup-latency, latency-breakdown,
- * migrations, task-states, preemptions, wakeup-graph; and the report table.
+ * migrations, task-states, preemptions, wakeup-graph.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg/agg_int.h"
-#include "agg/table.h"
+#include "agg/agg_report_int.h"
 
-const char *const scx_agg_report_names[] = {
-	"cpu-utilization", "process-runtime", "wakeup-latency", "latency-breakdown",
-	"migrations", "task-states", "preemptions", "wakeup-graph", "runqueue-depth",
-	"fairness", "softirq", "ipi", "cpu-frequency", "cpu-idle", "dsq", "outliers",
-	"bottlenecks", "work-conservation", "runqueue-occupancy", "wakeup-placement",
-	"pre-migration", "parallelism", NULL,
-};
-
-unsigned scx_agg_report_needs(const char *name)
-{
-	static const struct { const char *name; unsigned need; } t[] = {
-		{ "process-runtime", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES },
-		{ "task-states", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES },
-		{ "wakeup-latency", SCX_AGG_NEED_THREADS }, { "migrations", SCX_AGG_NEED_THREADS },
-		{ "fairness", SCX_AGG_NEED_THREADS }, { "outliers", SCX_AGG_NEED_THREADS },
-		{ "preemptions", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
-		{ "wakeup-graph", SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PAIRS },
-		{ "work-conservation", SCX_AGG_NEED_PLACE }, { "runqueue-occupancy", SCX_AGG_NEED_PLACE },
-		{ "wakeup-placement", SCX_AGG_NEED_PLACE }, { "pre-migration", SCX_AGG_NEED_PLACE },
-		{ "parallelism", SCX_AGG_NEED_PLACE },
-	};
-
-	for (size_t i = 0; i < SCX_ARRAY_SIZE(t); i++)
-		if (!strcmp(t[i].name, name))
-			return t[i].need;
-	return 0;
-}
-
-int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
-{
-	int err;
-
-	*out = NULL;
-	if (!a->closed)
-		return -EAGAIN;
-	err = agg_report_sched(a, name, out);
-	if (err == -ENOENT)
-		err = agg_report_cpu(a, name, out);
-	if (err == -ENOENT)
-		err = agg_report_analysis(a, name, out);
-	if (err == -ENOENT)
-		err = agg_report_place(a, name, out);
-	return err;
-}
-
-/* The threads with anything in the interval (break leaves both loops). */
-#define FOR_THREADS(a, t)                                                    \
-	for (size_t t##_pos = 0, t##_once = 1; t##_once; t##_once = 0)       \
-		for (struct thread *t; (t = agg_thread_next(a, &t##_pos));)   \
-			if (agg_stats_active(&t->s))
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * part / whole : 0;
-}
-
-static struct scx_table *table(const char *report, const char *name, const char *const *cols)
-{
-	return scx_table_new(report, name, cols);
-}
-
-static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *t, int sort_col)
-{
-	if (sort_col >= 0)
-		scx_table_sort_desc(t, sort_col);
-	scx_table_limit(t, a->o.limit);
-	scx_table_append(out, t);
-}
-
-static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_process_runtime)
 {
 	static const char *const cols[] = { "tgid:i:key", "comm:s", "threads:u", "runtime:ns",
 					    "share:pct", "util:pct", "switches:u", "wakeups:u",
-					    "rq_delay:dist", NULL, };
-	static const char *const sc[] = { "processes:u", "runtime:ns", "busy_share:pct", NULL, };
-	struct scx_table *t = table(r, "processes", cols), *s = table(r, "summary", sc);
+					    "rq_delay:dist", NULL };
+	static const char *const sc[] = { "processes:u", "runtime:ns", "busy_share:pct", NULL };
+	struct scx_table *t = scx_table_new(r, "processes", cols), *s = scx_table_new(r, "summary", sc);
 	uint64_t total = 0, dur = agg_dur(a);
 	unsigned row;
 
@@ -101,8 +31,8 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 		scx_table_str(t, row, 1, g->comm);
 		scx_table_uint(t, row, 2, g->nr);
 		scx_table_uint(t, row, 3, g->s.busy_ns);
-		scx_table_num(t, row, 4, pct(g->s.busy_ns, total));
-		scx_table_num(t, row, 5, pct(g->s.busy_ns, dur));
+		scx_table_num(t, row, 4, agg_pct(g->s.busy_ns, total));
+		scx_table_num(t, row, 5, agg_pct(g->s.busy_ns, dur));
 		scx_table_uint(t, row, 6, g->s.switches);
 		scx_table_uint(t, row, 7, g->s.wakeups);
 		scx_table_hist(t, row, 8, &g->s.rq_delay);
@@ -110,34 +40,32 @@ static int process_runtime(struct scx_agg *a, const char *r, struct scx_table **
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, a->tgid.map.n);
 	scx_table_uint(s, row, 1, total);
-	scx_table_num(s, row, 2, dur && a->snap.nr_cpus ? pct(total, dur * a->snap.nr_cpus) : 0);
+	scx_table_num(s, row, 2, dur && a->snap.nr_cpus ? agg_pct(total, dur * a->snap.nr_cpus) : 0);
 	scx_table_append(out, s);
-	finish(a, out, t, 3);
+	agg_report_add(a, out, t, 3);
 	return 0;
 }
 
-static int wakeup_latency(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_wakeup_latency)
 {
-	static const char *const sc[] = { "wakeups:u", "wake_lat:dist", "rq_delay:dist", NULL, };
-	static const char *const cc[] = { "cpu:i:key", "wake_lat:dist", "rq_delay:dist", NULL, };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL, };
-	struct scx_table *s = table(r, "summary", sc), *c = table(r, "cpus", cc),
-			 *t = table(r, "threads", tc);
+	static const char *const sc[] = { "wakeups:u", "wake_lat:dist", "rq_delay:dist", NULL };
+	static const char *const cc[] = { "cpu:i:key", "wake_lat:dist", "rq_delay:dist", NULL };
+	static const char *const tc[] = { "pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL };
+	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
+			 *t = scx_table_new(r, "threads", tc);
 	unsigned row = scx_table_row(s);
 
 	scx_table_uint(s, row, 0, a->snap.total.wakeups + a->snap.total.wakeups_new);
 	scx_table_hist(s, row, 1, &a->snap.total.wake_lat);
 	scx_table_hist(s, row, 2, &a->snap.total.rq_delay);
 	scx_table_append(out, s);
-	for (unsigned i = 0; i < a->nr_cpus; i++) {
-		if (!agg_cpu_present(a, i))
-			continue;
+	FOR_CPUS(a, cp) {
 		row = scx_table_row(c);
-		scx_table_int(c, row, 0, i);
-		scx_table_hist(c, row, 1, &a->cpus[i].s.wake_lat);
-		scx_table_hist(c, row, 2, &a->cpus[i].s.rq_delay);
+		scx_table_int(c, row, 0, cp->id);
+		scx_table_hist(c, row, 1, &cp->s.wake_lat);
+		scx_table_hist(c, row, 2, &cp->s.rq_delay);
 	}
-	finish(a, out, c, -1);
+	agg_report_add(a, out, c, -1);
 	FOR_THREADS(a, th) {
 		if (!th->s.wake_lat.count)
 			continue;
@@ -147,18 +75,18 @@ static int wakeup_latency(struct scx_agg *a, const char *r, struct scx_table **o
 		scx_table_uint(t, row, 2, th->s.wakeups + th->s.wakeups_new);
 		scx_table_hist(t, row, 3, &th->s.wake_lat);
 	}
-	finish(a, out, t, 3);
+	agg_report_add(a, out, t, 3);
 	return 0;
 }
 
-static int latency_breakdown(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_latency_breakdown)
 {
-	static const char *const cols[] = { "stage:s:key", "latency:dist", "share:pct", NULL, };
-	struct scx_table *t = table(r, "stages", cols);
+	static const char *const cols[] = { "stage:s:key", "latency:dist", "share:pct", NULL };
+	struct scx_table *t = scx_table_new(r, "stages", cols);
 	const struct scx_hist *h[] = { &a->lb_wake, &a->lb_run, &a->snap.total.wake_lat, &a->lb_preempt,
-				       &a->snap.total.rq_delay, };
+				       &a->snap.total.rq_delay };
 	static const char *const names[] = { "waking->wakeup", "wakeup->running", "waking->running",
-					     "preempted->running", "runnable->running", };
+					     "preempted->running", "runnable->running" };
 	double whole = a->lb_wake.sum + a->lb_run.sum;
 
 	for (int i = 0; i < 5; i++) {
@@ -173,16 +101,16 @@ static int latency_breakdown(struct scx_agg *a, const char *r, struct scx_table 
 	return 0;
 }
 
-static int migrations(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_migrations)
 {
 	static const char *const sc[] = { "migrations:u", "same_llc:u", "cross_llc:u", "cross_node:u",
-					  "per_sec:n", NULL, };
+					  "per_sec:n", NULL };
 	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "migrations_in:u",
-					  "cross_llc:u", "cross_node:u", NULL, };
+					  "cross_llc:u", "cross_node:u", NULL };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "migrations:u", "cross_llc:u",
-					  "cross_node:u", NULL, };
-	struct scx_table *s = table(r, "summary", sc), *c = table(r, "cpus", cc),
-			 *t = table(r, "threads", tc);
+					  "cross_node:u", NULL };
+	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
+			 *t = scx_table_new(r, "threads", tc);
 	const struct scx_agg_stats *tot = &a->snap.total;
 	uint64_t dur = agg_dur(a);
 	unsigned row = scx_table_row(s);
@@ -193,20 +121,16 @@ static int migrations(struct scx_agg *a, const char *r, struct scx_table **out)
 	scx_table_uint(s, row, 3, tot->migr_cross_node);
 	scx_table_num(s, row, 4, dur ? tot->migrations * 1e9 / dur : 0);
 	scx_table_append(out, s);
-	for (unsigned i = 0; i < a->nr_cpus; i++) {
-		const struct cpu *cp = &a->cpus[i];
-
-		if (!agg_cpu_present(a, i))
-			continue;
+	FOR_CPUS(a, cp) {
 		row = scx_table_row(c);
-		scx_table_int(c, row, 0, i);
+		scx_table_int(c, row, 0, cp->id);
 		scx_table_int(c, row, 1, cp->llc);
 		scx_table_int(c, row, 2, cp->node);
 		scx_table_uint(c, row, 3, cp->s.migrations);
 		scx_table_uint(c, row, 4, cp->s.migr_cross_llc);
 		scx_table_uint(c, row, 5, cp->s.migr_cross_node);
 	}
-	finish(a, out, c, -1);
+	agg_report_add(a, out, c, -1);
 	FOR_THREADS(a, th) {
 		if (!th->s.migrations)
 			continue;
@@ -217,7 +141,7 @@ static int migrations(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_uint(t, row, 3, th->s.migr_cross_llc);
 		scx_table_uint(t, row, 4, th->s.migr_cross_node);
 	}
-	finish(a, out, t, 2);
+	agg_report_add(a, out, t, 2);
 	return 0;
 }
 
@@ -234,31 +158,31 @@ static void state_row(struct scx_table *t, int64_t key, const char *comm, const 
 	scx_table_uint(t, row, 4, s->preempted_ns);
 	scx_table_uint(t, row, 5, s->sleeping_ns);
 	scx_table_uint(t, row, 6, s->blocked_ns);
-	scx_table_num(t, row, 7, pct(s->running_ns, all));
-	scx_table_num(t, row, 8, pct(s->runnable_ns + s->preempted_ns, all));
+	scx_table_num(t, row, 7, agg_pct(s->running_ns, all));
+	scx_table_num(t, row, 8, agg_pct(s->runnable_ns + s->preempted_ns, all));
 	scx_table_uint(t, row, 9, s->voluntary);
 	scx_table_uint(t, row, 10, s->involuntary);
 }
 
-static int task_states(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_task_states)
 {
 	static const char *const tc[] = { "pid:i:key", "comm:s", "running:ns", "runnable:ns",
 					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
-					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL, };
+					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
 	static const char *const pc[] = { "tgid:i:key", "comm:s", "running:ns", "runnable:ns",
 					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
-					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL, };
-	struct scx_table *t = table(r, "threads", tc), *p = table(r, "processes", pc);
+					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
+	struct scx_table *t = scx_table_new(r, "threads", tc), *p = scx_table_new(r, "processes", pc);
 
 	FOR_THREADS(a, th)
 		state_row(t, th->pid, th->comm, &th->s);
-	finish(a, out, t, 2);
+	agg_report_add(a, out, t, 2);
 	const struct grp *g;
 	size_t pos = 0;
 
 	while ((g = agg_gtab_next(&a->tgid, &pos)))
 		state_row(p, g->key, g->comm, &g->s);
-	finish(a, out, p, 2);
+	agg_report_add(a, out, p, 2);
 	return 0;
 }
 
@@ -272,8 +196,8 @@ static const char *comm_of(struct scx_agg *a, int32_t pid)
 /* How many pairs, and how many events found the pair table full. */
 static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, struct scx_table **out)
 {
-	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL, };
-	struct scx_table *s = table(r, "summary", sc);
+	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL };
+	struct scx_table *s = scx_table_new(r, "summary", sc);
 	unsigned row = scx_table_row(s);
 
 	scx_table_uint(s, row, 0, pt->map.n);
@@ -305,13 +229,13 @@ static unsigned pair_row(struct scx_agg *a, struct scx_table *p, const struct pa
 	return row;
 }
 
-static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_preemptions)
 {
 	static const char *const pc[] = { "preemptor:i:key", "preemptor_comm:s", "preempted:i:key",
-					  "preempted_comm:s", "count:u", NULL, };
+					  "preempted_comm:s", "count:u", NULL };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "preempted:u", "preempted_wait:ns",
-					  "voluntary:u", NULL, };
-	struct scx_table *p = table(r, "pairs", pc), *t = table(r, "threads", tc);
+					  "voluntary:u", NULL };
+	struct scx_table *p = scx_table_new(r, "pairs", pc), *t = scx_table_new(r, "threads", tc);
 
 	const struct pair *pr;
 	size_t pos = 0;
@@ -319,7 +243,7 @@ static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 	while ((pr = scx_map_next(&a->preempts.map, &pos, NULL)))
 		pair_row(a, p, pr);
 	pairs_summary(a, r, &a->preempts, out);
-	finish(a, out, p, 4);
+	agg_report_add(a, out, p, 4);
 	FOR_THREADS(a, th) {
 		unsigned row;
 
@@ -332,7 +256,7 @@ static int preemptions(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_uint(t, row, 3, th->s.preempted_ns);
 		scx_table_uint(t, row, 4, th->s.voluntary);
 	}
-	finish(a, out, t, 2);
+	agg_report_add(a, out, t, 2);
 	return 0;
 }
 
@@ -363,8 +287,8 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 	static const char *const mc[] = { "pid_a:i:key", "comm_a:s", "pid_b:i:key", "comm_b:s",
 					  "count:u", "a_wakes_b:u", "b_wakes_a:u", "a_b_lat_avg:ns",
 					  "a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns",
-					  NULL, };
-	struct scx_table *t = table(r, "mutual", mc);
+					  NULL };
+	struct scx_table *t = scx_table_new(r, "mutual", mc);
 	const struct pair **v = scx_xmalloc((a->wakes.map.n + 1) * sizeof(*v)), *pr;
 	unsigned n = 0;
 	size_t pos = 0;
@@ -398,15 +322,15 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 		mutual_dir(t, row, 6, 9, *ba);
 	}
 	free(v);
-	finish(a, out, t, 4);
+	agg_report_add(a, out, t, 4);
 }
 
-static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_wakeup_graph)
 {
 	static const char *const pc[] = { "waker:i:key", "waker_comm:s", "wakee:i:key", "wakee_comm:s",
-					  "count:u", "lat_avg:ns", "lat_max:ns", NULL, };
-	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL, };
-	struct scx_table *p = table(r, "pairs", pc), *c = table(r, "chains", cc);
+					  "count:u", "lat_avg:ns", "lat_max:ns", NULL };
+	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL };
+	struct scx_table *p = scx_table_new(r, "pairs", pc), *c = scx_table_new(r, "chains", cc);
 
 	const struct pair *pr;
 	size_t pos = 0;
@@ -417,7 +341,7 @@ static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out
 		scx_table_uint(p, row, 6, pr->max_ns);
 	}
 	pairs_summary(a, r, &a->wakes, out);
-	finish(a, out, p, 4);
+	agg_report_add(a, out, p, 4);
 	mutual(a, r, out);
 	for (unsigned i = 0; i < a->nr_chains; i++) {
 		const struct chain *ch = &a->chains[i];
@@ -432,24 +356,6 @@ static int wakeup_graph(struct scx_agg *a, const char *r, struct scx_table **out
 		scx_table_uint(c, row, 1, ch->len);
 		scx_table_uint(c, row, 2, ch->lat);
 	}
-	finish(a, out, c, 2);
+	agg_report_add(a, out, c, 2);
 	return 0;
-}
-
-int agg_report_sched(struct scx_agg *a, const char *name, struct scx_table **out)
-{
-	static const struct {
-		const char *name;
-		int (*fn)(struct scx_agg *, const char *, struct scx_table **);
-	} reps[] = {
-		{ "process-runtime", process_runtime }, { "wakeup-latency", wakeup_latency },
-		{ "latency-breakdown", latency_breakdown }, { "migrations", migrations },
-		{ "task-states", task_states }, { "preemptions", preemptions },
-		{ "wakeup-graph", wakeup_graph },
-	};
-
-	for (size_t i = 0; i < SCX_ARRAY_SIZE(reps); i++)
-		if (!strcmp(reps[i].name, name))
-			return reps[i].fn(a, reps[i].name, out);
-	return -ENOENT;
 }

@@ -5,28 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agg/agg_int.h"
-#include "agg/table.h"
+#include "agg/agg_report_int.h"
 
-#define FOR_CPUS(a, c)                                                       \
-	for (unsigned c##_i = 0; c##_i < (a)->nr_cpus; c##_i++)              \
-		for (const struct cpu *c = &(a)->cpus[c##_i]; c; c = NULL)    \
-			if (agg_cpu_present(a, c##_i))
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * part / whole : 0;
-}
-
-static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *t, int sort_col)
-{
-	if (sort_col >= 0)
-		scx_table_sort_desc(t, sort_col);
-	scx_table_limit(t, a->o.limit);
-	scx_table_append(out, t);
-}
-
-static int cpu_utilization(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_cpu_utilization)
 {
 	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "util:pct", "busy:ns",
 					  "idle:ns", "switches:u", "involuntary:u", "slice:dist", NULL, };
@@ -38,7 +19,7 @@ static int cpu_utilization(struct scx_agg *a, const char *r, struct scx_table **
 	unsigned n = 0, row;
 
 	FOR_CPUS(a, cp) {
-		double u = pct(cp->s.busy_ns, dur);
+		double u = agg_pct(cp->s.busy_ns, dur);
 
 		row = scx_table_row(c);
 		scx_table_int(c, row, 0, cp->id);
@@ -56,17 +37,17 @@ static int cpu_utilization(struct scx_agg *a, const char *r, struct scx_table **
 	}
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, n);
-	scx_table_num(s, row, 1, n ? pct(a->snap.total.busy_ns, dur * n) : 0);
+	scx_table_num(s, row, 1, n ? agg_pct(a->snap.total.busy_ns, dur * n) : 0);
 	scx_table_num(s, row, 2, n ? mx : 0);
 	scx_table_num(s, row, 3, n ? mn : 0);
 	scx_table_uint(s, row, 4, a->snap.total.busy_ns);
 	scx_table_uint(s, row, 5, a->snap.total.switches);
 	scx_table_append(out, s);
-	finish(a, out, c, 3);
+	agg_report_add(a, out, c, 3);
 	return 0;
 }
 
-static int runqueue_depth(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_runqueue_depth)
 {
 	static const char *const cc[] = { "cpu:i:key", "avg:n", "p50:n", "p99:n", "max:u", "enqueues:u",
 					  "high:u", NULL, };
@@ -84,11 +65,11 @@ static int runqueue_depth(struct scx_agg *a, const char *r, struct scx_table **o
 		scx_table_uint(c, row, 5, cp->s.rq_depth.count);
 		scx_table_uint(c, row, 6, cp->s.rq_depth_max > a->th[TH_RQ_DEPTH]);
 	}
-	finish(a, out, c, 1);
+	agg_report_add(a, out, c, 1);
 	return 0;
 }
 
-static int softirq(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_softirq)
 {
 	static const char *const vc[] = { "vec:s:key", "count:u", "time:ns", "cpu_pct:pct", NULL };
 	static const char *const cc[] = { "cpu:i:key", "count:u", "time:ns", "cpu_pct:pct", "top_vec:s",
@@ -106,9 +87,9 @@ static int softirq(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_str(v, row, 0, scx_softirq_names[i]);
 		scx_table_uint(v, row, 1, t->softirqs[i]);
 		scx_table_uint(v, row, 2, t->softirq_ns[i]);
-		scx_table_num(v, row, 3, pct(t->softirq_ns[i], dur * ncpu));
+		scx_table_num(v, row, 3, agg_pct(t->softirq_ns[i], dur * ncpu));
 	}
-	finish(a, out, v, 2);
+	agg_report_add(a, out, v, 2);
 	FOR_CPUS(a, cp) {
 		uint64_t n = 0, ns = 0, top = 0;
 		int tv = -1;
@@ -128,14 +109,14 @@ static int softirq(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_int(c, row, 0, cp->id);
 		scx_table_uint(c, row, 1, n);
 		scx_table_uint(c, row, 2, ns);
-		scx_table_num(c, row, 3, pct(ns, dur));
+		scx_table_num(c, row, 3, agg_pct(ns, dur));
 		scx_table_str(c, row, 4, tv >= 0 ? scx_softirq_names[tv] : "");
 	}
-	finish(a, out, c, 2);
+	agg_report_add(a, out, c, 2);
 	return 0;
 }
 
-static int ipi(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_ipi)
 {
 	static const char *const cc[] = { "cpu:i:key", "sent:u", "received:u", "handler:ns", NULL, };
 	static const char *const sc[] = { "sent:u", "received:u", "per_sec:n", NULL };
@@ -156,11 +137,11 @@ static int ipi(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_uint(c, row, 2, cp->s.ipi_received);
 		scx_table_uint(c, row, 3, cp->s.ipi_ns);
 	}
-	finish(a, out, c, 2);
+	agg_report_add(a, out, c, 2);
 	return 0;
 }
 
-static int cpu_frequency(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_cpu_frequency)
 {
 	static const char *const cc[] = { "cpu:i:key", "avg_khz:n", "known:ns", "last_khz:u", NULL, };
 	struct scx_table *c = scx_table_new(r, "cpus", cc);
@@ -176,7 +157,7 @@ static int cpu_frequency(struct scx_agg *a, const char *r, struct scx_table **ou
 		scx_table_uint(c, row, 2, cp->s.freq_ns);
 		scx_table_uint(c, row, 3, cp->freq_khz);
 	}
-	finish(a, out, c, -1);
+	agg_report_add(a, out, c, -1);
 	return 0;
 }
 
@@ -185,7 +166,7 @@ static int cpu_frequency(struct scx_agg *a, const char *r, struct scx_table **ou
  * index (TP prints index + 1): idle_percent is the state's time over the
  * time since the CPU's first cpu_idle event.
  */
-static int cpu_idle(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_cpu_idle)
 {
 	static const char *const cc[] = { "cpu:i:key", "state:i:key", "count:u", "dur:ns", "avg_dur:ns",
 					  "idle_percent:pct", NULL, };
@@ -203,14 +184,14 @@ static int cpu_idle(struct scx_agg *a, const char *r, struct scx_table **out)
 			scx_table_uint(c, row, 2, cp->s.cstates[k]);
 			scx_table_uint(c, row, 3, cp->s.cstate_ns[k]);
 			scx_table_uint(c, row, 4, cp->s.cstates[k] ? cp->s.cstate_ns[k] / cp->s.cstates[k] : 0);
-			scx_table_num(c, row, 5, pct(cp->s.cstate_ns[k], cp->s.cstate_obs_ns));
+			scx_table_num(c, row, 5, agg_pct(cp->s.cstate_ns[k], cp->s.cstate_obs_ns));
 		}
 	}
-	finish(a, out, c, -1);
+	agg_report_add(a, out, c, -1);
 	return 0;
 }
 
-static int dsq(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_dsq)
 {
 	static const char *const dc[] = { "dsq:u:key", "inserts:u", "dispatches:u", "per_sec:n",
 					  "vtime_delta:n", "depth_avg:n", "depth_max:u", "dsq_lat:dist",
@@ -235,23 +216,6 @@ static int dsq(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_hist(d, row, 7, &g->s.dsq_lat);
 		scx_table_hist(d, row, 8, &g->s.slice_used);
 	}
-	finish(a, out, d, 2);
+	agg_report_add(a, out, d, 2);
 	return 0;
-}
-
-int agg_report_cpu(struct scx_agg *a, const char *name, struct scx_table **out)
-{
-	static const struct {
-		const char *name;
-		int (*fn)(struct scx_agg *, const char *, struct scx_table **);
-	} reps[] = {
-		{ "cpu-utilization", cpu_utilization }, { "runqueue-depth", runqueue_depth },
-		{ "softirq", softirq }, { "ipi", ipi }, { "cpu-frequency", cpu_frequency },
-		{ "cpu-idle", cpu_idle }, { "dsq", dsq },
-	};
-
-	for (size_t i = 0; i < SCX_ARRAY_SIZE(reps); i++)
-		if (!strcmp(reps[i].name, name))
-			return reps[i].fn(a, reps[i].name, out);
-	return -ENOENT;
 }

@@ -11,21 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg/agg_int.h"
-#include "agg/table.h"
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * part / whole : 0;
-}
-
-static void finish(struct scx_agg *a, struct scx_table **out, struct scx_table *t, int sort_col)
-{
-	if (sort_col >= 0)
-		scx_table_sort_desc(t, sort_col);
-	scx_table_limit(t, a->o.limit);
-	scx_table_append(out, t);
-}
+#include "agg/agg_report_int.h"
 
 /* The placement state of CPU i if the engine knows CPU i. */
 static const struct place_cpu *pcpu(const struct scx_agg *a, unsigned i)
@@ -52,7 +38,7 @@ static uint64_t dom_viol(const struct place_dom *d)
 
 /* ---- work-conservation ---------------------------------------------------------- */
 
-static int work_conservation(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_work_conservation)
 {
 	static const char *const sc[] = { "cpus:u", "violation:ns", "violation_pct:pct",
 					  "idle_while_waiting:ns", "waited:ns",
@@ -92,7 +78,7 @@ static int work_conservation(struct scx_agg *a, const char *r, struct scx_table 
 		scx_table_int(c, row, 2, cp->node);
 		scx_table_uint(c, row, 3, pc->idle_ns);
 		scx_table_uint(c, row, 4, pc->idle_ww_ns);
-		scx_table_num(c, row, 5, pct(pc->idle_ww_ns, pc->idle_ns));
+		scx_table_num(c, row, 5, agg_pct(pc->idle_ww_ns, pc->idle_ns));
 		scx_table_num(c, row, 6, known_or_nan(cp->llc >= 0, pc->idle_ww_llc_ns));
 		scx_table_uint(c, row, 7, pc->ww_cause_ns[0]);
 		scx_table_uint(c, row, 8, pc->ww_cause_ns[1]);
@@ -103,33 +89,29 @@ static int work_conservation(struct scx_agg *a, const char *r, struct scx_table 
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, ncpu);
 	scx_table_uint(s, row, 1, dom_viol(&p->all));
-	scx_table_num(s, row, 2, pct(dom_viol(&p->all), dur));
+	scx_table_num(s, row, 2, agg_pct(dom_viol(&p->all), dur));
 	scx_table_uint(s, row, 3, iww);
 	scx_table_uint(s, row, 4, w);
 	scx_table_uint(s, row, 5, wi);
-	scx_table_num(s, row, 6, pct(wi, w));
+	scx_table_num(s, row, 6, agg_pct(wi, w));
 	scx_table_append(out, s);
-	finish(a, out, c, 4);
-	for (unsigned i = 1; i < a->nr_llc_slots; i++) {
-		if (!a->llc_cpus[i])
-			continue;
+	agg_report_add(a, out, c, 4);
+	FOR_LLC_SLOTS(a, i) {
 		row = scx_table_row(l);
 		scx_table_int(l, row, 0, (int)i - 1);
 		scx_table_uint(l, row, 1, a->llc_cpus[i]);
 		scx_table_uint(l, row, 2, i < p->nr_llc ? dom_viol(&p->llc[i]) : 0);
-		scx_table_num(l, row, 3, pct(i < p->nr_llc ? dom_viol(&p->llc[i]) : 0, dur));
+		scx_table_num(l, row, 3, agg_pct(i < p->nr_llc ? dom_viol(&p->llc[i]) : 0, dur));
 	}
-	finish(a, out, l, 2);
-	for (unsigned i = 1; i < a->nr_node_slots; i++) {
-		if (!a->node_cpus[i])
-			continue;
+	agg_report_add(a, out, l, 2);
+	FOR_NODE_SLOTS(a, i) {
 		row = scx_table_row(n);
 		scx_table_int(n, row, 0, (int)i - 1);
 		scx_table_uint(n, row, 1, a->node_cpus[i]);
 		scx_table_uint(n, row, 2, i < p->nr_node ? dom_viol(&p->node[i]) : 0);
-		scx_table_num(n, row, 3, pct(i < p->nr_node ? dom_viol(&p->node[i]) : 0, dur));
+		scx_table_num(n, row, 3, agg_pct(i < p->nr_node ? dom_viol(&p->node[i]) : 0, dur));
 	}
-	finish(a, out, n, 2);
+	agg_report_add(a, out, n, 2);
 	pos = 0;
 	while ((th = agg_thread_next(a, &pos))) {
 		int32_t q;
@@ -142,18 +124,18 @@ static int work_conservation(struct scx_agg *a, const char *r, struct scx_table 
 		scx_table_str(t, row, 1, th->comm);
 		scx_table_uint(t, row, 2, th->pl.wait_ns);
 		scx_table_uint(t, row, 3, th->pl.wait_idle_ns);
-		scx_table_num(t, row, 4, pct(th->pl.wait_idle_ns, th->pl.wait_ns));
+		scx_table_num(t, row, 4, agg_pct(th->pl.wait_idle_ns, th->pl.wait_ns));
 		scx_table_num(t, row, 5, known_or_nan(q >= 0 && (unsigned)q < a->nr_cpus &&
 							     a->cpus[q].llc >= 0,
 						     th->pl.wait_idle_llc_ns));
 	}
-	finish(a, out, t, 3);
+	agg_report_add(a, out, t, 3);
 	return 0;
 }
 
 /* ---- runqueue-occupancy ------------------------------------------------------------ */
 
-static int runqueue_occupancy(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_runqueue_occupancy)
 {
 	static const char *const sc[] = { "cpus:u", "occupancy:pct", "max_occupancy:pct",
 					  "occupancy2:pct", NULL, };
@@ -186,34 +168,32 @@ static int runqueue_occupancy(struct scx_agg *a, const char *r, struct scx_table
 		scx_table_int(c, row, 1, cp->llc);
 		scx_table_int(c, row, 2, cp->node);
 		scx_table_uint(c, row, 3, pc->occupied_ns);
-		scx_table_num(c, row, 4, pct(pc->occupied_ns, dur));
+		scx_table_num(c, row, 4, agg_pct(pc->occupied_ns, dur));
 		scx_table_uint(c, row, 5, pc->occupied2_ns);
-		scx_table_num(c, row, 6, pct(pc->occupied2_ns, dur));
+		scx_table_num(c, row, 6, agg_pct(pc->occupied2_ns, dur));
 	}
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, ncpu);
-	scx_table_num(s, row, 1, pct(occ, dur * ncpu));
-	scx_table_num(s, row, 2, pct(mx, dur));
-	scx_table_num(s, row, 3, pct(occ2, dur * ncpu));
+	scx_table_num(s, row, 1, agg_pct(occ, dur * ncpu));
+	scx_table_num(s, row, 2, agg_pct(mx, dur));
+	scx_table_num(s, row, 3, agg_pct(occ2, dur * ncpu));
 	scx_table_append(out, s);
-	finish(a, out, c, 4);
-	for (unsigned i = 1; i < a->nr_llc_slots; i++) {
-		if (!a->llc_cpus[i])
-			continue;
+	agg_report_add(a, out, c, 4);
+	FOR_LLC_SLOTS(a, i) {
 		row = scx_table_row(l);
 		scx_table_int(l, row, 0, (int)i - 1);
 		scx_table_uint(l, row, 1, a->llc_cpus[i]);
-		scx_table_num(l, row, 2, pct(locc[2 * i], dur * a->llc_cpus[i]));
-		scx_table_num(l, row, 3, pct(locc[2 * i + 1], dur * a->llc_cpus[i]));
+		scx_table_num(l, row, 2, agg_pct(locc[2 * i], dur * a->llc_cpus[i]));
+		scx_table_num(l, row, 3, agg_pct(locc[2 * i + 1], dur * a->llc_cpus[i]));
 	}
 	free(locc);
-	finish(a, out, l, 2);
+	agg_report_add(a, out, l, 2);
 	return 0;
 }
 
 /* ---- wakeup-placement ---------------------------------------------------------------- */
 
-static int wakeup_placement(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_wakeup_placement)
 {
 	static const char *const kc[] = { "class:s:key", "wakeups:u", "share:pct", "wake_lat:dist",
 					  NULL, };
@@ -238,7 +218,7 @@ static int wakeup_placement(struct scx_agg *a, const char *r, struct scx_table *
 		row = scx_table_row(k);
 		scx_table_str(k, row, 0, cls[i]);
 		scx_table_uint(k, row, 1, p->wp_lat[i].count);
-		scx_table_num(k, row, 2, pct(p->wp_lat[i].count, all));
+		scx_table_num(k, row, 2, agg_pct(p->wp_lat[i].count, all));
 		scx_table_hist(k, row, 3, &p->wp_lat[i]);
 	}
 	scx_table_append(out, k);
@@ -246,7 +226,7 @@ static int wakeup_placement(struct scx_agg *a, const char *r, struct scx_table *
 		row = scx_table_row(t);
 		scx_table_str(t, row, 0, tgt[i]);
 		scx_table_uint(t, row, 1, p->wt[i]);
-		scx_table_num(t, row, 2, pct(p->wt[i], allt));
+		scx_table_num(t, row, 2, agg_pct(p->wt[i], allt));
 	}
 	scx_table_append(out, t);
 	for (unsigned i = 0; i < a->nr_cpus; i++) {
@@ -265,13 +245,13 @@ static int wakeup_placement(struct scx_agg *a, const char *r, struct scx_table *
 		for (int j = 0; j < WP__COUNT; j++)
 			scx_table_uint(c, row, 2 + j, pc->wp[j]);
 	}
-	finish(a, out, c, 1);
+	agg_report_add(a, out, c, 1);
 	return 0;
 }
 
 /* ---- pre-migration ------------------------------------------------------------------- */
 
-static int pre_migration(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_pre_migration)
 {
 	static const char *const sc[] = { "runs:u", "migrated:u", "migrated_pct:pct",
 					  "pre_migration:ns", "pre_mig:dist", "post_mig:dist", NULL, };
@@ -287,7 +267,7 @@ static int pre_migration(struct scx_agg *a, const char *r, struct scx_table **ou
 
 	scx_table_uint(s, row, 0, p->runs);
 	scx_table_uint(s, row, 1, p->premig.count);
-	scx_table_num(s, row, 2, pct(p->premig.count, p->runs));
+	scx_table_num(s, row, 2, agg_pct(p->premig.count, p->runs));
 	scx_table_uint(s, row, 3, p->premig.sum);
 	scx_table_hist(s, row, 4, &p->premig);
 	scx_table_hist(s, row, 5, &p->postmig);
@@ -302,7 +282,7 @@ static int pre_migration(struct scx_agg *a, const char *r, struct scx_table **ou
 		scx_table_uint(c, row, 1, pc->premig_n);
 		scx_table_uint(c, row, 2, pc->premig_ns);
 	}
-	finish(a, out, c, 2);
+	agg_report_add(a, out, c, 2);
 	pos = 0;
 	while ((th = agg_thread_next(a, &pos))) {
 		if (!place_task_fresh(p, &th->pl) || !th->pl.premig_n)
@@ -314,7 +294,7 @@ static int pre_migration(struct scx_agg *a, const char *r, struct scx_table **ou
 		scx_table_uint(t, row, 3, th->pl.premig_ns);
 		scx_table_uint(t, row, 4, th->pl.premig_max);
 	}
-	finish(a, out, t, 3);
+	agg_report_add(a, out, t, 3);
 	return 0;
 }
 
@@ -344,12 +324,12 @@ static void dist_table(struct scx_agg *a, struct scx_table **out, struct scx_tab
 		row = scx_table_row(d);
 		scx_table_uint(d, row, 0, v);
 		scx_table_uint(d, row, 1, t[v]);
-		scx_table_num(d, row, 2, pct(t[v], whole));
+		scx_table_num(d, row, 2, agg_pct(t[v], whole));
 	}
-	finish(a, out, d, 1);
+	agg_report_add(a, out, d, 1);
 }
 
-static int parallelism(struct scx_agg *a, const char *r, struct scx_table **out)
+AGG_REPORT(agg_rep_parallelism)
 {
 	static const char *const sc[] = { "runnable_avg:n", "runnable_max:u", "runnable_p50:u",
 					  "runnable_p90:u", "runnable_p99:u", "active_avg:n",
@@ -401,29 +381,6 @@ static int parallelism(struct scx_agg *a, const char *r, struct scx_table **out)
 		scx_table_uint(st, row, 1, p->series[i].runnable);
 		scx_table_uint(st, row, 2, p->series[i].active);
 	}
-	finish(a, out, st, -1);
+	agg_report_add(a, out, st, -1);
 	return 0;
-}
-
-int agg_report_place(struct scx_agg *a, const char *name, struct scx_table **out)
-{
-	static const struct {
-		const char *name;
-		int (*fn)(struct scx_agg *, const char *, struct scx_table **);
-	} reps[] = {
-		{ "work-conservation", work_conservation },
-		{ "runqueue-occupancy", runqueue_occupancy },
-		{ "wakeup-placement", wakeup_placement },
-		{ "pre-migration", pre_migration },
-		{ "parallelism", parallelism },
-	};
-
-	for (size_t i = 0; i < SCX_ARRAY_SIZE(reps); i++) {
-		if (strcmp(reps[i].name, name))
-			continue;
-		if (!a->place)
-			return -ENODATA;	/* the engine was not asked for placement */
-		return reps[i].fn(a, reps[i].name, out);
-	}
-	return -ENOENT;
 }

@@ -17,7 +17,9 @@
  * Series: one per CPU (labels cpu, llc, node) when the snapshot has CPU
  * groups, else one per LLC (llc, node), per node, or one for the host; one
  * per DSQ (label dsq) in the scx_dsq_* families, at most dsq_cap DSQs and
- * then dsq="other".  A series, once exported, is exported every time after.
+ * then dsq="other"; one per cgroup (label cgroup) in the scx_cgroup_*
+ * families, see scx_prom__set_cgroup_cap().  A series, once exported, is
+ * exported every time after (a cgroup series until another takes its place).
  *
  * Bucket bounds: le = 2^k - 1 ns for k = SCX_PROM_NS_K0 .. SCX_PROM_NS_K1
  * (about 1us to 17s), and 2^k - 1 tasks for k = 0 .. 10 for depths, then
@@ -54,6 +56,17 @@ uint64_t scx_prom_bound(bool ns, unsigned i);
 void scx_prom_hist_buckets(const struct scx_hist *h, bool ns, uint64_t *out);
 
 struct scx_prom *scx_prom__new(unsigned dsq_cap);
+/*
+ * Cgroup series (scx_cgroup_*, label cgroup) come from the snapshots'
+ * cgroup groups: at most cap of them (0: SCX_AGG_CGROUP_TOP) and
+ * cgroup="other".  A cgroup new to the snapshots' top rows when the cap is
+ * reached takes the place of the series that has gone longest without
+ * figures (its counters start again at 0: a counter reset to rate()), or
+ * else is counted under "other".
+ */
+void scx_prom__set_cgroup_cap(struct scx_prom *p, unsigned cap);
+/* s as a quoted label value of the text format: \\, \" and \n escaped. */
+void scx_prom_label_escape(struct scx_buf *b, const char *s);
 void scx_prom__free(struct scx_prom *p);
 /*
  * Choose the series from the groups of by (SCX_AGG_* bits, 0 for the

@@ -216,17 +216,21 @@ void scx_table_sort_desc(struct scx_table *t, unsigned col)
 
 /* ---- NDJSON ---------------------------------------------------------------------- */
 
-static void jw_num(struct scx_jw *w, double v)
+void scx_table_jw_dist(struct scx_jw *w, const struct scx_dist *d)
 {
-	char buf[32];
-	int n;
-
-	if (!isfinite(v)) {
-		scx_jw_null(w);
-		return;
+	scx_jw_obj_begin(w);
+	scx_jw_kuint(w, "count", d ? d->count : 0);
+	if (d && d->count) {
+		scx_jw_kuint(w, "min", d->min);
+		scx_jw_key(w, "avg");
+		scx_jw_num(w, round(d->avg * 10) / 10);
+		scx_jw_kuint(w, "p50", d->p50);
+		scx_jw_kuint(w, "p90", d->p90);
+		scx_jw_kuint(w, "p99", d->p99);
+		scx_jw_kuint(w, "p999", d->p999);
+		scx_jw_kuint(w, "max", d->max);
 	}
-	n = snprintf(buf, sizeof(buf), "%.9g", v);
-	scx_jw_raw(w, buf, n);
+	scx_jw_obj_end(w);
 }
 
 static void json_cell(struct scx_jw *w, const struct scx_col *col, const union scx_cell *x)
@@ -237,21 +241,9 @@ static void json_cell(struct scx_jw *w, const struct scx_col *col, const union s
 	case SCX_COL_UINT:
 	case SCX_COL_NS: scx_jw_uint(w, x->u); break;
 	case SCX_COL_NUM:
-	case SCX_COL_PCT: jw_num(w, x->d); break;
+	case SCX_COL_PCT: scx_jw_num(w, x->d); break;
 	case SCX_COL_DIST:
-		scx_jw_obj_begin(w);
-		scx_jw_kuint(w, "count", x->dist ? x->dist->count : 0);
-		if (x->dist && x->dist->count) {
-			scx_jw_kuint(w, "min", x->dist->min);
-			scx_jw_key(w, "avg");
-			jw_num(w, round(x->dist->avg * 10) / 10);
-			scx_jw_kuint(w, "p50", x->dist->p50);
-			scx_jw_kuint(w, "p90", x->dist->p90);
-			scx_jw_kuint(w, "p99", x->dist->p99);
-			scx_jw_kuint(w, "p999", x->dist->p999);
-			scx_jw_kuint(w, "max", x->dist->max);
-		}
-		scx_jw_obj_end(w);
+		scx_table_jw_dist(w, x->dist);
 		break;
 	}
 }

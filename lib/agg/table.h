@@ -76,6 +76,13 @@ struct scx_report_ctx {
 	uint64_t seq, start_ns, end_ns;
 };
 
+struct scx_jw;
+/*
+ * A distribution as every NDJSON output of agg writes it, reports and
+ * snapshots alike: {"count":N} and, when N > 0, min, avg (to 0.1 ns), p50,
+ * p90, p99, p999 and max.  NULL is an empty one.
+ */
+void scx_table_jw_dist(struct scx_jw *w, const struct scx_dist *d);
 /* One NDJSON line: {"type":"report","report":..,"tables":{..}} for a list. */
 void scx_report_json(struct scx_buf *b, const struct scx_table *list, const struct scx_report_ctx *c);
 /* Aligned text with units, one block per table. */

@@ -13,6 +13,7 @@
 
 #include "../../bpf/events.h"
 #include "capture/capture.h"
+#include "capture/scx_dump.h"
 #include "core/libbpf_print.h"
 #include "core/reorder.h"
 #include "events.skel.h"
@@ -83,6 +84,7 @@ static const struct prog_desc {
 	{ "scx_reg", EVS_SCX, "bpf_scx_reg", P_SCX_KPROBE },
 	{ "scx_unreg", EVS_SCX, "bpf_scx_unreg", P_SCX_KPROBE },
 	{ "scx_disable_work", EVS_SCX, "scx_ops_disable_workfn", P_SCX_KPROBE },
+	{ "on_scx_dump", EVS_SCX, "sched_ext_dump", P_SCX_TP },
 };
 
 static const struct {
@@ -114,6 +116,7 @@ struct scx_capture {
 	uint64_t *lost;		/* reported so far, per cpu */
 	uint64_t *stat_buf;	/* scratch for percpu lookups */
 	uint64_t delivered;
+	struct scx_dump dump;	/* the sched_ext debug dump being parsed */
 	/*
 	 * Staging ships each CPU's records on its own schedule, so the ring
 	 * holds them in order per CPU only.  Consumers follow tasks across
@@ -216,6 +219,7 @@ static const uint16_t rec_size[EVK__COUNT] = {
 	[EVK_SCX_ENABLE] = sizeof(struct ev_scx_ops),
 	[EVK_SCX_DISABLE] = sizeof(struct ev_scx_ops),
 	[EVK_DSQ_INSERT] = sizeof(struct ev_dsq_insert),
+	[EVK_SCX_DUMP] = sizeof(struct ev_scx_dump),
 };
 
 static const uint16_t wire_type[EVK__COUNT] = {
@@ -229,7 +233,7 @@ static const uint16_t wire_type[EVK__COUNT] = {
 	[EVK_FREQ] = SCX_EV_CPU_FREQUENCY, [EVK_IDLE] = SCX_EV_CPU_IDLE,
 	[EVK_CPUHP_ENTER] = SCX_EV_CPUHP_ENTER, [EVK_CPUHP_EXIT] = SCX_EV_CPUHP_EXIT,
 	[EVK_SCX_ENABLE] = SCX_EV_SCX_ENABLE, [EVK_SCX_DISABLE] = SCX_EV_SCX_DISABLE,
-	[EVK_DSQ_INSERT] = SCX_EV_DSQ_INSERT,
+	[EVK_DSQ_INSERT] = SCX_EV_DSQ_INSERT, [EVK_SCX_DUMP] = SCX_EV_SCX_DUMP_LINE,
 };
 
 int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
@@ -248,6 +252,7 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 		struct ev_cpuhp hp;
 		struct ev_scx_ops ops;
 		struct ev_dsq_insert dq;
+		struct ev_scx_dump dump;
 	} r;
 	unsigned size, kind;
 
@@ -288,6 +293,8 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 		e->sw.prev_state = r.h.aux;
 		copy_str(e->sw.prev_comm, r.sws.sw.prev_comm, SCX_COMM_LEN);
 		copy_str(e->sw.next_comm, r.sws.sw.next_comm, SCX_COMM_LEN);
+		e->sw.prev_cgroup = r.sws.sw.prev_cgroup;
+		e->sw.next_cgroup = r.sws.sw.next_cgroup;
 		break;
 	case EVK_WAKING:
 	case EVK_WAKEUP:
@@ -299,6 +306,7 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 		e->wake.waker_pid = r.wk.waker_pid;
 		e->wake.waker_tgid = r.wk.waker_tgid;
 		copy_str(e->wake.comm, r.wk.comm, SCX_COMM_LEN);
+		e->wake.cgroup = r.wk.cgroup;
 		break;
 	case EVK_MIGRATE:
 		e->mig.pid = r.mg.pid;
@@ -377,6 +385,11 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 		e->dsq.depth = r.dq.depth;
 		copy_str(e->dsq.comm, r.dq.comm, SCX_COMM_LEN);
 		break;
+	case EVK_SCX_DUMP:
+		/* deliver_records() numbers the lines and parses them whole */
+		e->dump_line.len = strnlen(r.dump.line, EV_DUMP_LINE_LEN);
+		copy_str(e->dump_line.line, r.dump.line, SCX_DUMP_LINE_LEN);
+		break;
 	}
 	return size;
 }
@@ -396,8 +409,16 @@ static int deliver_records(struct scx_capture *c, const void *data, size_t len)
 			scx_warn("corrupt BPF record (%zu bytes left): skipped", len);
 			return 0;
 		}
-		if (e.type != SCX_EV_NONE)
+		if (e.type == SCX_EV_SCX_DUMP_LINE) {
+			const char *line = p + offsetof(struct ev_scx_dump, line);
+			struct scx_event rec[2];
+			int nr = scx_dump__line(&c->dump, line, e.dump_line.len, e.ts, e.cpu, rec);
+
+			for (int i = 0; i < nr; i++)
+				scx_reorder__push(c->order, &rec[i]);
+		} else if (e.type != SCX_EV_NONE) {
 			scx_reorder__push(c->order, &e);
+		}
 		p += n;
 		len -= n;
 	}
@@ -488,6 +509,9 @@ int scx_capture__stop(struct scx_capture *c)
 	if (c->stopped)
 		return 0;
 	c->stopped = true;
+	if (c->dump.bad)
+		scx_warn("%llu lines of the sched_ext debug dump did not parse: kept as text only "
+			 "(scx_dump_line records)", (unsigned long long)c->dump.bad);
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
 		bpf_link__destroy(c->links[i]);
 		c->links[i] = NULL;
@@ -535,7 +559,7 @@ static bool btf_has(const struct btf *btf, const char *prefix, const char *name,
 }
 
 /* Does btf_trace_sched_switch take prev_state (5.18+)? */
-static bool switch_has_state_arg(const struct btf *btf)
+bool scx_capture_switch_has_state_arg(const struct btf *btf)
 {
 	const struct btf_type *t;
 	int id = btf__find_by_name_kind(btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
@@ -581,6 +605,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	c->order_window = o->no_stage ? 10000000ull
 				      : 2 * (o->flush_ns ? o->flush_ns : DEFAULT_FLUSH_NS);
 	c->order = scx_reorder__new(c->order_window);
+	scx_dump__init(&c->dump);
 	want = o->events ? o->events : SCX_CAP_ALL;
 	libbpf_set_print(scx_libbpf_print);
 
@@ -625,7 +650,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 		if (d->kind == P_SCX_TP || d->kind == P_SCX_KPROBE)
 			on = on && scx;
 		if (d->kind == P_SCX_TP)
-			on = scx && (want & EVS_SWITCH);
+			on = scx && (want & d->bit);
 		if (!strcmp(d->prog, "on_switch") && scx)
 			on = false;	/* on_switch_scx replaces it */
 		if (on && (d->kind == P_TP || d->kind == P_TP_OPT || d->kind == P_SCX_TP) &&
@@ -668,7 +693,8 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 			if (o->cpus[cpu / 8] & (1u << (cpu % 8)))
 				c->skel->rodata->filter_cpus[cpu / 64] |= 1ull << (cpu % 64);
 	}
-	c->skel->rodata->sw_state_arg = switch_has_state_arg(btf);
+	c->skel->rodata->sw_state_arg = scx_capture_switch_has_state_arg(btf);
+	c->skel->rodata->cgroup_on = o->cgroups;
 	bpf_map__set_max_entries(c->skel->maps.rb, o->ring_size ? o->ring_size : DEFAULT_RING);
 	if (!scx)
 		bpf_map__set_max_entries(c->skel->maps.scx_tasks, 1);
@@ -794,6 +820,7 @@ void scx_capture__options_json(const struct scx_capture *c, struct scx_buf *b)
 	scx_jw_kuint(&w, "sample", o->sample > 1 ? o->sample : 1);
 	scx_jw_kuint(&w, "ring_size", o->ring_size ? o->ring_size : DEFAULT_RING);
 	scx_jw_kbool(&w, "staged", !o->no_stage);
+	scx_jw_kbool(&w, "cgroups", o->cgroups);
 	scx_jw_obj_end(&w);
 	scx_buf_free(&ev);
 }

@@ -60,6 +60,7 @@ struct scx_capture_opts {
 	uint64_t wakeup_bytes;	/* backlog that wakes the consumer; 0: 256 KiB */
 	uint64_t flush_ns;	/* max age of a staged record; 0: 50 ms */
 	bool no_stage;		/* one ring-buffer record per event (for comparison) */
+	bool cgroups;		/* read the cgroup v2 id of switched and woken tasks */
 };
 
 struct scx_capture;
@@ -102,5 +103,9 @@ void scx_capture_events_str(uint32_t mask, struct scx_buf *b);
  * larger than len).  Unknown record kinds decode to type SCX_EV_NONE.
  */
 int scx_capture_decode(const void *buf, size_t len, struct scx_event *e);
+
+/* Does this kernel's sched_switch tracepoint pass prev_state (6.12+)? */
+struct btf;
+bool scx_capture_switch_has_state_arg(const struct btf *btf);
 
 #endif

@@ -19,11 +19,12 @@ static const struct scx_field switch_fields[] = {
 	I32(sw, next_pid), I32(sw, next_tgid), STR(sw, next_comm), I32(sw, next_prio),
 	U64(sw, dsq_id), U64(sw, dsq_lat_ns), U32(sw, dsq_depth), U64(sw, dsq_vtime),
 	U64(sw, slice_ns), U64(sw, prev_slice_used_ns), I32(sw, layer_id),
+	U64(sw, prev_cgroup), U64(sw, next_cgroup),
 };
 
 static const struct scx_field wakeup_fields[] = {
 	I32(wake, pid), I32(wake, tgid), STR(wake, comm), I32(wake, prio),
-	I32(wake, target_cpu), I32(wake, waker_pid), I32(wake, waker_tgid),
+	I32(wake, target_cpu), I32(wake, waker_pid), I32(wake, waker_tgid), U64(wake, cgroup),
 };
 
 static const struct scx_field migrate_fields[] = {
@@ -71,6 +72,28 @@ static const struct scx_field dsq_fields[] = {
 	U64(dsq, vtime), U64(dsq, slice_ns),
 };
 static const struct scx_field lost_fields[] = { U64(lost, count) };
+static const struct scx_field flight_fields[] = {
+	STR(flight, reason), U32(flight, seq), I32(flight, pid), I32(flight, tgid),
+	STR(flight, comm), U64(flight, latency_ns), U64(flight, window_start),
+	U64(flight, events), U64(flight, dropped),
+};
+static const struct scx_field dump_cpu_fields[] = {
+	I32(dump_cpu, cpu_id), U32(dump_cpu, nr_run), U32(dump_cpu, flags), I32(dump_cpu, cpu_rel),
+	U64(dump_cpu, pnt_seq), I32(dump_cpu, curr_pid), STR(dump_cpu, curr_comm),
+	STR(dump_cpu, curr_class),
+};
+static const struct scx_field dump_task_fields[] = {
+	I32(dump_task, cpu_id), I32(dump_task, pid), STR(dump_task, comm), STR(dump_task, state),
+	U32(dump_task, current), I64(dump_task, runnable_ms), U32(dump_task, scx_state),
+	U32(dump_task, scx_flags), U32(dump_task, dsq_flags), U32(dump_task, ops_state),
+	U64(dump_task, ops_qseq), I32(dump_task, sticky_cpu), I32(dump_task, holding_cpu),
+	U64(dump_task, dsq_id), U64(dump_task, dsq_vtime), STR(dump_task, cpus),
+};
+static const struct scx_field dump_line_fields[] = {
+	U32(dump_line, seq), U32(dump_line, len), STR(dump_line, line),
+};
+/* 26 and 27 belong to the in-kernel aggregation branch; here only so the table has no hole */
+static const struct scx_field reserved_fields[] = { U64(lost, count) };
 
 #define KIND(t, n, f, u) \
 	[t] = { n, f, sizeof(f) / sizeof(f[0]), sizeof(((struct scx_event *)0)->u) }
@@ -101,6 +124,12 @@ static const struct scx_ev_desc descs[SCX_EV__COUNT] = {
 	KIND(SCX_EV_IPI_ENTRY, "ipi_entry", ipi_handler_fields, ipi),
 	KIND(SCX_EV_IPI_EXIT, "ipi_exit", ipi_handler_fields, ipi),
 	KIND(SCX_EV_DSQ_INSERT, "scx_dsq_insert", dsq_fields, dsq),
+	KIND(SCX_EV_RESERVED_26, "reserved_26", reserved_fields, lost),
+	KIND(SCX_EV_RESERVED_27, "reserved_27", reserved_fields, lost),
+	KIND(SCX_EV_FLIGHT, "flight_trigger", flight_fields, flight),
+	KIND(SCX_EV_SCX_DUMP_CPU, "scx_dump_cpu", dump_cpu_fields, dump_cpu),
+	KIND(SCX_EV_SCX_DUMP_TASK, "scx_dump_task", dump_task_fields, dump_task),
+	KIND(SCX_EV_SCX_DUMP_LINE, "scx_dump_line", dump_line_fields, dump_line),
 };
 
 const struct scx_ev_desc *scx_ev_desc(unsigned type)
@@ -188,6 +217,22 @@ void scx_event_init(struct scx_event *e, unsigned type)
 		e->sw.dsq_id = SCX_DSQ_NONE;
 		e->sw.layer_id = -1;
 	}
+}
+
+bool scx_event_field_present(const struct scx_event *e, unsigned i)
+{
+	const struct scx_ev_desc *d = scx_ev_desc(e->type);
+	const struct scx_field *f;
+
+	if (!d || i >= scx_event_nr_fields(e, d))
+		return false;
+	f = &d->fields[i];
+	if (e->type == SCX_EV_SWITCH && i >= SCX_SW_SCX_FIRST && i < SCX_SW_CGROUP_FIRST)
+		return scx_event_has_scx(e);
+	if ((e->type == SCX_EV_SWITCH && i >= SCX_SW_CGROUP_FIRST) ||
+	    (scx_event_is_wakeup(e->type) && f->offset == offsetof(struct scx_event, wake.cgroup)))
+		return scx_field_get_int(e, f) != SCX_CGROUP_NONE;
+	return true;
 }
 
 const char *scx_state_str(int64_t state, char *buf, size_t size)

@@ -49,6 +49,12 @@ enum scx_ev_type {
 	SCX_EV_IPI_ENTRY = 23,		/* ipi handler on the receiving cpu */
 	SCX_EV_IPI_EXIT = 24,
 	SCX_EV_DSQ_INSERT = 25,		/* sched_ext: task queued on a DSQ */
+	SCX_EV_RESERVED_26 = 26,	/* taken by in-kernel aggregation (kagg branch) */
+	SCX_EV_RESERVED_27 = 27,
+	SCX_EV_FLIGHT = 28,		/* scx-events --flight: why this window was written */
+	SCX_EV_SCX_DUMP_CPU = 29,	/* sched_ext debug dump: one CPU's state */
+	SCX_EV_SCX_DUMP_TASK = 30,	/* sched_ext debug dump: one task on a CPU */
+	SCX_EV_SCX_DUMP_LINE = 31,	/* sched_ext debug dump: one line of its text */
 	SCX_EV__COUNT
 };
 
@@ -71,6 +77,12 @@ enum scx_ev_type {
 
 #define SCX_IDLE_EXIT 0xffffffffu	/* cpu_idle state when the cpu wakes */
 #define SCX_DSQ_NONE UINT64_MAX		/* switch: no sched_ext data */
+/*
+ * Cgroup ids: 0 is never a cgroup (the kernel numbers kernfs nodes from 1,
+ * the root cgroup is 1), so it means "unknown", and a field left out of a
+ * stream reads as unknown, never as the root.
+ */
+#define SCX_CGROUP_NONE 0
 /* switch: layer_id travels with the sched_ext fields, written only with a dsq_id */
 
 struct scx_ev_switch {
@@ -87,6 +99,8 @@ struct scx_ev_switch {
 	uint64_t prev_slice_used_ns; /* slice prev used before switching out */
 	uint32_t dsq_depth;	/* DSQ depth when next was taken off it */
 	int32_t layer_id;	/* scx_layered layer of next, -1 when unknown */
+	/* cgroup v2 ids (kernfs node ids, the root is 1); SCX_CGROUP_NONE when unknown */
+	uint64_t prev_cgroup, next_cgroup;
 };
 
 /* waking, wakeup, wakeup_new: the woken task, and the task that woke it
@@ -95,6 +109,7 @@ struct scx_ev_wakeup {
 	int32_t pid, tgid, prio, target_cpu;
 	int32_t waker_pid, waker_tgid;
 	char comm[SCX_COMM_LEN];
+	uint64_t cgroup;	/* the woken task's cgroup v2 id, SCX_CGROUP_NONE */
 };
 
 struct scx_ev_migrate {
@@ -184,6 +199,65 @@ struct scx_ev_dsq_insert {
 	char comm[SCX_COMM_LEN];
 };
 
+#define SCX_FLIGHT_REASON_LEN 24
+
+/*
+ * The trigger of a flight-recorder window, written after the window's events:
+ * why (reason), the task it names (a latency trigger's task, a signal's
+ * sender), and what the bounds dropped since the previous window.
+ */
+struct scx_ev_flight {
+	char reason[SCX_FLIGHT_REASON_LEN];	/* scx_exit, wakeup_latency, runq_latency, signal, mcp */
+	uint32_t seq;		/* 1 for the first window of the capture */
+	int32_t pid, tgid;	/* the task named by the trigger, 0 if none */
+	uint32_t _pad;
+	char comm[SCX_COMM_LEN];
+	uint64_t latency_ns;	/* latency triggers: the latency seen */
+	uint64_t window_start;	/* ts of the window's oldest event */
+	uint64_t events;	/* events in the window */
+	uint64_t dropped;	/* events pushed out by the size bound before their time */
+};
+
+#define SCX_DUMP_CLASS_LEN 24
+#define SCX_DUMP_MASK_LEN 32
+#define SCX_DUMP_LINE_LEN 128
+
+/* sched_ext debug dump, "CPU N : nr_run=..." and its "curr=" line */
+struct scx_ev_dump_cpu {
+	int32_t cpu_id;		/* the CPU described (not 'cpu', where the dump ran) */
+	uint32_t nr_run;
+	uint32_t flags;
+	int32_t cpu_rel;
+	uint64_t pnt_seq;
+	int32_t curr_pid;
+	uint32_t _pad;
+	char curr_comm[SCX_COMM_LEN];
+	char curr_class[SCX_DUMP_CLASS_LEN];	/* idle_sched_class, ext_sched_class, ... */
+};
+
+/* sched_ext debug dump: a task current or runnable on cpu_id */
+struct scx_ev_dump_task {
+	int32_t cpu_id;
+	int32_t pid;
+	char comm[SCX_COMM_LEN];
+	char state[4];		/* task_state_to_char: R, S, D ... */
+	uint32_t current;	/* 1: running on cpu_id ('*'), 0: runnable */
+	int64_t runnable_ms;	/* ms since it became runnable (the dump's %+ldms) */
+	uint32_t scx_state, scx_flags, dsq_flags, ops_state;
+	uint64_t ops_qseq;
+	int32_t sticky_cpu, holding_cpu;
+	uint64_t dsq_id;	/* SCX_DSQ_NONE when "(n/a)" */
+	uint64_t dsq_vtime;
+	char cpus[SCX_DUMP_MASK_LEN];	/* allowed CPUs, the kernel's hex mask */
+};
+
+/* sched_ext debug dump: one line of text as the kernel wrote it */
+struct scx_ev_dump_line {
+	uint32_t seq;		/* line number within this dump, from 0 */
+	uint32_t len;		/* the line's length; > SCX_DUMP_LINE_LEN - 1: cut */
+	char line[SCX_DUMP_LINE_LEN];
+};
+
 struct scx_ev_lost {
 	uint64_t count;		/* events lost on 'cpu' since the last report */
 };
@@ -217,6 +291,10 @@ struct scx_event {
 		struct scx_ev_scx_ops ops;
 		struct scx_ev_dsq_insert dsq;
 		struct scx_ev_lost lost;
+		struct scx_ev_flight flight;
+		struct scx_ev_dump_cpu dump_cpu;
+		struct scx_ev_dump_task dump_task;
+		struct scx_ev_dump_line dump_line;
 	};
 };
 
@@ -263,19 +341,42 @@ void scx_event_init(struct scx_event *e, unsigned type);
  * A switch without sched_ext data (dsq_id == SCX_DSQ_NONE) is written
  * without its sched_ext fields: it stops before dsq_id, field
  * SCX_SW_SCX_FIRST of the switch table (t/unit/0003-stream checks), byte
- * SCX_SW_SCX_OFFSET of its payload.  The one definition for every format.
+ * SCX_SW_SCX_OFFSET of its payload.  The cgroup ids come after the sched_ext
+ * fields (field SCX_SW_CGROUP_FIRST): NDJSON leaves out each one that is
+ * unknown; binary records are positional, so a switch with a cgroup id but
+ * no sched_ext data carries the sched_ext fields at their "none" values.
+ * The one definition for every format.
  */
 #define SCX_SW_SCX_FIRST 9
+#define SCX_SW_CGROUP_FIRST 16
 #define SCX_SW_SCX_OFFSET offsetof(struct scx_ev_switch, dsq_id)
 static inline bool scx_event_has_scx(const struct scx_event *e)
 {
 	return e->type != SCX_EV_SWITCH || e->sw.dsq_id != SCX_DSQ_NONE;
 }
-/* Fields of e that are written (d = scx_ev_desc(e->type)). */
+static inline bool scx_event_is_wakeup(unsigned type)
+{
+	return type == SCX_EV_WAKING || type == SCX_EV_WAKEUP || type == SCX_EV_WAKEUP_NEW;
+}
+/* A cgroup id is known in e (switches and wakeups only). */
+static inline bool scx_event_has_cgroup(const struct scx_event *e)
+{
+	if (e->type == SCX_EV_SWITCH)
+		return e->sw.prev_cgroup != SCX_CGROUP_NONE || e->sw.next_cgroup != SCX_CGROUP_NONE;
+	return scx_event_is_wakeup(e->type) && e->wake.cgroup != SCX_CGROUP_NONE;
+}
+/* Fields of e that a positional (binary) record carries (d = scx_ev_desc(e->type)). */
 static inline unsigned scx_event_nr_fields(const struct scx_event *e, const struct scx_ev_desc *d)
 {
-	return scx_event_has_scx(e) ? d->nr_fields : SCX_SW_SCX_FIRST;
+	if (scx_event_has_cgroup(e))
+		return d->nr_fields;
+	if (e->type == SCX_EV_SWITCH)
+		return scx_event_has_scx(e) ? SCX_SW_CGROUP_FIRST : SCX_SW_SCX_FIRST;
+	return scx_event_is_wakeup(e->type) ? d->nr_fields - 1 : d->nr_fields;
 }
+/* Field i of e's kind is written to NDJSON: sched_ext fields only with a
+ * dsq_id, cgroup ids only when known (fields past scx_event_nr_fields never). */
+bool scx_event_field_present(const struct scx_event *e, unsigned i);
 
 /* "R", "S", "D", "R+", "D|K"... as ftrace prints prev_state; buf >= 16 bytes */
 const char *scx_state_str(int64_t state, char *buf, size_t size);

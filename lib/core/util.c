@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,15 +269,33 @@ char *scx_xstrdup(const char *s)
 	return p;
 }
 
+static bool (*write_stop)(void);
+
+void scx_write_set_stop(bool (*stop)(void))
+{
+	write_stop = stop;
+}
+
 int scx_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
+	uint64_t give_up = 0;
 
 	while (len) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN && write_stop) {
+				struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+				if (write_stop() && !give_up)
+					give_up = scx_now_mono_ns() + SCX_WRITE_GRACE_MS * 1000000ull;
+				if (give_up && scx_now_mono_ns() >= give_up)
+					return -ETIMEDOUT;
+				poll(&pfd, 1, 100);	/* short: the stop may come from a deadline */
+				continue;
+			}
 			return -errno;
 		}
 		p += n;

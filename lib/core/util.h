@@ -58,6 +58,14 @@ char *scx_xstrdup(const char *s);
 
 /* Write all of buf to fd, retrying on EINTR and short writes; 0 or -errno. */
 int scx_write_all(int fd, const void *buf, size_t len);
+/*
+ * For a non-blocking output (a pipe or FIFO whose reader may stall):
+ * scx_write_all() waits for room while stop() is false, and once it is
+ * true gives the reader SCX_WRITE_GRACE_MS more, then fails with -ETIMEDOUT.
+ * Without a stop function EAGAIN is returned as is.
+ */
+#define SCX_WRITE_GRACE_MS 1000
+void scx_write_set_stop(bool (*stop)(void));
 /* Both paths name one existing file (an output that would truncate its input). */
 bool scx_same_file(const char *a, const char *b);
 

@@ -344,12 +344,15 @@ static const char instructions[] =
 	"stats:// and events://stream resources; start_perf_profiling for CPU profiles. "
 	"Results are bounded; use limit/offset.";
 
-static void server_info(struct scx_jw *w)
+/* icons in initialize and discover only: every modern result repeats the rest */
+static void server_info(const struct mcp_server *s, struct scx_jw *w, bool icons)
 {
 	scx_jw_obj_begin(w);
 	scx_jw_kstr(w, "name", "scx-mcp");
 	scx_jw_kstr(w, "title", "scx-tools scheduler observability");
 	scx_jw_kstr(w, "version", SCX_VERSION);
+	if (icons)
+		mcp_icons(s, w, MCP_ICON_SERVER);
 	scx_jw_obj_end(w);
 }
 
@@ -376,7 +379,7 @@ static int m_initialize(struct mcp_server *s, int params, struct scx_jw *w)
 	scx_jw_key(w, "capabilities");
 	scx_jw_raw(w, caps, sizeof(caps) - 1);
 	scx_jw_key(w, "serverInfo");
-	server_info(w);
+	server_info(s, w, true);
 	scx_jw_kstr(w, "instructions", instructions);
 	scx_jw_obj_end(w);
 	s->initialized = true;
@@ -643,7 +646,7 @@ struct method {
 static const struct method methods[] = {
 	{ "initialize", m_initialize, ERA_LEGACY, -1 },
 	{ "ping", m_ping, ERA_LEGACY, -1 },
-	{ "server/discover", m_discover, ERA_BOTH, 3600000, true },
+	{ "server/discover", m_discover, ERA_MODERN, 3600000, true },
 	{ "tools/list", mcp_tools_list, ERA_BOTH, 3600000, true },
 	{ "tools/call", mcp_tools_call, ERA_BOTH, -1 },
 	/* loaded traces come and go, the data is live: never reused */
@@ -751,7 +754,7 @@ static void stamp_modern(struct mcp_server *s, struct scx_jw *w, const struct me
 	scx_jw_key(w, "_meta");
 	scx_jw_obj_begin(w);
 	scx_jw_key(w, MCP_META_SERVER);
-	server_info(w);
+	server_info(s, w, m->fn == m_discover);
 	scx_jw_obj_end(w);
 	scx_jw_obj_end(w);
 }
@@ -776,19 +779,22 @@ static void handle_request(struct mcp_server *s, int method, int params)
 	}
 	if (request_era(s, params))
 		goto error;
+	/* a 2026-07-28 method without its envelope: the envelope is what is wrong */
+	if (m && m->eras == ERA_MODERN && !s->modern) {
+		mcp_error(s, MCP_INVALID_PARAMS, "%s is a %s request: params._meta[\"%s\"] and "
+			  "[\"%s\"] are required", m->name, MCP_PROTO_MODERN, MCP_META_VERSION,
+			  MCP_META_CAPS);
+		goto error;
+	}
 	if (!m || !(m->eras & (s->modern ? ERA_MODERN : ERA_LEGACY))) {
 		char name[128];
 
 		scx_json_str(d, method, name, sizeof(name));
 		mcp_error(s, MCP_METHOD_NOT_FOUND, "method not found: %s%s", name,
-			  !m ? "" : s->modern ? " (not part of protocol " MCP_PROTO_MODERN ")" :
-			  " (protocol " MCP_PROTO_MODERN " only: send it with params._meta[\""
-			  MCP_META_VERSION "\"])");
+			  m ? " (not part of protocol " MCP_PROTO_MODERN ")" : "");
 		goto error;
 	}
-	/* server/discover needs no handshake: it is how a client finds the era */
-	if (!s->modern && !s->initialized && m->fn != m_initialize && m->fn != m_ping &&
-	    m->fn != m_discover) {
+	if (!s->modern && !s->initialized && m->fn != m_initialize && m->fn != m_ping) {
 		mcp_error(s, MCP_INVALID_REQUEST, "%s before initialize", m->name);
 		goto error;
 	}

@@ -177,11 +177,27 @@ struct mcp_tool {
 	int (*fn)(struct mcp_call *c);
 	const char *report;		/* scxtop's analyze_* aliases: the report they run */
 	const struct mcp_out *out;	/* the keys its result may have; { NULL } ends */
+	void (*desc_fn)(struct scx_buf *b);	/* writes the description instead of desc */
 };
 #define MCP_T_RO	1	/* readOnlyHint */
 #define MCP_T_WRITES	2	/* writes a file */
 #define MCP_T_LIVE	4	/* needs the live machine (openWorld) */
 #define MCP_T_DESTRUCTIVE 8	/* may replace a file (destructiveHint) */
+
+/* icons (mcp_icons.c): written only where the request's revision defines them */
+enum mcp_icon {
+	MCP_ICON_SERVER,
+	MCP_ICON_TRACE,
+	MCP_ICON_ANALYSIS,
+	MCP_ICON_LIVE,
+	MCP_ICON_PROFILE,
+	MCP_ICON_PROMPT,
+	MCP_ICON__COUNT
+};
+/* an "icons" key with the icon, when the revision has icons */
+void mcp_icons(const struct mcp_server *s, struct scx_jw *w, enum mcp_icon which);
+enum mcp_icon mcp_tool_icon(const struct mcp_tool *t);
+enum mcp_icon mcp_resource_icon(const char *uri);
 
 int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w);
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w);

@@ -64,7 +64,7 @@ struct mcp_live {
 	/* the last closed interval, rendered inside emit(): the engine's own
 	 * snapshot is gone at the next event */
 	bool have_snap;
-	uint64_t snap_seq, snap_start, snap_end, snap_events, snap_lost;
+	uint64_t snap_seq, snap_start, snap_end, snap_events, snap_lost, snap_tasks_dropped;
 	struct live_group grp[NR_GROUPS];
 	struct scx_table *rep[NR_REPORTS];
 	atomic_bool signalled;
@@ -95,6 +95,7 @@ static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 	l->snap_end = s->end_ns;
 	l->snap_events = s->events;
 	l->snap_lost = s->lost;
+	l->snap_tasks_dropped = s->tasks_dropped;	/* past the engine's task limit */
 	for (unsigned k = 0; k < NR_GROUPS; k++) {
 		struct live_group *g = &l->grp[k];
 		int by = group_by[k];
@@ -539,25 +540,7 @@ static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
 			const struct scx_agg_group *g)
 {
 	scx_jw_obj_begin(w);
-	switch (g->by) {
-	case SCX_AGG_PID:
-		scx_jw_kint(w, "pid", g->key);
-		scx_jw_kint(w, "tgid", g->tgid);
-		scx_jw_kstr(w, "comm", g->comm);
-		break;
-	case SCX_AGG_TGID:
-		scx_jw_kint(w, "tgid", g->key);
-		scx_jw_kstr(w, "comm", g->comm);
-		scx_jw_kuint(w, "threads", g->nr);
-		break;
-	case SCX_AGG_COMM:
-		scx_jw_kstr(w, "comm", g->comm);
-		break;
-	default:
-		scx_jw_kint(w, scx_agg_by_names[g->by], g->key);
-		if (g->by != SCX_AGG_DSQ)
-			scx_jw_kuint(w, "cpus", g->nr);
-	}
+	scx_agg_group_key_json(w, g);
 	for (unsigned i = 0; i < scx_agg_nr_metrics; i++) {
 		double v;
 		struct scx_dist d;
@@ -625,6 +608,7 @@ int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, un
 		scx_jw_kuint(w, "end_ns", l->snap_end);
 		scx_jw_kuint(w, "events", l->snap_events);
 		scx_jw_kuint(w, "lost", l->snap_lost);
+		scx_jw_kuint(w, "tasks_dropped", l->snap_tasks_dropped);
 		scx_jw_key(w, "rows");
 		scx_jw_arr_begin(w);
 		for (shown = 0; shown < g->n && shown < limit && w->out->len < 40000; shown++)

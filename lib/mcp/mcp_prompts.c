@@ -73,6 +73,7 @@ int mcp_prompts_list(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_kstr(w, "name", p->name);
 		scx_jw_kstr(w, "title", p->title);
 		scx_jw_kstr(w, "description", p->desc);
+		mcp_icons(s, w, MCP_ICON_PROMPT);
 		scx_jw_key(w, "arguments");
 		scx_jw_arr_begin(w);
 		for (unsigned j = 0; j < 3 && p->args[j].name; j++) {

@@ -100,6 +100,7 @@ int mcp_resources_list(struct mcp_server *s, int params, struct scx_jw *w)
 			scx_jw_kstr(w, "name", fixed[i].name);
 			scx_jw_kstr(w, "title", fixed[i].title);
 			scx_jw_kstr(w, "description", fixed[i].desc);
+			mcp_icons(s, w, mcp_resource_icon(fixed[i].uri));
 		} else {
 			const struct mcp_trace *t = s->traces[i - NR_FIXED];
 			char uri[96], desc[PATH_MAX + 200];
@@ -110,6 +111,7 @@ int mcp_resources_list(struct mcp_server *s, int params, struct scx_jw *w)
 			scx_jw_kstr(w, "name", t->id);
 			scx_jw_kstr(w, "title", "Loaded trace");
 			scx_jw_kstr(w, "description", desc);
+			mcp_icons(s, w, MCP_ICON_TRACE);
 		}
 		scx_jw_kstr(w, "mimeType", "application/json");
 		scx_jw_obj_end(w);
@@ -137,6 +139,7 @@ int mcp_templates_list(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_kstr(w, "name", templates[i].name);
 		scx_jw_kstr(w, "title", templates[i].title);
 		scx_jw_kstr(w, "description", templates[i].desc);
+		mcp_icons(s, w, mcp_resource_icon(templates[i].uri));
 		scx_jw_kstr(w, "mimeType", "application/json");
 		scx_jw_obj_end(w);
 	}

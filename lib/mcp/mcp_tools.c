@@ -12,6 +12,7 @@
 
 #include "mcp/mcp_int.h"
 #include "mcp/mcp_tools.h"
+#include "mcp/mcp_tools_flight.h"
 
 #define TRACE_ID "\"trace_id\":{\"type\":\"string\",\"description\":\"id given by load_perfetto_trace\"}"
 #define LIMIT(d, max) "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":" #max ",\"default\":" #d "}"
@@ -79,7 +80,7 @@ static const struct mcp_out out_export[] = {
 /* clang-format on */
 static const struct mcp_out out_stats[] = {
 	LIVE_OUT, { "group", S }, { "interval_seq", N }, { "start_ns", N }, { "end_ns", N },
-	{ "events", N }, { "lost", N }, { "total_rows", N }, { "omitted_rows", N },
+	{ "events", N }, { "lost", N }, { "tasks_dropped", N }, { "total_rows", N }, { "omitted_rows", N },
 	{ "rows", A }, { "running", B }, { "capture", S }, { "producer", S },
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N },
 	{ "sched_ext_supported", B }, { "active", B }, { "name", S }, { "class", S },
@@ -144,15 +145,10 @@ const struct mcp_tool mcp_tools[] = {
 	      LIMIT(100, 10000) ",\"offset\":{\"type\":\"integer\",\"minimum\":0},\"aggregation\":"
 	      "{\"type\":\"object\"}", REQ("\"trace_id\"")),
 	  MCP_T_RO, mcp_t_query, .out = out_query },
-	{ "analyze_trace_scheduling", "Scheduling analysis of a trace",
-	  "Run one scx-agg analysis on a loaded trace: cpu-utilization, process-runtime, "
-	  "wakeup-latency, latency-breakdown, migrations, task-states, preemptions, wakeup-graph, "
-	  "runqueue-depth, fairness, softirq, ipi, cpu-frequency, cpu-idle, dsq, outliers, "
-	  "bottlenecks, work-conservation, runqueue-occupancy, wakeup-placement, pre-migration, "
-	  "parallelism (scxtop's names such as cpu_utilization or wakeup_chains work too).",
+	{ "analyze_trace_scheduling", "Scheduling analysis of a trace", NULL,
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),
-	  MCP_T_RO, mcp_t_analyze, .out = out_analysis },
+	  MCP_T_RO, mcp_t_analyze, .out = out_analysis, .desc_fn = mcp_analyze_desc },
 	{ "discover_analyzers", "List analyses", "The analyses analyze_trace_scheduling runs.",
 	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover, .out = out_discover },
 	{ "run_all_analyzers", "Run every analysis",
@@ -254,6 +250,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"integer\"},\"cpus\":{\"type\":\"string\",\"description\":\"cpu list, e.g. 0-3\"},"
 	      "\"comm\":{\"type\":\"string\"}", REQ("\"action\"")),
 	  MCP_T_LIVE, mcp_t_tracking, .out = out_tracking },
+	MCP_TOOL_FLIGHT,
 	{ "analyze_waker_wakee", "Waker/wakee pairs",
 	  "Who wakes whom in the last second of the live capture, with counts and wakeup "
 	  "latency.  mode bidirectional: only pairs of tasks that woke each other, one row a "
@@ -380,7 +377,16 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_obj_begin(w);
 		scx_jw_kstr(w, "name", t->name);
 		scx_jw_kstr(w, "title", t->title);
-		scx_jw_kstr(w, "description", t->desc);
+		if (t->desc_fn) {
+			struct scx_buf d = { 0 };
+
+			t->desc_fn(&d);
+			scx_jw_kstr(w, "description", d.data);
+			scx_buf_free(&d);
+		} else {
+			scx_jw_kstr(w, "description", t->desc);
+		}
+		mcp_icons(s, w, mcp_tool_icon(t));
 		scx_jw_key(w, "inputSchema");
 		scx_jw_raw(w, t->schema, strlen(t->schema));
 		if (t->out) {

@@ -17,6 +17,8 @@ int mcp_t_summary(struct mcp_call *c);
 int mcp_t_query(struct mcp_call *c);
 int mcp_t_analyze(struct mcp_call *c);
 int mcp_t_discover(struct mcp_call *c);
+/* analyze_trace_scheduling's description: the analyses of scx-agg's report table */
+void mcp_analyze_desc(struct scx_buf *b);
 int mcp_t_run_all(struct mcp_call *c);
 int mcp_t_bottlenecks(struct mcp_call *c);
 int mcp_t_outliers(struct mcp_call *c);

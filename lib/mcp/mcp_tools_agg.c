@@ -31,16 +31,16 @@ static const char *const aliases[][2] = {
 
 static const char *report_name(const char *in, char *buf, size_t size)
 {
+	const struct scx_agg_report *r;
+
 	for (unsigned i = 0; i < SCX_ARRAY_SIZE(aliases); i++)
 		if (!strcmp(in, aliases[i][0]))
 			return aliases[i][1];
 	snprintf(buf, size, "%s", in);
 	for (char *p = buf; *p; p++)
 		*p = *p == '_' ? '-' : (*p >= 'A' && *p <= 'Z') ? *p + 32 : *p;
-	for (unsigned i = 0; scx_agg_report_names[i]; i++)
-		if (!strcmp(buf, scx_agg_report_names[i]))
-			return scx_agg_report_names[i];
-	return NULL;
+	r = scx_agg_report_find(buf);
+	return r ? r->name : NULL;
 }
 
 /*
@@ -135,9 +135,9 @@ int mcp_t_analyze(struct mcp_call *c)
 		return -1;
 	name = report_name(type, buf, sizeof(buf));
 	if (!name) {
-		for (unsigned i = 0; scx_agg_report_names[i]; i++)
+		for (unsigned i = 0; scx_agg_reports[i].name; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-				 scx_agg_report_names[i]);
+				 scx_agg_reports[i].name);
 		return mcp_fail(c, "unknown analysis_type '%s'; one of: %s", type, list);
 	}
 	return one_report(c, t, name, limit);
@@ -258,13 +258,21 @@ int mcp_t_outliers(struct mcp_call *c)
 	return 0;
 }
 
+void mcp_analyze_desc(struct scx_buf *b)
+{
+	scx_buf_printf(b, "Run one scx-agg analysis on a loaded trace: ");
+	for (unsigned i = 0; scx_agg_reports[i].name; i++)
+		scx_buf_printf(b, "%s%s", i ? ", " : "", scx_agg_reports[i].name);
+	scx_buf_printf(b, " (scxtop's names such as cpu_utilization or wakeup_chains work too).");
+}
+
 int mcp_t_discover(struct mcp_call *c)
 {
 	scx_jw_obj_begin(&c->w);
 	scx_jw_key(&c->w, "analyses");
 	scx_jw_arr_begin(&c->w);
-	for (unsigned i = 0; scx_agg_report_names[i]; i++)
-		scx_jw_str(&c->w, scx_agg_report_names[i]);
+	for (unsigned i = 0; scx_agg_reports[i].name; i++)
+		scx_jw_str(&c->w, scx_agg_reports[i].name);
 	scx_jw_arr_end(&c->w);
 	scx_jw_key(&c->w, "scxtop_aliases");
 	scx_jw_obj_begin(&c->w);
@@ -284,7 +292,7 @@ int mcp_t_run_all(struct mcp_call *c)
 
 	if (!t || get_limit(c, 5, 100, &limit) || !(a = mcp_trace_agg(c, t)))
 		return -1;
-	while (scx_agg_report_names[n])
+	while (scx_agg_reports[n].name)
 		n++;
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", t->id);
@@ -298,11 +306,11 @@ int mcp_t_run_all(struct mcp_call *c)
 
 		if (left < 256)
 			break;
-		if (render(a, scx_agg_report_names[i], limit, left / (n - i), &b, &used))
+		if (render(a, scx_agg_reports[i].name, limit, left / (n - i), &b, &used))
 			continue;
 		if (b.len > left)
 			break;
-		scx_jw_key(&c->w, scx_agg_report_names[i]);
+		scx_jw_key(&c->w, scx_agg_reports[i].name);
 		scx_jw_raw(&c->w, b.data, b.len);
 		done++;
 	}
@@ -358,7 +366,7 @@ int mcp_t_export(struct mcp_call *c)
 				return mcp_fail(c, "analysis_types[%d] is not a known analysis "
 						"(see discover_analyzers)", i);
 			}
-		} else if (!(name = scx_agg_report_names[i])) {
+		} else if (!(name = scx_agg_reports[i].name)) {
 			break;
 		}
 		if (render(a, name, 1000, SIZE_MAX, &b, &used))

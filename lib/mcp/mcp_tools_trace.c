@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agg/agg_ksnap.h"
 #include "mcp/mcp_tools.h"
 #include "mcp/mcp_trace.h"
 
@@ -60,6 +61,9 @@ int mcp_t_load(struct mcp_call *c)
 	scx_jw_knum(&c->w, "load_ms", t->load_ns / 1e6);
 	if (r > 0)
 		scx_jw_kstr(&c->w, "warning", "the file is truncated or corrupt after the events kept");
+	else if (t->ksnaps)
+		scx_jw_kstr(&c->w, "warning", SCX_AGG_KSNAP_NO_EVENTS ": analyses see the per-CPU "
+			    "figures only, event queries and timelines find nothing");
 	scx_jw_kstr(&c->w, "next", "get_trace_summary, analyze_trace_scheduling, query_trace_events");
 	scx_jw_obj_end(&c->w);
 	return 0;

@@ -18,6 +18,7 @@
 #include "stream/stream.h"
 #include "core/topo.h"
 #include "agg/agg.h"
+#include "agg/agg_ksnap.h"
 
 struct rec {
 	uint64_t ts;
@@ -50,7 +51,7 @@ bool mcp_trace_next(const struct mcp_trace *t, size_t *off, struct scx_event *e)
 
 size_t mcp_trace_mem(const struct mcp_trace *t)
 {
-	return sizeof(*t) + t->cap + scx_map_bytes(&t->tasks);
+	return sizeof(*t) + t->cap + scx_map_bytes(&t->tasks) + t->cgroups.cap;
 }
 
 /* ---- tasks ------------------------------------------------------------------- */
@@ -95,8 +96,8 @@ static int add_event(void *ctx, const struct scx_event *e)
 
 	if (!d)
 		return 0;
-	/* a switch without sched_ext data stores only the fields before dsq_id */
-	if (!scx_event_has_scx(e))
+	/* a switch without sched_ext data nor cgroups stores only the fields before dsq_id */
+	if (!scx_event_has_scx(e) && !scx_event_has_cgroup(e))
 		plen = SCX_SW_SCX_OFFSET;
 	h.len = (uint16_t)plen;
 	need = REC_ALIGN(sizeof(h) + plen);
@@ -199,6 +200,55 @@ static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
 	return 0;
 }
 
+/*
+ * A kernel snapshot (scx-events --aggregate) holds no events: it goes
+ * straight into the trace's aggregation, one interval for the whole trace.
+ */
+static int add_ksnap(struct mcp_trace *t, struct scx_reader *r, char *err, size_t errsz)
+{
+	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,
+				  .limit = 1000 };
+	const struct scx_header *h = scx_reader__header(r);
+	struct scx_ksnap k = { 0 };
+	int rc = -EPROTO;
+
+	err[0] = 0;
+	if (!t->agg) {
+		if (h && h->topo && !t->topo)
+			t->topo = scx_topo__dup(h->topo);
+		o.nr_cpus = h ? h->nr_cpus : 0;
+		if (!(t->agg = scx_agg__new(t->topo, &o))) {
+			snprintf(err, errsz, "cannot create the aggregation: %s", strerror(errno));
+			return rc;
+		}
+	}
+	if (!scx_ksnap_from_json(scx_reader__doc(r), &k, err, errsz)) {
+		if (!t->ksnaps++)
+			t->first_ts = k.start_ns;
+		t->last_ts = k.end_ns;
+		rc = scx_agg__add_ksnap(t->agg, &k, false);
+	}
+	scx_ksnap_free(&k);
+	return rc;
+}
+
+/* A cgroup record, kept for the cgroup groups and reports (within the budget). */
+static void keep_cgroup(struct loader *l, struct scx_reader *r)
+{
+	const struct scx_json_doc *d = scx_reader__doc(r);
+	char path[SCX_CGROUP_PATH_MAX], msg[256];
+	uint64_t id;
+	size_t n;
+
+	if (!d || scx_cgroup_rec_parse(d, &id, path, sizeof(path), msg, sizeof(msg)) != 1)
+		return;
+	n = strlen(path) + 1;
+	if (mcp_trace_mem(l->t) + sizeof(id) + n > l->budget)
+		return;
+	scx_buf_add(&l->t->cgroups, &id, sizeof(id));
+	scx_buf_add(&l->t->cgroups, path, n);
+}
+
 static int load_stream(struct loader *l, int fd, const char *name, char *err, size_t errsz)
 {
 	struct scx_reader *r = scx_reader__fdopen(fd, name);
@@ -206,17 +256,29 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 	const struct scx_header *h;
 	const struct scx_trailer *tr;
 	struct scx_event e;
+	bool kerr = false;
 	int rc;
 
 	if (!r)
 		return -errno;
 	while ((rc = scx_reader__next(r, &e)) == SCX_READ_EVENT || rc == SCX_READ_OTHER) {
-		if (rc == SCX_READ_OTHER)
+		if (rc == SCX_READ_OTHER) {
+			if (scx_reader__doc(r) && scx_ksnap_is(scx_reader__doc(r)) &&
+			    add_ksnap(t, r, err, errsz)) {
+				kerr = true;
+				break;
+			}
+			keep_cgroup(l, r);
 			continue;
+		}
 		if (add_event(l, &e))
 			break;
 	}
-	if (rc == SCX_READ_ERROR) {
+	if (t->agg)
+		scx_agg__flush(t->agg);
+	if (kerr) {
+		rc = -EINVAL;	/* ours, and bad: not a Perfetto trace either */
+	} else if (rc == SCX_READ_ERROR) {
 		snprintf(err, errsz, "%s", scx_reader__error(r));
 		rc = t->nr ? -EBADMSG : -EPROTO;
 	} else {
@@ -235,6 +297,7 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 	if (tr && tr->lost_total > t->lost)
 		t->lost = tr->lost_total;
 	t->skipped = scx_reader__skipped(r);
+	t->skipped -= SCX_MIN(t->skipped, t->ksnaps);	/* read, not skipped */
 	snprintf(t->format, sizeof(t->format), "%s%s",
 		 scx_reader__format(r) == SCX_FMT_BINARY ? "scx-binary" : "scx-ndjson",
 		 scx_reader__compression(r) == SCX_COMP_ZSTD ? "+zstd" :
@@ -280,6 +343,7 @@ static void trace_free(struct mcp_trace *t)
 	scx_agg__free(t->agg);
 	scx_topo__free(t->topo);
 	scx_map_free(&t->tasks);
+	scx_buf_free(&t->cgroups);
 	free(t->data);
 	free(t);
 }
@@ -345,14 +409,18 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	}
 	if (rc == -EPROTO) {
 		/* not an scx-events stream: a Perfetto trace, through the fd we opened */
-		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l, };
+		/* the reader's own memory (inflated trace, decoded events) under the cap too */
+		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l,
+					  .max_bytes = SCX_MAX(l.budget, 1) };
 		char serr[400];
 
 		snprintf(serr, sizeof(serr), "%s", err);
 		snprintf(pfpath, sizeof(pfpath), "/proc/self/fd/%d", fd);
 		rc = scx_pf_read_path(pfpath, &po, &pt);
 		snprintf(t->format, sizeof(t->format), "perfetto");
-		if (rc == -EBADMSG && pt && !t->nr)
+		if (rc == -EFBIG)
+			rc = -ENOMEM;	/* refused before it grew: the cap message below */
+		else if (rc == -EBADMSG && pt && !t->nr)
 			snprintf(err, sizeof(err), "neither an scx-events stream (%s) nor a Perfetto "
 				 "trace (%s)", serr, pt->error);
 		else if (rc == -EBADMSG && pt)
@@ -364,11 +432,11 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	close(fd);
 	if (l.err)
 		rc = l.err;
-	if (!rc && !t->nr) {
+	if (!rc && !t->nr && !t->ksnaps) {
 		rc = -ENODATA;
 		snprintf(err, sizeof(err), "no scheduler events in it");
 	}
-	if (rc == -ECANCELED || rc == -ENOMEM || (rc && !t->nr)) {
+	if (rc == -ECANCELED || rc == -ENOMEM || (rc && !t->nr && !t->ksnaps)) {
 		trace_free(t);
 		if (rc == -ECANCELED)
 			return mcp_fail(c, "cancelled");
@@ -459,7 +527,7 @@ bool mcp_trace_id_ok(const char *id)
 struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 {
 	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .limit = 1000, };
+				  .limit = 1000 };
 	struct scx_event e;
 	uint64_t t0;
 	size_t off = 0;
@@ -471,6 +539,14 @@ struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 	if (!t->agg) {
 		mcp_fail(c, "cannot create the aggregation: %s", strerror(errno));
 		return NULL;
+	}
+	for (size_t i = 0; i + sizeof(uint64_t) < t->cgroups.len;) {
+		uint64_t id;
+
+		memcpy(&id, t->cgroups.data + i, sizeof(id));
+		i += sizeof(id);
+		scx_agg__cgroup_name(t->agg, id, t->cgroups.data + i);
+		i += strlen(t->cgroups.data + i) + 1;
 	}
 	while (mcp_trace_next(t, &off, &e))
 		scx_agg__add(t->agg, &e);

@@ -45,8 +45,11 @@ struct mcp_trace {
 	struct scx_topo *topo;		/* from a stream header, else NULL */
 
 	struct scx_map tasks;		/* pid -> struct mcp_task */
+	/* the stream's cgroup records (scx(7)): u64 id, then the path and a NUL, each */
+	struct scx_buf cgroups;
 
-	struct scx_agg *agg;		/* built on first analysis */
+	struct scx_agg *agg;		/* built on first analysis, or at load from: */
+	uint64_t ksnaps;		/* kernel snapshots (scx-events --aggregate) */
 	uint64_t agg_ns;
 };
 

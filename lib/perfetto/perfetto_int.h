@@ -89,6 +89,8 @@ struct pf_rd {
 	const char *name;
 	const struct scx_pf_opts *o;
 	struct scx_pf_trace *t;
+	uint64_t limit;		/* most bytes held (scx_pf_opts.max_bytes) */
+	uint64_t held;		/* trace bytes held: the input and an inflated packet */
 	int pass;		/* 1: everything but track events, 2: track events */
 	/* pass 2 skips sched track events in [skip_from, skip_to]: ftrace covers them */
 	uint64_t skip_from, skip_to;

@@ -14,11 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "perfetto/perfetto_int.h"
 #include "core/util.h"
+#include "stream/zio.h"
 
 /* ---- small containers ------------------------------------------------------ */
 
@@ -851,69 +850,84 @@ static int clock_snapshot(struct pf_rd *r, struct pb m)
 
 static int walk(struct pf_rd *r, const uint8_t *buf, size_t len);
 
+/*
+ * What the reader holds now, roughly: the trace bytes and the decoded records,
+ * strings and slices.  Checked against the limit after every packet, so one
+ * packet is all it can overshoot by.
+ */
+static uint64_t rd_mem(const struct pf_rd *r)
+{
+	return r->held + r->cap * sizeof(*r->recs) + r->side_cap * sizeof(*r->side) +
+	       r->pool_cap + r->str_cap * sizeof(*r->str_off) + r->tg_cap * sizeof(*r->tgs) +
+	       r->marks_cap * sizeof(*r->marks) + r->thr_cap * (sizeof(*r->thr) + 4);
+}
+
+/* -EFBIG with t->error naming the input and the limit. */
+static int too_big(struct scx_pf_trace *t, const char *name, const char *what, uint64_t limit)
+{
+	struct scx_buf b = { 0 };
+
+	/* through a buffer: a long file name may cut the message, never overflow it */
+	scx_buf_printf(&b, "%s: %s more than the reader's memory limit of %llu bytes (%llu MiB)",
+		       name, what, (unsigned long long)limit, (unsigned long long)(limit >> 20));
+	snprintf(t->error, sizeof(t->error), "%.*s", (int)b.len, b.data);
+	scx_buf_free(&b);
+	return -EFBIG;
+}
+
+/* Inflate a compressed packet in pieces, never past what the limit leaves. */
 static int decompress_packet(struct pf_rd *r, struct pb s, bool zstd, const uint8_t *at)
 {
+	const char *what = zstd ? "zstd_compressed_packets" : "compressed_packets";
 	struct scx_buf out = { 0 };
+	struct scx_zin z;
+	char msg[240];
+	uint64_t room;
 	int err = 0;
 
 	if (r->inner)
 		return pf_bad(r, at, "nested compressed packets");
-	if (zstd) {
-		unsigned long long sz = ZSTD_getFrameContentSize(s.p, s.end - s.p);
-		ZSTD_DCtx *dc = ZSTD_createDCtx();
-		ZSTD_inBuffer in = { s.p, s.end - s.p, 0 };
-		size_t ret = 1;
-
-		if (!dc)
-			return -ENOMEM;
-		scx_buf_reserve(&out, sz != ZSTD_CONTENTSIZE_UNKNOWN && sz != ZSTD_CONTENTSIZE_ERROR &&
-					      sz < (64u << 20) ? sz + 1 : 1 << 20);
-		while (in.pos < in.size || ret) {
-			ZSTD_outBuffer ob = { out.data + out.len, out.cap - out.len, 0 };
-			ret = ZSTD_decompressStream(dc, &ob, &in);
-			out.len += ob.pos;
-			if (ZSTD_isError(ret)) {
-				err = pf_bad(r, at, "corrupt zstd_compressed_packets");
-				break;
-			}
-			if (in.pos == in.size && ret && ob.pos < ob.size) {
-				err = pf_bad(r, at, "truncated zstd_compressed_packets");
-				break;
-			}
-			if (out.len == out.cap)
-				scx_buf_reserve(&out, out.cap);
-		}
-		ZSTD_freeDCtx(dc);
-	} else {
-		z_stream z = { 0 };
-		int zr;
-
-		if (inflateInit2(&z, 32 + 15) != Z_OK)
-			return -ENOMEM;
-		z.next_in = (Bytef *)s.p;
-		z.avail_in = s.end - s.p;
-		scx_buf_reserve(&out, (s.end - s.p) * 4 + 4096);
-		do {
-			if (out.len == out.cap)
-				scx_buf_reserve(&out, out.cap);
-			z.next_out = (Bytef *)out.data + out.len;
-			z.avail_out = out.cap - out.len;
-			zr = inflate(&z, Z_NO_FLUSH);
-			out.len = out.cap - z.avail_out;
-		} while (zr == Z_OK && (z.avail_in || !z.avail_out));
-		if (zr != Z_STREAM_END)
-			err = pf_bad(r, at, zr == Z_OK || zr == Z_BUF_ERROR
-						    ? "truncated compressed_packets"
-						    : "corrupt compressed_packets (not zlib or gzip)");
-		inflateEnd(&z);
+	room = r->limit > rd_mem(r) ? r->limit - rd_mem(r) : 0;
+	err = zstd ? scx_zin_open(&z, -1, s.p, s.end - s.p)
+		   : scx_zin_open_deflate(&z, s.p, s.end - s.p);
+	if (err) {
+		scx_zin_close(&z);
+		return err;
 	}
+	if (zstd && z.comp != SCX_COMP_ZSTD) {
+		scx_zin_close(&z);
+		return pf_bad(r, at, "corrupt zstd_compressed_packets (no zstd frame)");
+	}
+	for (;;) {
+		if (out.cap - out.len < (64u << 10))
+			scx_buf_reserve(&out, SCX_MAX(out.cap, 256u << 10));
+		ssize_t n = scx_zin_read(&z, out.data + out.len, out.cap - out.len);
+		if (n < 0) {
+			snprintf(msg, sizeof(msg), "%s %s (%s)",
+				 strstr(z.err, "truncated") ? "truncated" : "corrupt", what, z.err);
+			err = pf_bad(r, at, msg);
+			break;
+		}
+		if (!n)
+			break;
+		out.len += n;
+		if (out.len > room) {
+			snprintf(msg, sizeof(msg), "byte %llu: %s inflates to",
+				 (unsigned long long)(r->base_off + (uint64_t)(at - r->base)), what);
+			err = too_big(r->t, r->name, msg, r->limit);
+			break;
+		}
+	}
+	scx_zin_close(&z);
 	if (!err) {
 		const uint8_t *ob = r->base;
 		uint64_t oo = r->base_off;
 
 		r->inner = true;
 		r->inner_off = r->base_off + (uint64_t)(at - r->base);
+		r->held += out.len;
 		err = walk(r, (const uint8_t *)out.data, out.len);
+		r->held -= out.len;
 		r->inner = false;
 		r->base = ob;
 		r->base_off = oo;
@@ -1053,6 +1067,8 @@ static int walk(struct pf_rd *r, const uint8_t *buf, size_t len)
 		if (x.num != 1 || x.wt != PB_LEN)
 			continue;	/* unknown Trace field: skip */
 		rc = packet(r, x.s, at);
+		if (!rc && rd_mem(r) > r->limit)
+			rc = too_big(r->t, r->name, "the trace and its events need", r->limit);
 		if (rc) {
 			r->nr = keep;	/* drop the half-decoded packet */
 			return rc;
@@ -1061,102 +1077,6 @@ static int walk(struct pf_rd *r, const uint8_t *buf, size_t len)
 }
 
 /* ---- input --------------------------------------------------------------------- */
-
-static int read_all(int fd, struct scx_buf *b)
-{
-	struct stat st;
-
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-		scx_buf_reserve(b, st.st_size + 1);
-	for (;;) {
-		if (b->cap - b->len < 65536)
-			scx_buf_reserve(b, b->cap ? b->cap : 1 << 20);
-		ssize_t n = read(fd, b->data + b->len, b->cap - b->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return 0;
-		b->len += n;
-	}
-}
-
-/* Whole-file gzip or zstd: inflate into out.  0 or -EBADMSG with t->error set. */
-static int unwrap_file(struct pf_rd *r, const uint8_t *in, size_t len, struct scx_buf *out)
-{
-	if (len >= 4 && !memcmp(in, "\x28\xb5\x2f\xfd", 4)) {
-		ZSTD_DCtx *dc = ZSTD_createDCtx();
-		ZSTD_inBuffer ib = { in, len, 0 };
-		unsigned long long sz = ZSTD_getFrameContentSize(in, len);
-		size_t ret = 1;
-
-		r->t->stat.file_compression = "zstd";
-		if (!dc)
-			return -ENOMEM;
-		/* trust the frame's size claim only as far as a plausible ratio */
-		size_t cap = len < (1u << 20) ? 32u << 20 : len * 32;
-		scx_buf_reserve(out, sz != ZSTD_CONTENTSIZE_UNKNOWN && sz != ZSTD_CONTENTSIZE_ERROR &&
-					     sz < cap ? sz + 1 : SCX_MIN(len * 4 + 65536, cap));
-		while (ib.pos < ib.size) {
-			if (out->len == out->cap)
-				scx_buf_reserve(out, out->cap / 2);
-			ZSTD_outBuffer ob = { out->data + out->len, out->cap - out->len, 0 };
-			ret = ZSTD_decompressStream(dc, &ob, &ib);
-			out->len += ob.pos;
-			if (ZSTD_isError(ret))
-				break;
-			if (!ob.pos && ib.pos == ib.size)
-				break;
-		}
-		ZSTD_freeDCtx(dc);
-		if (ZSTD_isError(ret) || ret) {
-			/* keep what decompressed: events before the damage are delivered */
-			r->t->error_offset = out->len;
-			snprintf(r->t->error, sizeof(r->t->error),
-				 "%s: byte %zu: %s zstd stream", r->name, ib.pos,
-				 ZSTD_isError(ret) ? "corrupt" : "truncated");
-			return -EBADMSG;
-		}
-		return 0;
-	}
-	if (len >= 2 && in[0] == 0x1f && in[1] == 0x8b) {
-		z_stream z = { 0 };
-		int zr = Z_OK;
-
-		r->t->stat.file_compression = "gzip";
-		if (inflateInit2(&z, 16 + 15) != Z_OK)
-			return -ENOMEM;
-		z.next_in = (Bytef *)in;
-		z.avail_in = len;
-		scx_buf_reserve(out, len * 4 + 65536);
-		while (z.avail_in) {
-			if (out->len == out->cap)
-				scx_buf_reserve(out, out->cap / 2);
-			z.next_out = (Bytef *)out->data + out->len;
-			z.avail_out = out->cap - out->len;
-			size_t before = z.avail_out;
-			zr = inflate(&z, Z_NO_FLUSH);
-			out->len += before - z.avail_out;
-			if (zr == Z_STREAM_END && z.avail_in)	/* multi-member gzip */
-				zr = inflateReset(&z) == Z_OK ? Z_OK : Z_DATA_ERROR;
-			if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
-				break;
-			if (zr == Z_BUF_ERROR && z.avail_out)
-				break;
-		}
-		size_t used = len - z.avail_in;
-		inflateEnd(&z);
-		if (zr != Z_STREAM_END) {
-			r->t->error_offset = out->len;
-			snprintf(r->t->error, sizeof(r->t->error), "%s: byte %zu: %s gzip stream",
-				 r->name, used, zr == Z_DATA_ERROR ? "corrupt" : "truncated");
-			return -EBADMSG;
-		}
-		return 0;
-	}
-	return 1;	/* not compressed */
-}
 
 /* ---- finishing: sort, complete, deliver ------------------------------------------ */
 
@@ -1553,8 +1473,9 @@ static void rd_free(struct pf_rd *r)
  * times the size of its records, so this is most of a reader's peak memory
  * while its consumer builds its own copy of the events.
  */
-static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char *name,
-		    const struct scx_pf_opts *o, struct scx_pf_trace *t, struct scx_buf *owned)
+static int read_buf(const uint8_t *buf, size_t len, uint64_t file_len, uint64_t limit,
+		    const char *name, const struct scx_pf_opts *o, struct scx_pf_trace *t,
+		    struct scx_buf *owned)
 {
 	static const struct scx_pf_opts none;
 	struct pf_rd *r = scx_xcalloc(1, sizeof(*r));
@@ -1571,6 +1492,8 @@ static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char 
 	scx_map_init(&r->flows, sizeof(uint64_t));
 	scx_map_init(&r->open, sizeof(uint64_t));
 	r->t = t;
+	r->limit = limit;
+	r->held = owned ? owned->cap : len;
 	r->max_cpu = -1;
 	r->skip_from = 1;	/* nothing skipped until the spans are known */
 	t->stat.bytes = len;
@@ -1594,6 +1517,7 @@ static int read_buf(const uint8_t *buf, size_t len, size_t file_len, const char 
 	}
 	if (owned)
 		scx_buf_free(owned);
+	r->held = 0;
 	r->base = NULL;
 	pf_track_finish(r);
 	resolve_sources(r);
@@ -1619,41 +1543,100 @@ static struct scx_pf_trace *trace_new(void)
 }
 
 /*
- * Read buf (len bytes, maybe gzip or zstd); in, when not NULL, is the buffer
- * holding buf, freed as soon as it is no longer needed (see read_buf()).
+ * Decompress a whole-file gzip or zstd trace (or read a plain one from a file)
+ * into out, in pieces, never past the limit: a trace is read twice (track
+ * events after everything else), so it is held, and a small file that
+ * inflates to gigabytes stops here.  0; -EFBIG or -errno with t->error set;
+ * -EBADMSG for a damaged file, with what decompressed before the damage in
+ * out, to deliver what it holds before reporting.
  */
-static int read_input(const void *buf, size_t len, const char *name, const struct scx_pf_opts *o,
-		      struct scx_pf_trace **out, struct scx_buf *in)
+static int slurp(struct scx_zin *z, const char *name, uint64_t limit, struct scx_pf_trace *t,
+		 struct scx_buf *out)
 {
+	for (;;) {
+		if (out->cap - out->len < (64u << 10))
+			scx_buf_reserve(out, SCX_MIN(SCX_MAX(out->cap, 1u << 20), 64u << 20));
+		ssize_t n = scx_zin_read(z, out->data + out->len, out->cap - out->len);
+		if (n == -EINVAL) {
+			t->error_offset = out->len;
+			snprintf(t->error, sizeof(t->error), "%s: %s", name, z->err);
+			return -EBADMSG;
+		}
+		if (n < 0) {
+			snprintf(t->error, sizeof(t->error), "%s: %s", name, z->err);
+			return (int)n;
+		}
+		if (!n)
+			return 0;
+		out->len += n;
+		if (out->len > limit)
+			return too_big(t, name, z->comp == SCX_COMP_NONE ? "holds" : "inflates to",
+				       limit);
+	}
+}
+
+/*
+ * Read a trace from fd, or from memory when fd < 0.  Plain memory is decoded
+ * where it lies; anything else is first gathered (and inflated) by slurp().
+ */
+static int read_input(int fd, const void *mem, size_t memlen, const char *name,
+		      const struct scx_pf_opts *o, struct scx_pf_trace **out)
+{
+	uint64_t limit = o && o->max_bytes ? o->max_bytes : SCX_PF_MAX_BYTES_DEFAULT;
 	struct scx_pf_trace *t = trace_new();
-	struct pf_rd tmp = { .name = name ? name : "<memory>", .t = t };
 	struct scx_buf un = { 0 };
+	struct scx_zin z;
+	struct stat st;
 	int err, uw;
 
 	*out = t;
-	uw = unwrap_file(&tmp, buf, len, &un);
-	if (uw < 0 && uw != -EBADMSG) {
+	err = scx_zin_open(&z, fd, mem, memlen);
+	if (err) {
+		snprintf(t->error, sizeof(t->error), "%s: %s", name, z.err);
+		scx_zin_close(&z);
+		return err;
+	}
+	t->stat.file_compression = z.comp == SCX_COMP_GZIP ? "gzip"
+				   : z.comp == SCX_COMP_ZSTD ? "zstd" : "none";
+	if (scx_zin_is_plain_mem(&z)) {
+		scx_zin_close(&z);
+		if (memlen > limit)
+			return too_big(t, name, "holds", limit);
+		return read_buf(mem, memlen, memlen, limit, name, o, t, NULL);
+	}
+	/* a plain file larger than the limit is refused before it is read */
+	if (fd >= 0 && z.comp == SCX_COMP_NONE && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size > limit) {
+			scx_zin_close(&z);
+			return too_big(t, name, "holds", limit);
+		}
+		scx_buf_reserve(&un, st.st_size + 1);	/* one allocation, no growth */
+	}
+	if (z.comp == SCX_COMP_ZSTD) {
+		/* the frame's size claim sizes the buffer, never past the limit */
+		unsigned long long sz = ZSTD_getFrameContentSize(z.src, z.clen);
+		if (sz != ZSTD_CONTENTSIZE_UNKNOWN && sz != ZSTD_CONTENTSIZE_ERROR)
+			scx_buf_reserve(&un, SCX_MIN(sz, limit) + 1);
+	}
+	uw = slurp(&z, name, limit, t, &un);
+	uint64_t file_len = fd < 0 ? memlen : z.raw_off + z.cpos;
+	scx_zin_close(&z);
+	if (uw && uw != -EBADMSG) {
 		scx_buf_free(&un);
 		return uw;
 	}
-	if (uw == 1) {
-		err = read_buf(buf, len, len, tmp.name, o, t, in);
-	} else {
-		/* a damaged compressed file: deliver what decompressed, then report */
-		char saved[sizeof(t->error)];
-		uint64_t off = t->error_offset;
+	/* a damaged compressed file: deliver what decompressed, then report */
+	char saved[sizeof(t->error)];
+	uint64_t off = t->error_offset;
 
-		if (in)
-			scx_buf_free(in);	/* the compressed bytes: done with */
-		memcpy(saved, t->error, sizeof(saved));
-		t->error[0] = 0;
-		err = read_buf((const uint8_t *)un.data, un.len, len, tmp.name, o, t, &un);
-		/* the file's damage explains a cut packet: report it, at its file offset */
-		if (uw == -EBADMSG && (!err || err == -EBADMSG)) {
-			memcpy(t->error, saved, sizeof(saved));
-			t->error_offset = off;
-			err = -EBADMSG;
-		}
+	memcpy(saved, t->error, sizeof(saved));
+	t->error[0] = 0;
+	err = read_buf((const uint8_t *)un.data, un.len, file_len, limit, name, o, t, &un);
+	/* the file's damage explains a cut packet: report it, at its file offset */
+	if (uw == -EBADMSG && (!err || err == -EBADMSG)) {
+		memcpy(t->error, saved, sizeof(saved));
+		t->error_offset = off;
+		err = -EBADMSG;
 	}
 	scx_buf_free(&un);
 	return err;
@@ -1662,12 +1645,11 @@ static int read_input(const void *buf, size_t len, const char *name, const struc
 int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct scx_pf_opts *o,
 		    struct scx_pf_trace **out)
 {
-	return read_input(buf, len, name, o, out, NULL);
+	return read_input(-1, buf, len, name ? name : "<memory>", o, out);
 }
 
 int scx_pf_read_path(const char *path, const struct scx_pf_opts *o, struct scx_pf_trace **out)
 {
-	struct scx_buf b = { 0 };
 	bool is_stdin = !path || !strcmp(path, "-");
 	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	int err;
@@ -1675,15 +1657,9 @@ int scx_pf_read_path(const char *path, const struct scx_pf_opts *o, struct scx_p
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
-	err = read_all(fd, &b);
+	err = read_input(fd, NULL, 0, is_stdin ? "<stdin>" : path, o, out);
 	if (!is_stdin)
 		close(fd);
-	if (err) {
-		scx_buf_free(&b);
-		return err;
-	}
-	err = read_input(b.data, b.len, is_stdin ? "<stdin>" : path, o, out, &b);
-	scx_buf_free(&b);
 	return err;
 }
 

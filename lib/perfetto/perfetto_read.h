@@ -124,7 +124,15 @@ struct scx_pf_opts {
 	 * event.h (SCX_STATE_*).
 	 */
 	bool raw_state;
+	/*
+	 * Most bytes the reader may hold: the uncompressed trace (a plain file
+	 * larger than this is refused before it is read), an inflated
+	 * compressed packet, and the decoded events.  0: the default.
+	 */
+	uint64_t max_bytes;
 };
+
+#define SCX_PF_MAX_BYTES_DEFAULT (1ull << 30)	/* 1 GiB */
 
 /*
  * Read a trace from path ("-" or NULL: stdin) or from memory (buf must stay
@@ -133,8 +141,10 @@ struct scx_pf_opts {
  * even on error, so callers can print t->error.
  *
  * Returns 0; -EBADMSG for corrupt or truncated input, after delivering every
- * event decoded before the bad byte (t->error says where); -errno when the file
- * cannot be read; or the callback's non-zero value.
+ * event decoded before the bad byte (t->error says where); -EFBIG, delivering
+ * nothing, when the trace needs more memory than o->max_bytes (t->error names
+ * the input and the limit); -errno when the file cannot be read; or the
+ * callback's non-zero value.
  */
 int scx_pf_read_path(const char *path, const struct scx_pf_opts *o, struct scx_pf_trace **out);
 int scx_pf_read_mem(const void *buf, size_t len, const char *name, const struct scx_pf_opts *o,

@@ -72,12 +72,11 @@ int prof_sample_filter(const struct prof_sample *s);
 
 /* Append s as one perf.jsonl line (with '\n'); hint is appended when non-NULL. */
 void prof_jsonl_write(struct scx_buf *b, const struct prof_sample *s, const uint64_t *hint);
-/* serde_json-compatible string escape with quotes; invalid UTF-8 becomes U+FFFD */
-void prof_json_str(struct scx_buf *b, const char *s, size_t n);
 /*
  * Bytes of the longest prefix of s[0..n), at most max, made of whole valid
- * UTF-8 characters: what prof_json_str() writes unchanged, so that the string
- * a JSON reader gets back is those very bytes.
+ * UTF-8 characters: what lib/json's scx_json_escape() (serde_json-compatible;
+ * invalid UTF-8 becomes U+FFFD) writes unchanged, so that the string a JSON
+ * reader gets back is those very bytes.
  */
 size_t prof_utf8_prefix(const char *s, size_t n, size_t max);
 

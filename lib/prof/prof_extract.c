@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/hashmap.h"
+#include "json/json.h"
 #include "prof/prof.h"
 
 enum { G_ALLOT, G_WL, G_REST };
@@ -394,12 +395,12 @@ size_t prof_comm_stem(const char *comm, size_t n)
 
 static void jstr(struct scx_buf *b, const char *s, size_t n)
 {
-	prof_json_str(b, s, n);
+	scx_json_escape(b, s, n);
 }
 
 static void jcstr(struct scx_buf *b, const char *s)
 {
-	prof_json_str(b, s, strlen(s));
+	scx_json_escape(b, s, strlen(s));
 }
 
 static bool significant(const struct prof_extract *x, uint64_t c, uint64_t total)

@@ -7,8 +7,8 @@
  * 4 OR groups, 4 ANDs, prefixes of at most 15 bytes.  Type errors come first,
  * as serde would fail before any rule is checked.
  *
- * jsmn is compiled static here: the config is small and this file must not
- * depend on which other translation unit provides the shared jsmn symbols.
+ * The JSON is read by lib/json (strict, like serde_json: valid UTF-8, no
+ * control characters, no trailing text).
  */
 #include <errno.h>
 #include <regex.h>
@@ -16,16 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JSMN_STATIC
-#define JSMN_STRICT
-#define JSMN_PARENT_LINKS
-#include <jsmn.h>
-
+#include "json/json.h"
 #include "prof/prof.h"
 
 struct v {
+	const struct scx_json_doc *d;
 	const char *js;
-	jsmntok_t *t;
+	const jsmntok_t *t;
 	int n;
 	char *err;
 	size_t errsz;
@@ -45,12 +42,7 @@ static int fail(struct v *v, const char *fmt, ...)
 
 static int skip(const struct v *v, int i)
 {
-	int end = v->t[i].end;
-
-	i++;
-	while (i < v->n && v->t[i].start < end)
-		i++;
-	return i;
+	return scx_json_next(v->d, i);
 }
 
 static bool is(const struct v *v, int i, jsmntype_t type)
@@ -195,18 +187,13 @@ static int cell(struct v *v, int ci, int c, bool last)
 				return fail(v, "cell %d ('%.*s'): the match value must be a string",
 					    ci, (int)tlen(v, name), tstr(v, name));
 			if (re && v->pass) {
-				char *pat = strndup(tstr(v, m + 2), tlen(v, m + 2));
-				struct scx_buf u = { 0 };
+				char *pat = scx_json_strdup(v->d, m + 2);
 				regex_t rx;
-				int r;
+				int r = pat ? regcomp(&rx, pat, REG_EXTENDED | REG_NOSUB) : -1;
 
-				prof_json_unescape((struct prof_str){ pat, strlen(pat) }, &u);
-				scx_buf_add(&u, "", 1);
-				r = regcomp(&rx, u.data, REG_EXTENDED | REG_NOSUB);
 				if (!r)
 					regfree(&rx);
 				free(pat);
-				scx_buf_free(&u);
 				if (r)
 					return fail(v, "cell %d ('%.*s'): CgroupRegex does not compile",
 						    ci, (int)tlen(v, name), tstr(v, name));
@@ -250,23 +237,16 @@ static int cell(struct v *v, int ci, int c, bool last)
 
 int prof_mitosis_validate(const char *json, size_t len, char *err, size_t errsz)
 {
-	jsmn_parser p;
-	struct v v = { .js = json, .err = err, .errsz = errsz };
-	int n = 256, r, ret;
+	struct scx_json_doc d = { 0 };
+	struct v v = { .d = &d, .js = json, .err = err, .errsz = errsz };
+	int ret;
 
-	for (;;) {
-		v.t = scx_xrealloc(v.t, (size_t)n * sizeof(*v.t));
-		jsmn_init(&p);
-		r = jsmn_parse(&p, json, len, v.t, (unsigned)n);
-		if (r != JSMN_ERROR_NOMEM)
-			break;
-		n *= 2;
-	}
-	if (r < 1) {
-		ret = fail(&v, "not valid JSON (byte %u)", p.pos + 1);
+	if (scx_json_parse(&d, json, len) < 0 || d.ntok < 1) {
+		ret = fail(&v, "not valid JSON (byte %zu)", d.err_off + 1);
 		goto out;
 	}
-	v.n = r;
+	v.t = d.tok;
+	v.n = d.ntok;
 	if (!is(&v, 0, JSMN_ARRAY)) {
 		ret = fail(&v, "invalid type: %s, expected a sequence of cell specs",
 			   type_name(&v, 0));
@@ -281,6 +261,6 @@ int prof_mitosis_validate(const char *json, size_t len, char *err, size_t errsz)
 	}
 	ret = 0;
 out:
-	free(v.t);
+	scx_json_free(&d);
 	return ret;
 }

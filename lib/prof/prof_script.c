@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "json/json.h"
 #include "prof/prof.h"
 
 static inline bool is_space(char c)
@@ -272,36 +273,6 @@ int prof_sample_filter(const struct prof_sample *s)
 
 /* ---- JSON out --------------------------------------------------------------- */
 
-/* length of a valid UTF-8 sequence at p (max n bytes), 0 if invalid */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned c = p[0];
-	size_t len;
-	unsigned min;
-	uint32_t cp;
-
-	if (c < 0xc2)
-		return 0;
-	else if (c < 0xe0)
-		len = 2, cp = c & 0x1f, min = 0x80;
-	else if (c < 0xf0)
-		len = 3, cp = c & 0x0f, min = 0x800;
-	else if (c < 0xf5)
-		len = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 size_t prof_utf8_prefix(const char *s, size_t n, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -309,77 +280,13 @@ size_t prof_utf8_prefix(const char *s, size_t n, size_t max)
 
 	n = n < max ? n : max;
 	while (i < n) {
-		size_t l = p[i] < 0x80 ? 1 : utf8_len(p + i, n - i);
+		size_t l = scx_utf8_seq(p + i, n - i);
 
 		if (!l)
 			break;	/* invalid, or cut by max */
 		i += l;
 	}
 	return i;
-}
-
-/* bytes that need escaping or UTF-8 validation */
-static const unsigned char special[256] = {
-	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xff] = 1,
-};
-
-void prof_json_str(struct scx_buf *b, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	char *o;
-	size_t i = 0;
-
-	/* worst case: every byte becomes \u00XX or U+FFFD; 6 bytes each */
-	scx_buf_reserve(b, n * 6 + 2);
-	o = b->data + b->len;
-	*o++ = '"';
-	while (i < n) {
-		unsigned char c = p[i];
-		size_t j = i;
-
-		while (j < n && !special[p[j]])
-			j++;
-		if (j > i) {
-			memcpy(o, p + i, j - i);
-			o += j - i;
-			i = j;
-			continue;
-		}
-		if (c >= 0x80) {
-			size_t l = utf8_len(p + i, n - i);
-
-			if (l) {
-				memcpy(o, p + i, l);
-				o += l;
-				i += l;
-			} else {
-				memcpy(o, "\xef\xbf\xbd", 3);
-				o += 3;
-				i++;
-			}
-			continue;
-		}
-		*o++ = '\\';
-		switch (c) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '\b': *o++ = 'b'; break;
-		case '\f': *o++ = 'f'; break;
-		case '\n': *o++ = 'n'; break;
-		case '\r': *o++ = 'r'; break;
-		case '\t': *o++ = 't'; break;
-		default:
-			*o++ = 'u';
-			*o++ = '0';
-			*o++ = '0';
-			*o++ = hex[c >> 4];
-			*o++ = hex[c & 15];
-		}
-		i++;
-	}
-	*o++ = '"';
-	b->len = (size_t)(o - b->data);
 }
 
 static inline void add_lit(struct scx_buf *b, const char *s, size_t n)
@@ -405,25 +312,25 @@ static void add_u64(struct scx_buf *b, uint64_t v)
 void prof_jsonl_write(struct scx_buf *b, const struct prof_sample *s, const uint64_t *hint)
 {
 	LIT(b, "{\"comm\":");
-	prof_json_str(b, s->comm.p, s->comm.n);
+	scx_json_escape(b, s->comm.p, s->comm.n);
 	LIT(b, ",\"tid\":");
 	add_u64(b, s->tid);
 	LIT(b, ",\"pid\":");
 	add_u64(b, s->pid);
 	LIT(b, ",\"time\":");
-	prof_json_str(b, s->time.p, s->time.n);
+	scx_json_escape(b, s->time.p, s->time.n);
 	LIT(b, ",\"addr\":");
-	prof_json_str(b, s->addr.p, s->addr.n);
+	scx_json_escape(b, s->addr.p, s->addr.n);
 	LIT(b, ",\"cgroup\":");
-	prof_json_str(b, s->cgroup.p, s->cgroup.n);
+	scx_json_escape(b, s->cgroup.p, s->cgroup.n);
 	LIT(b, ",\"ip\":");
-	prof_json_str(b, s->ip.p, s->ip.n);
+	scx_json_escape(b, s->ip.p, s->ip.n);
 	LIT(b, ",\"sym\":");
-	prof_json_str(b, s->sym.p, s->sym.n);
+	scx_json_escape(b, s->sym.p, s->sym.n);
 	LIT(b, ",\"dso\":");
-	prof_json_str(b, s->dso.p, s->dso.n);
+	scx_json_escape(b, s->dso.p, s->dso.n);
 	LIT(b, ",\"phys_addr\":");
-	prof_json_str(b, s->phys.p, s->phys.n);
+	scx_json_escape(b, s->phys.p, s->phys.n);
 	LIT(b, ",\"data_page_size\":");
 	add_u64(b, s->page_size);
 	if (hint) {

@@ -4,7 +4,8 @@
  * a payload.  An event payload is ts (u64), cpu (i32), then the kind's fields
  * in table order: integers little-endian at their natural width, strings as a
  * u8 length and the bytes up to the first NUL.  Trailing fields may be left
- * out (a switch without sched_ext data stops before dsq_id) and read as their
+ * out (a switch without sched_ext data or cgroup ids stops before dsq_id, a
+ * wakeup without a cgroup id before it) and read as their
  * defaults; bytes after the last known field are fields of a newer version
  * and are skipped.
  */
@@ -137,7 +138,7 @@ static inline bool get_comm(const char **pp, const char *end, size_t after, char
 	return true;
 }
 
-#define SW_EXT_BYTES (8 + 8 + 4 + 8 + 8 + 8 + 4)	/* dsq_id .. layer_id */
+#define SW_EXT_BYTES (8 + 8 + 4 + 8 + 8 + 8 + 4)	/* dsq_id .. layer_id; cgroups: 16 more */
 
 static bool parse_switch_fast(const char *p, const char *end, struct scx_ev_switch *sw)
 {
@@ -162,7 +163,7 @@ static bool parse_switch_fast(const char *p, const char *end, struct scx_ev_swit
 	rest = end - p;
 	if (!rest)
 		return true;
-	if (rest != SW_EXT_BYTES)
+	if (rest != SW_EXT_BYTES && rest != SW_EXT_BYTES + 16)
 		return false;
 	sw->dsq_id = get64(p);
 	sw->dsq_lat_ns = get64(p + 8);
@@ -171,6 +172,10 @@ static bool parse_switch_fast(const char *p, const char *end, struct scx_ev_swit
 	sw->slice_ns = get64(p + 28);
 	sw->prev_slice_used_ns = get64(p + 36);
 	sw->layer_id = (int32_t)get32(p + 44);
+	if (rest > SW_EXT_BYTES) {
+		sw->prev_cgroup = get64(p + 48);
+		sw->next_cgroup = get64(p + 56);
+	}
 	return true;
 }
 
@@ -181,12 +186,14 @@ static bool parse_wakeup_fast(const char *p, const char *end, struct scx_ev_wake
 	w->pid = (int32_t)get32(p);
 	w->tgid = (int32_t)get32(p + 4);
 	p += 8;
-	if (!get_comm(&p, end, 16, w->comm) || end - p != 16)
+	if (!get_comm(&p, end, 16, w->comm) || (end - p != 16 && end - p != 24))
 		return false;
 	w->prio = (int32_t)get32(p);
 	w->target_cpu = (int32_t)get32(p + 4);
 	w->waker_pid = (int32_t)get32(p + 8);
 	w->waker_tgid = (int32_t)get32(p + 12);
+	if (end - p == 24)
+		w->cgroup = get64(p + 16);
 	return true;
 }
 

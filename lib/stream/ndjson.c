@@ -87,6 +87,7 @@ size_t scx_ndjson_format_event(char *out, const struct scx_event *e)
 	o += type_keys[e->type].len;
 
 	unsigned n = scx_event_nr_fields(e, d);
+	bool sparse = n == d->nr_fields && scx_event_has_cgroup(e);
 	for (unsigned i = 0; i < n; i++) {
 		const struct scx_field *f = &d->fields[i];
 		const char *p = (const char *)e + f->offset;
@@ -96,6 +97,9 @@ size_t scx_ndjson_format_event(char *out, const struct scx_event *e)
 		int64_t i64;
 		uint64_t u64;
 
+		/* an unknown cgroup, or sched_ext fields a cgroup id pulled in */
+		if (sparse && !scx_event_field_present(e, i))
+			continue;
 		/* fixed-size copy: no call, the buffer has slack (see line_max) */
 		memcpy(o, k->text, sizeof(k->text));
 		o += k->len;
@@ -906,7 +910,8 @@ int scx_ndjson_canon(const char *s, size_t n, struct scx_event *e)
 	i++;
 
 	const struct scx_ev_desc *d = scx_ev_desc(kind);
-	stop = kind == SCX_EV_SWITCH ? SCX_SW_SCX_FIRST : d->nr_fields;
+	stop = kind == SCX_EV_SWITCH ? SCX_SW_SCX_FIRST :
+	       scx_event_is_wakeup(kind) ? d->nr_fields - 1 : d->nr_fields;
 	scx_event_init_fast(e, kind);
 	e->ts = ts;
 	e->cpu = cpu;
@@ -916,10 +921,14 @@ int scx_ndjson_canon(const char *s, size_t n, struct scx_event *e)
 		char *p = (char *)e + fd->offset;
 		int64_t v;
 
-		if (f == stop && n - i == 1 && s[i] == '}')
+		if (f >= stop && n - i == 1 && s[i] == '}')
 			return SCX_LINE_EVENT;
-		if (n - i <= k->len || !bytes_eq(s + i, k->text, k->len))
+		if (n - i <= k->len || !bytes_eq(s + i, k->text, k->len)) {
+			/* the writer leaves out the sched_ext group and unknown cgroups */
+			if (f >= stop)
+				continue;
 			return -1;
+		}
 		i += k->len;
 		if (fd->kind == SCX_F_STR) {
 			if (!canon_str(s, n, &i, p, fd->size))

@@ -124,6 +124,21 @@ int scx_writer__close(struct scx_writer *w);
 struct scx_buf;
 void scx_event_to_json(struct scx_buf *b, const struct scx_event *e);
 
+/*
+ * The cgroup side record (scx(7), Cgroup records): maps a cgroup v2 id of
+ * the events to its path below the cgroup2 mount, "/" for the root.
+ */
+#define SCX_CGROUP_PATH_MAX 4096
+/* Append {"type":"cgroup","id":N,"path":"..."} (no newline) to b. */
+void scx_cgroup_rec_json(struct scx_buf *b, uint64_t id, const char *path);
+/*
+ * From a parsed "other" object (scx_reader__doc()): 1 and *id, path (NUL-
+ * terminated, at most size - 1 bytes) if it is a cgroup record, 0 if it is
+ * not one, -EINVAL with err set if it is a malformed one.
+ */
+int scx_cgroup_rec_parse(const struct scx_json_doc *d, uint64_t *id, char *path, size_t size,
+			 char *err, size_t errsz);
+
 /* Parse --format / --compress words; -EINVAL if unknown. */
 int scx_format_parse(const char *s, enum scx_format *f);
 int scx_compress_parse(const char *s, enum scx_compress *c);

@@ -95,6 +95,24 @@ int scx_zin_open(struct scx_zin *z, int fd, const void *mem, size_t memlen)
 	return 0;
 }
 
+int scx_zin_open_deflate(struct scx_zin *z, const void *mem, size_t memlen)
+{
+	memset(z, 0, sizeof(*z));
+	z->fd = -1;
+	z->zret = 1;
+	z->src = mem;
+	z->clen = memlen;
+	z->eof = true;
+	z->comp = SCX_COMP_GZIP;
+	/* 32 + MAX_WBITS: zlib or gzip header, whichever is there */
+	if (inflateInit2(&z->zs, 32 + MAX_WBITS) != Z_OK) {
+		snprintf(z->err, sizeof(z->err), "cannot initialise zlib");
+		return -ENOMEM;
+	}
+	z->zs_live = true;
+	return 0;
+}
+
 bool scx_zstd_magic(const void *p, size_t n)
 {
 	const unsigned char *s = p;

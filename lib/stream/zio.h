@@ -35,6 +35,12 @@ struct scx_zin {
 
 /* Stage the first bytes and detect the compression; -errno, or -EINVAL + err. */
 int scx_zin_open(struct scx_zin *z, int fd, const void *mem, size_t memlen);
+/*
+ * Deflate data in memory with a zlib or a gzip header, as Perfetto's
+ * compressed_packets are: zlib output has no magic that detection could
+ * trust, so the caller says what it is.  -ENOMEM + err.
+ */
+int scx_zin_open_deflate(struct scx_zin *z, const void *mem, size_t memlen);
 /* Up to n decompressed bytes; 0 at the end, -errno / -EINVAL with err set. */
 ssize_t scx_zin_read(struct scx_zin *z, char *dst, size_t n);
 void scx_zin_close(struct scx_zin *z);

@@ -940,6 +940,14 @@ static void f_title(struct frame *f, const struct top_model *m)
 			 (unsigned long long)m->lost);
 		f_sgr(f, R_NONE);
 	}
+	if (m->tasks_dropped_total) {	/* their per-task rows are incomplete */
+		f_text(f, "  ", 2);
+		f_sgr(f, R_ALERT);
+		f_printf(f, "TASKS DROPPED %llu (%llu in window)",
+			 (unsigned long long)m->tasks_dropped_total,
+			 (unsigned long long)m->tasks_dropped);
+		f_sgr(f, R_NONE);
+	}
 	f_printf(f, "  %s  cpus %u  llcs %u  nodes %u  window %.2fs  events %s/s", m->source,
 		 m->nr_cpus, m->nr_llcs, m->nr_nodes, win,
 		 top_fmt_rate(win > 0 ? m->events / win : 0, b1, sizeof(b1)));
@@ -1247,6 +1255,10 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 			else if ((v->view == TV_LLC || v->view == TV_NODE) && m->t[TT_CPU].n)
 				f_str(&f, "no LLC or node groups: the input has no CPU topology "
 					  "(see --topology)");
+			else if ((v->view == TV_PROC || v->view == TV_DSQ) &&
+				 !strcmp(m->source, TOP_SOURCE_KERNEL))
+				f_str(&f, "no per-task or DSQ rows: the input has only kernel "
+					  "aggregates (scx-events --aggregate)");
 			else if (v->view == TV_PROC && m->tasks_off)
 				f_str(&f, "collecting per-task statistics: they start with the "
 					  "next window");

@@ -68,14 +68,19 @@ struct top_table {
 	unsigned n, cap;
 };
 
+/* source of a model built from kernel snapshots (scx-events --aggregate) */
+#define TOP_SOURCE_KERNEL "kernel aggregates"
+
 struct top_model {
 	uint64_t start_ns, end_ns;	/* event-time window */
 	uint64_t seq;			/* windows so far */
 	uint64_t events;		/* events in the window */
 	uint64_t lost;			/* lost events reported in the window */
 	uint64_t lost_total;		/* ... and since the start */
+	uint64_t tasks_dropped;		/* tasks forgotten past --max-tasks in the window */
+	uint64_t tasks_dropped_total;	/* ... and since the start */
 	unsigned nr_cpus, nr_llcs, nr_nodes;
-	char source[32];		/* "events", "scx-agg" */
+	char source[32];		/* "events", "scx-agg", TOP_SOURCE_KERNEL */
 	bool tasks_off;			/* no per-task tables asked for in this window */
 	char scheduler[64];
 	struct top_table t[TT__COUNT];
@@ -191,13 +196,13 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 
 /* ---- scx-agg snapshots -> models (topview_snap.c) ------------------------ */
 
+/* Place cpu rows in their LLC and node, and LLC rows in their node. */
+void top_model_apply_topo(struct top_model *m, const struct scx_topo *topo);
 /*
  * Fill m from one scx-agg snapshot line (the NDJSON object scx-agg writes per
  * interval).  Returns 0, or -EINVAL with a message in err when the line is
- * not a snapshot scx-top understands.  prev (may be NULL) gives history.
+ * not a snapshot scx-top understands.
  */
-/* Place cpu rows in their LLC and node, and LLC rows in their node. */
-void top_model_apply_topo(struct top_model *m, const struct scx_topo *topo);
 int top_snap_parse(struct top_model *m, const char *line, size_t len, char *err, size_t errsz);
 /* The same from a line already parsed (scx_reader__doc()). */
 struct scx_json_doc;

@@ -1,58 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lib/agg snapshots (in-process aggregation of raw events) -> scx-top models.
- * The same definitions as scx-agg's output, so `scx-events | scx-top` and
- * `scx-events | scx-agg | scx-top` show the same numbers.
+ * The figures are agg's own (scx_agg_metric_get(), what scx-agg writes), put
+ * into columns by topview_metric.c as an scx-agg snapshot line's are, so
+ * `scx-events | scx-top` and `scx-events | scx-agg | scx-top` show the same
+ * numbers.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agg/agg.h"
 #include "core/topo.h"
-#include "top/topview.h"
+#include "top/topview_int.h"
 
-static void put_dist(struct top_row *r, const struct scx_hist *h, int p50)
+/* The metrics some view shows, by index into scx_agg_metrics[], with their members. */
+static const struct top_member *shown[64];
+static unsigned nr_shown, shown_idx[64];
+static pthread_once_t shown_once = PTHREAD_ONCE_INIT;
+
+static void shown_index(void)
 {
-	struct scx_dist d;
+	for (unsigned i = 0; i < scx_agg_nr_metrics && nr_shown < SCX_ARRAY_SIZE(shown); i++) {
+		const char *n = scx_agg_metrics[i].name;
+		const struct top_member *mb = top_member_find(n, (unsigned)strlen(n));
 
-	if (!h->count)
-		return;
-	scx_hist_dist(h, &d);
-	r->v[p50] = d.p50;
-	r->v[p50 + 1] = d.p90;
-	r->v[p50 + 2] = d.p99;
-	r->has[p50] = r->has[p50 + 1] = r->has[p50 + 2] = true;
-}
-
-static void fill(struct top_row *r, const struct scx_agg_group *g, double secs, bool cpu)
-{
-	const struct scx_agg_stats *s = g->s;
-	unsigned n = cpu ? SCX_MAX(g->nr, 1u) : 1;
-	uint64_t sirq = 0;
-
-	r->v[TC_UTIL] = s->busy_ns / 1e9 / secs / n;
-	r->v[TC_SW] = s->switches / secs;
-	r->v[TC_WAKE] = s->wakeups / secs;
-	r->v[TC_MIG] = s->migrations / secs;
-	r->v[TC_XLLC] = s->migr_cross_llc / secs;
-	r->v[TC_XNODE] = s->migr_cross_node / secs;
-	for (int i = 0; i < TC_MIG + 3; i++)
-		r->has[i] = i < TC_P50 || i > TC_P99;
-	put_dist(r, &s->wake_lat, TC_P50);
-	if (cpu) {
-		for (int i = 0; i < SCX_NR_SOFTIRQS; i++)
-			sirq += s->softirq_ns[i];
-		r->v[TC_SIRQ] = sirq / 1e9 / secs / n;
-		r->has[TC_SIRQ] = true;
-		if (s->freq_ns) {
-			r->v[TC_FREQ] = s->freq_khz_ns / s->freq_ns;
-			r->has[TC_FREQ] = true;
+		if (mb) {
+			shown[nr_shown] = mb;
+			shown_idx[nr_shown++] = i;
 		}
 	}
-	if (s->slice_used_n) {
-		r->v[TC_SLICE] = (double)s->slice_used_ns / s->slice_used_n;
-		r->has[TC_SLICE] = true;
+}
+
+/* The figures agg computed for group g, into r's columns. */
+static void fill(struct top_row *r, const struct scx_agg_snap *s, const struct scx_agg_group *g,
+		 double secs)
+{
+	struct top_fill f = { .secs = secs, .dsq = g->by == SCX_AGG_DSQ, .sirq = -1 };
+
+	pthread_once(&shown_once, shown_index);
+	for (unsigned k = 0; k < nr_shown; k++) {
+		const struct top_member *mb = shown[k];
+		struct scx_dist d;
+		double v;
+
+		/* a quantile costs a pass over a histogram: only those shown here */
+		if ((mb->key == K_WAKE_LAT && f.dsq) || ((mb->key == K_DSQ_LAT ||
+		     mb->key == K_DSQ_DEPTH) && !f.dsq))
+			continue;
+		if (!scx_agg_metric_get(s, g, shown_idx[k], &v, &d))
+			continue;
+		if (scx_agg_metrics[shown_idx[k]].kind == SCX_AGG_M_DIST ||
+		    scx_agg_metrics[shown_idx[k]].kind == SCX_AGG_M_DISTN) {
+			struct top_dist td = {
+				.count = d.count, .avg = d.avg, .p50 = d.p50, .p90 = d.p90,
+				.p99 = d.p99, .max = d.max, .have = ~0u,
+			};
+
+			top_fill_metric(r, &f, mb, 0, &td);
+		} else {
+			top_fill_metric(r, &f, mb, v, NULL);
+		}
 	}
+	top_fill_done(r, &f, g->by <= SCX_AGG_NODE ? SCX_MAX(g->nr, 1u) : 1);
 }
 
 static int64_t llc_node(const struct scx_topo *t, int64_t llc)
@@ -70,7 +80,7 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 	static const enum top_table_id tt[SCX_AGG_BY__COUNT] = {
 		[SCX_AGG_CPU] = TT_CPU, [SCX_AGG_LLC] = TT_LLC, [SCX_AGG_NODE] = TT_NODE,
 		[SCX_AGG_PID] = TT_THREAD, [SCX_AGG_TGID] = TT_PROC, [SCX_AGG_COMM] = TT__COUNT,
-		[SCX_AGG_DSQ] = TT_DSQ,
+		[SCX_AGG_DSQ] = TT_DSQ, [SCX_AGG_CGROUP] = TT__COUNT,
 	};
 
 	top_model_reset(m);
@@ -80,6 +90,7 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 	m->seq = s->seq + 1;
 	m->events = s->events;
 	m->lost = s->lost;
+	m->tasks_dropped = s->tasks_dropped;
 	for (int by = 0; by < SCX_AGG_BY__COUNT; by++) {
 		if (tt[by] == TT__COUNT)
 			continue;
@@ -108,31 +119,7 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 				r->v[TC_THREADS] = g->nr;
 				r->has[TC_THREADS] = true;
 			}
-			if (by != SCX_AGG_DSQ) {
-				fill(r, g, secs, by <= SCX_AGG_NODE);
-				continue;
-			}
-			/* the DSQ view: dispatches, queueing latency, depth, vtime, slice used */
-			const struct scx_agg_stats *st = g->s;
-			struct scx_dist d;
-
-			r->v[TC_DISP] = st->dsq_dispatches / secs;
-			r->has[TC_DISP] = true;
-			put_dist(r, &st->dsq_lat, TC_P50);
-			if (st->dsq_depth.count) {
-				scx_hist_dist(&st->dsq_depth, &d);
-				r->v[TC_DEPTH] = d.avg;
-				r->v[TC_DEPTHMAX] = d.max;
-				r->has[TC_DEPTH] = r->has[TC_DEPTHMAX] = true;
-			}
-			if (st->vtime_max >= st->vtime_min && st->vtime_max) {
-				r->v[TC_VTIME] = (double)(st->vtime_max - st->vtime_min);
-				r->has[TC_VTIME] = true;
-			}
-			if (st->slice_used_n) {
-				r->v[TC_SLICE] = (double)st->slice_used_ns / st->slice_used_n;
-				r->has[TC_SLICE] = true;
-			}
+			fill(r, s, g, secs);
 		}
 	}
 	m->nr_cpus = SCX_MAX(m->t[TT_CPU].n, s->nr_cpus);

@@ -5,12 +5,12 @@
  * views show, and leaves a value unknown ("-") when a key is absent.
  */
 #include <errno.h>
-#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "json/json.h"
-#include "top/topview.h"
+#include "top/topview_int.h"
 
 struct sp {
 	const struct scx_json_doc *d;
@@ -26,34 +26,28 @@ static bool num(const struct sp *p, int obj, const char *key, double *v)
 
 static bool val(const struct sp *p, int t, double *v);
 
-/* count, p50, p90 and p99 of a distribution object, in one pass over its members */
-static void dist(const struct sp *p, struct top_row *r, int t)
+/* A distribution object's parts scx-top shows, in one pass over its members. */
+static void dist(const struct sp *p, int t, struct top_dist *out)
 {
-	static const struct { const char *key; int col; } q[] = {
-		{ "p50", TC_P50 }, { "p90", TC_P90 }, { "p99", TC_P99 },
+	static const struct { const char *key; unsigned len, bit; size_t off; } q[] = {
+#define Q(k, b) { #k, sizeof(#k) - 1, b, offsetof(struct top_dist, k) }
+		Q(count, TOP_D_COUNT), Q(avg, TOP_D_AVG), Q(p50, TOP_D_P50), Q(p90, TOP_D_P90),
+		Q(p99, TOP_D_P99), Q(max, TOP_D_MAX),
+#undef Q
 	};
 	const struct scx_json_doc *d = p->d;
-	double n = 0, v[3];
-	bool has[3] = { false };
 
+	out->have = 0;
 	if (d->tok[t].type != JSMN_OBJECT)
 		return;
 	for (int m = 0, k = t + 1; m < d->tok[t].size && k + 1 < d->ntok;
 	     m++, k = scx_json_next(d, k + 1)) {
-		if (scx_json_key_eq(d, k, "count", 5)) {
-			val(p, k + 1, &n);
-			continue;
-		}
-		for (int i = 0; i < 3; i++)
-			if (scx_json_key_eq(d, k, q[i].key, 3))
-				has[i] = val(p, k + 1, &v[i]);
-	}
-	if (n <= 0)
-		return;
-	for (int i = 0; i < 3; i++) {
-		if (has[i]) {
-			r->v[q[i].col] = v[i];
-			r->has[q[i].col] = true;
+		for (unsigned i = 0; i < SCX_ARRAY_SIZE(q); i++) {
+			if (!scx_json_key_eq(d, k, q[i].key, q[i].len))
+				continue;
+			if (val(p, k + 1, (double *)((char *)out + q[i].off)))
+				out->have |= q[i].bit;
+			break;
 		}
 	}
 }
@@ -75,65 +69,11 @@ static bool int_val(const struct sp *p, int t, int64_t *v)
 	return true;
 }
 
-/* The member keys a view uses: K_COL a plain column, K_ID an id or a parent id. */
-enum key { K_COL, K_ID, K_COMM, K_CPUS, K_SIRQ, K_WAKE_LAT, K_DSQ_LAT,
-	   K_SLICE_USED, K_DSQ_DEPTH };
-
-static const struct member {
-	const char *name;
-	unsigned len;
-	enum key key;
-	int col;
-	bool rate;
-} members[] = {
-#define M(s, k, c, r) { s, sizeof(s) - 1, k, c, r }
-	M("util", K_COL, TC_UTIL, false), M("switches", K_COL, TC_SW, true),
-	M("wakeups", K_COL, TC_WAKE, true), M("migrations", K_COL, TC_MIG, true),
-	M("migr_cross_llc", K_COL, TC_XLLC, true), M("migr_cross_node", K_COL, TC_XNODE, true),
-	M("dsq_dispatches", K_COL, TC_DISP, true), M("avg_freq_khz", K_COL, TC_FREQ, false),
-	M("threads", K_COL, TC_THREADS, false), M("vtime_delta", K_COL, TC_VTIME, false),
-	M("cpu", K_ID, 0, false), M("llc", K_ID, 0, false), M("node", K_ID, 0, false),
-	M("tgid", K_ID, 0, false), M("pid", K_ID, 0, false), M("dsq", K_ID, 0, false),
-	M("comm", K_COMM, 0, false), M("cpus", K_CPUS, 0, false),
-	M("softirq_ns", K_SIRQ, 0, false), M("wake_lat", K_WAKE_LAT, 0, false),
-	M("dsq_lat", K_DSQ_LAT, 0, false), M("slice_used", K_SLICE_USED, 0, false),
-	M("dsq_depth", K_DSQ_DEPTH, 0, false),
-#undef M
-};
-
-/*
- * Which member key k is, NULL for one no view shows.  Most members of a
- * group are metrics no view shows: candidates are looked up by length, then
- * first byte, before any memcmp.
- */
-#define MEMBER_MAXLEN 16
-static uint32_t member_by_len[MEMBER_MAXLEN];	/* bit i: members[i] has that length */
-static pthread_once_t member_once = PTHREAD_ONCE_INIT;
-
-static void member_index(void)
-{
-	_Static_assert(SCX_ARRAY_SIZE(members) <= 32, "members fit a 32-bit mask");
-	for (unsigned i = 0; i < SCX_ARRAY_SIZE(members); i++)
-		if (members[i].len < MEMBER_MAXLEN)
-			member_by_len[members[i].len] |= 1u << i;
-}
-
-static const struct member *member_of(const struct sp *p, int k)
+static const struct top_member *member_of(const struct sp *p, int k)
 {
 	const jsmntok_t *t = &p->d->tok[k];
-	const char *s = p->d->js + t->start;
-	unsigned n = (unsigned)(t->end - t->start);
 
-	pthread_once(&member_once, member_index);
-	if (n >= MEMBER_MAXLEN)
-		return NULL;
-	for (uint32_t m = member_by_len[n]; m; m &= m - 1) {
-		const struct member *mb = &members[__builtin_ctz(m)];
-
-		if (mb->name[0] == s[0] && !memcmp(mb->name, s, n))
-			return mb;
-	}
-	return NULL;
+	return top_member_find(p->d->js + t->start, (unsigned)(t->end - t->start));
 }
 
 /*
@@ -145,25 +85,20 @@ static void group_row(const struct sp *p, struct top_table *tab, enum top_table_
 		      const char *kind, int obj)
 {
 	const struct scx_json_doc *d = p->d;
-	bool dsq = tt == TT_DSQ;
 	int64_t id = -1, node = 0, llc = 0, tgid = INT64_MIN, iv;
-	double v, cpus = 1, sirq = -1;
+	double v, cpus = 1;
 	struct top_row *r = top_table_add(tab, -1, -1);
+	struct top_fill f = { .secs = p->secs, .dsq = tt == TT_DSQ, .sirq = -1 };
+	struct top_dist dd;
 	int k = obj + 1;
 
 	for (int m = 0; m < d->tok[obj].size && k + 1 < d->ntok; m++, k = scx_json_next(d, k + 1)) {
-		const struct member *mb = member_of(p, k);
+		const struct top_member *mb = member_of(p, k);
 		int t = k + 1;
 
 		if (!mb)
 			continue;
 		switch (mb->key) {
-		case K_COL:
-			if (val(p, t, &v)) {
-				r->v[mb->col] = mb->rate ? v / p->secs : v;
-				r->has[mb->col] = true;
-			}
-			break;
 		case K_ID:
 			if (!int_val(p, t, &iv))
 				break;
@@ -182,25 +117,16 @@ static void group_row(const struct sp *p, struct top_table *tab, enum top_table_
 		case K_CPUS:
 			val(p, t, &cpus);
 			break;
-		case K_SIRQ:
-			val(p, t, &sirq);
-			break;
 		case K_WAKE_LAT:
 		case K_DSQ_LAT:
-			if ((mb->key == K_DSQ_LAT) == dsq)
-				dist(p, r, t);
-			break;
 		case K_SLICE_USED:
-			if (num(p, t, "count", &v) && v > 0 && num(p, t, "avg", &r->v[TC_SLICE]))
-				r->has[TC_SLICE] = true;
-			break;
 		case K_DSQ_DEPTH:
-			if (!dsq || !num(p, t, "count", &v) || v <= 0)
-				break;
-			if (num(p, t, "avg", &r->v[TC_DEPTH]))
-				r->has[TC_DEPTH] = true;
-			if (num(p, t, "max", &r->v[TC_DEPTHMAX]))
-				r->has[TC_DEPTHMAX] = true;
+			dist(p, t, &dd);
+			top_fill_metric(r, &f, mb, 0, &dd);
+			break;
+		default:
+			if (val(p, t, &v))
+				top_fill_metric(r, &f, mb, v, NULL);
 			break;
 		}
 	}
@@ -211,11 +137,7 @@ static void group_row(const struct sp *p, struct top_table *tab, enum top_table_
 		r->parent = tgid != INT64_MIN ? tgid : id;
 	if (tt == TT_CPU)
 		r->aux = llc;
-	if (sirq >= 0) {
-		/* per cpu of the group, like util */
-		r->v[TC_SIRQ] = sirq / 1e9 / p->secs / (cpus > 0 ? cpus : 1);
-		r->has[TC_SIRQ] = true;
-	}
+	top_fill_done(r, &f, cpus);
 }
 
 static int64_t ikey(const struct sp *p, int obj, const char *key, int64_t def)
@@ -247,6 +169,7 @@ int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *
 	m->seq = (uint64_t)ikey(&p, 0, "seq", 0) + 1;
 	m->events = (uint64_t)ikey(&p, 0, "events", 0);
 	m->lost = (uint64_t)ikey(&p, 0, "lost", 0);
+	m->tasks_dropped = (uint64_t)ikey(&p, 0, "tasks_dropped", 0);
 	if (num(&p, 0, "dur_ns", &v))
 		dur = v;
 	else if (m->end_ns > m->start_ns)

@@ -2,12 +2,14 @@
 /*
  * Fuzz target: any bytes through the stream reader into the aggregation
  * engine with every group, every report and every output format, at a tiny
- * interval so boundaries, gaps and out-of-order events are all exercised.
+ * interval so boundaries, gaps and out-of-order events are all exercised;
+ * cgroup records name ids, and cgroups are folded and cut to a top 2.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "agg/agg.h"
+#include "agg/agg_ksnap.h"
 #include "agg/prom.h"
 #include "agg/table.h"
 #include "stream/stream.h"
@@ -26,10 +28,10 @@ static int emit(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 	scx_agg_snap_openmetrics(b, s);
 	scx_prom__add(prom, a, s);
 	scx_prom__write(prom, b);
-	for (unsigned i = 0; scx_agg_report_names[i]; i++) {
+	for (unsigned i = 0; scx_agg_reports[i].name; i++) {
 		struct scx_table *t;
 
-		if (scx_agg__report(a, scx_agg_report_names[i], &t))
+		if (scx_agg__report(a, scx_agg_reports[i].name, &t))
 			continue;
 		scx_report_json(b, t, &rc);
 		scx_report_text(b, t, &rc);
@@ -44,9 +46,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scx_reader *r = scx_reader__mem(data, size, "fuzz");
 	struct scx_buf b = { 0 };
 	struct scx_agg_opts o = { .interval_ns = 100000, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .emit = emit, .ctx = &b, };
+				  .emit = emit, .ctx = &b, .cgroup_top = 2, .cgroup_depth = 1 };
 	struct scx_agg *a = NULL;
+	struct scx_ksnap k = { 0 };
 	struct scx_event e;
+	char err[256];
 	int st, n = 0;
 
 	if (!r)
@@ -60,7 +64,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!a)
 				break;
 		}
+		if (st == SCX_READ_OTHER && scx_reader__doc(r)) {
+			char path[SCX_CGROUP_PATH_MAX], err[256];
+			uint64_t id;
+
+			if (scx_cgroup_rec_parse(scx_reader__doc(r), &id, path, sizeof(path), err,
+						 sizeof(err)) == 1)
+				scx_agg__cgroup_name(a, id, path);
+		}
 		if (st == SCX_READ_EVENT && scx_agg__add(a, &e))
+			break;
+		/* kernel snapshots, as intervals of their own or in the engine's */
+		if (st == SCX_READ_OTHER && scx_reader__doc(r) && scx_ksnap_is(scx_reader__doc(r)) &&
+		    !scx_ksnap_from_json(scx_reader__doc(r), &k, err, sizeof(err)) &&
+		    scx_agg__add_ksnap(a, &k, k.seq & 1))
 			break;
 		if (++n > 100000)
 			break;
@@ -71,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		scx_agg__free(a);
 	}
 	scx_reader__free(r);
+	scx_ksnap_free(&k);
 	scx_buf_free(&b);
 	scx_prom__free(prom);
 	return 0;

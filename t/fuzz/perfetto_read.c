@@ -17,7 +17,8 @@ static int touch(void *ctx, const struct scx_event *e)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t sum = 0;
-	struct scx_pf_opts o = { .on_event = touch, .ctx = &sum };
+	/* a small limit: corpus bombs (compressed packets) must stop at it */
+	struct scx_pf_opts o = { .on_event = touch, .ctx = &sum, .max_bytes = 32u << 20 };
 	struct scx_pf_trace *t = NULL;
 
 	/* the last byte picks the source rule, so every path is reached */

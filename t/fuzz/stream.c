@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stream/ksnap.h"
 #include "stream/stream-int.h"
 
 /* What the wire can carry: strings end at the first NUL; no dsq, no scx data
@@ -30,6 +31,29 @@ static void normalize(struct scx_event *e)
 		e->sw.dsq_depth = 0;
 		e->sw.layer_id = -1;	/* NDJSON writes it with a DSQ only */
 	}
+}
+
+/*
+ * A kernel snapshot the decoder takes encodes to a record that decodes to
+ * the same snapshot: the second encoding is byte for byte the first.
+ */
+static void ksnap_round_trip(const struct scx_json_doc *d)
+{
+	static struct scx_ksnap k1, k2;
+	static struct scx_json_doc d2;
+	struct scx_buf b1 = { 0 }, b2 = { 0 };
+	char err[256];
+
+	if (scx_ksnap_from_json(d, &k1, err, sizeof(err)))
+		return;
+	scx_ksnap_to_json(&b1, &k1);
+	if (scx_json_parse(&d2, b1.data, b1.len) || scx_ksnap_from_json(&d2, &k2, err, sizeof(err)))
+		abort();
+	scx_ksnap_to_json(&b2, &k2);
+	if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len))
+		abort();
+	scx_buf_free(&b1);
+	scx_buf_free(&b2);
 }
 
 static void check_same(const char *buf, size_t len, const struct scx_event *want)
@@ -98,6 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t l;
 		if (k != SCX_READ_EVENT) {
 			scx_reader__line(r, &l);
+			if (scx_reader__doc(r) && scx_ksnap_is(scx_reader__doc(r)))
+				ksnap_round_trip(scx_reader__doc(r));
 			continue;
 		}
 		normalize(&e);

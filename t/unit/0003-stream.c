@@ -790,6 +790,86 @@ static void binary_fast_paths(void)
 	       "(%u accepted)", records, accepted);
 }
 
+/* Cgroup ids: left out when unknown; binary switches pull in the sched_ext fields. */
+static void cgroup_fields(void)
+{
+	struct scx_event e, g;
+	struct scx_buf b = { 0 };
+	char rec[512], m[256];
+	size_t n, n0;
+
+	scx_event_init(&e, SCX_EV_SWITCH);
+	e.ts = 1000;
+	e.cpu = 1;
+	e.sw.prev_pid = e.sw.prev_tgid = 7;
+	strcpy(e.sw.prev_comm, "bash");
+	e.sw.prev_prio = e.sw.next_prio = 120;
+	strcpy(e.sw.next_comm, "swapper/1");
+	n0 = scx_bin_format_event(rec, &e);
+	e.sw.prev_cgroup = 44;
+	scx_event_to_json(&b, &e);
+	scx_buf_add(&b, "", 1);
+	is_str(b.data,
+	       "{\"ts\":1000,\"cpu\":1,\"type\":\"sched_switch\",\"prev_pid\":7,\"prev_tgid\":7,"
+	       "\"prev_comm\":\"bash\",\"prev_prio\":120,\"prev_state\":0,"
+	       "\"next_pid\":0,\"next_tgid\":0,\"next_comm\":\"swapper/1\",\"next_prio\":120,"
+	       "\"prev_cgroup\":44}\n", "switch line: a known cgroup, no unknown one, no sched_ext");
+	ok(scx_ndjson_canon(b.data, b.len - 2, &g) == SCX_LINE_EVENT && !memcmp(&g, &e, sizeof(e)),
+	   "the canonical reader takes the writer's cgroup layout");
+	n = scx_bin_format_event(rec, &e);
+	is_int(n, n0 + 48 + 16, "binary switch with a cgroup carries the sched_ext fields as none");
+	memset(&g, 0x5a, sizeof(g));
+	ok(!scx_bin_parse_event(rec + SCX_BIN_REC_HDR, n - SCX_BIN_REC_HDR, SCX_EV_SWITCH, &g, m,
+				sizeof(m)) && !memcmp(&g, &e, sizeof(e)) && g.sw.dsq_id == SCX_DSQ_NONE,
+	   "... and reads back without sched_ext data");
+
+	scx_event_init(&e, SCX_EV_WAKING);
+	e.wake.pid = e.wake.tgid = 9;
+	strcpy(e.wake.comm, "w");
+	n0 = scx_bin_format_event(rec, &e);
+	memset(&g, 0x5a, sizeof(g));
+	ok(!scx_bin_parse_event(rec + SCX_BIN_REC_HDR, n0 - SCX_BIN_REC_HDR, SCX_EV_WAKING, &g, m,
+				sizeof(m)) && g.wake.cgroup == SCX_CGROUP_NONE,
+	   "an old binary wakeup reads as cgroup unknown, not the root");
+	e.wake.cgroup = 1;
+	n = scx_bin_format_event(rec, &e);
+	is_int(n, n0 + 8, "binary wakeup with a cgroup: 8 bytes more");
+	b.len = 0;
+	scx_event_to_json(&b, &e);
+	scx_buf_add(&b, "", 1);
+	ok(strstr(b.data, ",\"waker_tgid\":0,\"cgroup\":1}\n") != NULL, "wakeup line ends in its cgroup");
+
+	/* the side record */
+	struct scx_json_doc d = { 0 };
+	uint64_t id;
+	char path[64];
+	b.len = 0;
+	scx_cgroup_rec_json(&b, 44, "/a/b\xff");
+	scx_buf_add(&b, "", 1);
+	is_str(b.data, "{\"type\":\"cgroup\",\"id\":44,\"path\":\"/a/b\\u00ff\"}", "cgroup record");
+	ok(!scx_json_parse(&d, b.data, b.len - 1) &&
+	   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) == 1 && id == 44 &&
+	   !strcmp(path, "/a/b\xff"), "cgroup record reads back, bytes and all");
+	static const char *const bad[] = {
+		"{\"type\":\"cgroup\",\"id\":0,\"path\":\"/\"}",
+		"{\"type\":\"cgroup\",\"id\":-3,\"path\":\"/\"}",
+		"{\"type\":\"cgroup\",\"id\":5,\"path\":\"a\"}",
+		"{\"type\":\"cgroup\",\"id\":5,\"path\":7}",
+		"{\"type\":\"cgroup\",\"id\":5}",
+		"{\"type\":\"cgroup\",\"id\":5,\"path\":\"/a\\u0000b\"}",
+		"{\"type\":\"cgroup\",\"id\":5,\"path\":\"/0123456789012345678901234567890123456789012345678901234567890123\"}",
+	};
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(bad); i++)
+		ok(!scx_json_parse(&d, bad[i], strlen(bad[i])) &&
+		   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) == -EINVAL &&
+		   strstr(m, "cgroup record"), "bad cgroup record %u: %s", i, m);
+	ok(!scx_json_parse(&d, "{\"type\":\"snapshot\"}", 19) &&
+	   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) == 0,
+	   "another object is not a cgroup record");
+	scx_json_free(&d);
+	scx_buf_free(&b);
+}
+
 int main(void)
 {
 	static const struct scx_cpu_topo cpus[] = {
@@ -825,6 +905,7 @@ int main(void)
 	long_lines();
 	numbers();
 	canonical_path();
+	cgroup_fields();
 	epipe();
 	scx_header_free(&hdr);
 	scx_trailer_free(&trl);

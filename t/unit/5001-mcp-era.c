@@ -5,7 +5,8 @@
  * 2026-07-28 revision (server/discover, the per-request _meta envelope,
  * resultType and cache hints, subscriptions/listen).  Each request and
  * error shape, a modern request in a legacy session and the reverse, and
- * JSON-RPC batches in the one era that has them.
+ * JSON-RPC batches in the one era that has them, and icons in the
+ * revisions that define them.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -124,7 +125,14 @@ static void legacy_session(void)
 	ok(at("result", NULL) >= 0, "legacy: logging/setLevel still works");
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"subscriptions/listen\",\"params\":"
 	    "{\"notifications\":{}}}");
-	is_int(num(at("error", "code", NULL)), -32601, "legacy: subscriptions/listen is modern only");
+	is_int(num(at("error", "code", NULL)), -32602,
+	       "legacy: subscriptions/listen without the 2026-07-28 envelope is invalid params");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":101,\"method\":\"server/discover\",\"params\":{}}");
+	is_int(num(at("error", "code", NULL)), -32602, "server/discover without _meta: -32602");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":102,\"method\":\"server/discover\",\"params\":{\"_meta\":"
+	    "{\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+	is_int(num(at("error", "code", NULL)), -32602,
+	       "server/discover without _meta's protocolVersion: -32602");
 
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/list\",\"params\":{\"_meta\":"
 	    "{\"io.modelcontextprotocol/protocolVersion\":\"2025-11-25\","
@@ -218,11 +226,70 @@ static void batches(void)
 	mcp_server__free(s);
 }
 
+/* the first tool's (resource's, prompt's) icon, or -1: lists are read whole */
+static int first_icon(const char *list)
+{
+	return at("result", list, NULL) < 0 ? -1 :
+	       scx_json_get(&doc, scx_json_at(&doc, at("result", list, NULL), 0), "icons");
+}
+
+/* Icons came with 2025-11-25: its sessions and 2026-07-28 get them, older ones not. */
+static void icons(void)
+{
+	static const char *const lists[][2] = {
+		{ "tools/list", "tools" }, { "resources/list", "resources" },
+		{ "resources/templates/list", "resourceTemplates" }, { "prompts/list", "prompts" },
+	};
+	struct mcp_server *s = server();
+	char line[512];
+	int icon;
+
+	initialize(s, "2025-11-25");
+	icon = scx_json_get(&doc, at("result", "serverInfo", NULL), "icons");
+	ok(icon >= 0 && doc.tok[icon].type == JSMN_ARRAY, "2025-11-25: serverInfo has icons");
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(lists); i++) {
+		snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":%u,\"method\":\"%s\"}",
+			 i + 1, lists[i][0]);
+		ask(s, line);
+		icon = scx_json_at(&doc, first_icon(lists[i][1]), 0);
+		ok(str_is(scx_json_get(&doc, icon, "mimeType"), "image/svg+xml") &&
+		   !strncmp(doc.js + doc.tok[scx_json_get(&doc, icon, "src")].start,
+			    "data:image/svg+xml;base64,", 26) &&
+		   str_is(scx_json_at(&doc, scx_json_get(&doc, icon, "sizes"), 0), "any"),
+		   "2025-11-25: %s items have an SVG icon", lists[i][0]);
+	}
+	mcp_server__free(s);
+
+	s = server();
+	initialize(s, "2025-06-18");
+	ok(scx_json_get(&doc, at("result", "serverInfo", NULL), "icons") < 0,
+	   "2025-06-18: no icons in serverInfo");
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(lists); i++) {
+		snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":%u,\"method\":\"%s\"}",
+			 i + 1, lists[i][0]);
+		ask(s, line);
+		ok(at("result", lists[i][1], NULL) >= 0 && first_icon(lists[i][1]) < 0,
+		   "2025-06-18: %s items have no icons", lists[i][0]);
+	}
+	/* the reverse: a modern request in that old session gets them */
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{" MODERN_META "}}");
+	ok(first_icon("tools") >= 0, "a 2026-07-28 request in a 2025-06-18 session gets icons");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"server/discover\",\"params\":{"
+	    MODERN_META "}}");
+	ok(scx_json_get(&doc, at("result", "_meta", "io.modelcontextprotocol/serverInfo", NULL),
+			"icons") >= 0, "discover: serverInfo has icons");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"prompts/list\",\"params\":{" MODERN_META "}}");
+	ok(scx_json_get(&doc, at("result", "_meta", "io.modelcontextprotocol/serverInfo", NULL),
+			"icons") < 0, "other modern results: serverInfo without icons");
+	mcp_server__free(s);
+}
+
 int main(void)
 {
 	legacy_session();
 	modern_first();
 	batches();
+	icons();
 	scx_json_free(&doc);
 	scx_buf_free(&out);
 	return done_testing();

@@ -45,7 +45,7 @@ timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-numa node,nodeid=0,cpus=0-1,memdev=m0 \
 	-numa node,nodeid=1,cpus=2-3,memdev=m1 \
 	-kernel "$kdir/bzImage" \
-	-append "console=ttyS0 root=root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$here/t/vm/init.sh panic=-1 oops=panic softlockup_panic=1 scx_src=$here scx_build=$SCX_BUILD scx_sched=$kdir/sched scx_tests=$tests scx_vm_cpus=$cpus scx_vm_nodes=$nodes scx_vm_llcs=$llcs" \
+	-append "console=ttyS0 root=root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$here/t/vm/init.sh no_timer_check panic=-1 oops=panic softlockup_panic=1 scx_src=$here scx_build=$SCX_BUILD scx_sched=$kdir/sched scx_tests=$tests scx_vm_cpus=$cpus scx_vm_nodes=$nodes scx_vm_llcs=$llcs" \
 	-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$out/share",mount_tag=out,security_model=none,multidevs=remap \
 	-display none -monitor none -no-reboot -serial file:"$log" \

@@ -1,0 +1,11 @@
+.output-bench/lib/agg/agg_place.o: lib/agg/agg_place.c lib/agg/agg_int.h \
+ lib/agg/agg.h lib/core/event.h lib/core/hist.h lib/core/topo.h \
+ lib/agg/agg_place_int.h lib/core/hashmap.h lib/core/util.h
+lib/agg/agg_int.h:
+lib/agg/agg.h:
+lib/core/event.h:
+lib/core/hist.h:
+lib/core/topo.h:
+lib/agg/agg_place_int.h:
+lib/core/hashmap.h:
+lib/core/util.h:

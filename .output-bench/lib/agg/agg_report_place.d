@@ -1,0 +1,13 @@
+.output-bench/lib/agg/agg_report_place.o: lib/agg/agg_report_place.c \
+ lib/agg/agg_int.h lib/agg/agg.h lib/core/event.h lib/core/hist.h \
+ lib/core/topo.h lib/agg/agg_place_int.h lib/core/hashmap.h \
+ lib/agg/table.h lib/core/util.h
+lib/agg/agg_int.h:
+lib/agg/agg.h:
+lib/core/event.h:
+lib/core/hist.h:
+lib/core/topo.h:
+lib/agg/agg_place_int.h:
+lib/core/hashmap.h:
+lib/agg/table.h:
+lib/core/util.h:

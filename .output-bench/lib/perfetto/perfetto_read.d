@@ -1,0 +1,13 @@
+.output-bench/lib/perfetto/perfetto_read.o: lib/perfetto/perfetto_read.c \
+ lib/perfetto/perfetto_int.h lib/perfetto/perfetto_read.h \
+ lib/core/event.h lib/stream/stream.h lib/json/json.h lib/core/util.h \
+ lib/core/topo.h lib/perfetto/perfetto_wire.h lib/core/hashmap.h
+lib/perfetto/perfetto_int.h:
+lib/perfetto/perfetto_read.h:
+lib/core/event.h:
+lib/stream/stream.h:
+lib/json/json.h:
+lib/core/util.h:
+lib/core/topo.h:
+lib/perfetto/perfetto_wire.h:
+lib/core/hashmap.h:

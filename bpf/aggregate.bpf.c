@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx-events --aggregate: the figures of lib/agg/agg.c's per-CPU groups kept
+ * in the kernel, so that nothing per event crosses to user space.  The
+ * definitions are the engine's (lib/agg/agg.h) and so is the per-task state
+ * they need (a task's last state, when it became runnable, when it was
+ * woken, which queue it waits on), kept in task storage: bounded by the
+ * tasks that exist, freed with them, and a failed allocation is counted.
+ *
+ * Per-CPU counters and histograms go to the generation slots of
+ * bpf/aggregate.h, written by one CPU each except the wakeup and migration
+ * counters of a target CPU (atomic adds).  Queue depth and
+ * work-conservation loss need every CPU's queue at once: they are kept under
+ * one lock, taken once per switch, wakeup and cross-CPU migration.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "aggregate.h"
+#include "events.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by lib/capture/kagg.c before load. */
+const volatile __u32 nr_cpus = 1;		/* slots per generation */
+const volatile __u32 sw_state_arg = 1;		/* sched_switch has the prev_state argument */
+const volatile __s32 cpu_llc[KAGG_MAX_CPUS] = {};
+const volatile __s32 cpu_node[KAGG_MAX_CPUS] = {};
+
+/* Flipped by user space at every interval. */
+volatile __u32 gen;
+__u64 drops[KD__COUNT];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2);		/* 2 * nr_cpus, set at load */
+	__type(key, __u32);
+	__type(value, struct kagg_slot);
+} slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kagg_glob);
+} glob SEC(".maps");
+
+/* What only the CPU itself touches. */
+struct kagg_own {
+	__u64 run_start;	/* the running task switched in */
+	__u64 acct_ts;		/* busy/idle counted up to here */
+	__u32 known, curr;	/* a switch was seen; pid running */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kagg_own);
+} own SEC(".maps");
+
+enum { TS_UNKNOWN = 0, TS_RUNNING, TS_RUNNABLE, TS_ASLEEP };
+
+struct kagg_task {
+	__u64 runnable_ts;	/* became runnable, 0: not */
+	__u64 waking_ts;	/* sched_waking of this runnable period, 0: none */
+	__u32 qcpu1;		/* queue it waits on + 1, 0: none (storage starts zeroed) */
+	__u32 state;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct kagg_task);
+} tasks SEC(".maps");
+
+static __always_inline struct kagg_slot *slot_of(__u32 cpu)
+{
+	__u32 key = (gen & 1) * nr_cpus + cpu;
+
+	if (cpu >= nr_cpus)
+		return 0;
+	return bpf_map_lookup_elem(&slots, &key);
+}
+
+static __always_inline void drop(int what)
+{
+	__sync_fetch_and_add(&drops[what], 1);
+}
+
+static __always_inline struct kagg_task *task_of(struct task_struct *p)
+{
+	struct kagg_task *t = bpf_task_storage_get(&tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (!t) {
+		drop(KD_TASK);
+		return 0;
+	}
+	return t;
+}
+
+static __always_inline __s32 task_cpu(struct task_struct *p)
+{
+	struct task_struct___cpu {
+		unsigned int cpu;
+	} __attribute__((preserve_access_index)) *q = (void *)p;
+
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return p->thread_info.cpu;
+	return q->cpu;
+}
+
+static __always_inline unsigned int task_state(struct task_struct *p)
+{
+	struct task_struct___old {
+		long state;
+	} __attribute__((preserve_access_index)) *o = (void *)p;
+
+	if (bpf_core_field_exists(p->__state))
+		return BPF_CORE_READ(p, __state);
+	return BPF_CORE_READ(o, state);
+}
+
+/* ---- the queues, under glob's lock (lib/agg/agg.c's wc_* and depth_*) ------- */
+
+#define QC(g, cpu) (&(g)->c[(cpu) & (KAGG_MAX_CPUS - 1)])
+
+static __always_inline bool wc_idle(struct kagg_qcpu *c)
+{
+	return c->known && !c->busy && !c->nr_queued;
+}
+
+static __always_inline void wc_leave(struct kagg_glob *g, struct kagg_qcpu *c, __u64 ts)
+{
+	if (ts > g->wc_ts) {
+		if (g->wc_waiting)
+			g->wc_clock += ts - g->wc_ts;
+		g->wc_ts = ts;
+	}
+	if (wc_idle(c))
+		c->wc_loss_ns += g->wc_clock - c->wc_mark;
+	else if (c->known && c->busy)
+		g->wc_waiting -= c->nr_queued;
+}
+
+static __always_inline void wc_enter(struct kagg_glob *g, struct kagg_qcpu *c)
+{
+	if (wc_idle(c))
+		c->wc_mark = g->wc_clock;
+	else if (c->known && c->busy)
+		g->wc_waiting += c->nr_queued;
+}
+
+static __always_inline void depth_account(struct kagg_qcpu *c, __u64 ts)
+{
+	if (ts > c->depth_ts && c->depth_ts)
+		c->rq_depth_ns += (ts - c->depth_ts) * c->nr_queued;
+	if (ts > c->depth_ts)
+		c->depth_ts = ts;
+}
+
+static __always_inline void enqueue(struct kagg_glob *g, struct kagg_qcpu *c, __u64 ts)
+{
+	depth_account(c, ts);
+	wc_leave(g, c, ts);
+	c->nr_queued++;
+	wc_enter(g, c);
+	if (c->nr_queued > c->rq_depth_max)
+		c->rq_depth_max = c->nr_queued;
+}
+
+static __always_inline void dequeue(struct kagg_glob *g, struct kagg_qcpu *c, __u64 ts)
+{
+	if (!c->nr_queued)
+		return;
+	depth_account(c, ts);
+	wc_leave(g, c, ts);
+	c->nr_queued--;
+	wc_enter(g, c);
+}
+
+/* ---- sched_switch --------------------------------------------------------------- */
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	unsigned int raw = sw_state_arg ? (unsigned int)ctx[3] : task_state(prev);
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
+	__u64 ts = bpf_ktime_get_boot_ns();
+	struct kagg_task *pt = 0, *nt = 0;
+	struct kagg_slot *s = slot_of(cpu);
+	struct kagg_own *o = bpf_map_lookup_elem(&own, &zero);
+	struct kagg_glob *g = bpf_map_lookup_elem(&glob, &zero);
+	struct kagg_qcpu *qc, *nq = 0;
+	bool invol = false;
+
+	if (!s || !o || !g || cpu >= KAGG_MAX_CPUS) {
+		drop(KD_CPU);
+		return 0;
+	}
+	if (o->known && ts > o->acct_ts) {
+		if (o->curr) {
+			s->c[KC_BUSY_NS] += ts - o->acct_ts;
+			if (ts >= o->run_start)
+				kagg_hist_add(s, KH_SLICE, ts - o->run_start);
+		} else {
+			s->c[KC_IDLE_NS] += ts - o->acct_ts;
+		}
+	}
+	if (ts > o->acct_ts)
+		o->acct_ts = ts;
+	if (prev->pid) {
+		__u16 st = ev_report_state(preempt, raw, prev->exit_state);
+
+		invol = st == EV_TASK_REPORT_MAX || !(st & 0xff);
+		s->c[KC_SWITCHES]++;
+		s->c[invol ? KC_INVOLUNTARY : KC_VOLUNTARY]++;
+		pt = task_of(prev);
+		if (pt) {
+			pt->state = invol ? TS_RUNNABLE : TS_ASLEEP;
+			if (invol) {
+				pt->runnable_ts = ts;
+				pt->waking_ts = 0;
+				pt->qcpu1 = cpu + 1;
+			}
+		}
+	}
+	if (next->pid) {
+		nt = task_of(next);
+		if (nt) {
+			if (nt->state == TS_RUNNABLE) {
+				kagg_hist_add(s, KH_RQ_DELAY, ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0);
+				if (nt->waking_ts)
+					kagg_hist_add(s, KH_WAKE_LAT,
+						 ts >= nt->waking_ts ? ts - nt->waking_ts : 0);
+			}
+			if (nt->qcpu1 && nt->qcpu1 <= nr_cpus)
+				nq = QC(g, nt->qcpu1 - 1);
+			nt->qcpu1 = 0;
+			nt->state = TS_RUNNING;
+			nt->runnable_ts = nt->waking_ts = 0;
+		}
+		s->c[KC_SLICES]++;
+	}
+	o->known = 1;
+	o->curr = next->pid;
+	o->run_start = ts;
+
+	qc = QC(g, cpu);
+	bpf_spin_lock(&g->lock);
+	if (pt && invol)
+		enqueue(g, qc, ts);
+	if (nq)
+		dequeue(g, nq, ts);
+	wc_leave(g, qc, ts);
+	qc->known = 1;
+	qc->busy = next->pid != 0;
+	wc_enter(g, qc);
+	bpf_spin_unlock(&g->lock);
+	return 0;
+}
+
+/* ---- wakeups, migration ------------------------------------------------------- */
+
+static __always_inline void wake(struct task_struct *p, int counter)
+{
+	__u64 ts = bpf_ktime_get_boot_ns();
+	struct kagg_task *t;
+	struct kagg_slot *s;
+	struct kagg_glob *g;
+	__u32 zero = 0, cpu;
+
+	if (!p->pid || !(t = task_of(p)))
+		return;
+	if (t->state == TS_RUNNING || t->state == TS_RUNNABLE)
+		return;		/* spurious: it never slept */
+	cpu = task_cpu(p);
+	t->state = TS_RUNNABLE;
+	t->runnable_ts = t->waking_ts = ts;
+	if (!(s = slot_of(cpu)) || cpu >= KAGG_MAX_CPUS || !(g = bpf_map_lookup_elem(&glob, &zero))) {
+		drop(KD_CPU);
+		return;
+	}
+	__sync_fetch_and_add(&s->c[counter], 1);
+	t->qcpu1 = cpu + 1;
+	bpf_spin_lock(&g->lock);
+	enqueue(g, QC(g, cpu), ts);
+	bpf_spin_unlock(&g->lock);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(kagg_waking, struct task_struct *p)
+{
+	wake(p, KC_WAKEUPS);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(kagg_wakeup_new, struct task_struct *p)
+{
+	wake(p, KC_WAKEUPS_NEW);
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(kagg_migrate, struct task_struct *p, int dest_cpu)
+{
+	__u32 orig = task_cpu(p), dest = dest_cpu, zero = 0;
+	__u64 ts = bpf_ktime_get_boot_ns();
+	struct kagg_task *t;
+	struct kagg_slot *s;
+	struct kagg_glob *g;
+	bool xllc, xnode;
+
+	if (!p->pid)
+		return 0;
+	if (!(s = slot_of(dest)) || orig >= nr_cpus || dest >= KAGG_MAX_CPUS ||
+	    !(g = bpf_map_lookup_elem(&glob, &zero))) {
+		drop(KD_CPU);
+		return 0;
+	}
+	orig &= KAGG_MAX_CPUS - 1;
+	xllc = cpu_llc[orig] != cpu_llc[dest];
+	xnode = cpu_node[orig] != cpu_node[dest];
+	__sync_fetch_and_add(&s->c[KC_MIGRATIONS], 1);
+	if (xllc)
+		__sync_fetch_and_add(&s->c[KC_MIGR_CROSS_LLC], 1);
+	if (xnode)
+		__sync_fetch_and_add(&s->c[KC_MIGR_CROSS_NODE], 1);
+	t = task_of(p);
+	if (!t || !t->qcpu1 || t->qcpu1 == dest + 1 || t->qcpu1 > nr_cpus)
+		return 0;
+	bpf_spin_lock(&g->lock);
+	dequeue(g, QC(g, t->qcpu1 - 1), ts);
+	enqueue(g, QC(g, dest), ts);
+	bpf_spin_unlock(&g->lock);
+	t->qcpu1 = dest + 1;
+	return 0;
+}

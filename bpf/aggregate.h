@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-kernel aggregation (bpf/aggregate.bpf.c), shared with
+ * lib/capture/kagg.c: the layout of the per-CPU counters and histograms the
+ * programs keep, and the bucket function, which is lib/core/hist's
+ * scx_hist_index() restricted to KAGG_NR_BUCKETS buckets, so a kernel
+ * histogram merges exactly with one built from events (t/unit/1005-kagg
+ * checks the two functions against each other).
+ *
+ * Every CPU has two slots, one per generation: the programs write into the
+ * slot of the current generation ('gen' in .bss), user space flips the
+ * generation at the end of an interval, waits for programs still running
+ * to finish, reads the old slot and zeroes it.  So a slot holds exactly one
+ * interval, min and max included, and nothing is read while it is written.
+ */
+#ifndef SCX_BPF_AGGREGATE_H
+#define SCX_BPF_AGGREGATE_H
+
+#ifndef __VMLINUX_H__
+#include <linux/bpf.h>
+#include <linux/types.h>
+#endif
+
+#define KAGG_SUB_BITS 6		/* SCX_HIST_SUB_BITS */
+#define KAGG_EXACT (2u << KAGG_SUB_BITS)
+/*
+ * Buckets kept: indices below 2048 are the values below 2^37 ns (137 s).
+ * Larger values go to the last bucket and are counted in 'clamped'.
+ */
+#define KAGG_NR_BUCKETS 2048
+#define KAGG_BLOCK_BITS 6	/* one bit of 'used' per 64 buckets */
+#define KAGG_MAX_CPUS 1024	/* cpus past this are counted in 'dropped_cpu' */
+
+enum kagg_hist {
+	KH_WAKE_LAT,		/* sched_waking -> switch-in */
+	KH_RQ_DELAY,		/* runnable (woken or preempted) -> switch-in */
+	KH_SLICE,		/* time on CPU per switch */
+	KH__COUNT
+};
+
+enum kagg_counter {
+	KC_SWITCHES,		/* switch-outs of tasks (pid != 0) */
+	KC_VOLUNTARY,
+	KC_INVOLUNTARY,		/* prev was runnable (R, R+) */
+	KC_SLICES,		/* switch-ins of tasks */
+	KC_WAKEUPS,		/* sched_waking, on the target CPU */
+	KC_WAKEUPS_NEW,		/* sched_wakeup_new, on the target CPU */
+	KC_MIGRATIONS,		/* on the destination CPU */
+	KC_MIGR_CROSS_LLC,
+	KC_MIGR_CROSS_NODE,
+	KC_BUSY_NS,		/* a task ran, from the first switch on */
+	KC_IDLE_NS,		/* the idle task ran */
+	KC__COUNT
+};
+
+struct kagg_hist_hdr {
+	__u64 count, sum, min, max;	/* min, max: valid when count != 0 */
+	__u64 used;			/* bit i: buckets [64i, 64i+64) may be non-zero */
+	__u64 clamped;			/* values past the last bucket */
+};
+
+/* One CPU's interval (one generation). */
+struct kagg_slot {
+	__u64 c[KC__COUNT];
+	struct kagg_hist_hdr h[KH__COUNT];
+	__u64 b[KH__COUNT][KAGG_NR_BUCKETS];
+};
+
+/*
+ * The run queues as the event engine sees them (lib/agg/agg.c: a task is
+ * queued on a CPU from its wakeup or preemption to its switch-in), under
+ * one lock because work-conservation loss compares all CPUs: cumulative
+ * since load, user space takes differences.
+ */
+struct kagg_qcpu {
+	__u32 nr_queued;
+	__u8 known, busy;	/* a switch was seen; a task runs */
+	__u8 _pad[2];
+	__u64 depth_ts;		/* rq_depth_ns counted up to here */
+	__u64 wc_mark;		/* idle with nothing queued: wc_clock then */
+	__u64 rq_depth_ns;	/* integral of nr_queued */
+	__u64 rq_depth_max;	/* since load */
+	__u64 wc_loss_ns;
+};
+
+struct kagg_glob {
+	struct bpf_spin_lock lock;
+	__u32 _pad;
+	__u64 wc_clock;		/* advances while a task waits on a busy CPU */
+	__u64 wc_ts;		/* wc_clock is counted up to here */
+	__u64 wc_waiting;	/* tasks queued on busy CPUs */
+	struct kagg_qcpu c[KAGG_MAX_CPUS];
+};
+
+/* Global counts of what the programs could not account. */
+enum kagg_drop {
+	KD_TASK,		/* no task storage for a task (allocation failed) */
+	KD_CPU,			/* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
+	KD__COUNT
+};
+
+/* Highest set bit of v != 0, by halves: clang 14 crashes on ctlz for BPF. */
+static inline unsigned kagg_msb(__u64 v)
+{
+	unsigned r = 0;
+
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1)
+		r += 1;
+	return r;
+}
+
+/* lib/core/hist.h's scx_hist_index(), clamped to the buckets kept. */
+static inline unsigned kagg_bucket(__u64 v)
+{
+	unsigned msb, idx;
+
+	if (v < KAGG_EXACT)
+		return (unsigned)v;
+	msb = kagg_msb(v);
+	idx = ((msb - KAGG_SUB_BITS) << KAGG_SUB_BITS) + (unsigned)(v >> (msb - KAGG_SUB_BITS));
+	return idx < KAGG_NR_BUCKETS ? idx : KAGG_NR_BUCKETS - 1;
+}
+
+/* The verifier must see a bound the compiler already proved and dropped. */
+#ifdef __bpf__
+#define KAGG_BOUND(x) asm volatile("" : "+r"(x))
+#else
+#define KAGG_BOUND(x) ((void)0)
+#endif
+
+/*
+ * Count v in histogram h of slot s: what the programs run, and what
+ * t/unit/1005-kagg runs to check that the result is lib/core/hist's.
+ */
+static inline void kagg_hist_add(struct kagg_slot *s, int h, __u64 v)
+{
+	struct kagg_hist_hdr *hh = &s->h[h];
+	unsigned idx = kagg_bucket(v);
+
+	if (!hh->count || v < hh->min)
+		hh->min = v;
+	if (v > hh->max)
+		hh->max = v;
+	hh->count++;
+	hh->sum += v;
+	if (idx == KAGG_NR_BUCKETS - 1 && v >> 37)
+		hh->clamped++;
+	KAGG_BOUND(idx);
+	idx &= KAGG_NR_BUCKETS - 1;
+	s->b[h][idx]++;
+	hh->used |= 1ull << (idx >> KAGG_BLOCK_BITS);
+}
+
+#endif

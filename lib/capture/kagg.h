@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-kernel aggregation (scx-events --aggregate): loads bpf/aggregate.bpf.c,
+ * and at every interval reads what its programs counted into one kernel
+ * snapshot (stream/ksnap.h).
+ *
+ *	struct scx_kagg *k = scx_kagg__open(topo, err, sizeof(err));
+ *	every interval: scx_kagg__read(k, &snap);	// [previous read, now)
+ *	scx_kagg__free(k);
+ *
+ * The cost per interval is proportional to the CPUs and to the histogram
+ * buckets that were used, never to the events.
+ */
+#ifndef SCX_KAGG_H
+#define SCX_KAGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/topo.h"
+#include "stream/ksnap.h"
+
+struct scx_kagg;
+
+/* topo (may be NULL: no cross-LLC/node figures) gives each CPU's LLC and node. */
+struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, char *err, size_t errsz);
+void scx_kagg__free(struct scx_kagg *k);
+/* Possible CPUs aggregated (the snapshot has one entry each). */
+unsigned scx_kagg__nr_cpus(const struct scx_kagg *k);
+/* Close the interval begun at the last read (or at open) and fill s.  0 or -errno. */
+int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s);
+
+/*
+ * The read itself over an already-mapped slot array (for the benchmark
+ * and tests, which have no kernel): fold the nr_cpus slots at 'slots' into
+ * s and zero them.
+ */
+struct kagg_slot;
+void scx_kagg_fold_slots(struct kagg_slot *slots, unsigned nr_cpus, struct scx_ksnap *s);
+
+#endif

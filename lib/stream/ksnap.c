@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kernel snapshots (ksnap.h): the record, its JSON form and its checks. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/event.h"
+#include "core/util.h"
+#include "stream/ksnap.h"
+
+const char *const scx_ksnap_counter_names[SCX_KS__COUNT] = {
+	"switches", "voluntary", "involuntary", "slices", "wakeups", "wakeups_new",
+	"migrations", "migr_cross_llc", "migr_cross_node", "busy_ns", "idle_ns",
+	"rq_depth_ns", "rq_depth_max", "wc_loss_ns",
+};
+
+const char *const scx_ksnap_hist_names[SCX_KSH__COUNT] = { "wake_lat", "rq_delay", "slice" };
+
+void scx_ksnap_reset(struct scx_ksnap *s)
+{
+	for (unsigned i = 0; i < s->nr_cpus; i++)
+		for (unsigned h = 0; h < SCX_KSH__COUNT; h++)
+			s->cpus[i].h[h].nr = 0;
+	s->nr_cpus = 0;
+	s->seq = s->start_ns = s->end_ns = 0;
+	s->dropped_tasks = s->dropped_cpu = s->missed = 0;
+}
+
+void scx_ksnap_free(struct scx_ksnap *s)
+{
+	for (unsigned i = 0; i < s->cap; i++) {
+		for (unsigned h = 0; h < SCX_KSH__COUNT; h++) {
+			free(s->cpus[i].h[h].idx);
+			free(s->cpus[i].h[h].n);
+		}
+	}
+	free(s->cpus);
+	memset(s, 0, sizeof(*s));
+}
+
+struct scx_ksnap_cpu *scx_ksnap_add_cpu(struct scx_ksnap *s, int32_t cpu)
+{
+	struct scx_ksnap_cpu *c;
+
+	if (s->nr_cpus == s->cap) {
+		unsigned cap = s->cap ? s->cap * 2 : 16;
+
+		s->cpus = scx_xrealloc(s->cpus, cap * sizeof(*s->cpus));
+		memset(s->cpus + s->cap, 0, (cap - s->cap) * sizeof(*s->cpus));
+		s->cap = cap;
+	}
+	c = &s->cpus[s->nr_cpus++];
+	/* keep the bucket arrays of an earlier snapshot */
+	memset(c->c, 0, sizeof(c->c));
+	for (unsigned h = 0; h < SCX_KSH__COUNT; h++) {
+		struct scx_ksnap_hist *kh = &c->h[h];
+
+		kh->count = kh->sum = kh->min = kh->max = kh->clamped = 0;
+		kh->nr = 0;
+	}
+	c->cpu = cpu;
+	return c;
+}
+
+void scx_ksnap_hist_add(struct scx_ksnap_hist *h, uint32_t idx, uint64_t n)
+{
+	if (h->nr == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 32;
+		h->idx = scx_xrealloc(h->idx, h->cap * sizeof(*h->idx));
+		h->n = scx_xrealloc(h->n, h->cap * sizeof(*h->n));
+	}
+	h->idx[h->nr] = idx;
+	h->n[h->nr++] = n;
+}
+
+void scx_ksnap_to_json(struct scx_buf *b, const struct scx_ksnap *s)
+{
+	struct scx_jw w;
+
+	scx_jw_init(&w, b);
+	scx_jw_obj_begin(&w);
+	scx_jw_kstr(&w, "type", SCX_KSNAP_TYPE);
+	scx_jw_kuint(&w, "seq", s->seq);
+	scx_jw_kuint(&w, "start_ns", s->start_ns);
+	scx_jw_kuint(&w, "end_ns", s->end_ns);
+	scx_jw_kuint(&w, "dropped_tasks", s->dropped_tasks);
+	scx_jw_kuint(&w, "dropped_cpu", s->dropped_cpu);
+	scx_jw_kuint(&w, "missed", s->missed);
+	scx_jw_key(&w, "cpus");
+	scx_jw_arr_begin(&w);
+	for (unsigned i = 0; i < s->nr_cpus; i++) {
+		const struct scx_ksnap_cpu *c = &s->cpus[i];
+
+		scx_jw_obj_begin(&w);
+		scx_jw_kint(&w, "cpu", c->cpu);
+		for (unsigned k = 0; k < SCX_KS__COUNT; k++)
+			scx_jw_kuint(&w, scx_ksnap_counter_names[k], c->c[k]);
+		for (unsigned h = 0; h < SCX_KSH__COUNT; h++) {
+			const struct scx_ksnap_hist *kh = &c->h[h];
+
+			scx_jw_key(&w, scx_ksnap_hist_names[h]);
+			scx_jw_obj_begin(&w);
+			scx_jw_kuint(&w, "count", kh->count);
+			scx_jw_kuint(&w, "sum", kh->sum);
+			scx_jw_kuint(&w, "min", kh->min);
+			scx_jw_kuint(&w, "max", kh->max);
+			scx_jw_kuint(&w, "clamped", kh->clamped);
+			scx_jw_key(&w, "b");
+			scx_jw_arr_begin(&w);
+			for (unsigned j = 0; j < kh->nr; j++) {
+				scx_jw_uint(&w, kh->idx[j]);
+				scx_jw_uint(&w, kh->n[j]);
+			}
+			scx_jw_arr_end(&w);
+			scx_jw_obj_end(&w);
+		}
+		scx_jw_obj_end(&w);
+	}
+	scx_jw_arr_end(&w);
+	scx_jw_obj_end(&w);
+}
+
+bool scx_ksnap_is(const struct scx_json_doc *d)
+{
+	int t = d->ntok > 0 && d->tok[0].type == JSMN_OBJECT ? scx_json_get(d, 0, "type") : -1;
+
+	return t >= 0 && scx_json_eq(d, t, SCX_KSNAP_TYPE);
+}
+
+static int bad(const struct scx_json_doc *d, int tok, char *err, size_t errsz, const char *what)
+{
+	snprintf(err, errsz, "byte %zu: kernel_snapshot: %s", tok >= 0 ? (size_t)d->tok[tok].start : 0,
+		 what);
+	return -EINVAL;
+}
+
+/* *v = the unsigned value of key in obj; missing or not one: error */
+static int get_u(const struct scx_json_doc *d, int obj, const char *key, uint64_t *v, char *err,
+		 size_t errsz)
+{
+	int i = scx_json_get(d, obj, key);
+	char what[64];
+
+	if (i >= 0 && !scx_json_uint(d, i, v))
+		return 0;
+	snprintf(what, sizeof(what), "missing or bad \"%s\"", key);
+	return bad(d, i >= 0 ? i : obj, err, errsz, what);
+}
+
+static int hist_from_json(const struct scx_json_doc *d, int obj, struct scx_ksnap_hist *h,
+			  char *err, size_t errsz)
+{
+	uint64_t total = 0, prev = 0;
+	int arr, i;
+
+	if (obj < 0 || d->tok[obj].type != JSMN_OBJECT)
+		return bad(d, obj, err, errsz, "a histogram is not an object");
+	if (get_u(d, obj, "count", &h->count, err, errsz) || get_u(d, obj, "sum", &h->sum, err, errsz) ||
+	    get_u(d, obj, "min", &h->min, err, errsz) || get_u(d, obj, "max", &h->max, err, errsz) ||
+	    get_u(d, obj, "clamped", &h->clamped, err, errsz))
+		return -EINVAL;
+	arr = scx_json_get(d, obj, "b");
+	if (arr < 0 || d->tok[arr].type != JSMN_ARRAY || d->tok[arr].size % 2)
+		return bad(d, arr >= 0 ? arr : obj, err, errsz, "\"b\" is not an array of pairs");
+	i = arr + 1;
+	for (int k = 0; k < d->tok[arr].size; k += 2) {
+		uint64_t idx, n;
+
+		if (scx_json_uint(d, i, &idx) || scx_json_uint(d, i + 1, &n))
+			return bad(d, i, err, errsz, "bad bucket");
+		if (idx >= SCX_HIST_NR_BUCKETS || (h->nr && idx <= prev) || !n)
+			return bad(d, i, err, errsz, "bucket out of range, out of order or empty");
+		if (total + n < total)
+			return bad(d, i, err, errsz, "bucket counts overflow");
+		total += n;
+		prev = idx;
+		scx_ksnap_hist_add(h, (uint32_t)idx, n);
+		i += 2;
+	}
+	if (total != h->count)
+		return bad(d, obj, err, errsz, "bucket counts do not add up to \"count\"");
+	if (h->count && h->min > h->max)
+		return bad(d, obj, err, errsz, "\"min\" is above \"max\"");
+	return 0;
+}
+
+int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char *err, size_t errsz)
+{
+	int arr, i;
+
+	scx_ksnap_reset(s);
+	if (!scx_ksnap_is(d))
+		return bad(d, 0, err, errsz, "not a kernel snapshot");
+	if (get_u(d, 0, "seq", &s->seq, err, errsz) || get_u(d, 0, "start_ns", &s->start_ns, err, errsz) ||
+	    get_u(d, 0, "end_ns", &s->end_ns, err, errsz) ||
+	    get_u(d, 0, "dropped_tasks", &s->dropped_tasks, err, errsz) ||
+	    get_u(d, 0, "dropped_cpu", &s->dropped_cpu, err, errsz) ||
+	    get_u(d, 0, "missed", &s->missed, err, errsz))
+		return -EINVAL;
+	if (s->end_ns < s->start_ns)
+		return bad(d, 0, err, errsz, "\"end_ns\" is before \"start_ns\"");
+	arr = scx_json_get(d, 0, "cpus");
+	if (arr < 0 || d->tok[arr].type != JSMN_ARRAY)
+		return bad(d, arr >= 0 ? arr : 0, err, errsz, "\"cpus\" is not an array");
+	i = arr + 1;
+	for (int k = 0; k < d->tok[arr].size; k++, i = scx_json_next(d, i)) {
+		struct scx_ksnap_cpu *c;
+		int64_t cpu;
+		int ci;
+
+		if (d->tok[i].type != JSMN_OBJECT)
+			return bad(d, i, err, errsz, "a cpu is not an object");
+		ci = scx_json_get(d, i, "cpu");
+		if (ci < 0 || scx_json_int(d, ci, &cpu) || cpu < 0 || cpu >= SCX_MAX_CPUS)
+			return bad(d, ci >= 0 ? ci : i, err, errsz, "missing or bad \"cpu\"");
+		for (unsigned j = 0; j < s->nr_cpus; j++)
+			if (s->cpus[j].cpu == cpu)
+				return bad(d, ci, err, errsz, "a cpu appears twice");
+		c = scx_ksnap_add_cpu(s, (int32_t)cpu);
+		for (unsigned n = 0; n < SCX_KS__COUNT; n++)
+			if (get_u(d, i, scx_ksnap_counter_names[n], &c->c[n], err, errsz))
+				return -EINVAL;
+		for (unsigned h = 0; h < SCX_KSH__COUNT; h++)
+			if (hist_from_json(d, scx_json_get(d, i, scx_ksnap_hist_names[h]), &c->h[h], err,
+					   errsz))
+				return -EINVAL;
+	}
+	return 0;
+}
+
+void scx_ksnap_hist_to(const struct scx_ksnap_hist *h, struct scx_hist *dst)
+{
+	uint64_t sum = dst->sum, min = dst->min, max = dst->max, w;
+
+	if (!h->count)
+		return;
+	/* a bucket's lowest value stands for its values: same buckets, same quantiles */
+	for (unsigned i = 0; i < h->nr; i++)
+		scx_hist_add_n(dst, scx_hist_bucket_low(h->idx[i], &w), h->n[i]);
+	dst->sum = sum + h->sum;
+	dst->min = SCX_MIN(min, h->min);
+	dst->max = SCX_MAX(max, h->max);
+}

@@ -1,0 +1,219 @@
+#!/bin/sh
+# scx-events --aggregate: kernel snapshots and what the other tools make of
+# them.  The first part reads a stored capture (t/data/kagg-2cpu.ndjson, 3
+# one-second snapshots of this 2-CPU machine) and needs no root.
+#
+# The live part runs `scx-events --aggregate` and a plain `scx-events` on
+# the same workload at once.  The two cannot cut time at the same instants:
+# each program reads the clock itself, and a switch in the microseconds
+# around a snapshot boundary may fall on either side.  So for every
+# snapshot but the first and the last (the kernel capture starts after the
+# event capture is attached and stops before it), and every CPU, the kernel's count must lie between the events
+# counted in [start + 1ms, end - 1ms) and in [start - 1ms, end + 1ms): an
+# exact check outside a 1 ms band around each boundary.  That holds for
+# what does not depend on the programs' own task state: switches,
+# voluntary and involuntary, slices and migrations.  Wakeups leave out
+# spurious wakings, judged from task state each program learnt since its
+# own attach, so they are only bounded by the raw wakings.  Histograms hold
+# times, and two programs never read the same clock value: that kernel
+# histograms are lib/hist's bucket for bucket is t/unit/1005-kagg's check,
+# on the code the programs run.
+. "$(dirname "$0")/lib.sh"
+
+in=$TDATA/kagg-2cpu.ndjson
+
+test_expect_success JQ 'scx-agg: one snapshot per kernel snapshot, counters and histograms kept' '
+	scx-agg -f ndjson "$in" >snaps &&
+	test_line_count 3 snaps &&
+	jq -c "select(.type == \"kernel_snapshot\") | [.start_ns, .end_ns, ([.cpus[].switches] | add),
+		([.cpus[].wake_lat.count] | add), ([.cpus[].wc_loss_ns] | add)]" "$in" >want &&
+	jq -c "[.start_ns, .end_ns, .total.switches, .total.wake_lat.count, .total.wc_loss_ns]" snaps >got &&
+	test_cmp want got &&
+	jq -c "select(.type == \"kernel_snapshot\") | [.cpus[] | [.cpu, .slices, .wake_lat.max, .rq_delay.min]]" \
+		"$in" >want &&
+	jq -c "[.groups.cpu[] | [.cpu, .slices, .wake_lat.max, .rq_delay.min]]" snaps >got &&
+	test_cmp want got
+'
+
+test_expect_success JQ 'scx-agg --once: one interval holding all of them' '
+	scx-agg --once -f ndjson "$in" >once &&
+	test_line_count 1 once &&
+	jq -s "[.[] | select(.type == \"kernel_snapshot\") | .cpus[].switches] | add" "$in" >want &&
+	jq ".total.switches" once >got &&
+	test_cmp want got &&
+	jq -e ".unknown == 0" once
+'
+
+test_expect_success JQ,PROMTOOL 'prometheus: cumulative counters, buckets, promtool finds nothing' '
+	scx-agg -f prometheus "$in" >prom &&
+	awk "/^# EOF/ { n++; next } n == 2" prom >last &&
+	grep "^scx_cpu_switches_total{cpu=\"1\"" last | sed "s/.* //" >got &&
+	jq -s "[.[] | select(.type == \"kernel_snapshot\") | .cpus[] | select(.cpu == 1) | .switches] | add" \
+		"$in" >want &&
+	test_cmp want got &&
+	grep "^scx_cpu_wake_latency_seconds_count{cpu=\"0\"" last | sed "s/.* //" >got &&
+	jq -s "[.[] | select(.type == \"kernel_snapshot\") | .cpus[] | select(.cpu == 0) | .wake_lat.count] | add" \
+		"$in" >want &&
+	test_cmp want got &&
+	promtool check metrics <last >lint 2>&1 &&
+	test ! -s lint
+'
+
+test_expect_success 'reports need single events, and say so' '
+	test_exit_code 2 scx-agg -r wakeup-latency "$in" 2>err &&
+	grep "report .wakeup-latency. needs single events: this stream has only kernel aggregates" err
+'
+
+test_expect_success 'events and kernel snapshots in one input are refused' '
+	{ cat "$in"; cat "$TDATA/agg-basic.ndjson"; } >mixed &&
+	test_must_fail scx-agg mixed 2>err &&
+	grep "mixes events and kernel snapshots" err
+'
+
+test_expect_success 'a bad kernel snapshot is named with its byte offset' '
+	sed "2s/\"switches\":264/\"switches\":-1/" "$in" >bad &&
+	test_must_fail scx-agg -f ndjson bad 2>err &&
+	grep "bad: byte [0-9]*: kernel_snapshot: missing or bad \"switches\"" err
+'
+
+test_expect_success 'scx-top: cpu views from the snapshots, the process view says why it is empty' '
+	scx-top -b -n 1 -i "$in" >frame &&
+	grep "kernel aggregates  cpus 2" frame &&
+	grep "^   0   0   54.1" frame &&
+	scx-top -b -n 1 --view=proc -i "$in" >frame &&
+	grep "no per-task or DSQ rows: the input has only kernel aggregates" frame
+'
+
+test_expect_success JQ 'scx-mcp: loads the snapshots for analyses, and warns' '
+	. "$TDATA/mcp-lib.sh" &&
+	cp "$in" k.ndjson &&
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"k.ndjson\",\"trace_id\":\"k\"}"
+	  call 2 analyze_trace_scheduling "{\"trace_id\":\"k\",\"analysis_type\":\"cpu_utilization\"}"; } |
+		mcp >out &&
+	text 1 <out | jq -e ".events == 0 and (.warning | test(\"only kernel aggregates\"))" &&
+	jq -s "[.[] | select(.type == \"kernel_snapshot\") | .cpus[].switches] | add" "$in" >want &&
+	text 2 <out | jq ".report.tables.summary.rows[0].switches" >got &&
+	test_cmp want got
+'
+
+test_expect_success 'usage: --interval needs --aggregate, which takes no event options' '
+	test_exit_code 2 scx-events -I 1s 2>err &&
+	grep "interval goes with --aggregate" err &&
+	test_exit_code 2 scx-events --aggregate -e switch 2>err &&
+	grep "do not apply" err &&
+	test_exit_code 2 scx-events --aggregate -I 1ms 2>err &&
+	grep "invalid interval" err
+'
+
+# ---- live ----------------------------------------------------------------------
+
+# wait_header FILE PID: the capture is attached once its header is written
+wait_header() {
+	for _ in $(seq 600); do
+		[ -s "$1" ] && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+workload() {
+	if command -v perf >/dev/null; then
+		perf bench sched messaging -g 1 -l 20 >/dev/null 2>&1
+		taskset -c 0 perf bench sched pipe -l 20000 >/dev/null 2>&1
+	else
+		i=0; while [ $i -lt 2000 ]; do echo x | cat >/dev/null; i=$((i + 1)); done
+	fi
+}
+
+test_expect_success BPF,JQ 'live: both captures of one workload' '
+	scx-events -e switch,waking,wakeup_new,migrate -o ev.ndjson 2>ev.err &
+	ev=$!
+	# (set -e: each start on a line of its own, or "&" would put the
+	# wait in the background with it)
+	wait_header ev.ndjson $ev
+	scx-events --aggregate -I 500ms -o k.ndjson 2>k.err &
+	k=$!
+	wait_header k.ndjson $k &&
+	sleep 0.7 && workload && sleep 1.2 &&
+	kill -INT $k && wait $k &&
+	sleep 0.5 && kill -INT $ev && wait $ev &&
+	grep -q "\"type\":\"trailer\"" ev.ndjson &&
+	grep -q "\"type\":\"trailer\"" k.ndjson &&
+	test $(grep -c kernel_snapshot k.ndjson) -ge 4
+'
+
+if test_have_prereq BPF && test -s "$TRASH/ev.ndjson" && ! grep -q "\"lost_total\":0" "$TRASH/ev.ndjson"; then
+	test_skip 'live: kernel counts equal the events'"'"' outside the boundary band' \
+		'the event capture lost events under load'
+else
+test_expect_success BPF,JQ 'live: kernel counts equal the events'"'"' outside the boundary band' '
+	jq -r "select(.type == \"kernel_snapshot\") | .seq as \$s | .start_ns as \$a | .end_ns as \$b |
+		.cpus[] | [\$s, \$a, \$b, .cpu, .switches, .voluntary, .involuntary, .slices,
+		.migrations, .wakeups] | @tsv" k.ndjson >win &&
+	# the snapshots both captures saw whole: from the event capture'"'"'s
+	# attach (its header) to its detach (its trailer)
+	t0=$(jq -r "select(.type == \"header\") | .start_ns" ev.ndjson) &&
+	t1=$(jq -r "select(.type == \"trailer\") | .end_ns" ev.ndjson) &&
+	awk -F"\t" -v t0="$t0" -v t1="$t1" "\$2 > t0 + 1000000 && \$3 < t1 - 1000000" win >inner &&
+	test -s inner &&
+	awk -v band=1000000 "
+	FNR == NR { n++; for (i = 1; i <= 10; i++) w[n, i] = \$i; next }
+	{
+		ts = \$0; sub(/.*\"ts\":/, \"\", ts); sub(/,.*/, \"\", ts); ts += 0
+		cpu = \$0; sub(/.*\"cpu\":/, \"\", cpu); sub(/,.*/, \"\", cpu); cpu += 0
+		k = 0
+		if (index(\$0, \"\\\"sched_switch\\\"\")) {
+			prev = \$0; sub(/.*\"prev_pid\":/, \"\", prev); sub(/,.*/, \"\", prev)
+			next_ = \$0; sub(/.*\"next_pid\":/, \"\", next_); sub(/,.*/, \"\", next_)
+			st = \$0; sub(/.*\"prev_state\":/, \"\", st); sub(/,.*/, \"\", st); st += 0
+			invol = (st >= 256 || st % 256 == 0)
+			if (prev + 0) { c[k++] = 5; c[k++] = invol ? 7 : 6 }
+			if (next_ + 0) c[k++] = 8
+		} else if (index(\$0, \"\\\"sched_migrate_task\\\"\")) {
+			cpu = \$0; sub(/.*\"dest_cpu\":/, \"\", cpu); sub(/[,}].*/, \"\", cpu); cpu += 0
+			c[k++] = 9
+		} else if (index(\$0, \"\\\"sched_waking\\\"\")) {
+			cpu = \$0; sub(/.*\"target_cpu\":/, \"\", cpu); sub(/,.*/, \"\", cpu); cpu += 0
+			c[k++] = 10
+		} else next
+		for (j = 1; j <= n; j++) {
+			if (w[j, 4] != cpu) continue
+			for (m = 0; m < k; m++) {
+				if (ts >= w[j, 2] - band && ts < w[j, 3] + band) hi[j, c[m]]++
+				if (ts >= w[j, 2] + band && ts < w[j, 3] - band) lo[j, c[m]]++
+			}
+		}
+	}
+	END {
+		split(\"- - - - switches voluntary involuntary slices migrations wakeups\", name)
+		for (j = 1; j <= n; j++) for (i = 5; i <= 10; i++) {
+			v = w[j, i] + 0
+			printf \"snapshot %s cpu %s %s: kernel %d, events %d..%d\n\", w[j, 1], w[j, 4], name[i], v, lo[j, i], hi[j, i]
+			if (v > hi[j, i] + 0 || (i < 10 && v < lo[j, i] + 0))
+				mm = mm sprintf(\"MISMATCH snapshot %s cpu %s %s: kernel %d, events %d..%d\n\", w[j, 1], w[j, 4], name[i], v, lo[j, i], hi[j, i])
+		}
+		printf \"%s\", mm
+		bad = mm != \"\"
+		exit (bad ? 1 : 0)
+	}" inner ev.ndjson >cmp || { cat cmp; false; } &&
+	grep -c switches cmp
+'
+fi
+
+test_expect_success BPF,JQ 'live: the pinned pipe benchmark is in cpu 0'"'"'s switches' '
+	command -v perf >/dev/null || exit 0
+	jq -s "[.[] | select(.type == \"kernel_snapshot\") | .cpus[] | select(.cpu == 0) | .switches] | add" \
+		k.ndjson >n &&
+	test $(cat n) -ge 40000
+'
+
+test_expect_success BPF,PROMTOOL 'live: prometheus on the aggregate stream passes promtool' '
+	scx-agg -f prometheus k.ndjson >prom &&
+	awk "/^# EOF/ { n++; if (n == 3) exit; next } n == 2" prom >one &&
+	test -s one &&
+	promtool check metrics <one >lint 2>&1 &&
+	test ! -s lint
+'
+
+test_done

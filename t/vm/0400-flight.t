@@ -1,0 +1,108 @@
+#!/bin/sh
+# In the VM, scx-events --flight while scx_qmap exits two ways: an
+# scx_bpf_error (-e: after N enqueues) and a normal unload.  (A watchdog
+# stall, qmap -t, is t/vm/extra/0410-flight-stall.t: the guest stopped once
+# after it, see there.)  Each exit writes its own window
+# holding the events that led up to it, the exit record, and for the two
+# error the kernel's debug dump as text and as CPU and task records; the
+# capture goes on after each.
+. "$(dirname "$0")/../lib.sh"
+. "$SCX_SRC/t/lib-capture.sh"
+. "$SCX_SRC/t/vm/lib-vm.sh"
+
+# wait_disabled SECONDS: sched_ext back to disabled (a stall takes the
+# watchdog's 30 s, more under TCG)
+wait_disabled() {
+	for _ in $(seq $(($1 * 10))); do
+		[ "$(scx_state)" = disabled ] && return 0
+		sleep 0.1
+	done
+	echo "sched_ext state is $(scx_state)" >&2
+	return 1
+}
+
+# wait_window N: window N (flight-00N-*) written whole, at most 60 s
+wait_window() {
+	for _ in $(seq 600); do
+		f=$(ls win/flight-00$1-* 2>/dev/null) &&
+			tail -n 1 "$f" | grep -q "\"type\":\"trailer\"" && { echo "$f"; return 0; }
+		sleep 0.1
+	done
+	ls -l win >&2; cat flight.err >&2
+	return 1
+}
+
+# progress WORDS: on the console at once, to find where a hung guest stopped
+progress() { echo "0400-flight: $*" >/dev/console 2>/dev/null || :; }
+
+# trig FILE: the window's trigger record
+trig() { grep "\"type\":\"flight_trigger\"" "$1"; }
+
+test_expect_success 'start the flight recorder' '
+	mkdir win &&
+	scx-events --flight 30s,64M -o win 2>flight.err &
+	echo $! >cap.pid &&
+	for _ in $(seq 600); do grep -q "flight recorder:" flight.err && break; sleep 0.1; done &&
+	grep -q "flight recorder:" flight.err
+'
+
+test_expect_success 'scx_bpf_error: the window, its exit record and the dump' '
+	{ timeout 120 "$SCX_SCHED/scx_qmap" -e 500 >qerr.out 2>&1 & } &&
+	load 3 &&
+	wait_disabled 120 &&
+	w=$(wait_window 1) && cp "$w" err.ndjson && keep err.ndjson qerr.out flight.err &&
+	trig err.ndjson >t && cat t &&
+	grep -q "\"reason\":\"scx_exit\",\"seq\":1," t &&
+	grep "\"type\":\"scx_disable\"" err.ndjson >dis && test_line_count 1 dis &&
+	grep -q "\"name\":\"qmap\",\"exit_kind\":1025,\"exit_code\":0,\"reason\":\"scx_bpf_error\",\"msg\":\"test triggering error\"" dis
+'
+
+test_expect_success 'the error window holds what led up to it' '
+	grep -n "\"type\":\"scx_enable\",\"name\":\"qmap\"" err.ndjson >en && test_line_count 1 en &&
+	grep -n "\"type\":\"scx_disable\"" err.ndjson >dis &&
+	sw_scx err.ndjson >sw && test $(wc -l <sw) -ge 20 &&
+	test "$(cut -d: -f1 en)" -lt "$(cut -d: -f1 dis)" &&
+	test "$(grep -c "\"type\":\"sched_switch\"" err.ndjson)" -ge 100
+'
+
+test_expect_success 'the error dump: text, CPU and task records' '
+	grep "\"type\":\"scx_dump_line\"" err.ndjson >lines &&
+	test $(wc -l <lines) -ge 10 &&
+	head -n 1 lines | grep -q "\"seq\":0,.*triggered exit kind 1025:" &&
+	grep -q "\"line\":\"  scx_bpf_error (test triggering error)\"" lines &&
+	grep -q "\"line\":\"CPU states\"" lines &&
+	jq -r "select(.type == \"scx_dump_line\") | .line" err.ndjson >dump.txt && keep dump.txt &&
+	grep "\"type\":\"scx_dump_cpu\"" err.ndjson >cpus &&
+	test $(wc -l <cpus) -ge 1 &&
+	test $(wc -l <cpus) = $(grep -c "^CPU [0-9]" dump.txt) &&
+	jq -e -s "all(.cpu_id >= 0 and .cpu_id < $SCX_VM_CPUS and .curr_class != \"\")" cpus &&
+	grep "\"type\":\"scx_dump_task\"" err.ndjson >tasks &&
+	test $(wc -l <tasks) = $(grep -Ec "^ [* ][A-Za-z] .*ms$" dump.txt) &&
+	jq -r .cpu_id cpus | sort -u >cpu_ids &&
+	jq -r .cpu_id tasks | sort -u >task_cpus &&
+	test -z "$(comm -13 cpu_ids task_cpus)" &&
+	! grep -q "did not parse" flight.err
+'
+
+test_expect_success 'a normal unload: a second window, no dump' '
+	progress "unload: start" &&
+	start_sched scx_qmap &&
+	load 2 &&
+	stop_sched &&
+	w=$(wait_window 2) && cp "$w" unreg.ndjson && keep unreg.ndjson &&
+	grep "\"type\":\"scx_disable\"" unreg.ndjson >dis && test_line_count 1 dis &&
+	grep -q "\"exit_kind\":64," dis &&
+	! grep -q "\"type\":\"scx_dump_" unreg.ndjson
+'
+
+test_expect_success 'the capture went on through both; the tools read the windows' '
+	kill -INT $(cat cap.pid) &&
+	while kill -0 $(cat cap.pid) 2>/dev/null; do sleep 0.1; done &&
+	keep flight.err &&
+	test $(ls win | wc -l) = 2 &&
+	scx-agg --by dsq -r dsq <err.ndjson >agg.out &&
+	scx-perfetto -o err.pb <err.ndjson &&
+	scx-top -b -n 1 --view=dsq <err.ndjson >top.out
+'
+
+test_done

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Not in make check-scx: run it with
+#   make check-scx SCX_VM_TESTS=t/vm/extra/0410-flight-stall.t
+# scx-events --flight while scx_qmap -t 2 stalls every 2nd user thread until
+# the watchdog disables it: the window holds the stall's exit record and the
+# dump.  Run after 0400's error and unload tests (the same recorder running
+# through all three), the guest stopped making progress right after the
+# watchdog disabled qmap, twice in two runs on a loaded host (2026-11-24): no
+# panic, no soft lockup report, not even a background echo reached the
+# console.  The same stall in a fresh guest with no tracer, with scx-events
+# streaming, and with --flight (with and without load) went through, once
+# each.  Kept out of check-scx until the cause is known; its progress lines
+# go to the console.
+. "$(dirname "$0")/../../lib.sh"
+. "$SCX_SRC/t/lib-capture.sh"
+. "$SCX_SRC/t/vm/lib-vm.sh"
+
+# wait_disabled SECONDS: sched_ext back to disabled (a stall takes the
+# watchdog's 30 s, more under TCG)
+wait_disabled() {
+	for _ in $(seq $(($1 * 10))); do
+		[ "$(scx_state)" = disabled ] && return 0
+		sleep 0.1
+	done
+	echo "sched_ext state is $(scx_state)" >&2
+	return 1
+}
+
+# wait_window N: window N (flight-00N-*) written whole, at most 60 s
+wait_window() {
+	for _ in $(seq 600); do
+		f=$(ls win/flight-00$1-* 2>/dev/null) &&
+			tail -n 1 "$f" | grep -q "\"type\":\"trailer\"" && { echo "$f"; return 0; }
+		sleep 0.1
+	done
+	ls -l win >&2; cat flight.err >&2
+	return 1
+}
+
+# progress WORDS: on the console at once, to find where a hung guest stopped
+progress() { echo "0400-flight: $*" >/dev/console 2>/dev/null || :; }
+
+# trig FILE: the window's trigger record
+trig() { grep "\"type\":\"flight_trigger\"" "$1"; }
+
+test_expect_success 'start the flight recorder' '
+	mkdir win &&
+	scx-events --flight 30s,64M -o win 2>flight.err &
+	echo $! >cap.pid &&
+	for _ in $(seq 600); do grep -q "flight recorder:" flight.err && break; sleep 0.1; done &&
+	grep -q "flight recorder:" flight.err
+'
+
+test_expect_success 'a watchdog stall: a window, the stalled tasks in the dump' '
+	progress "stall: start" &&
+	{ timeout 200 "$SCX_SCHED/scx_qmap" -t 2 >qstall.out 2>&1 & } &&
+	{ (sleep 120; progress "stall: still here after 120 s"; ps -eo pid,stat,wchan:32,comm >/dev/console 2>&1) & } &&
+	wait_state enabled && progress "stall: enabled" &&
+	load 5 && progress "stall: load done" &&
+	wait_disabled 180 && progress "stall: disabled" &&
+	w=$(wait_window 1) && progress "stall: window written" &&
+	cp "$w" stall.ndjson && keep stall.ndjson qstall.out &&
+	! grep -q "\"exit_kind\":64," stall.ndjson &&
+	trig stall.ndjson | grep -q "\"reason\":\"scx_exit\",\"seq\":1," &&
+	grep "\"type\":\"scx_disable\"" stall.ndjson >dis && test_line_count 1 dis && cat dis &&
+	grep -q "\"exit_kind\":1026,.*\"reason\":\"runnable task stall\"" dis &&
+	! grep -q "\"exit_kind\":1025" stall.ndjson &&
+	grep "\"type\":\"scx_dump_line\"" stall.ndjson | head -n 1 | grep -q "triggered exit kind 1026:" &&
+	grep "\"type\":\"scx_dump_task\"" stall.ndjson >tasks &&
+	test $(wc -l <tasks) -ge 1
+'
+
+test_done
