@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 	static struct run r;
 	static double close_us[MAX_IV], ev_us[MAX_IV];
 	struct scx_agg_opts o = { .interval_ns = IV_NS, .emit = emit, .ctx = &r,
-				  .need = SCX_AGG_NEED_CPUS };
+				  .need = SCX_AGG_NEED_CPUS, };
 	unsigned ncpu, ncg, niv, nthr;
 	struct scx_topo *topo;
 	struct scx_agg *a;

@@ -14,8 +14,8 @@ AGG_REPORT(agg_rep_process_runtime)
 {
 	static const char *const cols[] = { "tgid:i:key", "comm:s", "threads:u", "runtime:ns",
 					    "share:pct", "util:pct", "switches:u", "wakeups:u",
-					    "rq_delay:dist", NULL };
-	static const char *const sc[] = { "processes:u", "runtime:ns", "busy_share:pct", NULL };
+					    "rq_delay:dist", NULL, };
+	static const char *const sc[] = { "processes:u", "runtime:ns", "busy_share:pct", NULL, };
 	struct scx_table *t = scx_table_new(r, "processes", cols), *s = scx_table_new(r, "summary", sc);
 	uint64_t total = 0, dur = agg_dur(a);
 	unsigned row;
@@ -48,9 +48,9 @@ AGG_REPORT(agg_rep_process_runtime)
 
 AGG_REPORT(agg_rep_wakeup_latency)
 {
-	static const char *const sc[] = { "wakeups:u", "wake_lat:dist", "rq_delay:dist", NULL };
-	static const char *const cc[] = { "cpu:i:key", "wake_lat:dist", "rq_delay:dist", NULL };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL };
+	static const char *const sc[] = { "wakeups:u", "wake_lat:dist", "rq_delay:dist", NULL, };
+	static const char *const cc[] = { "cpu:i:key", "wake_lat:dist", "rq_delay:dist", NULL, };
+	static const char *const tc[] = { "pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL, };
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *t = scx_table_new(r, "threads", tc);
 	unsigned row = scx_table_row(s);
@@ -81,12 +81,12 @@ AGG_REPORT(agg_rep_wakeup_latency)
 
 AGG_REPORT(agg_rep_latency_breakdown)
 {
-	static const char *const cols[] = { "stage:s:key", "latency:dist", "share:pct", NULL };
+	static const char *const cols[] = { "stage:s:key", "latency:dist", "share:pct", NULL, };
 	struct scx_table *t = scx_table_new(r, "stages", cols);
 	const struct scx_hist *h[] = { &a->lb_wake, &a->lb_run, &a->snap.total.wake_lat, &a->lb_preempt,
-				       &a->snap.total.rq_delay };
+				       &a->snap.total.rq_delay, };
 	static const char *const names[] = { "waking->wakeup", "wakeup->running", "waking->running",
-					     "preempted->running", "runnable->running" };
+					     "preempted->running", "runnable->running", };
 	double whole = a->lb_wake.sum + a->lb_run.sum;
 
 	for (int i = 0; i < 5; i++) {
@@ -104,11 +104,11 @@ AGG_REPORT(agg_rep_latency_breakdown)
 AGG_REPORT(agg_rep_migrations)
 {
 	static const char *const sc[] = { "migrations:u", "same_llc:u", "cross_llc:u", "cross_node:u",
-					  "per_sec:n", NULL };
+					  "per_sec:n", NULL, };
 	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "migrations_in:u",
-					  "cross_llc:u", "cross_node:u", NULL };
+					  "cross_llc:u", "cross_node:u", NULL, };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "migrations:u", "cross_llc:u",
-					  "cross_node:u", NULL };
+					  "cross_node:u", NULL, };
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *t = scx_table_new(r, "threads", tc);
 	const struct scx_agg_stats *tot = &a->snap.total;
@@ -168,10 +168,10 @@ AGG_REPORT(agg_rep_task_states)
 {
 	static const char *const tc[] = { "pid:i:key", "comm:s", "running:ns", "runnable:ns",
 					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
-					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
+					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL, };
 	static const char *const pc[] = { "tgid:i:key", "comm:s", "running:ns", "runnable:ns",
 					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
-					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
+					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL, };
 	struct scx_table *t = scx_table_new(r, "threads", tc), *p = scx_table_new(r, "processes", pc);
 
 	FOR_THREADS(a, th)
@@ -196,7 +196,7 @@ static const char *comm_of(struct scx_agg *a, int32_t pid)
 /* How many pairs, and how many events found the pair table full. */
 static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, struct scx_table **out)
 {
-	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL };
+	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL, };
 	struct scx_table *s = scx_table_new(r, "summary", sc);
 	unsigned row = scx_table_row(s);
 
@@ -232,9 +232,9 @@ static unsigned pair_row(struct scx_agg *a, struct scx_table *p, const struct pa
 AGG_REPORT(agg_rep_preemptions)
 {
 	static const char *const pc[] = { "preemptor:i:key", "preemptor_comm:s", "preempted:i:key",
-					  "preempted_comm:s", "count:u", NULL };
+					  "preempted_comm:s", "count:u", NULL, };
 	static const char *const tc[] = { "pid:i:key", "comm:s", "preempted:u", "preempted_wait:ns",
-					  "voluntary:u", NULL };
+					  "voluntary:u", NULL, };
 	struct scx_table *p = scx_table_new(r, "pairs", pc), *t = scx_table_new(r, "threads", tc);
 
 	const struct pair *pr;
@@ -287,7 +287,7 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 	static const char *const mc[] = { "pid_a:i:key", "comm_a:s", "pid_b:i:key", "comm_b:s",
 					  "count:u", "a_wakes_b:u", "b_wakes_a:u", "a_b_lat_avg:ns",
 					  "a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns",
-					  NULL };
+					  NULL, };
 	struct scx_table *t = scx_table_new(r, "mutual", mc);
 	const struct pair **v = scx_xmalloc((a->wakes.map.n + 1) * sizeof(*v)), *pr;
 	unsigned n = 0;
@@ -328,8 +328,8 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 AGG_REPORT(agg_rep_wakeup_graph)
 {
 	static const char *const pc[] = { "waker:i:key", "waker_comm:s", "wakee:i:key", "wakee_comm:s",
-					  "count:u", "lat_avg:ns", "lat_max:ns", NULL };
-	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL };
+					  "count:u", "lat_avg:ns", "lat_max:ns", NULL, };
+	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL, };
 	struct scx_table *p = scx_table_new(r, "pairs", pc), *c = scx_table_new(r, "chains", cc);
 
 	const struct pair *pr;

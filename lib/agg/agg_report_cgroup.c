@@ -28,7 +28,7 @@ AGG_REPORT(agg_rep_cgroup_latency)
 {
 	static const char *const cols[] = { "cgroup:s:key", "threads:u", "runtime:ns", "wakeups:u",
 					    "preempted:u", "rq_p99:ns", "rq_delay:dist",
-					    "wake_lat:dist", NULL };
+					    "wake_lat:dist", NULL, };
 	struct scx_table *t = scx_table_new(r, "cgroups", cols);
 	const struct grp *g;
 	size_t pos = 0;
@@ -60,9 +60,9 @@ struct victim {
 AGG_REPORT(agg_rep_cgroup_preemptions)
 {
 	static const char *const pc[] = { "preempted:s:key", "preemptor:s:key", "count:u",
-					  "waited:u", "wait:ns", "wait_avg:ns", "wait_max:ns", NULL };
+					  "waited:u", "wait:ns", "wait_avg:ns", "wait_max:ns", NULL, };
 	static const char *const cc[] = { "cgroup:s:key", "preempted:u", "by_other:u",
-					  "by_other_share:pct", "wait_by_other:ns", NULL };
+					  "by_other_share:pct", "wait_by_other:ns", NULL, };
 	struct scx_table *p = scx_table_new(r, "pairs", pc), *c = scx_table_new(r, "cgroups", cc);
 	struct victim *v = scx_xcalloc(a->cg.nr + 1, sizeof(*v));
 	const struct pair *pr;

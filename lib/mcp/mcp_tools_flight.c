@@ -12,7 +12,7 @@
 #include "mcp/mcp_tools_flight.h"
 
 const struct mcp_out mcp_out_flight[] = {
-	{ "signalled", "array" }, { "recorders", "number" }, { "note", "string" }, { NULL }
+	{ "signalled", "array" }, { "recorders", "number" }, { "note", "string" }, { NULL },
 };
 
 #define MAX_RECORDERS 64

@@ -207,7 +207,7 @@ static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
 static int add_ksnap(struct mcp_trace *t, struct scx_reader *r, char *err, size_t errsz)
 {
 	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .limit = 1000 };
+				  .limit = 1000, };
 	const struct scx_header *h = scx_reader__header(r);
 	struct scx_ksnap k = { 0 };
 	int rc = -EPROTO;
@@ -411,7 +411,7 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 		/* not an scx-events stream: a Perfetto trace, through the fd we opened */
 		/* the reader's own memory (inflated trace, decoded events) under the cap too */
 		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l,
-					  .max_bytes = SCX_MAX(l.budget, 1) };
+					  .max_bytes = SCX_MAX(l.budget, 1), };
 		char serr[400];
 
 		snprintf(serr, sizeof(serr), "%s", err);
@@ -527,7 +527,7 @@ bool mcp_trace_id_ok(const char *id)
 struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 {
 	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .limit = 1000 };
+				  .limit = 1000, };
 	struct scx_event e;
 	uint64_t t0;
 	size_t off = 0;

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scx_reader *r = scx_reader__mem(data, size, "fuzz");
 	struct scx_buf b = { 0 };
 	struct scx_agg_opts o = { .interval_ns = 100000, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .emit = emit, .ctx = &b, .cgroup_top = 2, .cgroup_depth = 1 };
+				  .emit = emit, .ctx = &b, .cgroup_top = 2, .cgroup_depth = 1, };
 	struct scx_agg *a = NULL;
 	struct scx_ksnap k = { 0 };
 	struct scx_event e;
