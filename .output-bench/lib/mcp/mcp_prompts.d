@@ -1,6 +1,0 @@
-.output-bench/lib/mcp/mcp_prompts.o: lib/mcp/mcp_prompts.c \
- lib/mcp/mcp_int.h lib/json/json.h lib/core/util.h lib/mcp/mcp.h
-lib/mcp/mcp_int.h:
-lib/json/json.h:
-lib/core/util.h:
-lib/mcp/mcp.h:
