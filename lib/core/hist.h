@@ -54,7 +54,8 @@ struct scx_dist {
 	double avg;
 };
 
-/* clang-format off: a braced list in a macro */
+/* a braced list in a macro: clang-format takes its braces for a block */
+/* clang-format off */
 #define SCX_HIST_INIT { 0, 0, UINT64_MAX, 0, 0, 0, NULL, { { 0 } } }
 /* clang-format on */
 

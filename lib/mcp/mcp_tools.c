@@ -32,7 +32,8 @@
 #define B "boolean"
 #define O "object"
 #define A "array"
-/* clang-format off: a braced list in a macro */
+/* a braced list in a macro: clang-format takes its braces for a block */
+/* clang-format off */
 #define TRACE_OUT { "trace_id", S }, { "truncated", O }, { "note", S }
 /* clang-format on */
 static const struct mcp_out out_load[] = {
@@ -75,7 +76,8 @@ static const struct mcp_out out_compare[] = {
 static const struct mcp_out out_export[] = {
 	TRACE_OUT, { "output_path", S }, { "bytes", N }, { "analyses", N }, { NULL }, };
 /* live tools: without a capture or a profile they say so (available, hint) */
-/* clang-format off: a braced list in a macro */
+/* a braced list in a macro: clang-format takes its braces for a block */
+/* clang-format off */
 #define LIVE_OUT { "available", B }, { "hint", S }, { "note", S }
 /* clang-format on */
 static const struct mcp_out out_stats[] = {
