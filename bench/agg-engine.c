@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	if (argc > 5 && !strcmp(argv[5], "top")) {
 		o.skip_hists = SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY | SCX_AGG_HIST_RQ_DEPTH;
 		o.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH;
-		o.need = SCX_AGG_NEED_CPUS;	/* and per-task stats only with --by pid/tgid */
+		o.need = SCX_AGG_NEED_CPUS; /* and per-task stats only with --by pid/tgid */
 	}
 	if (!(r = scx_reader__open(argv[1])))
 		scx_die(1, "cannot open '%s': %s", argv[1], strerror(errno));

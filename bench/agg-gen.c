@@ -40,13 +40,26 @@ int main(int argc, char **argv)
 	scx_set_prog("agg-gen");
 	while ((opt = getopt(argc, argv, "f:n:t:c:s:o:")) != -1) {
 		switch (opt) {
-		case 'f': wo.format = !strcmp(optarg, "binary") ? SCX_FMT_BINARY : SCX_FMT_NDJSON; break;
-		case 'n': nev = strtoull(optarg, NULL, 0); break;
-		case 't': nthr = strtoul(optarg, NULL, 0); break;
-		case 'c': ncpu = strtoul(optarg, NULL, 0); break;
-		case 's': seed = strtoull(optarg, NULL, 0) | 1; break;
-		case 'o': out = optarg; break;
-		default: return 2;
+		case 'f':
+			wo.format = !strcmp(optarg, "binary") ? SCX_FMT_BINARY : SCX_FMT_NDJSON;
+			break;
+		case 'n':
+			nev = strtoull(optarg, NULL, 0);
+			break;
+		case 't':
+			nthr = strtoul(optarg, NULL, 0);
+			break;
+		case 'c':
+			ncpu = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			seed = strtoull(optarg, NULL, 0) | 1;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			return 2;
 		}
 	}
 	if (!ncpu || nthr < 2)
@@ -84,11 +97,15 @@ int main(int argc, char **argv)
 			scx_event_init(&e, SCX_EV_SWITCH);
 			e.sw.prev_pid = prev;
 			e.sw.prev_tgid = prev ? 1000 + prev % 50 : 0;
-			e.sw.prev_state = !prev ? 0 : preempt ? SCX_STATE_PREEMPTED : (rnd() % 5 ? 1 : 2);
-			snprintf(e.sw.prev_comm, SCX_COMM_LEN, prev ? "w%d" : "swapper/%d", prev ? prev % 50 : (int)(c & 0xff));
+			e.sw.prev_state = !prev	  ? 0 :
+					  preempt ? SCX_STATE_PREEMPTED :
+						    (rnd() % 5 ? 1 : 2);
+			snprintf(e.sw.prev_comm, SCX_COMM_LEN, prev ? "w%d" : "swapper/%d",
+				 prev ? prev % 50 : (int)(c & 0xff));
 			e.sw.next_pid = next;
 			e.sw.next_tgid = next ? 1000 + next % 50 : 0;
-			snprintf(e.sw.next_comm, SCX_COMM_LEN, next ? "w%d" : "swapper/%d", next ? next % 50 : (int)(c & 0xff));
+			snprintf(e.sw.next_comm, SCX_COMM_LEN, next ? "w%d" : "swapper/%d",
+				 next ? next % 50 : (int)(c & 0xff));
 			e.sw.prev_prio = e.sw.next_prio = 120;
 			if (prev) {
 				state[prev] = preempt ? RUNNABLE : SLEEPING;

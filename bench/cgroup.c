@@ -93,8 +93,12 @@ int main(int argc, char **argv)
 {
 	static struct run r;
 	static double close_us[MAX_IV], ev_us[MAX_IV];
-	struct scx_agg_opts o = { .interval_ns = IV_NS, .emit = emit, .ctx = &r,
-				  .need = SCX_AGG_NEED_CPUS };
+	struct scx_agg_opts o = {
+		.interval_ns = IV_NS,
+		.emit = emit,
+		.ctx = &r,
+		.need = SCX_AGG_NEED_CPUS,
+	};
 	unsigned ncpu, ncg, niv, nthr;
 	struct scx_topo *topo;
 	struct scx_agg *a;
@@ -148,7 +152,8 @@ int main(int argc, char **argv)
 		}
 		ev_us[iv] = now_us() - ts0;
 		ts0 = now_us();
-		scx_agg__advance(a, base + IV_NS + 1);	/* intervals start at the first event, base + 1 */
+		scx_agg__advance(a, base + IV_NS +
+					    1); /* intervals start at the first event, base + 1 */
 		close_us[iv] = now_us() - ts0;
 	}
 	for (unsigned i = 0; i < niv; i++)

@@ -23,8 +23,10 @@
 #include "core/topo.h"
 #include "core/util.h"
 
-static const char *comms[] = { "kworker/0:1", "perf", "sched-messaging", "bash", "swapper/1",
-			       "ksoftirqd/0", "rcu_preempt", "Xorg", "chrome", "postgres" };
+static const char *comms[] = {
+	"kworker/0:1", "perf", "sched-messaging", "bash",     "swapper/1", "ksoftirqd/0",
+	"rcu_preempt", "Xorg", "chrome",	  "postgres",
+};
 
 static uint64_t rng = 88172645463325252ull;
 
@@ -72,7 +74,7 @@ static void make_event(struct scx_event *e, unsigned i)
 		e->idle.cpu_id = r % 2;
 		e->idle.state = r % 2 ? SCX_IDLE_EXIT : 1;
 	}
-	ts += 100 + rnd() % 900;	/* ~1.8M events/s, like perf bench sched pipe */
+	ts += 100 + rnd() % 900; /* ~1.8M events/s, like perf bench sched pipe */
 	e->ts = ts;
 	e->cpu = (r >> 12) % 2;
 }
@@ -204,7 +206,7 @@ int main(int argc, char **argv)
 			n = 0;
 			while ((k = scx_reader__next(rd, &e)) > 0) {
 				n += k == SCX_READ_EVENT;
-				sum += e.ts;	/* touch the result */
+				sum += e.ts; /* touch the result */
 			}
 			if (k < 0)
 				scx_die(1, "%s", scx_reader__error(rd));

@@ -79,8 +79,8 @@ static double run(const char *what, unsigned n, const struct scx_event *ev)
 			scx_flight__push(warm, &ev[i]);
 		scx_flight__clear(warm);
 	} else {
-		struct scx_writer_opts o = { .format = strcmp(what, "binary") ? SCX_FMT_NDJSON
-									     : SCX_FMT_BINARY };
+		struct scx_writer_opts o = { .format = strcmp(what, "binary") ? SCX_FMT_NDJSON :
+										SCX_FMT_BINARY };
 		struct scx_writer *w = scx_writer__fdopen(open("/dev/null", O_WRONLY), &o);
 
 		for (unsigned i = 0; i < n; i++)
@@ -111,7 +111,8 @@ int main(int argc, char **argv)
 		printf("%s: median %.3f s CPU, %.1f ns/event\n", what[k], med[k], med[k] / n * 1e9);
 	}
 	printf("streaming/flight CPU per event: ndjson %.2fx, binary %.2fx; first fill: ndjson "
-	       "%.2fx\n", med[1] / med[0], med[2] / med[0], med[1] / med[3]);
+	       "%.2fx\n",
+	       med[1] / med[0], med[2] / med[0], med[1] / med[3]);
 	free(ev);
 	return 0;
 }

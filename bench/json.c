@@ -70,7 +70,7 @@ static void gather_numbers(const struct line *l, size_t nl, struct scx_buf *arr)
 	scx_json_free(&d);
 }
 
-static double sum;	/* of every number read: keeps the conversions alive */
+static double sum; /* of every number read: keeps the conversions alive */
 
 /* CPU time of one conversion of every element of the array d. */
 static double time_numbers(const struct scx_json_doc *d, bool with_strtod)

@@ -91,13 +91,14 @@ int main(int argc, char **argv)
 		scx_ksnap_to_json(&b, &k);
 		emit[r] = cpu_ns() - t0;
 		t0 = cpu_ns();
-		if (scx_json_parse(&d, b.data, b.len) || scx_ksnap_from_json(&d, &back, err, sizeof(err)))
+		if (scx_json_parse(&d, b.data, b.len) ||
+		    scx_ksnap_from_json(&d, &back, err, sizeof(err)))
 			return fprintf(stderr, "kagg: %s\n", err), 1;
 		scx_agg__add_ksnap(a, &back, true);
 		ingest[r] = cpu_ns() - t0;
 	}
-	printf("%.1f %.1f %zu %.1f %u\n", median(fold, rounds) / 1e3, median(emit, rounds) / 1e3, b.len,
-	       median(ingest, rounds) / 1e3, emitted);
+	printf("%.1f %.1f %zu %.1f %u\n", median(fold, rounds) / 1e3, median(emit, rounds) / 1e3,
+	       b.len, median(ingest, rounds) / 1e3, emitted);
 	scx_agg__free(a);
 	scx_topo__free(topo);
 	scx_ksnap_free(&k);

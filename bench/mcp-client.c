@@ -32,8 +32,10 @@ static double now_ms(void)
 static const char *rpc(int id, const char *method, const char *params)
 {
 	char line[8192], want[64];
-	int n = snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\","
-			 "\"params\":%s}\n", id, method, params);
+	int n = snprintf(line, sizeof(line),
+			 "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\","
+			 "\"params\":%s}\n",
+			 id, method, params);
 
 	if (write(to_srv, line, n) != n)
 		exit(1);
@@ -94,7 +96,8 @@ static double cpu_ms(void)
 	}
 	fclose(f);
 	p = strrchr(line, ')');
-	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
+	if (p &&
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
 		return (ut + st) * 1000.0 / sysconf(_SC_CLK_TCK);
 	return 0;
 }
@@ -109,9 +112,14 @@ static int cmp_d(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	static const char *const analyses[] = {
-		"cpu-utilization", "process-runtime", "wakeup-latency", "latency-breakdown",
-		"migrations", "task-states", "preemptions", "wakeup-graph", "runqueue-depth",
-		"fairness", "softirq", "outliers", "bottlenecks", NULL };
+		"cpu-utilization", "process-runtime",
+		"wakeup-latency",  "latency-breakdown",
+		"migrations",	   "task-states",
+		"preemptions",	   "wakeup-graph",
+		"runqueue-depth",  "fairness",
+		"softirq",	   "outliers",
+		"bottlenecks",	   NULL,
+	};
 	int in[2], out[2], id = 1, n;
 	char params[4096];
 	double t0, *rt;
@@ -136,7 +144,8 @@ int main(int argc, char **argv)
 	from_srv = out[0];
 	signal(SIGPIPE, SIG_IGN);
 
-	rpc(id++, "initialize", "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+	rpc(id++, "initialize",
+	    "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
 	    "\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}");
 	printf("rss_idle %ld KiB\n", vm_kb("VmRSS:"));
 
@@ -155,8 +164,10 @@ int main(int argc, char **argv)
 	printf("ping_avg %.4f ms\n", (now_ms() - t0) / n);
 
 	/* load */
-	snprintf(params, sizeof(params), "{\"name\":\"load_perfetto_trace\",\"arguments\":"
-		 "{\"file_path\":\"%s\",\"trace_id\":\"t\"}}", argv[2]);
+	snprintf(params, sizeof(params),
+		 "{\"name\":\"load_perfetto_trace\",\"arguments\":"
+		 "{\"file_path\":\"%s\",\"trace_id\":\"t\"}}",
+		 argv[2]);
 	double c0 = cpu_ms();
 
 	t0 = now_ms();
@@ -171,8 +182,10 @@ int main(int argc, char **argv)
 
 	/* each analysis: the first builds the trace's aggregation */
 	for (int i = 0; analyses[i]; i++) {
-		snprintf(params, sizeof(params), "{\"name\":\"analyze_trace_scheduling\",\"arguments\":"
-			 "{\"trace_id\":\"t\",\"analysis_type\":\"%s\"}}", analyses[i]);
+		snprintf(params, sizeof(params),
+			 "{\"name\":\"analyze_trace_scheduling\",\"arguments\":"
+			 "{\"trace_id\":\"t\",\"analysis_type\":\"%s\"}}",
+			 analyses[i]);
 		t0 = now_ms();
 		rpc(id++, "tools/call", params);
 		printf("analysis_%s %.1f ms\n", analyses[i], now_ms() - t0);
@@ -185,11 +198,13 @@ int main(int argc, char **argv)
 		{ "get_trace_summary", "" },
 		{ "get_cpu_timeline", ",\"cpu\":0" },
 		{ "get_process_timeline", ",\"pid\":1" },
-		{ "query_trace_events", ",\"event_type\":\"sched_switch\",\"aggregation\":{\"function\":\"count_by\",\"field\":\"next_comm\"}" },
+		{ "query_trace_events",
+		  ",\"event_type\":\"sched_switch\",\"aggregation\":{\"function\":\"count_by\",\"field\":\"next_comm\"}" },
 	};
 	for (unsigned i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
-		snprintf(params, sizeof(params), "{\"name\":\"%s\",\"arguments\":{\"trace_id\":\"t\"%s}}",
-			 tools[i][0], tools[i][1]);
+		snprintf(params, sizeof(params),
+			 "{\"name\":\"%s\",\"arguments\":{\"trace_id\":\"t\"%s}}", tools[i][0],
+			 tools[i][1]);
 		t0 = now_ms();
 		rpc(id++, "tools/call", params);
 		printf("tool_%s %.1f ms\n", tools[i][0], now_ms() - t0);

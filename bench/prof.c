@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 			for (size_t off = 0; off < in.len; off += chunk) {
 				prof_process__feed(&p, in.data + off, SCX_MIN(chunk, in.len - off),
 						   &out);
-				scx_buf_reset(&out);	/* written to the file here */
+				scx_buf_reset(&out); /* written to the file here */
 			}
 			prof_process__finish(&p, &out);
 			prof_process__free(&p);
@@ -69,7 +69,8 @@ int main(int argc, char **argv)
 			struct prof_extract *x = prof_extract__new(&o, err, sizeof(err));
 
 			for (size_t off = 0; off < in.len; off += chunk)
-				if (prof_extract__feed(x, in.data + off, SCX_MIN(chunk, in.len - off)))
+				if (prof_extract__feed(x, in.data + off,
+						       SCX_MIN(chunk, in.len - off)))
 					return fprintf(stderr, "%s\n", prof_extract__error(x)), 1;
 			prof_extract__finish(x);
 			scx_buf_reset(&out);
@@ -79,8 +80,8 @@ int main(int argc, char **argv)
 		t[r] = cpu_now() - t0;
 	}
 	qsort(t, (size_t)reps, sizeof(t[0]), dcmp);
-	printf("%s: %zu lines, %zu bytes, median %.3f s, %.2fM lines/s, %.0f MB/s\n", argv[1], lines,
-	       in.len, t[reps / 2], (double)lines / t[reps / 2] / 1e6,
+	printf("%s: %zu lines, %zu bytes, median %.3f s, %.2fM lines/s, %.0f MB/s\n", argv[1],
+	       lines, in.len, t[reps / 2], (double)lines / t[reps / 2] / 1e6,
 	       (double)in.len / t[reps / 2] / 1e6);
 	scx_buf_free(&in);
 	scx_buf_free(&out);

@@ -36,8 +36,10 @@ static uint64_t rnd(void)
 
 static void comm(char *d, int pid)
 {
-	static const char *const names[] = { "postgres", "nginx", "java", "kworker/u16:2", "rcu_sched",
-					     "ksoftirqd", "cc1", "make", "python3", "redis-server" };
+	static const char *const names[] = {
+		"postgres",  "nginx", "java", "kworker/u16:2", "rcu_sched",
+		"ksoftirqd", "cc1",   "make", "python3",       "redis-server",
+	};
 
 	snprintf(d, SCX_COMM_LEN, "%s", names[(pid / 4) % SCX_ARRAY_SIZE(names)]);
 }
@@ -46,16 +48,16 @@ static struct scx_writer *w;
 static bool ordered;
 struct step_event {
 	struct scx_event e;
-	size_t seq;		/* equal times keep the order they were made in */
+	size_t seq; /* equal times keep the order they were made in */
 };
-static struct step_event *step_ev;	/* -O: the events of the current step */
+static struct step_event *step_ev; /* -O: the events of the current step */
 static size_t step_n, step_cap;
 
 static void write_event(const struct scx_event *e)
 {
 	if (scx_writer__event(w, e) < 0) {
 		scx_writer__close(w);
-		exit(0);	/* reader went away */
+		exit(0); /* reader went away */
 	}
 }
 
@@ -105,19 +107,40 @@ int main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "c:N:l:s:r:f:L:ORS:")) != -1) {
 		switch (c) {
-		case 'c': cpus = atoi(optarg); break;
-		case 'N': nodes = atoi(optarg); break;
-		case 'l': llc_cpus = atoi(optarg); break;
-		case 's': secs = atoi(optarg); break;
-		case 'r': rate = atoi(optarg); break;
-		case 'f': scx_format_parse(optarg, &wo.format); break;
-		case 'L': lost = atoi(optarg); break;
-		case 'O': ordered = true; break;
-		case 'R': realtime = true; break;
-		case 'S': rng = strtoull(optarg, NULL, 0) | 1; break;
+		case 'c':
+			cpus = atoi(optarg);
+			break;
+		case 'N':
+			nodes = atoi(optarg);
+			break;
+		case 'l':
+			llc_cpus = atoi(optarg);
+			break;
+		case 's':
+			secs = atoi(optarg);
+			break;
+		case 'r':
+			rate = atoi(optarg);
+			break;
+		case 'f':
+			scx_format_parse(optarg, &wo.format);
+			break;
+		case 'L':
+			lost = atoi(optarg);
+			break;
+		case 'O':
+			ordered = true;
+			break;
+		case 'R':
+			realtime = true;
+			break;
+		case 'S':
+			rng = strtoull(optarg, NULL, 0) | 1;
+			break;
 		default:
-			fprintf(stderr, "usage: top-gen [-c CPUS] [-N NODES] [-l LLC_CPUS] [-s SECONDS] "
-					"[-r RATE] [-f FORMAT] [-L LOST] [-O] [-R] [-S SEED]\n");
+			fprintf(stderr,
+				"usage: top-gen [-c CPUS] [-N NODES] [-l LLC_CPUS] [-s SECONDS] "
+				"[-r RATE] [-f FORMAT] [-L LOST] [-O] [-R] [-S SEED]\n");
 			return 2;
 		}
 	}
@@ -163,7 +186,8 @@ int main(int argc, char **argv)
 			double phase = (double)s / 3000.0 + cpu * 0.7;
 
 			busy = (unsigned)(busy * (0.55 + 0.45 * sin(phase)));
-			uint64_t lat = 2000 + (r >> 8) % 50000, run = busy * (900 + (r >> 20) % 200);
+			uint64_t lat = 2000 + (r >> 8) % 50000,
+				 run = busy * (900 + (r >> 20) % 200);
 
 			if ((r >> 32) % 1000 >= rate)
 				continue;
@@ -182,7 +206,8 @@ int main(int argc, char **argv)
 				e.cpu = (int)cpu;
 				e.mig.pid = pid;
 				e.mig.tgid = tgid;
-				e.mig.orig_cpu = (int)((cpu + ((r >> 44) % 2 ? cpus / nodes : 1)) % cpus);
+				e.mig.orig_cpu =
+					(int)((cpu + ((r >> 44) % 2 ? cpus / nodes : 1)) % cpus);
 				e.mig.dest_cpu = (int)cpu;
 				comm(e.mig.comm, pid);
 				put(&e);
@@ -196,7 +221,8 @@ int main(int argc, char **argv)
 			strcpy(e.sw.prev_comm, "swapper");
 			comm(e.sw.next_comm, pid);
 			e.sw.next_prio = 120;
-			e.sw.dsq_id = (r >> 50) % 4 ? (uint64_t)(cpu / llc_cpus) : 0x8000000000000002ull;
+			e.sw.dsq_id =
+				(r >> 50) % 4 ? (uint64_t)(cpu / llc_cpus) : 0x8000000000000002ull;
 			e.sw.dsq_lat_ns = lat / 2;
 			e.sw.dsq_depth = (unsigned)((r >> 52) % 6);
 			e.sw.dsq_vtime = base / 1000;

@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 			v.escapes = v.color = !batch;
 			v.rows = batch ? 0 : 70;
 			v.cols = batch ? 0 : 240;
-			top_render(&b, &model, &v);	/* warm up */
+			top_render(&b, &model, &v); /* warm up */
 			t0 = scx_now_mono_ns();
 			for (int i = 0; i < iters; i++) {
 				scx_buf_reset(&b);

@@ -24,8 +24,8 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* Set by lib/capture/kagg.c before load. */
-const volatile __u32 nr_cpus = 1;		/* slots per generation */
-const volatile __u32 sw_state_arg = 1;		/* sched_switch has the prev_state argument */
+const volatile __u32 nr_cpus = 1;      /* slots per generation */
+const volatile __u32 sw_state_arg = 1; /* sched_switch has the prev_state argument */
 const volatile __s32 cpu_llc[KAGG_MAX_CPUS] = {};
 const volatile __s32 cpu_node[KAGG_MAX_CPUS] = {};
 
@@ -36,7 +36,7 @@ __u64 drops[KD__COUNT];
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 2);		/* 2 * nr_cpus, set at load */
+	__uint(max_entries, 2); /* 2 * nr_cpus, set at load */
 	__type(key, __u32);
 	__type(value, struct kagg_slot);
 } slots SEC(".maps");
@@ -50,9 +50,9 @@ struct {
 
 /* What only the CPU itself touches. */
 struct kagg_own {
-	__u64 run_start;	/* the running task switched in */
-	__u64 acct_ts;		/* busy/idle counted up to here */
-	__u32 known, curr;	/* a switch was seen; pid running */
+	__u64 run_start;   /* the running task switched in */
+	__u64 acct_ts;	   /* busy/idle counted up to here */
+	__u32 known, curr; /* a switch was seen; pid running */
 };
 
 struct {
@@ -65,9 +65,9 @@ struct {
 enum { TS_UNKNOWN = 0, TS_RUNNING, TS_RUNNABLE, TS_ASLEEP };
 
 struct kagg_task {
-	__u64 runnable_ts;	/* became runnable, 0: not */
-	__u64 waking_ts;	/* sched_waking of this runnable period, 0: none */
-	__u32 qcpu1;		/* queue it waits on + 1, 0: none (storage starts zeroed) */
+	__u64 runnable_ts; /* became runnable, 0: not */
+	__u64 waking_ts;   /* sched_waking of this runnable period, 0: none */
+	__u32 qcpu1;	   /* queue it waits on + 1, 0: none (storage starts zeroed) */
 	__u32 state;
 };
 
@@ -233,10 +233,11 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 		nt = task_of(next);
 		if (nt) {
 			if (nt->state == TS_RUNNABLE) {
-				kagg_hist_add(s, KH_RQ_DELAY, ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0);
+				kagg_hist_add(s, KH_RQ_DELAY,
+					      ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0);
 				if (nt->waking_ts)
 					kagg_hist_add(s, KH_WAKE_LAT,
-						 ts >= nt->waking_ts ? ts - nt->waking_ts : 0);
+						      ts >= nt->waking_ts ? ts - nt->waking_ts : 0);
 			}
 			if (nt->qcpu1 && nt->qcpu1 <= nr_cpus)
 				nq = QC(g, nt->qcpu1 - 1);
@@ -277,11 +278,12 @@ static __always_inline void wake(struct task_struct *p, int counter)
 	if (!p->pid || !(t = task_of(p)))
 		return;
 	if (t->state == TS_RUNNING || t->state == TS_RUNNABLE)
-		return;		/* spurious: it never slept */
+		return; /* spurious: it never slept */
 	cpu = task_cpu(p);
 	t->state = TS_RUNNABLE;
 	t->runnable_ts = t->waking_ts = ts;
-	if (!(s = slot_of(cpu)) || cpu >= KAGG_MAX_CPUS || !(g = bpf_map_lookup_elem(&glob, &zero))) {
+	if (!(s = slot_of(cpu)) || cpu >= KAGG_MAX_CPUS ||
+	    !(g = bpf_map_lookup_elem(&glob, &zero))) {
 		drop(KD_CPU);
 		return;
 	}

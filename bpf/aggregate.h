@@ -21,42 +21,42 @@
 #include <linux/types.h>
 #endif
 
-#define KAGG_SUB_BITS 6		/* SCX_HIST_SUB_BITS */
+#define KAGG_SUB_BITS 6 /* SCX_HIST_SUB_BITS */
 #define KAGG_EXACT (2u << KAGG_SUB_BITS)
 /*
  * Buckets kept: indices below 2048 are the values below 2^37 ns (137 s).
  * Larger values go to the last bucket and are counted in 'clamped'.
  */
 #define KAGG_NR_BUCKETS 2048
-#define KAGG_BLOCK_BITS 6	/* one bit of 'used' per 64 buckets */
-#define KAGG_MAX_CPUS 1024	/* cpus past this are counted in 'dropped_cpu' */
+#define KAGG_BLOCK_BITS 6  /* one bit of 'used' per 64 buckets */
+#define KAGG_MAX_CPUS 1024 /* cpus past this are counted in 'dropped_cpu' */
 
 enum kagg_hist {
-	KH_WAKE_LAT,		/* sched_waking -> switch-in */
-	KH_RQ_DELAY,		/* runnable (woken or preempted) -> switch-in */
-	KH_SLICE,		/* time on CPU per switch */
+	KH_WAKE_LAT, /* sched_waking -> switch-in */
+	KH_RQ_DELAY, /* runnable (woken or preempted) -> switch-in */
+	KH_SLICE,    /* time on CPU per switch */
 	KH__COUNT
 };
 
 enum kagg_counter {
-	KC_SWITCHES,		/* switch-outs of tasks (pid != 0) */
+	KC_SWITCHES, /* switch-outs of tasks (pid != 0) */
 	KC_VOLUNTARY,
-	KC_INVOLUNTARY,		/* prev was runnable (R, R+) */
-	KC_SLICES,		/* switch-ins of tasks */
-	KC_WAKEUPS,		/* sched_waking, on the target CPU */
-	KC_WAKEUPS_NEW,		/* sched_wakeup_new, on the target CPU */
-	KC_MIGRATIONS,		/* on the destination CPU */
+	KC_INVOLUNTARY, /* prev was runnable (R, R+) */
+	KC_SLICES,	/* switch-ins of tasks */
+	KC_WAKEUPS,	/* sched_waking, on the target CPU */
+	KC_WAKEUPS_NEW, /* sched_wakeup_new, on the target CPU */
+	KC_MIGRATIONS,	/* on the destination CPU */
 	KC_MIGR_CROSS_LLC,
 	KC_MIGR_CROSS_NODE,
-	KC_BUSY_NS,		/* a task ran, from the first switch on */
-	KC_IDLE_NS,		/* the idle task ran */
+	KC_BUSY_NS, /* a task ran, from the first switch on */
+	KC_IDLE_NS, /* the idle task ran */
 	KC__COUNT
 };
 
 struct kagg_hist_hdr {
-	__u64 count, sum, min, max;	/* min, max: valid when count != 0 */
-	__u64 used;			/* bit i: buckets [64i, 64i+64) may be non-zero */
-	__u64 clamped;			/* values past the last bucket */
+	__u64 count, sum, min, max; /* min, max: valid when count != 0 */
+	__u64 used;		    /* bit i: buckets [64i, 64i+64) may be non-zero */
+	__u64 clamped;		    /* values past the last bucket */
 };
 
 /* One CPU's interval (one generation). */
@@ -74,28 +74,28 @@ struct kagg_slot {
  */
 struct kagg_qcpu {
 	__u32 nr_queued;
-	__u8 known, busy;	/* a switch was seen; a task runs */
+	__u8 known, busy; /* a switch was seen; a task runs */
 	__u8 _pad[2];
-	__u64 depth_ts;		/* rq_depth_ns counted up to here */
-	__u64 wc_mark;		/* idle with nothing queued: wc_clock then */
-	__u64 rq_depth_ns;	/* integral of nr_queued */
-	__u64 rq_depth_max;	/* since load */
+	__u64 depth_ts;	    /* rq_depth_ns counted up to here */
+	__u64 wc_mark;	    /* idle with nothing queued: wc_clock then */
+	__u64 rq_depth_ns;  /* integral of nr_queued */
+	__u64 rq_depth_max; /* since load */
 	__u64 wc_loss_ns;
 };
 
 struct kagg_glob {
 	struct bpf_spin_lock lock;
 	__u32 _pad;
-	__u64 wc_clock;		/* advances while a task waits on a busy CPU */
-	__u64 wc_ts;		/* wc_clock is counted up to here */
-	__u64 wc_waiting;	/* tasks queued on busy CPUs */
+	__u64 wc_clock;	  /* advances while a task waits on a busy CPU */
+	__u64 wc_ts;	  /* wc_clock is counted up to here */
+	__u64 wc_waiting; /* tasks queued on busy CPUs */
 	struct kagg_qcpu c[KAGG_MAX_CPUS];
 };
 
 /* Global counts of what the programs could not account. */
 enum kagg_drop {
-	KD_TASK,		/* no task storage for a task (allocation failed) */
-	KD_CPU,			/* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
+	KD_TASK, /* no task storage for a task (allocation failed) */
+	KD_CPU,	 /* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
 	KD__COUNT
 };
 
@@ -104,11 +104,26 @@ static inline unsigned kagg_msb(__u64 v)
 {
 	unsigned r = 0;
 
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 32) {
+		v >>= 32;
+		r += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		r += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
 	if (v >> 1)
 		r += 1;
 	return r;

@@ -27,18 +27,18 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* Set by lib/capture.c before load. */
-const volatile __u32 stage_on = 1;		/* stage records per CPU */
-const volatile __u64 flush_ns = 50000000;	/* oldest staged record's max age */
+const volatile __u32 stage_on = 1;	  /* stage records per CPU */
+const volatile __u64 flush_ns = 50000000; /* oldest staged record's max age */
 const volatile __u64 wakeup_bytes = 256 * 1024;
-const volatile __u32 sample_n = 0;		/* keep 1 in N, 0/1: all */
+const volatile __u32 sample_n = 0; /* keep 1 in N, 0/1: all */
 const volatile __s32 filter_pid = 0;
 const volatile __s32 filter_tgid = 0;
 const volatile __u32 filter_comm_on = 0;
 const volatile __u64 filter_comm[2] = {};
 const volatile __u32 filter_cpus_on = 0;
 const volatile __u64 filter_cpus[EV_MAX_CPUS / 64] = {};
-const volatile __u32 cgroup_on = 0;		/* cgroup v2 is mounted: read tasks' cgroup ids */
-const volatile __u32 sw_state_arg = 1;		/* sched_switch has the prev_state argument */
+const volatile __u32 cgroup_on = 0;    /* cgroup v2 is mounted: read tasks' cgroup ids */
+const volatile __u32 sw_state_arg = 1; /* sched_switch has the prev_state argument */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -119,7 +119,7 @@ static __always_inline void emit(void *rec, __u32 size, bool idle)
 	if (st->len + size > STAGE_CAP)
 		stage_flush(st);
 	off = st->len;
-	if (off > STAGE_CAP - size) {	/* cannot happen after the flush */
+	if (off > STAGE_CAP - size) { /* cannot happen after the flush */
 		stat_add(EV_STAT_LOST, 1);
 		st->busy = 0;
 		return;
@@ -315,7 +315,7 @@ struct scx_tctx {
 	__u64 insert_ts;
 	__u64 dsq_id;
 	__u64 vtime;
-	__u64 slice_in;		/* slice left when the task last switched in */
+	__u64 slice_in; /* slice left when the task last switched in */
 };
 
 /* Keyed by pid (kprobes cannot use task storage); sized to 1 without sched_ext. */

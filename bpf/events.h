@@ -16,15 +16,15 @@
 #define EV_COMM_LEN 16
 #define EV_PATH_LEN 128
 #define EV_NAME_LEN 32
-#define EV_MSG_LEN 72		/* sched_ext exit message, truncated */
-#define EV_MAX_CPUS 16384		/* --cpus bitmap; SCX_MAX_CPUS of lib/core/event.h */
-#define EV_STAGE_SIZE 4096		/* per-CPU staging buffer, a power of two */
-#define EV_MAX_REC 256			/* no record is larger */
+#define EV_MSG_LEN 72	   /* sched_ext exit message, truncated */
+#define EV_MAX_CPUS 16384  /* --cpus bitmap; SCX_MAX_CPUS of lib/core/event.h */
+#define EV_STAGE_SIZE 4096 /* per-CPU staging buffer, a power of two */
+#define EV_MAX_REC 256	   /* no record is larger */
 
 /* Record kinds (ev_hdr.type); not the wire kinds of lib/event.h. */
 enum ev_kind {
 	EVK_SWITCH = 1,
-	EVK_SWITCH_SCX,		/* switch + sched_ext data */
+	EVK_SWITCH_SCX, /* switch + sched_ext data */
 	EVK_WAKING,
 	EVK_WAKEUP,
 	EVK_WAKEUP_NEW,
@@ -33,7 +33,7 @@ enum ev_kind {
 	EVK_EXEC,
 	EVK_EXIT,
 	EVK_FREE,
-	EVK_SOFTIRQ_ENTRY,	/* hdr.aux = vec */
+	EVK_SOFTIRQ_ENTRY, /* hdr.aux = vec */
 	EVK_SOFTIRQ_EXIT,
 	EVK_IPI_SEND,
 	EVK_IPI_ENTRY,
@@ -45,7 +45,7 @@ enum ev_kind {
 	EVK_SCX_ENABLE,
 	EVK_SCX_DISABLE,
 	EVK_DSQ_INSERT,
-	EVK_SCX_DUMP,		/* one line of a sched_ext debug dump */
+	EVK_SCX_DUMP, /* one line of a sched_ext debug dump */
 	EVK__COUNT
 };
 
@@ -65,15 +65,15 @@ enum ev_sel {
 	EVS_FREQ = 1u << 11,
 	EVS_IDLE = 1u << 12,
 	EVS_CPUHP = 1u << 13,
-	EVS_SCX = 1u << 14,	/* scx_enable/disable, dsq_insert, DSQ data on switches */
+	EVS_SCX = 1u << 14, /* scx_enable/disable, dsq_insert, DSQ data on switches */
 };
 
 struct ev_hdr {
-	__u64 ts;		/* bpf_ktime_get_boot_ns() */
-	__u16 type;		/* enum ev_kind */
-	__u16 size;		/* bytes of this record, header included */
+	__u64 ts;   /* bpf_ktime_get_boot_ns() */
+	__u16 type; /* enum ev_kind */
+	__u16 size; /* bytes of this record, header included */
 	__u16 cpu;
-	__u16 aux;		/* switch: prev_state; softirq: vec */
+	__u16 aux; /* switch: prev_state; softirq: vec */
 };
 
 struct ev_switch {
@@ -83,7 +83,7 @@ struct ev_switch {
 	__u32 _pad;
 	char prev_comm[EV_COMM_LEN];
 	char next_comm[EV_COMM_LEN];
-	__u64 prev_cgroup, next_cgroup;	/* cgroup v2 ids, 0 unknown (idle, or cgroup_on off) */
+	__u64 prev_cgroup, next_cgroup; /* cgroup v2 ids, 0 unknown (idle, or cgroup_on off) */
 };
 
 struct ev_switch_scx {
@@ -146,7 +146,7 @@ struct ev_ipi {
 struct ev_cpuval {
 	struct ev_hdr h;
 	__u32 cpu_id;
-	__u32 val;		/* kHz or idle state */
+	__u32 val; /* kHz or idle state */
 };
 
 struct ev_cpuhp {
@@ -159,7 +159,7 @@ struct ev_cpuhp {
 struct ev_scx_ops {
 	struct ev_hdr h;
 	char name[EV_NAME_LEN];
-	__s32 exit_kind;	/* the kernel's enum scx_exit_kind, 0 if unknown */
+	__s32 exit_kind; /* the kernel's enum scx_exit_kind, 0 if unknown */
 	__u32 _pad;
 	__s64 exit_code;
 	char msg[EV_MSG_LEN];
@@ -185,19 +185,19 @@ struct ev_scx_dump {
 
 /* The per-CPU staging buffer (map 'stage'); user space drains it at stop. */
 struct ev_stage {
-	__u32 len;		/* bytes used in buf */
-	__u32 nr;		/* records in buf */
-	__u32 busy;		/* an append is in progress (nesting guard) */
+	__u32 len;  /* bytes used in buf */
+	__u32 nr;   /* records in buf */
+	__u32 busy; /* an append is in progress (nesting guard) */
 	__u32 _pad;
-	__u64 first_ts;		/* ts of the oldest staged record */
+	__u64 first_ts; /* ts of the oldest staged record */
 	__u8 buf[EV_STAGE_SIZE];
 };
 
 /* Per-CPU counters (map 'stats') */
 enum ev_stat {
-	EV_STAT_LOST = 0,	/* records lost: ring buffer full */
-	EV_STAT_EMITTED,	/* records handed to the ring buffer */
-	EV_STAT_NESTED,		/* records that bypassed staging (nesting) */
+	EV_STAT_LOST = 0, /* records lost: ring buffer full */
+	EV_STAT_EMITTED,  /* records handed to the ring buffer */
+	EV_STAT_NESTED,	  /* records that bypassed staging (nesting) */
 	EV_STAT__COUNT
 };
 
@@ -209,7 +209,7 @@ enum ev_stat {
  * Shared by the BPF program and the unit test that checks it.
  */
 #define EV_TASK_REPORT 0x7f
-#define EV_TASK_IDLE 0x402		/* TASK_UNINTERRUPTIBLE | TASK_NOLOAD */
+#define EV_TASK_IDLE 0x402 /* TASK_UNINTERRUPTIBLE | TASK_NOLOAD */
 #define EV_TASK_RTLOCK_WAIT 0x1000
 #define EV_TASK_REPORT_IDLE 0x80
 #define EV_TASK_REPORT_MAX 0x100

@@ -30,7 +30,7 @@ __u64 dropped;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);	/* resized by user space */
+	__uint(max_entries, 1 << 20); /* resized by user space */
 } events SEC(".maps");
 
 static __always_inline void emit(__u64 hints, __s32 map_fd, __s32 key, __u32 src)

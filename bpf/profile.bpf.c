@@ -40,7 +40,8 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	s->pad = 0;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 	s->kstack_bytes = bpf_get_stack(ctx, s->kstack, sizeof(s->kstack), 0);
-	s->ustack_bytes = tgid ? bpf_get_stack(ctx, s->ustack, sizeof(s->ustack), BPF_F_USER_STACK) : 0;
+	s->ustack_bytes =
+		tgid ? bpf_get_stack(ctx, s->ustack, sizeof(s->ustack), BPF_F_USER_STACK) : 0;
 	bpf_ringbuf_submit(s, 0);
 	return 0;
 }

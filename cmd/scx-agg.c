@@ -23,9 +23,20 @@
 #include "core/util.h"
 #include "perfetto/perfetto_read.h"
 
-enum { OPT_ONCE = 256, OPT_TOPOLOGY, OPT_NO_SNAPSHOT, OPT_REORDER, OPT_TEXTFILE, OPT_SUMMARY,
-       OPT_ALPHA, OPT_MIN_CHANGE, OPT_CG_DEPTH, OPT_CG_TOP, OPT_CG_SORT,
-       OPT_MAX_TASKS };
+enum {
+	OPT_ONCE = 256,
+	OPT_TOPOLOGY,
+	OPT_NO_SNAPSHOT,
+	OPT_REORDER,
+	OPT_TEXTFILE,
+	OPT_SUMMARY,
+	OPT_ALPHA,
+	OPT_MIN_CHANGE,
+	OPT_CG_DEPTH,
+	OPT_CG_TOP,
+	OPT_CG_SORT,
+	OPT_MAX_TASKS
+};
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 /* not const: -r's completion words come from the report table (report_help()) */
@@ -50,11 +61,12 @@ static struct scx_opt opts[] = {
 	  "ndjson text prometheus openmetrics" },
 	{ 'H', "human", NULL, "same as --format text" },
 	{ OPT_NO_SNAPSHOT, "no-snapshot", NULL, "print only the reports, not the group snapshots" },
-	{ OPT_SUMMARY, "summary", NULL, "one compact summary record per interval, for scx-agg diff" },
+	{ OPT_SUMMARY, "summary", NULL,
+	  "one compact summary record per interval, for scx-agg diff" },
 	{ OPT_REORDER, "reorder", "DURATION",
 	  "sort events within this window once any arrives out of order (default 100ms for scx-events, else 0)" },
-	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON overriding the stream's and this machine's",
-	  "@file" },
+	{ OPT_TOPOLOGY, "topology", "FILE",
+	  "topology JSON overriding the stream's and this machine's", "@file" },
 	{ OPT_MAX_TASKS, "max-tasks", "N",
 	  "track at most N tasks, forgetting the least recently seen (default 65536)" },
 	{ 'o', "output", "FILE", "write to FILE instead of stdout", "@file" },
@@ -112,11 +124,11 @@ struct ctx {
 	int fd;
 	struct scx_buf out;
 	int werr;
-	struct scx_prom *prom;		/* -f prometheus or --textfile */
+	struct scx_prom *prom; /* -f prometheus or --textfile */
 	const char *textfile;
 	struct scx_buf tf;
-	int tf_err;			/* the last textfile error, warned once */
-	struct scx_ksnap ksnap;		/* the last kernel snapshot read */
+	int tf_err;		/* the last textfile error, warned once */
+	struct scx_ksnap ksnap; /* the last kernel snapshot read */
 	uint64_t nr_ksnaps, nr_events;
 };
 
@@ -130,8 +142,8 @@ static int add_ksnap(struct ctx *c, struct scx_agg *a, struct scx_reader *r, con
 	char err[256];
 
 	if (c->nr_reports)
-		scx_die(SCX_EXIT_USAGE, "%s: report '%s' needs single events: %s",
-			path, c->reports[0]->name, SCX_AGG_KSNAP_NO_EVENTS);
+		scx_die(SCX_EXIT_USAGE, "%s: report '%s' needs single events: %s", path,
+			c->reports[0]->name, SCX_AGG_KSNAP_NO_EVENTS);
 	if (scx_ksnap_from_json(scx_reader__doc(r), &c->ksnap, err, sizeof(err))) {
 		scx_warn("%s: %s", path, err);
 		return -EINVAL;
@@ -273,7 +285,8 @@ static const struct scx_opt diff_opts[] = {
 	  "ndjson text openmetrics" },
 	{ 'H', "human", NULL, "same as --format text" },
 	{ 'n', "limit", "N", "rows of the comparison (default 20, 0 for all)" },
-	{ OPT_ALPHA, "alpha", "P", "a change is beyond noise when its p-value is below P (default 0.01)" },
+	{ OPT_ALPHA, "alpha", "P",
+	  "a change is beyond noise when its p-value is below P (default 0.01)" },
 	{ OPT_MIN_CHANGE, "min-change", "PCT",
 	  "... and it is at least PCT percent of A's value (default 5)" },
 	{ OPT_TOPOLOGY, "topology", "FILE", "topology JSON for inputs that carry none", "@file" },
@@ -287,7 +300,8 @@ static const struct scx_cmd diff_cmd = {
 	.args = "A B",
 	.summary = "Compare two captures, recordings, Perfetto traces or --summary files.",
 	.opts = diff_opts,
-	.footer = "Exit status: 0 no regression beyond noise, 3 regressions found, 1 error, 2 usage.\n",
+	.footer =
+		"Exit status: 0 no regression beyond noise, 3 regressions found, 1 error, 2 usage.\n",
 };
 
 #define EXIT_REGRESSION 3
@@ -319,8 +333,12 @@ static int diff_event(void *arg, const struct scx_event *e)
 	struct diff_in *in = arg;
 
 	if (!in->agg) {
-		struct scx_agg_opts o = { .by = SCX_SUMMARY_BY, .need = SCX_SUMMARY_NEED,
-					  .emit = diff_on_snap, .ctx = in };
+		struct scx_agg_opts o = {
+			.by = SCX_SUMMARY_BY,
+			.need = SCX_SUMMARY_NEED,
+			.emit = diff_on_snap,
+			.ctx = in,
+		};
 
 		if (!(in->agg = scx_agg__new(in->topo, &o)))
 			scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
@@ -525,8 +543,10 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			if (scx_agg_parse_by(arg, &ao.by))
-				scx_usage_error(&cmd, "bad --by '%s': use cpu,llc,node,pid,tgid,comm,dsq,"
-						"cgroup", arg);
+				scx_usage_error(&cmd,
+						"bad --by '%s': use cpu,llc,node,pid,tgid,comm,dsq,"
+						"cgroup",
+						arg);
 			by_given = true;
 			break;
 		case OPT_CG_DEPTH:
@@ -546,8 +566,10 @@ int main(int argc, char **argv)
 				if (!strcmp(arg, scx_agg_cgsort_names[k]))
 					break;
 			if (k == SCX_AGG_CGSORT__COUNT)
-				scx_usage_error(&cmd, "bad cgroup sort '%s': busy, rq-delay, rq-p99, "
-						"wakeups or switches", arg);
+				scx_usage_error(&cmd,
+						"bad cgroup sort '%s': busy, rq-delay, rq-p99, "
+						"wakeups or switches",
+						arg);
 			ao.cgroup_sort = k;
 			break;
 		}
@@ -614,7 +636,9 @@ int main(int argc, char **argv)
 		if (scx_same_file(argv[i], out_path))
 			scx_die(SCX_EXIT_USAGE, "'%s' is both an input and the output", out_path);
 	if (c.fmt == FMT_PROMETHEUS && c.nr_reports)
-		scx_usage_error(&cmd, "reports are per-interval tables: use -f openmetrics or ndjson for them");
+		scx_usage_error(
+			&cmd,
+			"reports are per-interval tables: use -f openmetrics or ndjson for them");
 	if (c.textfile) {
 		char msg[4400];
 
@@ -704,11 +728,15 @@ int main(int argc, char **argv)
 					char *end;
 					double v = strtod(eq + 1, &end);
 
-					snprintf(name, sizeof(name), "%.*s", (int)(eq - thr[k]), thr[k]);
-					if (end == eq + 1 || *end || scx_agg__set_threshold(a, name, v))
-						scx_usage_error(&cmd, "bad threshold '%s' (a known name "
+					snprintf(name, sizeof(name), "%.*s", (int)(eq - thr[k]),
+						 thr[k]);
+					if (end == eq + 1 || *end ||
+					    scx_agg__set_threshold(a, name, v))
+						scx_usage_error(&cmd,
+								"bad threshold '%s' (a known name "
 								"and a number from 0; percentages "
-								"to 100)", thr[k]);
+								"to 100)",
+								thr[k]);
 				}
 			}
 			if (st == SCX_READ_OTHER && scx_reader__doc(r) &&
@@ -732,7 +760,8 @@ int main(int argc, char **argv)
 			if (st != SCX_READ_EVENT)
 				continue;
 			if (c.nr_ksnaps)
-				scx_die(SCX_EXIT_FAIL, "the input mixes events and kernel snapshots");
+				scx_die(SCX_EXIT_FAIL,
+					"the input mixes events and kernel snapshots");
 			c.nr_events++;
 			scx_lost_tally__add(&lost, &e);
 			if ((err = scx_agg__add(a, &e)))
@@ -743,9 +772,10 @@ int main(int argc, char **argv)
 
 			/* kernel snapshots and cgroup records are JSON records the reader
 			 * passed on, not unknown */
-			scx_agg__note_unknown(a, scx_reader__skipped(r) - cgroup_recs -
-						 SCX_MIN(scx_reader__skipped(r) - cgroup_recs,
-							 c.nr_ksnaps - ks0));
+			scx_agg__note_unknown(a,
+					      scx_reader__skipped(r) - cgroup_recs -
+						      SCX_MIN(scx_reader__skipped(r) - cgroup_recs,
+							      c.nr_ksnaps - ks0));
 			/* lost counts only the trailer knows (no LOST record carried them) */
 			for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
 				uint64_t n = scx_lost_tally__unseen(&lost, tr, k);

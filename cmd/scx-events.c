@@ -26,13 +26,22 @@
  * (backlog above --wakeup); every wakeup is a switch of our own in the trace. */
 #define POLL_MS 50
 
-enum { OPT_WAKEUP = 256, OPT_NO_STAGE, OPT_FLUSH, OPT_AGGREGATE, OPT_NO_CGROUPS, OPT_FLIGHT,
-       OPT_FLIGHT_LAT, OPT_FLIGHT_STOP };
+enum {
+	OPT_WAKEUP = 256,
+	OPT_NO_STAGE,
+	OPT_FLUSH,
+	OPT_AGGREGATE,
+	OPT_NO_CGROUPS,
+	OPT_FLIGHT,
+	OPT_FLIGHT_LAT,
+	OPT_FLIGHT_STOP
+};
 
 #define DEFAULT_AGG_INTERVAL_NS 15000000000ull
 
 static const struct scx_opt options[] = {
-	{ 'd', "duration", "SECONDS", "stop after this long (30, 1.5s, 250ms); default: until SIGINT" },
+	{ 'd', "duration", "SECONDS",
+	  "stop after this long (30, 1.5s, 250ms); default: until SIGINT" },
 	{ 'e', "events", "LIST", "events to capture, comma-separated (default all)",
 	  SCX_CAP_EVENT_WORDS },
 	{ 'p', "pid", "PID", "only events about this thread id" },
@@ -42,8 +51,10 @@ static const struct scx_opt options[] = {
 	{ 's', "sample", "N", "keep 1 event in N (default: every event)" },
 	{ 'f', "format", "FORMAT", "output format (default ndjson)", "ndjson binary" },
 	{ 'z', "compress", "METHOD", "compress the output", "none gzip zstd" },
-	{ 'o', "output", "FILE", "write to FILE (default: standard output); with --flight, "
-	  "the directory for the windows (default .)", "@file" },
+	{ 'o', "output", "FILE",
+	  "write to FILE (default: standard output); with --flight, "
+	  "the directory for the windows (default .)",
+	  "@file" },
 	{ 'm', "ring-size", "SIZE", "BPF ring buffer size, a power of two (default 64M)" },
 	{ OPT_WAKEUP, "wakeup", "SIZE", "backlog that wakes the reader early (default 256K)" },
 	{ OPT_FLUSH, "flush", "DURATION", "max time a record stays staged per CPU (default 50ms)" },
@@ -51,7 +62,8 @@ static const struct scx_opt options[] = {
 	{ OPT_AGGREGATE, "aggregate", NULL,
 	  "count in the kernel: one kernel_snapshot record per interval instead of events" },
 	{ 'I', "interval", "DURATION", "--aggregate: snapshot interval (default 15s)" },
-	{ OPT_NO_CGROUPS, "no-cgroups", NULL, "leave out the tasks' cgroup ids and cgroup records" },
+	{ OPT_NO_CGROUPS, "no-cgroups", NULL,
+	  "leave out the tasks' cgroup ids and cgroup records" },
 	{ OPT_FLIGHT, "flight", "DURATION,SIZE",
 	  "flight recorder: keep the last DURATION of events in SIZE of memory, write them "
 	  "out when triggered (10s,256M)" },
@@ -74,16 +86,17 @@ static const struct scx_cmd cmd = {
 	.summary = "Capture live scheduler events with BPF as an NDJSON or binary stream.",
 	.opts = options,
 	.old = old_spellings,
-	.footer = "Events: switch waking wakeup wakeup_new migrate fork exec exit free softirq ipi\n"
-		  "frequency idle cpuhp scx; groups: sched process cpu all.\n"
-		  "Example: scx-events -d 5 -e sched -o trace.ndjson.zst -z zstd\n"
-		  "Flight recorder: scx-events --flight 10s,256M --flight-latency 50ms -o /var/tmp/scx\n"
-		  "writes a window when the sched_ext scheduler exits, on a latency over 50 ms,\n"
-		  "and on SIGUSR1 (scx-mcp's flight_trigger sends it).\n",
+	.footer =
+		"Events: switch waking wakeup wakeup_new migrate fork exec exit free softirq ipi\n"
+		"frequency idle cpuhp scx; groups: sched process cpu all.\n"
+		"Example: scx-events -d 5 -e sched -o trace.ndjson.zst -z zstd\n"
+		"Flight recorder: scx-events --flight 10s,256M --flight-latency 50ms -o /var/tmp/scx\n"
+		"writes a window when the sched_ext scheduler exits, on a latency over 50 ms,\n"
+		"and on SIGUSR1 (scx-mcp's flight_trigger sends it).\n",
 };
 
 static volatile sig_atomic_t stop_sig;
-static volatile sig_atomic_t usr1_pid;	/* sender of a pending SIGUSR1, -1 if unknown */
+static volatile sig_atomic_t usr1_pid; /* sender of a pending SIGUSR1, -1 if unknown */
 
 static void on_signal(int sig)
 {
@@ -97,7 +110,7 @@ static void on_usr1(int sig, siginfo_t *si, void *uc)
 
 struct run {
 	struct scx_writer *w;
-	struct scx_cgroups *cg;		/* names the cgroup ids; NULL without cgroup v2 */
+	struct scx_cgroups *cg; /* names the cgroup ids; NULL without cgroup v2 */
 	struct scx_buf rec;
 	uint64_t counts[SCX_EV__COUNT];
 	uint64_t written;
@@ -105,8 +118,8 @@ struct run {
 	/* --flight */
 	struct scx_flight *flight;
 	struct scx_runqlat lat;
-	uint64_t lat_ns;		/* --flight-latency; 0: off */
-	uint64_t last_lat_ts;		/* latency triggers: one per window length */
+	uint64_t lat_ns;      /* --flight-latency; 0: off */
+	uint64_t last_lat_ts; /* latency triggers: one per window length */
 	bool flight_stop;
 	const char *dir;
 	struct scx_writer_opts wo;
@@ -156,8 +169,8 @@ static int write_window(struct run *r, struct scx_event *t)
 	int err, cerr;
 
 	t->flight.seq = ++r->windows;
-	snprintf(path, sizeof(path), "%s/flight-%03u-%s.%s", r->dir, r->windows,
-		 t->flight.reason, window_ext(&r->wo));
+	snprintf(path, sizeof(path), "%s/flight-%03u-%s.%s", r->dir, r->windows, t->flight.reason,
+		 window_ext(&r->wo));
 	w = scx_writer__open(path, &r->wo);
 	if (!w) {
 		err = -errno;
@@ -182,7 +195,8 @@ static int write_window(struct run *r, struct scx_event *t)
 		return err;
 	}
 	scx_warn("flight window %u (%s): %llu events over %.3f s, %llu dropped by the size "
-		 "bound: %s", r->windows, t->flight.reason, (unsigned long long)t->flight.events,
+		 "bound: %s",
+		 r->windows, t->flight.reason, (unsigned long long)t->flight.events,
 		 (t->ts - t->flight.window_start) / 1e9, (unsigned long long)t->flight.dropped,
 		 path);
 	scx_flight__clear(r->flight);
@@ -336,12 +350,14 @@ static void check_cpus(const uint8_t *mask, const char *arg)
 	struct scx_topo *t = scx_topo__from_sysfs("/sys");
 
 	if (!t)
-		return;		/* the kernel will say what it can */
+		return; /* the kernel will say what it can */
 	for (int cpu = 0; cpu < SCX_MAX_CPUS; cpu++) {
 		if (!(mask[cpu / 8] & (1u << (cpu % 8))) || scx_topo__cpu(t, cpu))
 			continue;
-		scx_usage_error(&cmd, "invalid cpu list '%s': cpu %d is not a possible cpu here "
-				"(0-%d)", arg, cpu, t->max_cpu);
+		scx_usage_error(&cmd,
+				"invalid cpu list '%s': cpu %d is not a possible cpu here "
+				"(0-%d)",
+				arg, cpu, t->max_cpu);
 	}
 	scx_topo__free(t);
 }
@@ -376,7 +392,7 @@ static int open_output(const char *path, uint64_t deadline)
 	}
 }
 
-static uint64_t stop_deadline;	/* -d, monotonic ns; 0: none */
+static uint64_t stop_deadline; /* -d, monotonic ns; 0: none */
 
 /* A stop asked for, by a signal or by -d. */
 static bool stopping(void)
@@ -430,7 +446,8 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 
 	if (!topo)
 		scx_warn("note: cannot read the CPU topology from sysfs: %s; no cross-LLC or "
-			 "cross-node figures", strerror(errno));
+			 "cross-node figures",
+			 strerror(errno));
 	k = scx_kagg__open(topo, msg, sizeof(msg));
 	if (!k)
 		scx_die(SCX_EXIT_FAIL, "%s", msg);
@@ -467,7 +484,8 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 			err = scx_writer__flush(w);
 		if (snap.dropped_tasks || snap.dropped_cpu)
 			scx_warn("interval %llu: %llu tasks and %llu events on unknown cpus not "
-				 "counted", (unsigned long long)snap.seq,
+				 "counted",
+				 (unsigned long long)snap.seq,
 				 (unsigned long long)snap.dropped_tasks,
 				 (unsigned long long)snap.dropped_cpu);
 		if (last)
@@ -535,8 +553,9 @@ static int flight_loop(struct run *r, struct scx_capture *c, uint64_t deadline)
 			 "(a larger --flight SIZE keeps them)",
 			 (unsigned long long)r->flight->dropped_total);
 	if (r->lat.untracked)
-		scx_warn("%llu ready tasks were not followed for --flight-latency: too many at once",
-			 (unsigned long long)r->lat.untracked);
+		scx_warn(
+			"%llu ready tasks were not followed for --flight-latency: too many at once",
+			(unsigned long long)r->lat.untracked);
 	if (scx_capture__lost_total(c))
 		scx_warn("%llu events lost: the ring buffer was full (try a larger --ring-size)",
 			 (unsigned long long)scx_capture__lost_total(c));
@@ -617,8 +636,10 @@ int main(int argc, char **argv)
 			/* the map's size is 32 bits, and the kernel wants a power of two */
 			if (co.ring_size & (co.ring_size - 1) || co.ring_size < 4096 ||
 			    co.ring_size > (2ull << 30))
-				scx_usage_error(&cmd, "invalid ring size '%s': a power of two from "
-						"4K to 2G", arg);
+				scx_usage_error(&cmd,
+						"invalid ring size '%s': a power of two from "
+						"4K to 2G",
+						arg);
 			break;
 		case OPT_WAKEUP:
 			co.wakeup_bytes = parse_size_opt("wakeup size", arg);
@@ -655,8 +676,8 @@ int main(int argc, char **argv)
 			break;
 		}
 		/* what selects or carries events: nothing to do with --aggregate */
-		if ((opt < 256 && strchr("epTCcsm", opt)) || opt == OPT_WAKEUP || opt == OPT_FLUSH ||
-		    opt == OPT_NO_STAGE)
+		if ((opt < 256 && strchr("epTCcsm", opt)) || opt == OPT_WAKEUP ||
+		    opt == OPT_FLUSH || opt == OPT_NO_STAGE)
 			capture_opts = true;
 	}
 	if (optind < argc)
@@ -664,7 +685,8 @@ int main(int argc, char **argv)
 	if (interval_ns && !aggregate)
 		scx_usage_error(&cmd, "--interval goes with --aggregate");
 	if (aggregate && capture_opts)
-		scx_usage_error(&cmd, "--aggregate counts every task on every CPU: event selection, "
+		scx_usage_error(&cmd,
+				"--aggregate counts every task on every CPU: event selection, "
 				"filters, sampling and ring options do not apply");
 	if (!flight_ns && (r.lat_ns || r.flight_stop))
 		scx_usage_error(&cmd, "--flight-latency and --flight-stop need --flight");
@@ -679,9 +701,12 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);	/* a closed terminal: stop with a trailer too */
+	signal(SIGHUP, on_signal); /* a closed terminal: stop with a trailer too */
 	if (flight_ns) {
-		struct sigaction sa = { .sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO | SA_RESTART };
+		struct sigaction sa = {
+			.sa_sigaction = on_usr1,
+			.sa_flags = SA_SIGINFO | SA_RESTART,
+		};
 
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGUSR1, &sa, NULL);
@@ -690,7 +715,8 @@ int main(int argc, char **argv)
 			scx_die(SCX_EXIT_FAIL, "cannot create '%s': %s", r.dir, strerror(errno));
 		r.flight = scx_flight__new(flight_ns, flight_bytes);
 		if (!r.flight)
-			scx_die(SCX_EXIT_FAIL, "cannot set up the flight ring: %s", strerror(errno));
+			scx_die(SCX_EXIT_FAIL, "cannot set up the flight ring: %s",
+				strerror(errno));
 		scx_runqlat__init(&r.lat);
 		r.wo = wo;
 		out = NULL;
@@ -701,8 +727,8 @@ int main(int argc, char **argv)
 		fill_header(&h, c, 0, 0);
 		r.h = &h;
 		scx_warn("flight recorder: the last %.3g s of events in at most %llu MiB; windows "
-			 "go to %s/", flight_ns / 1e9, (unsigned long long)(flight_bytes >> 20),
-			 r.dir);
+			 "go to %s/",
+			 flight_ns / 1e9, (unsigned long long)(flight_bytes >> 20), r.dir);
 		err = flight_loop(&r, c, dur_ns ? scx_now_mono_ns() + dur_ns : 0);
 		scx_header_free(&h);
 		scx_capture__free(c);
@@ -729,7 +755,8 @@ int main(int argc, char **argv)
 				 "cgroup ids");
 		else if (!r.cg)
 			scx_warn("note: cannot read the cgroup v2 tree: %s: events carry no "
-				 "cgroup ids", strerror(errno));
+				 "cgroup ids",
+				 strerror(errno));
 		co.cgroups = r.cg != NULL;
 	}
 	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
@@ -811,9 +838,10 @@ int main(int argc, char **argv)
 	if (err == -EPIPE)
 		return SCX_EXIT_OK;
 	if (err == -ETIMEDOUT)
-		scx_die(SCX_EXIT_FAIL, "the reader of '%s' stopped reading: gave up %d ms after the stop "
-			"(%llu events written)", out ? out : "-", SCX_WRITE_GRACE_MS,
-			(unsigned long long)r.written);
+		scx_die(SCX_EXIT_FAIL,
+			"the reader of '%s' stopped reading: gave up %d ms after the stop "
+			"(%llu events written)",
+			out ? out : "-", SCX_WRITE_GRACE_MS, (unsigned long long)r.written);
 	if (err)
 		scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", out ? out : "-", strerror(-err));
 	return SCX_EXIT_OK;

@@ -16,8 +16,14 @@
 #include "core/util.h"
 
 enum {
-	OPT_MAX_LINE = 256, OPT_MAX_RESULT, OPT_PAGE_SIZE, OPT_EVENTS_CMD, OPT_UPDATE, OPT_RING,
-	OPT_CAPTURE, OPT_NO_LIVE,
+	OPT_MAX_LINE = 256,
+	OPT_MAX_RESULT,
+	OPT_PAGE_SIZE,
+	OPT_EVENTS_CMD,
+	OPT_UPDATE,
+	OPT_RING,
+	OPT_CAPTURE,
+	OPT_NO_LIVE,
 };
 
 static const struct scx_opt opts[] = {
@@ -28,9 +34,10 @@ static const struct scx_opt opts[] = {
 	  "256M 512M 1G 2G 4G" },
 	{ OPT_MAX_RESULT, "max-result", "SIZE", "bytes of text in one tool result (default 48K)",
 	  "16K 32K 48K 64K" },
-	{ OPT_MAX_LINE, "max-line", "SIZE", "longest message accepted (default 16M)", "1M 16M 64M" },
-	{ OPT_PAGE_SIZE, "page-size", "N", "items per page of tools, resources, prompts (default 100)",
-	  "10 50 100" },
+	{ OPT_MAX_LINE, "max-line", "SIZE", "longest message accepted (default 16M)",
+	  "1M 16M 64M" },
+	{ OPT_PAGE_SIZE, "page-size", "N",
+	  "items per page of tools, resources, prompts (default 100)", "10 50 100" },
 	{ OPT_EVENTS_CMD, "events-cmd", "PATH",
 	  "scx-events binary for live capture (default: next to scx-mcp, then $PATH)", "@file" },
 	{ OPT_UPDATE, "update-interval", "DURATION",
@@ -38,7 +45,8 @@ static const struct scx_opt opts[] = {
 	  "250ms 500ms 1s 2s 5s" },
 	{ OPT_RING, "stream-events", "N", "events kept for events://stream (default 512)",
 	  "128 512 2048" },
-	{ OPT_CAPTURE, "capture", NULL, "start a live capture at once (as control_event_tracking start)" },
+	{ OPT_CAPTURE, "capture", NULL,
+	  "start a live capture at once (as control_event_tracking start)" },
 	{ OPT_NO_LIVE, "no-live", NULL, "trace analysis only: refuse live capture and profiling" },
 	{ 'v', "verbose", NULL, "diagnostics on stderr (-vv: every log message)" },
 	{ 0 },
@@ -56,8 +64,9 @@ static const struct scx_cmd cmd = {
 	.summary = "Serve scheduler data and trace analysis to MCP clients over stdio.",
 	.opts = opts,
 	.old = old_spellings,
-	.footer = "MCP client configuration (e.g. .mcp.json):\n"
-		  "  {\"mcpServers\":{\"scx\":{\"command\":\"scx-mcp\",\"args\":[\"--root\",\"/var/tmp/traces\"]}}}\n",
+	.footer =
+		"MCP client configuration (e.g. .mcp.json):\n"
+		"  {\"mcpServers\":{\"scx\":{\"command\":\"scx-mcp\",\"args\":[\"--root\",\"/var/tmp/traces\"]}}}\n",
 };
 
 static uint64_t size_arg(const char *name, const char *v, uint64_t min)
@@ -103,7 +112,8 @@ int main(int argc, char **argv)
 			break;
 		case OPT_UPDATE:
 			if (scx_parse_duration(arg, &v) || v < 10000000 || v > 3600000000000ull)
-				scx_usage_error(&cmd, "invalid --update-interval '%s' (10ms..1h)", arg);
+				scx_usage_error(&cmd, "invalid --update-interval '%s' (10ms..1h)",
+						arg);
 			o.update_ms = (unsigned)(v / 1000000);
 			break;
 		case OPT_RING:

@@ -18,8 +18,14 @@
 #include "core/util.h"
 
 enum {
-	OPT_NO_COMPACT = 256, OPT_DEFLATE, OPT_STAT, OPT_SOURCE, OPT_RAW_STATE, OPT_FORMAT,
-	OPT_COMPRESS, OPT_BUNDLE,
+	OPT_NO_COMPACT = 256,
+	OPT_DEFLATE,
+	OPT_STAT,
+	OPT_SOURCE,
+	OPT_RAW_STATE,
+	OPT_FORMAT,
+	OPT_COMPRESS,
+	OPT_BUNDLE,
 };
 
 static const struct scx_opt opts[] = {
@@ -27,14 +33,16 @@ static const struct scx_opt opts[] = {
 	{ 'o', "output", "FILE", "write to FILE instead of stdout ('-' = stdout)", "@file" },
 	{ OPT_STAT, "stat", NULL, "with -i: print a summary of the trace instead of events" },
 	{ OPT_FORMAT, "format", "FORMAT", "with -i: event format to write", "ndjson binary" },
-	{ OPT_COMPRESS, "compress", "CODEC", "with -i: compress the event stream", "none gzip zstd" },
+	{ OPT_COMPRESS, "compress", "CODEC", "with -i: compress the event stream",
+	  "none gzip zstd" },
 	{ OPT_SOURCE, "source", "SOURCE",
 	  "with -i: scheduler events from ftrace bundles, track events, or auto",
 	  "auto ftrace track" },
 	{ OPT_RAW_STATE, "raw-state", NULL, "with -i: keep prev_state as the trace has it" },
 	{ 'm', "max-trace-memory", "SIZE",
 	  "with -i: most memory the trace may need, inflated and decoded (default 1G)" },
-	{ OPT_NO_COMPACT, "no-compact", NULL, "write plain sched_switch/sched_waking, not compact_sched" },
+	{ OPT_NO_COMPACT, "no-compact", NULL,
+	  "write plain sched_switch/sched_waking, not compact_sched" },
 	{ OPT_DEFLATE, "deflate", NULL, "write deflate compressed_packets" },
 	{ OPT_BUNDLE, "bundle-events", "N", "events per cpu bundle (default 1024)" },
 	{ 'v', "verbose", NULL, "more messages" },
@@ -44,7 +52,8 @@ static const struct scx_opt opts[] = {
 static const struct scx_cmd cmd = {
 	.name = "scx-perfetto",
 	.args = "[EVENTS]",
-	.summary = "Convert scx events to a Perfetto trace, or (-i) a Perfetto trace to scx events.",
+	.summary =
+		"Convert scx events to a Perfetto trace, or (-i) a Perfetto trace to scx events.",
 	.opts = opts,
 	.footer = "Examples:\n"
 		  "  scx-events -d 30 | scx-perfetto -o sched.pftrace\n"
@@ -71,7 +80,7 @@ struct rd_ctx {
 	struct scx_writer *w;
 	const char *out;
 	int err;
-	uint64_t lost[SCX_MAX_CPUS];	/* for the trailer */
+	uint64_t lost[SCX_MAX_CPUS]; /* for the trailer */
 	unsigned lost_cpus;
 };
 
@@ -114,7 +123,8 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 	if (!stat) {
 		c.w = scx_writer__open(out, wo);
 		if (!c.w)
-			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(errno));
+			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-",
+				strerror(errno));
 		po->on_event = on_event;
 		po->on_trace = on_trace;
 		po->ctx = &c;
@@ -127,7 +137,7 @@ static int do_read(const char *in, const char *out, bool stat, struct scx_pf_opt
 		scx_warn("%s", t->error);
 		ret = SCX_EXIT_FAIL;
 	} else if (rc && c.err == -EPIPE) {
-		ret = SCX_EXIT_OK;	/* the reader went away: a normal stop */
+		ret = SCX_EXIT_OK; /* the reader went away: a normal stop */
 	} else if (rc && c.err) {
 		scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-c.err));
 		ret = SCX_EXIT_FAIL;
@@ -210,7 +220,8 @@ static int do_write(const char *in, const char *out, const struct scx_pf_write_o
 	if (scx_same_file(in, out))
 		scx_die(SCX_EXIT_USAGE, "'%s' is both the input and the output", out);
 	if (isatty(1) && (!out || !strcmp(out, "-")))
-		scx_die(SCX_EXIT_USAGE, "refusing to write a binary trace to a terminal (use -o FILE)");
+		scx_die(SCX_EXIT_USAGE,
+			"refusing to write a binary trace to a terminal (use -o FILE)");
 	w = scx_pf_writer__open(out, wo);
 	if (!w)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(errno));
@@ -303,8 +314,9 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			if (scx_parse_size(arg, &v) || v < (1u << 20))
-				scx_usage_error(&cmd, "bad --max-trace-memory '%s' (a size of 1M or more)",
-						arg);
+				scx_usage_error(
+					&cmd, "bad --max-trace-memory '%s' (a size of 1M or more)",
+					arg);
 			po.max_bytes = v;
 			break;
 		case OPT_NO_COMPACT:
@@ -325,7 +337,8 @@ int main(int argc, char **argv)
 	}
 	if (reading) {
 		if (optind < argc)
-			scx_usage_error(&cmd, "extra operand '%s' (with -i, the trace is -i's argument)",
+			scx_usage_error(&cmd,
+					"extra operand '%s' (with -i, the trace is -i's argument)",
 					argv[optind]);
 		return do_read(in, out, stat, &po, &wo);
 	}

@@ -49,7 +49,8 @@ static const struct scx_opt record_opts[] = {
 	{ 'l', "ldlat", "CYCLES", "load latency threshold passed to perf mem (default 10)" },
 	{ OPT_HINTS_MAP, "hints-map", "PATH", "record updates of this pinned task-storage map",
 	  "@file" },
-	{ OPT_RING_MB, "hints-ring-mb", "N", "hint ring buffer size in MB, a power of two "
+	{ OPT_RING_MB, "hints-ring-mb", "N",
+	  "hint ring buffer size in MB, a power of two "
 	  "(default 8)" },
 	{ OPT_PERF_SCRIPT, "perf-script", NULL, "also run perf script into perf.script" },
 	{ OPT_NO_ARCHIVE, "no-archive", NULL, "keep the directory instead of DIR.tar.gz" },
@@ -93,11 +94,14 @@ static const struct scx_cmd process_cmd = {
 static const struct scx_opt extract_opts[] = {
 	{ 'i', "input", "FILE", "perf.jsonl to read (- for stdin)", "@file" },
 	{ 'v', "verbose", NULL, "per-group comm summary on stderr (-vv: every comm)" },
-	{ OPT_WORKLOAD, "workload-cgroup", "TEXT", "cgroups containing TEXT form the workload "
+	{ OPT_WORKLOAD, "workload-cgroup", "TEXT",
+	  "cgroups containing TEXT form the workload "
 	  "(default workload.slice)" },
-	{ OPT_ALLOT_RE, "allotment-cgroup-regex", "RE", "extended regex naming allotment "
+	{ OPT_ALLOT_RE, "allotment-cgroup-regex", "RE",
+	  "extended regex naming allotment "
 	  "cgroups" },
-	{ OPT_THRESHOLD, "threshold", "PCT", "a comm needs more than PCT% of allotment samples "
+	{ OPT_THRESHOLD, "threshold", "PCT",
+	  "a comm needs more than PCT% of allotment samples "
 	  "(default 5)" },
 	{ OPT_FORMAT, "format", "FMT", "mitosis (what scx_mitosis --cell-config reads) or pr",
 	  "mitosis pr" },
@@ -145,8 +149,12 @@ static int finish_stdout(void)
 static int cmd_record(int argc, char **argv)
 {
 	struct prof_record_opts o = {
-		.out = "scx-prof.out", .timeout_ns = 30000000000ULL, .ldlat = 10,
-		.hints_ring_mb = 8, .perf = prof_perf_binary(), .stop = &stop,
+		.out = "scx-prof.out",
+		.timeout_ns = 30000000000ULL,
+		.ldlat = 10,
+		.hints_ring_mb = 8,
+		.perf = prof_perf_binary(),
+		.stop = &stop,
 	};
 	const char *arg;
 	uint64_t v;
@@ -173,8 +181,10 @@ static int cmd_record(int argc, char **argv)
 		case OPT_RING_MB:
 			/* the kernel wants a power-of-two ring: say so before recording */
 			if (scx_parse_u64(arg, &v) || !v || (v & (v - 1)) || v > 1024)
-				scx_usage_error(&record_cmd, "--hints-ring-mb must be a power of two "
-						"from 1 to 1024, not '%s'", arg);
+				scx_usage_error(&record_cmd,
+						"--hints-ring-mb must be a power of two "
+						"from 1 to 1024, not '%s'",
+						arg);
 			o.hints_ring_mb = (unsigned)v;
 			break;
 		case OPT_PERF_SCRIPT:
@@ -269,10 +279,10 @@ static char *profile_dir(const char *file)
 	}
 	dir[n - 7] = 0;
 	if (is_dir(dir))
-		return dir;	/* unpacked before */
+		return dir; /* unpacked before */
 	slash = strrchr(dir, '/');
-	parent = slash ? (slash == dir ? strdup("/") : strndup(dir, (size_t)(slash - dir)))
-		       : strdup(".");
+	parent = slash ? (slash == dir ? strdup("/") : strndup(dir, (size_t)(slash - dir))) :
+			 strdup(".");
 	base = slash ? slash + 1 : dir;
 	err = prof_tar_extract(file, parent, base, msg, sizeof(msg));
 	free(parent);
@@ -290,8 +300,8 @@ static void join(char *out, size_t size, const char *a, const char *b)
 }
 
 /* The input: -i FILE or a single operand; anything more, or nothing, is a usage error. */
-static const char *input_operand(const struct scx_cmd *cmd, int argc, char **argv,
-				 const char *file, const char *missing)
+static const char *input_operand(const struct scx_cmd *cmd, int argc, char **argv, const char *file,
+				 const char *missing)
 {
 	if (optind < argc && !file)
 		file = argv[optind++];
@@ -451,7 +461,8 @@ static int cmd_extract(int argc, char **argv)
 			else if (!strcmp(arg, "pr"))
 				o.format = PROF_FMT_PR;
 			else
-				scx_usage_error(&extract_cmd, "unknown format '%s' (mitosis, pr)", arg);
+				scx_usage_error(&extract_cmd, "unknown format '%s' (mitosis, pr)",
+						arg);
 			break;
 		}
 	}
@@ -489,8 +500,10 @@ static int cmd_extract(int argc, char **argv)
 	}
 	if (prof_mitosis_validate(cfg.data, cfg.len, msg, sizeof(msg))) {
 		if (o.format == PROF_FMT_MITOSIS)
-			scx_die(SCX_EXIT_FAIL, "internal error: the config fails scx_mitosis' rules: "
-				"%s", msg);
+			scx_die(SCX_EXIT_FAIL,
+				"internal error: the config fails scx_mitosis' rules: "
+				"%s",
+				msg);
 		scx_warn("note: scx_mitosis --cell-config does not accept the pr format (%s)", msg);
 	}
 	fwrite(cfg.data, 1, cfg.len, stdout);

@@ -33,8 +33,17 @@
 #include "core/util.h"
 
 enum {
-	OPT_VIEW = 256, OPT_TOPOLOGY, OPT_REORDER, OPT_SORT, OPT_FILTER, OPT_THEME, OPT_NO_CONFIG, OPT_SAVE_CONFIG,
-	OPT_MODE, OPT_CONFIG, OPT_MAX_TASKS,
+	OPT_VIEW = 256,
+	OPT_TOPOLOGY,
+	OPT_REORDER,
+	OPT_SORT,
+	OPT_FILTER,
+	OPT_THEME,
+	OPT_NO_CONFIG,
+	OPT_SAVE_CONFIG,
+	OPT_MODE,
+	OPT_CONFIG,
+	OPT_MAX_TASKS,
 };
 
 static const struct scx_opt options[] = {
@@ -78,48 +87,49 @@ static const struct scx_cmd cmd = {
 	.summary = "Live per-CPU, LLC, node, process and DSQ view of scheduler events.",
 	.opts = options,
 	.old = old_spellings,
-	.footer = "Keys: h help, c/l/n/p/s views, m mode, < > sort, / filter, space pause, q quit.\n"
-		  "NO_COLOR in the environment turns colours off; TERM=dumb means -b.\n",
+	.footer =
+		"Keys: h help, c/l/n/p/s views, m mode, < > sort, / filter, space pause, q quit.\n"
+		"NO_COLOR in the environment turns colours off; TERM=dumb means -b.\n",
 };
 
 /* ---- shared between the reader thread and the ui ---------------------------- */
 
 struct shared {
 	pthread_mutex_t lock;
-	struct top_model model;		/* the last published window */
-	uint64_t version;		/* bumped on every publish */
+	struct top_model model; /* the last published window */
+	uint64_t version;	/* bumped on every publish */
 	bool ended;
-	char err[512];			/* input error, "" none */
-	char warn[512];			/* end-of-input warning */
+	char err[512];	/* input error, "" none */
+	char warn[512]; /* end-of-input warning */
 };
 
 struct input {
 	struct scx_reader *r;
-	struct scx_agg *agg;		/* raw events, created at the first one */
+	struct scx_agg *agg; /* raw events, created at the first one */
 	uint64_t interval_ns;
-	struct scx_topo *topo;		/* from the stream header, or NULL */
+	struct scx_topo *topo; /* from the stream header, or NULL */
 	char scheduler[64];
 	/*
 	 * Per-task tables cost most of the aggregation on big machines, so the
 	 * engine keeps them only while the process view is shown: the ui sets
 	 * want_tasks, the reader passes it on at the next window.
 	 */
-	int want_tasks;			/* __atomic: ui -> reader */
-	bool live;			/* event times follow this machine's clock */
-	unsigned by;			/* groups the engine has been asked for */
-	unsigned max_tasks;		/* --max-tasks, 0 for the engine's default */
-	bool ready;			/* emit() filled snap */
-	struct top_model snap;		/* scratch for snapshot lines */
-	struct top_model last;		/* previous window (history) */
+	int want_tasks;	       /* __atomic: ui -> reader */
+	bool live;	       /* event times follow this machine's clock */
+	unsigned by;	       /* groups the engine has been asked for */
+	unsigned max_tasks;    /* --max-tasks, 0 for the engine's default */
+	bool ready;	       /* emit() filled snap */
+	struct top_model snap; /* scratch for snapshot lines */
+	struct top_model last; /* previous window (history) */
 	bool topo_set, flushed, eof;
-	uint64_t reorder_ns;		/* 0: feed events as they come */
-	uint64_t last_ts;		/* newest event fed before reordering began */
+	uint64_t reorder_ns; /* 0: feed events as they come */
+	uint64_t last_ts;    /* newest event fed before reordering began */
 	struct scx_reorder *order;
-	uint64_t snaps;			/* scx-agg snapshot lines read */
-	uint64_t ksnaps;		/* kernel snapshots (scx-events --aggregate) read */
+	uint64_t snaps;	 /* scx-agg snapshot lines read */
+	uint64_t ksnaps; /* kernel snapshots (scx-events --aggregate) read */
 	struct scx_ksnap ksnap;
 	uint64_t skipped;
-	struct scx_lost_tally lost;	/* LOST records, against the trailer's counts */
+	struct scx_lost_tally lost; /* LOST records, against the trailer's counts */
 };
 
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
@@ -186,7 +196,8 @@ static void input_start(struct input *in, uint64_t first_ts)
 	uint64_t now = scx_now_boot_ns();
 	bool boot_clock = !h || !h->clock[0] || !strcmp(h->clock, "boottime");
 
-	in->live = boot_clock && first_ts <= now + 1000000000ull && first_ts + 10000000000ull >= now;
+	in->live =
+		boot_clock && first_ts <= now + 1000000000ull && first_ts + 10000000000ull >= now;
 	struct scx_agg_opts o = {
 		.interval_ns = in->interval_ns,
 		.by = in->by = input_by(in),
@@ -202,12 +213,12 @@ static void input_start(struct input *in, uint64_t first_ts)
 		.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH,
 		.emit = on_snap,
 		.ctx = in,
-		.nr_cpus = h ? h->nr_cpus : 0,	/* when there is no topology */
+		.nr_cpus = h ? h->nr_cpus : 0, /* when there is no topology */
 		.max_tasks = in->max_tasks,
 	};
 
 	in->topo_set = true;
-	if (h && h->topo && !in->topo)	/* --topology wins */
+	if (h && h->topo && !in->topo) /* --topology wins */
 		in->topo = scx_topo__dup(h->topo);
 	if (h)
 		snprintf(in->scheduler, sizeof(in->scheduler), "%s", h->scheduler);
@@ -222,7 +233,7 @@ static const struct top_model *input_ready(struct input *in)
 	unsigned by = input_by(in);
 
 	if (in->agg && by != in->by) {
-		scx_agg__set_by(in->agg, by);	/* from the next window on */
+		scx_agg__set_by(in->agg, by); /* from the next window on */
 		in->by = by;
 	}
 	in->ready = false;
@@ -330,7 +341,7 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 			}
 			in->snaps++;
 			if (in->snap.end_ns <= in->snap.start_ns)
-				continue;	/* an empty final interval */
+				continue; /* an empty final interval */
 			if (!in->topo_set) {
 				const struct scx_header *h = scx_reader__header(in->r);
 
@@ -365,7 +376,7 @@ static int run_batch(struct input *in, struct top_view *v, uint64_t iterations)
 
 	v->escapes = v->color = false;
 	v->rows = v->cols = 0;
-	signal(SIGPIPE, SIG_IGN);	/* EPIPE from write() instead: a normal stop */
+	signal(SIGPIPE, SIG_IGN); /* EPIPE from write() instead: a normal stop */
 	while ((ret = input_next(in, &m, err, sizeof(err))) > 0) {
 		scx_buf_reset(&out);
 		if (frames)
@@ -374,7 +385,8 @@ static int run_batch(struct input *in, struct top_view *v, uint64_t iterations)
 		if (scx_write_all(STDOUT_FILENO, out.data, out.len) < 0) {
 			scx_buf_free(&out);
 			/* a reader that went away (head, less) is a normal stop */
-			return errno == EPIPE ? 0 : (scx_warn("cannot write: %s", strerror(errno)), 1);
+			return errno == EPIPE ? 0 :
+						(scx_warn("cannot write: %s", strerror(errno)), 1);
 		}
 		if (iterations && ++frames >= iterations)
 			break;
@@ -458,7 +470,8 @@ static void on_key(int key, void *ctx)
 		int err = top_conf_save(u->config, v, u->km);
 
 		if (err)
-			snprintf(msg, sizeof(msg), "cannot write '%s': %s", u->config, strerror(-err));
+			snprintf(msg, sizeof(msg), "cannot write '%s': %s", u->config,
+				 strerror(-err));
 		else
 			snprintf(msg, sizeof(msg), "settings written to %s", u->config);
 		set_status(u, msg);
@@ -466,8 +479,8 @@ static void on_key(int key, void *ctx)
 	}
 }
 
-static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
-		   const char *config, uint64_t iterations)
+static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km, const char *config,
+		   uint64_t iterations)
 {
 	struct ui u = { .v = v, .km = km, .config = config };
 	struct top_model shown = { 0 };
@@ -506,7 +519,7 @@ static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
 			u.status_until = 0;
 		}
 		if (redraw) {
-			want_tasks(in, v);	/* a key may have changed the view */
+			want_tasks(in, v); /* a key may have changed the view */
 			pthread_mutex_lock(&sh.lock);
 			if (!v->paused && sh.version != seen) {
 				/* the reader overwrites sh.model with its next one */
@@ -516,7 +529,8 @@ static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km,
 			}
 			v->ended = sh.ended;
 			if (sh.err[0] && !v->status[0])
-				snprintf(v->status, sizeof(v->status), "input error: %.480s", sh.err);
+				snprintf(v->status, sizeof(v->status), "input error: %.480s",
+					 sh.err);
 			pthread_mutex_unlock(&sh.lock);
 			scx_buf_reset(&out);
 			top_render(&out, &shown, v);
@@ -575,8 +589,12 @@ int main(int argc, char **argv)
 	scx_set_prog(argv[0]);
 	while ((c = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
 		switch (c) {
-		case 'i': input = arg; break;
-		case 'b': batch = true; break;
+		case 'i':
+			input = arg;
+			break;
+		case 'b':
+			batch = true;
+			break;
 		case 'n':
 			if (scx_parse_u64(arg, &iterations) || !iterations)
 				scx_usage_error(&cmd, "bad --iterations '%s'", arg);
@@ -586,8 +604,12 @@ int main(int argc, char **argv)
 			    delay > 60000000000ull)
 				scx_usage_error(&cmd, "bad --delay '%s' (50ms to 60s)", arg);
 			break;
-		case OPT_VIEW: view = arg; break;
-		case OPT_TOPOLOGY: topology = arg; break;
+		case OPT_VIEW:
+			view = arg;
+			break;
+		case OPT_TOPOLOGY:
+			topology = arg;
+			break;
 		case OPT_REORDER:
 			if (scx_parse_duration(arg, &reorder) || reorder > 10000000000ull)
 				scx_usage_error(&cmd, "bad --reorder '%s' (0 to 10s)", arg);
@@ -597,14 +619,30 @@ int main(int argc, char **argv)
 				scx_usage_error(&cmd, "bad --max-tasks '%s': use 1 to %u", arg,
 						SCX_AGG_MAX_TASKS_LIMIT);
 			break;
-		case OPT_MODE: mode = arg; break;
-		case OPT_SORT: sort = arg; break;
-		case OPT_FILTER: filter = arg; break;
-		case OPT_THEME: theme = arg; break;
-		case OPT_CONFIG: config = arg; break;
-		case OPT_NO_CONFIG: no_config = true; break;
-		case OPT_SAVE_CONFIG: save = true; break;
-		case 'v': scx_verbose++; break;
+		case OPT_MODE:
+			mode = arg;
+			break;
+		case OPT_SORT:
+			sort = arg;
+			break;
+		case OPT_FILTER:
+			filter = arg;
+			break;
+		case OPT_THEME:
+			theme = arg;
+			break;
+		case OPT_CONFIG:
+			config = arg;
+			break;
+		case OPT_NO_CONFIG:
+			no_config = true;
+			break;
+		case OPT_SAVE_CONFIG:
+			save = true;
+			break;
+		case 'v':
+			scx_verbose++;
+			break;
 		}
 	}
 	if (optind < argc)
@@ -652,7 +690,7 @@ int main(int argc, char **argv)
 	if (save) {
 		if (!config)
 			scx_die(SCX_EXIT_FAIL, "no config path: set XDG_CONFIG_HOME or HOME, "
-				"or use --config");
+					       "or use --config");
 		rc = top_conf_save(config, &v, &km);
 		if (rc)
 			scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", config, strerror(-rc));

@@ -15,23 +15,24 @@
 #include "core/reorder.h"
 #include "core/util.h"
 
-#define MAX_CPU_ID (SCX_MAX_CPUS - 1)	/* beyond: the event's cpu is treated as unknown */
-#define MAX_GAP_INTERVALS 64	/* a longer gap becomes one snapshot, not millions */
+#define MAX_CPU_ID (SCX_MAX_CPUS - 1) /* beyond: the event's cpu is treated as unknown */
+#define MAX_GAP_INTERVALS 64	      /* a longer gap becomes one snapshot, not millions */
 
 const char *const scx_agg_by_names[SCX_AGG_BY__COUNT] = {
 	"cpu", "llc", "node", "pid", "tgid", "comm", "dsq", "cgroup",
 };
 
 const char *const scx_softirq_names[SCX_NR_SOFTIRQS] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+	"HI",	    "TIMER",   "NET_TX", "NET_RX",  "BLOCK",
+	"IRQ_POLL", "TASKLET", "SCHED",	 "HRTIMER", "RCU",
 };
 
 /* ---- stats ----------------------------------------------------------------- */
 
 /* The histograms of struct scx_agg_stats, in SCX_AGG_HIST_* bit order. */
 static const size_t hist_off[] = {
-	offsetof(struct scx_agg_stats, wake_lat), offsetof(struct scx_agg_stats, rq_delay),
-	offsetof(struct scx_agg_stats, slice), offsetof(struct scx_agg_stats, dsq_lat),
+	offsetof(struct scx_agg_stats, wake_lat),  offsetof(struct scx_agg_stats, rq_delay),
+	offsetof(struct scx_agg_stats, slice),	   offsetof(struct scx_agg_stats, dsq_lat),
 	offsetof(struct scx_agg_stats, dsq_depth), offsetof(struct scx_agg_stats, slice_used),
 	offsetof(struct scx_agg_stats, rq_depth),
 };
@@ -40,8 +41,8 @@ _Static_assert(SCX_AGG_HIST_RQ_DEPTH == 1u << 6, "hist_off[] follows the SCX_AGG
 #define HIST_AT(s, i) ((struct scx_hist *)((char *)(s) + hist_off[i]))
 
 /* Every histogram h of stats s but those of the SCX_AGG_HIST_* bits in skip. */
-#define FOR_HISTS_BUT(s, h, skip)                                                   \
-	for (unsigned h##_i = 0; h##_i < SCX_ARRAY_SIZE(hist_off); h##_i++)         \
+#define FOR_HISTS_BUT(s, h, skip) \
+	for (unsigned h##_i = 0; h##_i < SCX_ARRAY_SIZE(hist_off); h##_i++) \
 		for (struct scx_hist *h = HIST_AT(s, h##_i); h && !((skip) >> h##_i & 1); h = NULL)
 
 #define FOR_HISTS(s, h) FOR_HISTS_BUT(s, h, 0u)
@@ -62,7 +63,7 @@ static void stats_init(struct scx_agg_stats *s)
 	memset(s, 0, sizeof(*s));
 	s->vtime_min = UINT64_MAX;
 	FOR_HISTS(s, h)
-		scx_hist_init(h);
+	scx_hist_init(h);
 }
 
 _Static_assert(offsetof(struct scx_agg_stats, wake_lat) + 7 * sizeof(struct scx_hist) ==
@@ -74,7 +75,7 @@ static void stats_reset(struct scx_agg_stats *s, unsigned skip)
 {
 	/* the histograms come last and keep their memory */
 	FOR_HISTS_BUT(s, h, skip)
-		scx_hist_reset(h);
+	scx_hist_reset(h);
 	memset(s, 0, offsetof(struct scx_agg_stats, wake_lat));
 	s->vtime_min = UINT64_MAX;
 }
@@ -82,7 +83,7 @@ static void stats_reset(struct scx_agg_stats *s, unsigned skip)
 static void stats_free(struct scx_agg_stats *s)
 {
 	FOR_HISTS(s, h)
-		scx_hist_free(h);
+	scx_hist_free(h);
 }
 
 static size_t stats_bytes(const struct scx_agg_stats *cs)
@@ -91,14 +92,15 @@ static size_t stats_bytes(const struct scx_agg_stats *cs)
 	size_t n = 0;
 
 	FOR_HISTS(s, h)
-		n += scx_hist_bytes(h);
+	n += scx_hist_bytes(h);
 	return n;
 }
 
 _Static_assert(offsetof(struct scx_agg_stats, running_ns) ==
-		       offsetof(struct scx_agg_stats, rq_depth_max) + 3 * sizeof(uint64_t) &&
-	       offsetof(struct scx_agg_stats, freq_ns) + sizeof(uint64_t) ==
-		       offsetof(struct scx_agg_stats, wake_lat),
+			       offsetof(struct scx_agg_stats, rq_depth_max) +
+				       3 * sizeof(uint64_t) &&
+		       offsetof(struct scx_agg_stats, freq_ns) + sizeof(uint64_t) ==
+			       offsetof(struct scx_agg_stats, wake_lat),
 	       "stats_merge: the sums, the three that are not, the frequency, the histograms");
 
 /* d += s; skip: histograms empty in both (SCX_AGG_HIST_*), not even looked at */
@@ -122,7 +124,7 @@ static void stats_merge(struct scx_agg_stats *d, const struct scx_agg_stats *s, 
 	d->freq_khz_ns += s->freq_khz_ns;
 	d->freq_ns += s->freq_ns;
 	FOR_HISTS_BUT(d, h, skip)
-		scx_hist_merge(h, HIST_AT(s, h_i));
+	scx_hist_merge(h, HIST_AT(s, h_i));
 }
 
 bool agg_stats_active(const struct scx_agg_stats *s)
@@ -184,7 +186,7 @@ static struct grp *gtab_get(struct gtab *t, int64_t key, const char *comm)
 	g->key = key;
 	if (comm) {
 		strncpy(g->comm, comm, SCX_COMM_LEN - 1);
-		if (!g->comm[0])	/* "" would read as "keyed by number" */
+		if (!g->comm[0]) /* "" would read as "keyed by number" */
 			g->comm[0] = '?';
 	}
 	*(struct grp **)scx_map_put(&t->map, k, NULL) = g;
@@ -343,7 +345,7 @@ static void fold_thread(struct scx_agg *a, struct thread *t)
 	g->nr++;
 	if (t->pid == t->tgid || !g->comm[0])
 		memcpy(g->comm, t->comm, SCX_COMM_LEN);
-	if (a->o.by & (1u << SCX_AGG_COMM)) {	/* only --by comm reads the comm table */
+	if (a->o.by & (1u << SCX_AGG_COMM)) { /* only --by comm reads the comm table */
 		g = gtab_get(&a->comm, 0, t->comm);
 		stats_merge(&g->s, &t->s, grp_skip(a));
 		g->nr++;
@@ -678,7 +680,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		bool invol = st == TS_RUNNABLE || st == TS_PREEMPTED;
 
 		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
-		p->cpu = e->cpu;	/* the CPU it ran on last, for wakeup placement */
+		p->cpu = e->cpu; /* the CPU it ran on last, for wakeup placement */
 		if (sw->prev_cgroup != SCX_CGROUP_NONE)
 			p->cgroup = sw->prev_cgroup;
 		if (a->tstats) {
@@ -707,7 +709,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 				agg_place_preempted(a, p, ts);
 			enqueue(a, p, e->cpu, ts);
 			if (sw->next_pid && a->pairs) {
-				struct pair *pr = ptab_get(&a->preempts, sw->next_pid, sw->prev_pid);
+				struct pair *pr =
+					ptab_get(&a->preempts, sw->next_pid, sw->prev_pid);
 
 				pr->count++;
 			}
@@ -746,8 +749,9 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
 
 			if (n->preempt_cg && !n->waking_ts && a->cg.on) {
-				struct pair *pr = ptab_get(&a->cg.preempts, agg_cgroup_key(a, n->cgroup),
-							   n->preempt_cg - 1);
+				struct pair *pr =
+					ptab_get(&a->cg.preempts, agg_cgroup_key(a, n->cgroup),
+						 n->preempt_cg - 1);
 
 				pr->runs++;
 				pr->sum_ns += d;
@@ -767,7 +771,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 				if (a->tstats)
 					grp_hist(a, &n->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
-				if (n->wakeup_ts && n->wakeup_ts >= n->waking_ts && ts >= n->wakeup_ts) {
+				if (n->wakeup_ts && n->wakeup_ts >= n->waking_ts &&
+				    ts >= n->wakeup_ts) {
 					scx_hist_add(&a->lb_wake, n->wakeup_ts - n->waking_ts);
 					scx_hist_add(&a->lb_run, ts - n->wakeup_ts);
 				}
@@ -798,7 +803,8 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 							ch = lo;
 					}
 					if (ch) {
-						memcpy(ch->p, n->chain, n->chain_len * sizeof(int32_t));
+						memcpy(ch->p, n->chain,
+						       n->chain_len * sizeof(int32_t));
 						ch->p[n->chain_len] = n->pid;
 						ch->len = n->chain_len + 1;
 						ch->lat = n->chain_lat;
@@ -865,7 +871,7 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 		return;
 	}
 	if (t->state == TS_RUNNING || t->state == TS_RUNNABLE || t->state == TS_PREEMPTED)
-		return;	/* spurious: it never slept */
+		return; /* spurious: it never slept */
 	set_state(a, t, e->ts, TS_RUNNABLE);
 	t->runnable_ts = t->waking_ts = e->ts;
 	t->wakeup_ts = e->type == SCX_EV_WAKEUP ? e->ts : 0;
@@ -986,14 +992,16 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 		break;
 	case SCX_EV_FORK:
 		if (e->fork.parent_pid) {
-			t = thread_get(a, e->fork.parent_pid, e->fork.parent_tgid, e->fork.parent_comm);
+			t = thread_get(a, e->fork.parent_pid, e->fork.parent_tgid,
+				       e->fork.parent_comm);
 			if (a->tstats)
 				t->s.forks++;
 		}
 		if ((c = cpu_get(a, e->cpu)))
 			c->s.forks++;
 		if (e->fork.child_pid) {
-			t = thread_get(a, e->fork.child_pid, e->fork.child_tgid, e->fork.child_comm);
+			t = thread_get(a, e->fork.child_pid, e->fork.child_tgid,
+				       e->fork.child_comm);
 			memcpy(t->comm, e->fork.child_comm, SCX_COMM_LEN - 1);
 		}
 		break;
@@ -1025,7 +1033,7 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 			dequeue(a, t, ts);
 		if ((a->o.by & (1u << SCX_AGG_PID)) && a->ndead < GROUPS_MAX) {
 			a->ndead++;
-			t->dead = true;	/* its row is still due at the end of the interval */
+			t->dead = true; /* its row is still due at the end of the interval */
 			t->state = TS_UNKNOWN;
 		} else {
 			fold_thread(a, t);
@@ -1045,7 +1053,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 		c->s.softirqs[e->softirq.vec]++;
 		break;
 	case SCX_EV_SOFTIRQ_EXIT:
-		if (!(c = cpu_get(a, e->cpu)) || c->softirq < 0 || (uint32_t)c->softirq != e->softirq.vec)
+		if (!(c = cpu_get(a, e->cpu)) || c->softirq < 0 ||
+		    (uint32_t)c->softirq != e->softirq.vec)
 			break;
 		if (ts > c->softirq_ts)
 			c->s.softirq_ns[c->softirq] += ts - c->softirq_ts;
@@ -1182,7 +1191,7 @@ static void reset_interval(struct scx_agg *a)
 			thread_free(t);
 			continue;
 		}
-		if (a->tstats)	/* else they hold nothing */
+		if (a->tstats) /* else they hold nothing */
 			stats_reset(&t->s, grp_skip(a));
 		t->folded = false;
 	}
@@ -1212,7 +1221,7 @@ static int cmp_group(const void *x, const void *y)
 	if (g->by == SCX_AGG_COMM)
 		return strncmp(g->comm, h->comm, SCX_COMM_LEN);
 	if (g->by == SCX_AGG_DSQ)
-		return (uint64_t)g->key < (uint64_t)h->key ? -1 : (uint64_t)g->key > (uint64_t)h->key;
+		return (uint64_t)g->key<(uint64_t)h->key ? -1 : (uint64_t)g->key>(uint64_t) h->key;
 	return g->key < h->key ? -1 : g->key > h->key;
 }
 
@@ -1390,7 +1399,7 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 	bool nest = true;
 
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
-		a->llc_node[i] = -2;	/* no cpu yet */
+		a->llc_node[i] = -2; /* no cpu yet */
 	for (unsigned i = 0; i < a->nr_cpus && nest; i++) {
 		struct cpu *c = &a->cpus[i];
 		int l = c->llc + 1, n = c->node + 1 < (int)a->nr_node_slots ? c->node + 1 : -1;
@@ -1415,7 +1424,7 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		/* the nodes partition the cpus: the total is merged from them
 		 * below, a few merges instead of one more per cpu */
 		if (nest && in_llc)
-			;	/* in its node through its LLC, below */
+			; /* in its node through its LLC, below */
 		else if (c->node + 1 < (int)a->nr_node_slots)
 			stats_merge(&a->node[c->node + 1], &c->s, cpu_skip(a));
 		else
@@ -1432,7 +1441,7 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		if (a->llc_node[i] >= 0)
 			stats_merge(&a->node[a->llc_node[i]], &a->llc[i], cpu_skip(a));
 		else if (a->llc_node[i] == -1)
-			stats_merge(&s->total, &a->llc[i], cpu_skip(a));	/* cpus of no node */
+			stats_merge(&s->total, &a->llc[i], cpu_skip(a)); /* cpus of no node */
 	}
 	for (unsigned i = 0; i < a->nr_node_slots; i++)
 		stats_merge(&s->total, &a->node[i], cpu_skip(a));
@@ -1701,7 +1710,7 @@ static void setup_topo(struct scx_agg *a)
 			maxn = SCX_MAX(maxn, a->topo->cpus[i].node);
 		}
 	}
-	if (maxl > 4095 || maxn > 4095)	/* ids from a file: keep the arrays sane */
+	if (maxl > 4095 || maxn > 4095) /* ids from a file: keep the arrays sane */
 		maxl = maxn = -1;
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
 		stats_free(&a->llc[i]);
@@ -1724,7 +1733,8 @@ static void setup_topo(struct scx_agg *a)
 	free(a->cpus);
 	a->cpus = NULL;
 	a->nr_cpus = 0;
-	if (a->topo && a->topo->nr_cpus && a->topo->max_cpu >= 0 && a->topo->max_cpu <= MAX_CPU_ID) {
+	if (a->topo && a->topo->nr_cpus && a->topo->max_cpu >= 0 &&
+	    a->topo->max_cpu <= MAX_CPU_ID) {
 		cpu_get(a, a->topo->max_cpu);
 		a->cpus[a->topo->max_cpu].seen = false;
 	}
@@ -1911,7 +1921,8 @@ int scx_agg_parse_by(const char *s, unsigned *mask)
 		int k;
 
 		for (k = 0; k < SCX_AGG_BY__COUNT; k++)
-			if (strlen(scx_agg_by_names[k]) == len && !strncmp(p, scx_agg_by_names[k], len))
+			if (strlen(scx_agg_by_names[k]) == len &&
+			    !strncmp(p, scx_agg_by_names[k], len))
 				break;
 		if (k == SCX_AGG_BY__COUNT && len == 3 && !strncmp(p, "all", 3))
 			m |= (1u << SCX_AGG_BY__COUNT) - 1;

@@ -67,17 +67,17 @@ enum scx_agg_by {
 	SCX_AGG_CPU = 0,
 	SCX_AGG_LLC,
 	SCX_AGG_NODE,
-	SCX_AGG_PID,	/* thread */
-	SCX_AGG_TGID,	/* process */
+	SCX_AGG_PID,  /* thread */
+	SCX_AGG_TGID, /* process */
 	SCX_AGG_COMM,
 	SCX_AGG_DSQ,
-	SCX_AGG_CGROUP,	/* cgroup v2 path, folded to cgroup_depth levels */
+	SCX_AGG_CGROUP, /* cgroup v2 path, folded to cgroup_depth levels */
 	SCX_AGG_BY__COUNT
 };
 #define SCX_AGG_BY_DEFAULT ((1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE))
 
-#define SCX_NR_SOFTIRQS 10	/* HI TIMER NET_TX NET_RX BLOCK IRQ_POLL TASKLET SCHED HRTIMER RCU */
-#define SCX_AGG_IDLE_STATES 8	/* cpu_idle states 0..7; deeper ones count as 7 */
+#define SCX_NR_SOFTIRQS 10    /* HI TIMER NET_TX NET_RX BLOCK IRQ_POLL TASKLET SCHED HRTIMER RCU */
+#define SCX_AGG_IDLE_STATES 8 /* cpu_idle states 0..7; deeper ones count as 7 */
 
 /*
  * Metrics of one group over one interval.  Counters are plain sums.  The
@@ -85,77 +85,77 @@ enum scx_agg_by {
  * two lines (the per-CPU stats do not stay in cache on big machines).
  */
 struct scx_agg_stats {
-	uint64_t busy_ns;		/* non-idle running time (tasks: runtime) */
-	uint64_t idle_ns;		/* CPU groups: the idle task ran */
-	uint64_t slices;		/* running intervals begun (switch-ins of tasks) */
-	uint64_t switches;		/* switch-outs of tasks */
+	uint64_t busy_ns;  /* non-idle running time (tasks: runtime) */
+	uint64_t idle_ns;  /* CPU groups: the idle task ran */
+	uint64_t slices;   /* running intervals begun (switch-ins of tasks) */
+	uint64_t switches; /* switch-outs of tasks */
 	uint64_t voluntary, involuntary;
-	uint64_t wakeups;		/* sched_waking (tasks: woken; CPUs: target) */
-	uint64_t wakeups_new;		/* sched_wakeup_new */
+	uint64_t wakeups;     /* sched_waking (tasks: woken; CPUs: target) */
+	uint64_t wakeups_new; /* sched_wakeup_new */
 	uint64_t migrations, migr_cross_llc, migr_cross_node;
 	/* sched_ext: switch-outs with slice data and the slice they used (the
 	 * mean without the slice_used histogram, see skip_hists) */
 	uint64_t slice_used_n, slice_used_ns;
 	uint64_t dsq_inserts, dsq_dispatches;
-	uint64_t rq_depth_ns;		/* CPUs: integral of tasks waiting; / time = avg depth */
+	uint64_t rq_depth_ns; /* CPUs: integral of tasks waiting; / time = avg depth */
 	/* not sums: merged as the max, min and max */
 	uint64_t rq_depth_max;
-	uint64_t vtime_min, vtime_max;	/* DSQ vtime seen (max - min = progression) */
+	uint64_t vtime_min, vtime_max; /* DSQ vtime seen (max - min = progression) */
 	/* sums again, up to freq_khz_ns */
 	uint64_t running_ns, runnable_ns, preempted_ns, sleeping_ns, blocked_ns, other_ns;
 	uint64_t forks, execs, exits;
 	uint64_t softirq_ns[SCX_NR_SOFTIRQS], softirqs[SCX_NR_SOFTIRQS];
-	uint64_t irq_ns, irqs;		/* hard irqs */
-	uint64_t ipi_sent, ipi_received, ipi_ns;	/* ipi_ns: handler time */
+	uint64_t irq_ns, irqs;			 /* hard irqs */
+	uint64_t ipi_sent, ipi_received, ipi_ns; /* ipi_ns: handler time */
 	uint64_t cstate_ns[SCX_AGG_IDLE_STATES], cstates[SCX_AGG_IDLE_STATES];
-	uint64_t lost;			/* events the producer lost */
-	uint64_t cstate_obs_ns;		/* CPUs: time since the first cpu_idle event */
-	uint64_t wc_loss_ns;		/* CPUs: idle while another CPU had a task waiting */
-	double freq_khz_ns;		/* integral of frequency over freq_ns */
-	uint64_t freq_ns;		/* time with a known frequency */
-	struct scx_hist wake_lat;	/* waking -> switch-in, ns */
-	struct scx_hist rq_delay;	/* runnable -> switch-in, ns */
-	struct scx_hist slice;		/* length of running intervals, ns */
-	struct scx_hist dsq_lat;	/* sched_ext: time queued on the DSQ, ns */
-	struct scx_hist dsq_depth;	/* sched_ext: DSQ depth at insert and dispatch */
-	struct scx_hist slice_used;	/* sched_ext: slice used before a switch-out, ns */
-	struct scx_hist rq_depth;	/* CPUs: waiting tasks after each enqueue */
+	uint64_t lost;		    /* events the producer lost */
+	uint64_t cstate_obs_ns;	    /* CPUs: time since the first cpu_idle event */
+	uint64_t wc_loss_ns;	    /* CPUs: idle while another CPU had a task waiting */
+	double freq_khz_ns;	    /* integral of frequency over freq_ns */
+	uint64_t freq_ns;	    /* time with a known frequency */
+	struct scx_hist wake_lat;   /* waking -> switch-in, ns */
+	struct scx_hist rq_delay;   /* runnable -> switch-in, ns */
+	struct scx_hist slice;	    /* length of running intervals, ns */
+	struct scx_hist dsq_lat;    /* sched_ext: time queued on the DSQ, ns */
+	struct scx_hist dsq_depth;  /* sched_ext: DSQ depth at insert and dispatch */
+	struct scx_hist slice_used; /* sched_ext: slice used before a switch-out, ns */
+	struct scx_hist rq_depth;   /* CPUs: waiting tasks after each enqueue */
 };
 
 /* One row of a snapshot. */
 struct scx_agg_group {
 	enum scx_agg_by by;
-	int64_t key;			/* cpu, llc, node, pid, tgid or dsq id; comm: 0 */
-	int32_t tgid;			/* pid groups */
-	unsigned nr;			/* CPUs in cpu/llc/node groups; threads in tgid/comm */
-	char comm[SCX_COMM_LEN];	/* pid, tgid (the leader's) and comm groups */
+	int64_t key;		 /* cpu, llc, node, pid, tgid or dsq id; comm: 0 */
+	int32_t tgid;		 /* pid groups */
+	unsigned nr;		 /* CPUs in cpu/llc/node groups; threads in tgid/comm */
+	char comm[SCX_COMM_LEN]; /* pid, tgid (the leader's) and comm groups */
 	const struct scx_agg_stats *s;
-	const char *name;		/* cgroup groups: the path, "(other)", "(unknown)" */
+	const char *name; /* cgroup groups: the path, "(other)", "(unknown)" */
 };
 
 struct scx_agg_snap {
-	uint64_t seq;			/* 0, 1, ... */
-	uint64_t start_ns, end_ns;	/* [start, end) in event time */
-	bool final;			/* closed by flush: end is the last event */
-	uint64_t events;		/* events in the interval */
-	uint64_t lost;			/* events lost by the producer in the interval */
-	uint64_t unknown;		/* events of types the engine does not use */
-	uint64_t out_of_order;		/* events older than the one before */
-	uint64_t nr_threads;		/* threads tracked at the end */
-	uint64_t tasks_dropped;		/* threads forgotten in the interval (max_tasks) */
-	uint64_t by_type[SCX_EV__COUNT];	/* events of each type in the interval */
-	unsigned nr[SCX_AGG_BY__COUNT];	/* groups of each kind (0 if not asked) */
+	uint64_t seq;			 /* 0, 1, ... */
+	uint64_t start_ns, end_ns;	 /* [start, end) in event time */
+	bool final;			 /* closed by flush: end is the last event */
+	uint64_t events;		 /* events in the interval */
+	uint64_t lost;			 /* events lost by the producer in the interval */
+	uint64_t unknown;		 /* events of types the engine does not use */
+	uint64_t out_of_order;		 /* events older than the one before */
+	uint64_t nr_threads;		 /* threads tracked at the end */
+	uint64_t tasks_dropped;		 /* threads forgotten in the interval (max_tasks) */
+	uint64_t by_type[SCX_EV__COUNT]; /* events of each type in the interval */
+	unsigned nr[SCX_AGG_BY__COUNT];	 /* groups of each kind (0 if not asked) */
 	const struct scx_agg_group *groups[SCX_AGG_BY__COUNT];
-	struct scx_agg_stats total;	/* all CPUs together */
-	unsigned nr_cpus;		/* CPUs in 'total' (topology, else seen) */
+	struct scx_agg_stats total; /* all CPUs together */
+	unsigned nr_cpus;	    /* CPUs in 'total' (topology, else seen) */
 };
 
 struct scx_agg;
 
 struct scx_agg_opts {
-	uint64_t interval_ns;		/* 0: one interval for the whole input */
-	unsigned by;			/* mask of 1 << SCX_AGG_*; 0 = SCX_AGG_BY_DEFAULT */
-	unsigned limit;			/* rows per report table, 0 = 20 */
+	uint64_t interval_ns; /* 0: one interval for the whole input */
+	unsigned by;	      /* mask of 1 << SCX_AGG_*; 0 = SCX_AGG_BY_DEFAULT */
+	unsigned limit;	      /* rows per report table, 0 = 20 */
 	/* Called at every closed interval; non-zero return stops: add() returns it. */
 	int (*emit)(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx);
 	void *ctx;
@@ -199,9 +199,9 @@ struct scx_agg_opts {
 	 */
 	unsigned cgroup_depth, cgroup_top;
 	enum scx_agg_cgsort {
-		SCX_AGG_CGSORT_BUSY = 0,	/* CPU time */
-		SCX_AGG_CGSORT_RQ_DELAY,	/* run-queue delay, summed */
-		SCX_AGG_CGSORT_RQ_P99,		/* run-queue delay p99 */
+		SCX_AGG_CGSORT_BUSY = 0, /* CPU time */
+		SCX_AGG_CGSORT_RQ_DELAY, /* run-queue delay, summed */
+		SCX_AGG_CGSORT_RQ_P99,	 /* run-queue delay p99 */
 		SCX_AGG_CGSORT_WAKEUPS,
 		SCX_AGG_CGSORT_SWITCHES,
 		SCX_AGG_CGSORT__COUNT
@@ -215,10 +215,10 @@ struct scx_agg_opts {
 	unsigned max_tasks;
 };
 #define SCX_AGG_CGROUP_TOP 50
-extern const char *const scx_agg_cgsort_names[SCX_AGG_CGSORT__COUNT];	/* "busy", ... */
+extern const char *const scx_agg_cgsort_names[SCX_AGG_CGSORT__COUNT]; /* "busy", ... */
 
 #define SCX_AGG_MAX_TASKS_DEFAULT 65536u
-#define SCX_AGG_MAX_TASKS_LIMIT 4194304u	/* the kernel's PID_MAX_LIMIT */
+#define SCX_AGG_MAX_TASKS_LIMIT 4194304u /* the kernel's PID_MAX_LIMIT */
 
 /* --max-tasks N: 1 to SCX_AGG_MAX_TASKS_LIMIT; -EINVAL otherwise. */
 int scx_agg_parse_max_tasks(const char *arg, unsigned *out);
@@ -232,12 +232,12 @@ int scx_agg_parse_max_tasks(const char *arg, unsigned *out);
 #define SCX_AGG_HIST_SLICE_USED 32u
 #define SCX_AGG_HIST_RQ_DEPTH 64u
 
-#define SCX_AGG_NEED_THREADS 1u		/* per-thread stats */
-#define SCX_AGG_NEED_PROCESSES 2u	/* per-process and per-comm tables */
-#define SCX_AGG_NEED_PAIRS 4u		/* waker/wakee and preemption pairs, chains */
-#define SCX_AGG_NEED_CPUS 8u		/* per-CPU metrics only (always kept) */
-#define SCX_AGG_NEED_PLACE 16u		/* placement tracking (agg_place.c), from the start only */
-#define SCX_AGG_NEED_CGROUPS 32u	/* cgroup groups and preemption pairs */
+#define SCX_AGG_NEED_THREADS 1u	  /* per-thread stats */
+#define SCX_AGG_NEED_PROCESSES 2u /* per-process and per-comm tables */
+#define SCX_AGG_NEED_PAIRS 4u	  /* waker/wakee and preemption pairs, chains */
+#define SCX_AGG_NEED_CPUS 8u	  /* per-CPU metrics only (always kept) */
+#define SCX_AGG_NEED_PLACE 16u	  /* placement tracking (agg_place.c), from the start only */
+#define SCX_AGG_NEED_CGROUPS 32u  /* cgroup groups and preemption pairs */
 #define SCX_AGG_NEED_ALL 55u
 
 /*
@@ -287,19 +287,19 @@ size_t scx_agg__mem(struct scx_agg *a);
 /* ---- metrics, generically (for table views and exporters) ---------------- */
 
 enum scx_agg_mkind {
-	SCX_AGG_M_COUNT,	/* events in the interval */
-	SCX_AGG_M_NS,		/* time, ns */
-	SCX_AGG_M_RATIO,	/* 0..1 (util may exceed 1 for processes) */
+	SCX_AGG_M_COUNT, /* events in the interval */
+	SCX_AGG_M_NS,	 /* time, ns */
+	SCX_AGG_M_RATIO, /* 0..1 (util may exceed 1 for processes) */
 	SCX_AGG_M_KHZ,
-	SCX_AGG_M_DIST,		/* a histogram of ns: struct scx_dist */
-	SCX_AGG_M_NUM,		/* a plain number (average depth, vtime) */
-	SCX_AGG_M_DISTN,	/* a histogram of plain numbers (depths) */
+	SCX_AGG_M_DIST,	 /* a histogram of ns: struct scx_dist */
+	SCX_AGG_M_NUM,	 /* a plain number (average depth, vtime) */
+	SCX_AGG_M_DISTN, /* a histogram of plain numbers (depths) */
 };
 
 struct scx_agg_metric {
-	const char *name;	/* NDJSON key: "util", "wake_lat" */
+	const char *name; /* NDJSON key: "util", "wake_lat" */
 	enum scx_agg_mkind kind;
-	const char *help;	/* one line, for OpenMetrics HELP and man page */
+	const char *help; /* one line, for OpenMetrics HELP and man page */
 };
 
 /* The metrics of the snapshot schema, in output order. */
@@ -328,14 +328,14 @@ void scx_agg_snap_text(struct scx_buf *b, const struct scx_agg_snap *s);
 /* OpenMetrics text exposition of the snapshot, without the final "# EOF". */
 void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s);
 
-extern const char *const scx_agg_by_names[SCX_AGG_BY__COUNT];	/* "cpu", "llc", ... */
-extern const char *const scx_softirq_names[SCX_NR_SOFTIRQS];	/* "HI", "TIMER", ... */
+extern const char *const scx_agg_by_names[SCX_AGG_BY__COUNT]; /* "cpu", "llc", ... */
+extern const char *const scx_softirq_names[SCX_NR_SOFTIRQS];  /* "HI", "TIMER", ... */
 /* Parse "cpu,llc,node" into a mask.  0 or -EINVAL. */
 int scx_agg_parse_by(const char *s, unsigned *mask);
 
 /* ---- reports ------------------------------------------------------------- */
 
-struct scx_table;	/* table.h */
+struct scx_table; /* table.h */
 
 /*
  * The reports, one row each (agg_reports.c), in the order "all" runs them;
@@ -343,13 +343,13 @@ struct scx_table;	/* table.h */
  * come from this table.
  */
 struct scx_agg_report {
-	const char *name;	/* "cpu-utilization" */
-	unsigned needs;		/* SCX_AGG_NEED_* bits for the engine's options */
+	const char *name; /* "cpu-utilization" */
+	unsigned needs;	  /* SCX_AGG_NEED_* bits for the engine's options */
 	/* Appends the report's tables to *out; 0 or -errno. */
 	int (*run)(struct scx_agg *a, const char *name, struct scx_table **out);
-	const char *summary;	/* one line: what it shows, lowercase, no full stop */
+	const char *summary; /* one line: what it shows, lowercase, no full stop */
 };
-extern const struct scx_agg_report scx_agg_reports[];	/* ends with a NULL name */
+extern const struct scx_agg_report scx_agg_reports[]; /* ends with a NULL name */
 /* The report called name, or NULL. */
 const struct scx_agg_report *scx_agg_report_find(const char *name);
 /*
@@ -365,7 +365,7 @@ struct scx_agg_threshold {
 	const char *name;
 	double def;
 	const char *help;
-	double max;		/* largest meaningful value (percentages: 100); 0: none */
+	double max; /* largest meaningful value (percentages: 100); 0: none */
 };
 extern const struct scx_agg_threshold scx_agg_thresholds[];
 extern const unsigned scx_agg_nr_thresholds;

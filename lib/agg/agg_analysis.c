@@ -38,11 +38,15 @@ static int cmp_dbl(const void *x, const void *y)
 
 AGG_REPORT(agg_rep_fairness)
 {
-	static const char *const sc[] = { "threads:u", "runtime:ns", "fair_share:ns", "gini:n",
-					  "max_min_ratio:n", "starved:u", "hogging:u", NULL };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "runtime:ns", "fair_pct:pct",
-					  "waiting:ns", NULL };
-	struct scx_table *s = scx_table_new(r, "summary", sc), *st = scx_table_new(r, "starved", tc),
+	static const char *const sc[] = {
+		"threads:u",	   "runtime:ns", "fair_share:ns", "gini:n",
+		"max_min_ratio:n", "starved:u",	 "hogging:u",	  NULL,
+	};
+	static const char *const tc[] = {
+		"pid:i:key", "comm:s", "runtime:ns", "fair_pct:pct", "waiting:ns", NULL,
+	};
+	struct scx_table *s = scx_table_new(r, "summary", sc),
+			 *st = scx_table_new(r, "starved", tc),
 			 *hg = scx_table_new(r, "hogging", tc);
 	struct thread **v;
 	unsigned n = demanding(a, &v), row, nst = 0, nhg = 0;
@@ -111,11 +115,16 @@ enum { OM_WAKE_MAX, OM_WAKE_P99, OM_RUNTIME, OM_SWITCHES, OM_RQ_MAX, OM__COUNT }
 static double thread_metric(const struct thread *t, int m)
 {
 	switch (m) {
-	case OM_WAKE_MAX: return t->s.wake_lat.count ? (double)t->s.wake_lat.max : NAN;
-	case OM_WAKE_P99: return t->s.wake_lat.count ? (double)scx_hist_quantile(&t->s.wake_lat, .99) : NAN;
-	case OM_RUNTIME: return (double)t->s.busy_ns;
-	case OM_SWITCHES: return (double)t->s.switches;
-	case OM_RQ_MAX: return t->s.rq_delay.count ? (double)t->s.rq_delay.max : NAN;
+	case OM_WAKE_MAX:
+		return t->s.wake_lat.count ? (double)t->s.wake_lat.max : NAN;
+	case OM_WAKE_P99:
+		return t->s.wake_lat.count ? (double)scx_hist_quantile(&t->s.wake_lat, .99) : NAN;
+	case OM_RUNTIME:
+		return (double)t->s.busy_ns;
+	case OM_SWITCHES:
+		return (double)t->s.switches;
+	case OM_RQ_MAX:
+		return t->s.rq_delay.count ? (double)t->s.rq_delay.max : NAN;
 	}
 	return NAN;
 }
@@ -133,8 +142,10 @@ static double cpu_metric(const struct scx_agg *a, const struct cpu *c, int m)
 	bool timed = dur && c->s.busy_ns + c->s.idle_ns;
 
 	switch (m) {
-	case OC_UTIL: return timed ? 100.0 * c->s.busy_ns / dur : NAN;
-	case OC_SWITCH_RATE: return timed ? c->s.switches * 1e9 / dur : NAN;
+	case OC_UTIL:
+		return timed ? 100.0 * c->s.busy_ns / dur : NAN;
+	case OC_SWITCH_RATE:
+		return timed ? c->s.switches * 1e9 / dur : NAN;
 	case OC_WAKE_P99:
 		return c->s.wake_lat.count ? (double)scx_hist_quantile(&c->s.wake_lat, .99) : NAN;
 	case OC_RQ_P99:
@@ -165,7 +176,7 @@ static void outlier_metric(struct scx_agg *a, const char *metric, const double *
 	for (unsigned i = 0; i < n; i++)
 		if (!isnan(y[i]))
 			x[k++] = y[i];
-	if (k < 4)	/* too few to call anything an outlier */
+	if (k < 4) /* too few to call anything an outlier */
 		goto cleanup;
 	qsort(x, k, sizeof(*x), cmp_dbl);
 	q1 = quantile_sorted(x, k, .25);
@@ -190,7 +201,7 @@ static void outlier_metric(struct scx_agg *a, const char *metric, const double *
 			lo = q1 - a->th[TH_IQR_K] * (q3 - q1);
 			hi = q3 + a->th[TH_IQR_K] * (q3 - q1);
 			break;
-		case 1:	/* modified z = 0.6745 (x - median) / MAD */
+		case 1: /* modified z = 0.6745 (x - median) / MAD */
 			lo = mad > 0 ? med - a->th[TH_MAD_Z] * mad / 0.6745 : -INFINITY;
 			hi = mad > 0 ? med + a->th[TH_MAD_Z] * mad / 0.6745 : INFINITY;
 			break;
@@ -248,16 +259,23 @@ cleanup:
  */
 AGG_REPORT(agg_rep_outliers)
 {
-	static const char *const tnames[] = { "wake_lat_max", "wake_lat_p99", "runtime", "switches",
-					      "rq_delay_max" };
-	static const char *const cnames[] = { "cpu_util", "cpu_switch_rate", "cpu_wake_lat_p99",
-					      "cpu_rq_delay_p99", "cpu_softirq_pct" };
-	static const char *const tc[] = { "metric:s:key", "method:s:key", "n:u", "lower:n", "upper:n",
-					  "outliers:u", NULL };
-	static const char *const oc[] = { "metric:s:key", "method:s:key", "pid:i:key", "comm:s",
-					  "value:n", "bound:n", "score:n", NULL };
-	static const char *const cc[] = { "metric:s:key", "method:s:key", "cpu:i:key", "value:n",
-					  "bound:n", "score:n", NULL };
+	static const char *const tnames[] = {
+		"wake_lat_max", "wake_lat_p99", "runtime", "switches", "rq_delay_max",
+	};
+	static const char *const cnames[] = {
+		"cpu_util",	    "cpu_switch_rate", "cpu_wake_lat_p99",
+		"cpu_rq_delay_p99", "cpu_softirq_pct",
+	};
+	static const char *const tc[] = {
+		"metric:s:key", "method:s:key", "n:u", "lower:n", "upper:n", "outliers:u", NULL,
+	};
+	static const char *const oc[] = {
+		"metric:s:key", "method:s:key", "pid:i:key", "comm:s",
+		"value:n",	"bound:n",	"score:n",   NULL,
+	};
+	static const char *const cc[] = {
+		"metric:s:key", "method:s:key", "cpu:i:key", "value:n", "bound:n", "score:n", NULL,
+	};
 	struct scx_table *th = scx_table_new(r, "thresholds", tc);
 	struct scx_table *ot = scx_table_new(r, "outliers", oc), *ct = scx_table_new(r, "cpus", cc);
 	struct thread **v;
@@ -276,7 +294,7 @@ AGG_REPORT(agg_rep_outliers)
 		outlier_metric(a, tnames[m], y, id, comm, n, th, ot);
 	}
 	FOR_CPUS(a, cp)
-		id[nc++] = cp->id;
+	id[nc++] = cp->id;
 	for (int m = 0; m < OC__COUNT; m++) {
 		for (unsigned i = 0; i < nc; i++)
 			y[i] = cpu_metric(a, &a->cpus[id[i]], m);
@@ -309,8 +327,10 @@ static void finding(struct scx_table *t, const char *rule, const char *where, do
 
 AGG_REPORT(agg_rep_bottlenecks)
 {
-	static const char *const fc[] = { "rule:s:key", "where:s:key", "value:n", "threshold:n",
-					  "severity:n", "meaning:s", NULL };
+	static const char *const fc[] = {
+		"rule:s:key", "where:s:key", "value:n", "threshold:n",
+		"severity:n", "meaning:s",   NULL,
+	};
 	struct scx_table *t = scx_table_new(r, "findings", fc);
 	uint64_t dur = agg_dur(a);
 	double secs = dur / 1e9, umax = -1, umin = 101;
@@ -337,23 +357,25 @@ AGG_REPORT(agg_rep_bottlenecks)
 				"context switches per second");
 		p99 = scx_hist_quantile(&c->s.wake_lat, .99) / 1e6;
 		if (c->s.wake_lat.count && p99 > a->th[TH_WAKE_P99])
-			finding(t, "wakeup-latency", where, p99, a->th[TH_WAKE_P99], "p99 wakeup latency, ms");
+			finding(t, "wakeup-latency", where, p99, a->th[TH_WAKE_P99],
+				"p99 wakeup latency, ms");
 		p99 = scx_hist_quantile(&c->s.rq_delay, .99) / 1e6;
 		if (u >= a->th[TH_UTIL_HIGH] && c->s.rq_delay.count && p99 > a->th[TH_RQ_P99])
 			finding(t, "saturated", where, p99, a->th[TH_RQ_P99],
 				"cpu busy and tasks wait: p99 run-queue delay, ms");
 		if (c->s.rq_depth_max > a->th[TH_RQ_DEPTH])
-			finding(t, "runqueue-depth", where, (double)c->s.rq_depth_max, a->th[TH_RQ_DEPTH],
-				"tasks waiting at once");
+			finding(t, "runqueue-depth", where, (double)c->s.rq_depth_max,
+				a->th[TH_RQ_DEPTH], "tasks waiting at once");
 		for (int k = 0; k < SCX_NR_SOFTIRQS; k++)
 			sirq += c->s.softirq_ns[k];
 		sirq = 100 * sirq / dur;
 		if (sirq > a->th[TH_SOFTIRQ])
-			finding(t, "softirq", where, sirq, a->th[TH_SOFTIRQ], "percent of time in softirqs");
+			finding(t, "softirq", where, sirq, a->th[TH_SOFTIRQ],
+				"percent of time in softirqs");
 	}
 	if (secs > 0 && a->snap.total.migrations / secs > a->th[TH_MIGR_RATE])
-		finding(t, "migration-rate", "all", a->snap.total.migrations / secs, a->th[TH_MIGR_RATE],
-			"migrations per second");
+		finding(t, "migration-rate", "all", a->snap.total.migrations / secs,
+			a->th[TH_MIGR_RATE], "migrations per second");
 	if (cmax >= 0 && cmin >= 0 && umax - umin > a->th[TH_IMBALANCE]) {
 		snprintf(where, sizeof(where), "cpu %d vs %d", cmax, cmin);
 		finding(t, "imbalance", where, umax - umin, a->th[TH_IMBALANCE],

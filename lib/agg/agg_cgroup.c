@@ -18,8 +18,8 @@ const char *const scx_agg_cgsort_names[SCX_AGG_CGSORT__COUNT] = {
 };
 
 struct cg_id {
-	char *path;		/* NULL: never named */
-	uint32_t key;		/* folded key + 1, 0 before the first use */
+	char *path;   /* NULL: never named */
+	uint32_t key; /* folded key + 1, 0 before the first use */
 };
 
 static uint64_t hash_str(const char *s)
@@ -58,7 +58,7 @@ void agg_cgroup_init(struct scx_agg *a)
 	scx_map_init(&c->ids, sizeof(struct cg_id));
 	scx_map_init(&c->byname, sizeof(uint32_t));
 	scx_map_init(&c->preempts.map, sizeof(struct pair));
-	intern(c, "(unknown)");	/* CG_KEY_UNKNOWN */
+	intern(c, "(unknown)"); /* CG_KEY_UNKNOWN */
 	intern(c, "(other)");	/* CG_KEY_OTHER */
 }
 
@@ -112,7 +112,7 @@ void scx_agg__cgroup_name(struct scx_agg *a, uint64_t id, const char *path)
 	}
 	free(ci->path);
 	ci->path = scx_xstrdup(path);
-	ci->key = 0;	/* folded again at its next use */
+	ci->key = 0; /* folded again at its next use */
 }
 
 uint64_t scx_agg__cgroup_dropped(const struct scx_agg *a)

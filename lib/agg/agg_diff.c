@@ -26,7 +26,9 @@ enum test { T_NONE, T_MWU, T_TAIL, T_POISSON };
 static const char *const test_names[] = { "none", "mann-whitney", "tail-proportion", "poisson" };
 enum dir { D_NEUTRAL, D_HIGHER_WORSE };
 enum cls { C_REGRESSION, C_IMPROVEMENT, C_CHANGED, C_UNTESTED, C_SAME, C__COUNT };
-static const char *const cls_names[] = { "regression", "improvement", "changed", "untested", "same" };
+static const char *const cls_names[] = {
+	"regression", "improvement", "changed", "untested", "same",
+};
 
 struct row {
 	enum cls cls;
@@ -67,7 +69,8 @@ static bool mwu(const struct scx_hist *a, const struct scx_hist *b, double *z)
 	lo = scx_hist_index(SCX_MIN(a->min, b->min));
 	hi = scx_hist_index(SCX_MAX(a->max, b->max));
 	for (unsigned i = lo; i <= hi; i++) {
-		double ca = scx_hist_bucket_count(a, i), cb = scx_hist_bucket_count(b, i), t = ca + cb;
+		double ca = scx_hist_bucket_count(a, i), cb = scx_hist_bucket_count(b, i),
+		       t = ca + cb;
 
 		u += cb * (below_a + ca / 2);
 		below_a += ca;
@@ -147,14 +150,15 @@ static void judge(struct row *r, bool tested, enum dir dir, const struct scx_dif
 /* What the stream must hold for a metric to mean anything. */
 static bool has_wakeups(const struct scx_sum *s)
 {
-	return s->by_type[SCX_EV_WAKING] + s->by_type[SCX_EV_WAKEUP] + s->by_type[SCX_EV_WAKEUP_NEW];
+	return s->by_type[SCX_EV_WAKING] + s->by_type[SCX_EV_WAKEUP] +
+	       s->by_type[SCX_EV_WAKEUP_NEW];
 }
 
 struct ctx {
 	const struct scx_sum *a, *b;
 	const struct scx_diff_opts *o;
 	struct rows rows;
-	struct scx_table *nc;	/* not compared */
+	struct scx_table *nc; /* not compared */
 };
 
 static void not_compared(struct ctx *c, const char *what, const char *why)
@@ -166,7 +170,8 @@ static void not_compared(struct ctx *c, const char *what, const char *why)
 }
 
 static void dist_rows(struct ctx *c, const char *group, const struct sum_grp *ga,
-		      const struct sum_grp *gb, int h, enum dir dir, const char *m50, const char *m99)
+		      const struct sum_grp *gb, int h, enum dir dir, const char *m50,
+		      const char *m99)
 {
 	struct row *r = row_add(&c->rows);
 	bool t;
@@ -188,8 +193,8 @@ static void dist_rows(struct ctx *c, const char *group, const struct sum_grp *ga
 	judge(r, t, dir, c->o);
 }
 
-static void rate_row(struct ctx *c, const char *group, const char *metric, uint64_t ca,
-		     uint64_t cb, enum dir dir)
+static void rate_row(struct ctx *c, const char *group, const char *metric, uint64_t ca, uint64_t cb,
+		     enum dir dir)
 {
 	struct row *r = row_add(&c->rows);
 	double ta = c->a->dur / 1e9, tb = c->b->dur / 1e9;
@@ -245,7 +250,8 @@ static void compare_group(struct ctx *c, const struct sum_grp *ga, const struct 
 		dist_rows(c, group, ga, gb, H_SLICE, D_NEUTRAL, "slice.p50", "slice.p99");
 	}
 	if (wake && ga->kind != SK_DSQ) {
-		rate_row(c, group, "wakeups_per_s", ga->fig[F_WAKEUPS], gb->fig[F_WAKEUPS], D_NEUTRAL);
+		rate_row(c, group, "wakeups_per_s", ga->fig[F_WAKEUPS], gb->fig[F_WAKEUPS],
+			 D_NEUTRAL);
 		dist_rows(c, group, ga, gb, H_WAKE, D_HIGHER_WORSE, "wake_lat.p50", "wake_lat.p99");
 	}
 	if (mig && ga->kind != SK_DSQ) {
@@ -273,7 +279,8 @@ static const struct sum_grp *find(const struct scx_sum *s, const struct sum_grp 
 	for (unsigned i = 0; i < s->nr_groups; i++) {
 		const struct sum_grp *h = &s->groups[i];
 
-		if (h->kind == g->kind && h->key == g->key && !strncmp(h->comm, g->comm, SCX_COMM_LEN))
+		if (h->kind == g->kind && h->key == g->key &&
+		    !strncmp(h->comm, g->comm, SCX_COMM_LEN))
 			return h;
 	}
 	return NULL;
@@ -288,8 +295,10 @@ static void missing(struct ctx *c)
 
 	for (int i = 0; i < 2; i++) {
 		if (!has_wakeups(s[i])) {
-			snprintf(why, sizeof(why), "%c has no sched_waking, sched_wakeup or "
-				 "sched_wakeup_new events", side[i]);
+			snprintf(why, sizeof(why),
+				 "%c has no sched_waking, sched_wakeup or "
+				 "sched_wakeup_new events",
+				 side[i]);
 			not_compared(c, "wake_lat, wakeups_per_s", why);
 		}
 		if (!s[i]->by_type[SCX_EV_MIGRATE]) {
@@ -321,18 +330,21 @@ static int cmp_row(const void *x, const void *y)
 void scx_agg_diff(const struct scx_sum *a, const struct scx_sum *b, const struct scx_diff_opts *opt,
 		  struct scx_table **out, struct scx_diff_verdict *v)
 {
-	static const char *const cc[] = { "verdict:s", "metric:s:key", "group:s:key", "a:n", "b:n",
-					  "change:n", "change_pct:n", "p:n", "test:s", NULL };
+	static const char *const cc[] = {
+		"verdict:s", "metric:s:key", "group:s:key", "a:n",    "b:n",
+		"change:n",  "change_pct:n", "p:n",	    "test:s", NULL
+	};
 	static const char *const nc[] = { "what:s:key", "why:s", NULL };
-	static const char *const vc[] = { "verdict:s", "regressions:u", "improvements:u",
-					  "changed:u", "same:u", "untested:u", "not_compared:u",
-					  NULL };
+	static const char *const vc[] = {
+		"verdict:s", "regressions:u", "improvements:u", "changed:u",
+		"same:u",    "untested:u",    "not_compared:u", NULL,
+	};
 	struct scx_diff_opts o = opt ? *opt : (struct scx_diff_opts){ 0 };
 	struct ctx c = { a, b, &o, { 0 }, scx_table_new("diff", "not_compared", nc) };
 	struct scx_table *t = scx_table_new("diff", "comparison", cc), *vt;
 	unsigned only_a[SK__COUNT] = { 0 }, only_b[SK__COUNT] = { 0 }, cnt[C__COUNT] = { 0 };
-	bool topo_ok = a->topo_fp == b->topo_fp && a->cpus == b->cpus && !a->topo_mixed &&
-		       !b->topo_mixed;
+	bool topo_ok =
+		a->topo_fp == b->topo_fp && a->cpus == b->cpus && !a->topo_mixed && !b->topo_mixed;
 	char why[200];
 	size_t n = 0;
 
@@ -342,10 +354,11 @@ void scx_agg_diff(const struct scx_sum *a, const struct scx_sum *b, const struct
 		o.min_change = 0.05;
 	memset(v, 0, sizeof(*v));
 	if (!topo_ok) {
-		snprintf(why, sizeof(why), "topologies differ: A %u cpus %u llcs %u nodes%s, B %u cpus "
-			 "%u llcs %u nodes%s", a->cpus, a->llcs, a->nodes,
-			 a->topo_mixed ? " (mixed)" : "", b->cpus, b->llcs, b->nodes,
-			 b->topo_mixed ? " (mixed)" : "");
+		snprintf(why, sizeof(why),
+			 "topologies differ: A %u cpus %u llcs %u nodes%s, B %u cpus "
+			 "%u llcs %u nodes%s",
+			 a->cpus, a->llcs, a->nodes, a->topo_mixed ? " (mixed)" : "", b->cpus,
+			 b->llcs, b->nodes, b->topo_mixed ? " (mixed)" : "");
 		not_compared(&c, "cpu, llc and node groups", why);
 	}
 	missing(&c);
@@ -408,14 +421,16 @@ void scx_agg_diff(const struct scx_sum *a, const struct scx_sum *b, const struct
 
 		if (r->cls != (v->regressions ? C_REGRESSION : C_IMPROVEMENT))
 			continue;
-		n += snprintf(v->line + n, sizeof(v->line) - n, "%s %s of %s %+.1f%%", k ? "," : ":",
-			      r->metric, r->group,
+		n += snprintf(v->line + n, sizeof(v->line) - n, "%s %s of %s %+.1f%%",
+			      k ? "," : ":", r->metric, r->group,
 			      r->a ? 100.0 * (r->b - r->a) / fabs(r->a) : INFINITY);
 		k++;
 	}
 	if (n < sizeof(v->line))
-		snprintf(v->line + n, sizeof(v->line) - n, " (%u compared, %u changed, %u untested, "
-			 "%u not compared)", c.rows.n, v->changed, v->untested, c.nc->nrows);
+		snprintf(v->line + n, sizeof(v->line) - n,
+			 " (%u compared, %u changed, %u untested, "
+			 "%u not compared)",
+			 c.rows.n, v->changed, v->untested, c.nc->nrows);
 	vt = scx_table_new("diff", "verdict", vc);
 	{
 		unsigned row = scx_table_row(vt);

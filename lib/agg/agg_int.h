@@ -10,13 +10,13 @@
 #include "core/hashmap.h"
 
 enum tstate {
-	TS_UNKNOWN = 0,		/* not seen in a state yet: its time is not counted */
+	TS_UNKNOWN = 0, /* not seen in a state yet: its time is not counted */
 	TS_RUNNING,
-	TS_RUNNABLE,		/* R: woken, or preempted with prev_state 0 */
-	TS_PREEMPTED,		/* R+ */
-	TS_SLEEPING,		/* S, I */
-	TS_BLOCKED,		/* D */
-	TS_OTHER,		/* T, t, X, Z, P, exited */
+	TS_RUNNABLE,  /* R: woken, or preempted with prev_state 0 */
+	TS_PREEMPTED, /* R+ */
+	TS_SLEEPING,  /* S, I */
+	TS_BLOCKED,   /* D */
+	TS_OTHER,     /* T, t, X, Z, P, exited */
 };
 
 #define CHAIN_MAX 8
@@ -30,49 +30,49 @@ enum tstate {
 struct thread {
 	int32_t pid, tgid;
 	uint8_t state;
-	bool dead;		/* freed; kept to the end of the interval for --by pid */
-	bool folded;		/* its stats are in the process/comm tables already */
-	uint8_t chain_len;	/* wakers that led to this wakeup, oldest first */
-	int32_t cpu;		/* cpu it runs on, or ran on last */
-	int32_t qcpu;		/* cpu whose queue it waits on, -1 */
-	int32_t waker;		/* pid that woke it last, 0 from irq/idle */
-	uint64_t state_ts;	/* state time is counted up to here */
-	uint64_t runnable_ts;	/* became runnable (0: not runnable) */
-	uint64_t waking_ts;	/* sched_waking of the current runnable period, 0 if none */
-	uint64_t wakeup_ts;	/* sched_wakeup after that waking, 0 if none */
-	uint64_t dsq;		/* last DSQ, SCX_DSQ_NONE */
+	bool dead;	      /* freed; kept to the end of the interval for --by pid */
+	bool folded;	      /* its stats are in the process/comm tables already */
+	uint8_t chain_len;    /* wakers that led to this wakeup, oldest first */
+	int32_t cpu;	      /* cpu it runs on, or ran on last */
+	int32_t qcpu;	      /* cpu whose queue it waits on, -1 */
+	int32_t waker;	      /* pid that woke it last, 0 from irq/idle */
+	uint64_t state_ts;    /* state time is counted up to here */
+	uint64_t runnable_ts; /* became runnable (0: not runnable) */
+	uint64_t waking_ts;   /* sched_waking of the current runnable period, 0 if none */
+	uint64_t wakeup_ts;   /* sched_wakeup after that waking, 0 if none */
+	uint64_t dsq;	      /* last DSQ, SCX_DSQ_NONE */
 	/* the first cache line ends here */
 	char comm[SCX_COMM_LEN];
-	bool has_stats;		/* s is allocated: only while a->tstats (thread_new) */
+	bool has_stats; /* s is allocated: only while a->tstats (thread_new) */
 	int32_t chain[CHAIN_MAX];
-	uint64_t chain_lat;	/* their wake latencies, summed (with pairs only) */
-	struct agg_place_task pl;	/* placement (agg_place.c) */
-	uint64_t cgroup;	/* cgroup id it was last seen in, 0 unknown */
-	uint32_t preempt_cg;	/* cgroup key + 1 of the task that preempted it last, 0 */
-	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
+	uint64_t chain_lat;	  /* their wake latencies, summed (with pairs only) */
+	struct agg_place_task pl; /* placement (agg_place.c) */
+	uint64_t cgroup;	  /* cgroup id it was last seen in, 0 unknown */
+	uint32_t preempt_cg;	  /* cgroup key + 1 of the task that preempted it last, 0 */
+	_Alignas(64) struct scx_agg_stats s; /* its hot counters on their own lines */
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct thread, comm) == 64, "struct thread: hot fields in one line");
 
 struct cpu {
 	int32_t id, llc, node;
-	bool seen, known;	/* known: curr is valid (a switch was seen) */
-	int32_t curr;		/* pid running, 0 idle */
+	bool seen, known; /* known: curr is valid (a switch was seen) */
+	int32_t curr;	  /* pid running, 0 idle */
 	uint32_t nr_queued;
-	uint64_t acct_ts;	/* busy/idle counted up to here */
-	uint64_t run_start;	/* curr switched in */
+	uint64_t acct_ts;   /* busy/idle counted up to here */
+	uint64_t run_start; /* curr switched in */
 	uint64_t depth_ts;
-	int32_t softirq;	/* vector in progress, -1 */
-	int32_t cstate;		/* -1: not idle */
+	int32_t softirq; /* vector in progress, -1 */
+	int32_t cstate;	 /* -1: not idle */
 	/* the first cache line ends here (see struct thread) */
 	uint64_t softirq_ts;
-	uint32_t freq_khz;	/* 0 unknown */
+	uint32_t freq_khz; /* 0 unknown */
 	bool cidle_seen;
 	uint64_t freq_ts;
 	uint64_t cidle_ts;
 	uint64_t cstate_ts;
-	uint64_t irq_ts, ipi_ts;	/* 0: none in progress */
-	uint64_t wc_mark;	/* idle and nothing queued: scx_agg.wc_clock then */
-	_Alignas(64) struct scx_agg_stats s;	/* its hot counters on their own lines */
+	uint64_t irq_ts, ipi_ts;	     /* 0: none in progress */
+	uint64_t wc_mark;		     /* idle and nothing queued: scx_agg.wc_clock then */
+	_Alignas(64) struct scx_agg_stats s; /* its hot counters on their own lines */
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct cpu, freq_khz) == 64, "struct cpu: hot fields in one line");
 
@@ -86,8 +86,8 @@ struct grp {
 };
 
 struct gtab {
-	struct scx_map map;	/* key, or the hash of comm (core/hashmap.h), -> struct grp * */
-	struct grp *other;	/* what did not fit (see GROUPS_MAX) */
+	struct scx_map map; /* key, or the hash of comm (core/hashmap.h), -> struct grp * */
+	struct grp *other;  /* what did not fit (see GROUPS_MAX) */
 	/*
 	 * Groups of past intervals, emptied, kept with their histogram memory:
 	 * the same processes come back every interval, and allocating and
@@ -97,13 +97,13 @@ struct gtab {
 };
 
 struct pair {
-	uint64_t key;		/* (a << 32 | b) + 1; 0 = empty */
-	uint64_t count, runs, sum_ns, max_ns;	/* runs: wakeups that ran, with sum/max latency */
+	uint64_t key;			      /* (a << 32 | b) + 1; 0 = empty */
+	uint64_t count, runs, sum_ns, max_ns; /* runs: wakeups that ran, with sum/max latency */
 };
 
 struct ptab {
-	struct scx_map map;	/* key -> struct pair */
-	uint64_t dropped;	/* events whose pair did not fit */
+	struct scx_map map; /* key -> struct pair */
+	uint64_t dropped;   /* events whose pair did not fit */
 	struct pair scratch;
 };
 
@@ -114,45 +114,45 @@ struct ptab {
  */
 #define CG_KEY_UNKNOWN 0u
 #define CG_KEY_OTHER 1u
-#define CG_NAMES_MAX (1u << 16)	/* folded names; past it "(other)" */
+#define CG_NAMES_MAX (1u << 16) /* folded names; past it "(other)" */
 struct agg_cgroups {
-	struct scx_map ids;	/* id -> struct cg_id */
-	struct scx_map byname;	/* hash of a folded name -> key (the next hash on a collision) */
-	char **names;		/* by key */
+	struct scx_map ids;    /* id -> struct cg_id */
+	struct scx_map byname; /* hash of a folded name -> key (the next hash on a collision) */
+	char **names;	       /* by key */
 	unsigned nr, cap;
-	uint64_t dropped;	/* cgroup records past SCX_AGG_CGROUP_IDS */
-	struct ptab preempts;	/* (victim key, preemptor key) -> pair */
-	struct grp *rest;	/* the snapshot's "(other)" row */
-	bool on;		/* cgroup groups are kept */
+	uint64_t dropped;     /* cgroup records past SCX_AGG_CGROUP_IDS */
+	struct ptab preempts; /* (victim key, preemptor key) -> pair */
+	struct grp *rest;     /* the snapshot's "(other)" row */
+	bool on;	      /* cgroup groups are kept */
 };
 
 #define NR_CHAINS 32
 struct chain {
-	uint8_t len;		/* pids in p[] */
+	uint8_t len; /* pids in p[] */
 	int32_t p[CHAIN_MAX + 1];
-	uint64_t lat;		/* wake latencies along the chain */
+	uint64_t lat; /* wake latencies along the chain */
 };
 
 struct scx_agg {
 	struct scx_agg_opts o;
 	struct scx_topo *topo;
-	double th[32];		/* thresholds by scx_agg_thresholds[] index */
+	double th[32]; /* thresholds by scx_agg_thresholds[] index */
 
-	struct cpu *cpus;	/* by cpu id */
-	unsigned nr_cpus;	/* entries in cpus[] */
-	unsigned nr_llc_slots, nr_node_slots;	/* ids + 1: slot 0 holds id -1 */
+	struct cpu *cpus;		      /* by cpu id */
+	unsigned nr_cpus;		      /* entries in cpus[] */
+	unsigned nr_llc_slots, nr_node_slots; /* ids + 1: slot 0 holds id -1 */
 	struct scx_agg_stats *llc, *node;
 	unsigned *llc_cpus, *node_cpus;
-	int *llc_node;		/* close_interval: node slot of each LLC slot, -1 none */
+	int *llc_node; /* close_interval: node slot of each LLC slot, -1 none */
 
-	struct scx_map threads;	/* pid -> struct thread * */
+	struct scx_map threads; /* pid -> struct thread * */
 	unsigned ndead;		/* freed threads kept for their --by pid row */
 	unsigned max_tasks;	/* threads tracked at most (o.max_tasks or the default) */
 	uint64_t *evict_ts;	/* evict_tasks(): scratch of max_tasks entries */
 
 	struct gtab tgid, comm, dsq, cgroup;
 	struct ptab wakes, preempts;
-	struct agg_cgroups cg;	/* agg_cgroup.c */
+	struct agg_cgroups cg; /* agg_cgroup.c */
 	/*
 	 * Work-conservation loss: wc_clock advances while any task waits on a
 	 * busy CPU (wc_waiting of them); an idle CPU with nothing queued adds
@@ -160,25 +160,25 @@ struct scx_agg {
 	 */
 	uint64_t wc_clock, wc_ts;
 	uint64_t wc_waiting;
-	struct scx_hist lb_wake;	/* latency-breakdown: waking -> wakeup */
-	struct scx_hist lb_run;		/* wakeup -> switch-in */
-	struct scx_hist lb_preempt;	/* preempted -> switch-in */
+	struct scx_hist lb_wake;    /* latency-breakdown: waking -> wakeup */
+	struct scx_hist lb_run;	    /* wakeup -> switch-in */
+	struct scx_hist lb_preempt; /* preempted -> switch-in */
 	struct chain chains[NR_CHAINS];
 	unsigned nr_chains;
-	struct agg_place *place;	/* placement tracking, NULL unless needed */
+	struct agg_place *place; /* placement tracking, NULL unless needed */
 
-	unsigned need;		/* SCX_AGG_NEED_* */
-	unsigned next_by;	/* o.by from the next interval on (scx_agg__set_by) */
+	unsigned need;	  /* SCX_AGG_NEED_* */
+	unsigned next_by; /* o.by from the next interval on (scx_agg__set_by) */
 	/*
 	 * Reorder window, engaged at the first event older than one already
 	 * seen: ordered streams (scx-events sorts its own) never pay for it.
 	 */
 	struct scx_reorder *order;
 	uint64_t newest;
-	bool fold;		/* keep the process and comm tables */
-	bool tstats;		/* keep per-thread stats */
+	bool fold;   /* keep the process and comm tables */
+	bool tstats; /* keep per-thread stats */
 	bool pairs;
-	bool started, closed;	/* closed: holds a closed interval, reset on the next add */
+	bool started, closed; /* closed: holds a closed interval, reset on the next add */
 	uint64_t iv_start, iv_end, last_ts;
 	struct scx_agg_snap snap;
 	struct scx_agg_group *garr[SCX_AGG_BY__COUNT];
@@ -212,7 +212,6 @@ static inline struct thread *agg_thread_next(const struct scx_agg *a, size_t *po
 
 bool agg_stats_active(const struct scx_agg_stats *s);
 
-
 #endif
 
 /* A CPU of the topology, or one seen in the stream. */
@@ -228,11 +227,23 @@ static inline uint64_t agg_dur(const struct scx_agg *a)
 
 /* Threshold indexes into a->th[] (order of scx_agg_thresholds[]). */
 enum {
-	TH_SWITCH_RATE, TH_WAKE_P99, TH_MIGR_RATE, TH_UTIL_HIGH, TH_RQ_P99, TH_IMBALANCE,
-	TH_RQ_DEPTH, TH_SOFTIRQ, TH_LOST, TH_STARVED, TH_HOG, TH_IQR_K, TH_MAD_Z, TH_SIGMA,
-	TH_PCT, TH__COUNT
+	TH_SWITCH_RATE,
+	TH_WAKE_P99,
+	TH_MIGR_RATE,
+	TH_UTIL_HIGH,
+	TH_RQ_P99,
+	TH_IMBALANCE,
+	TH_RQ_DEPTH,
+	TH_SOFTIRQ,
+	TH_LOST,
+	TH_STARVED,
+	TH_HOG,
+	TH_IQR_K,
+	TH_MAD_Z,
+	TH_SIGMA,
+	TH_PCT,
+	TH__COUNT
 };
-
 
 /* agg_cgroup.c */
 void agg_cgroup_init(struct scx_agg *a);

@@ -11,18 +11,55 @@
 #include "core/util.h"
 
 /* where a metric applies */
-#define A_CPU 1		/* cpu, llc, node, total */
-#define A_TASK 2	/* pid, tgid, comm */
+#define A_CPU 1	 /* cpu, llc, node, total */
+#define A_TASK 2 /* pid, tgid, comm */
 #define A_DSQ 4
-#define A_OPT 8		/* left out when zero (sched_ext, frequency...) */
+#define A_OPT 8 /* left out when zero (sched_ext, frequency...) */
 
 enum {
-	M_UTIL, M_BUSY, M_IDLE, M_SLICES, M_SWITCHES, M_VOL, M_INVOL, M_WAKEUPS, M_WAKEUPS_NEW,
-	M_MIGR, M_XLLC, M_XNODE, M_FORKS, M_EXECS, M_EXITS, M_SOFTIRQ_NS, M_IRQS, M_IRQ_NS,
-	M_IPI_SENT, M_IPI_RECV, M_IPI_NS, M_FREQ, M_CSTATE_NS, M_LOST, M_RUNNING, M_RUNNABLE,
-	M_PREEMPTED, M_SLEEPING, M_BLOCKED, M_DEPTH_AVG, M_DEPTH_MAX, M_DSQ_INS, M_DSQ_DISP,
-	M_VTIME, M_WAKE_LAT, M_RQ_DELAY, M_SLICE, M_DSQ_LAT, M_DSQ_DEPTH, M_SLICE_USED, M_RQ_DEPTH,
-	M_WC_LOSS, M__COUNT
+	M_UTIL,
+	M_BUSY,
+	M_IDLE,
+	M_SLICES,
+	M_SWITCHES,
+	M_VOL,
+	M_INVOL,
+	M_WAKEUPS,
+	M_WAKEUPS_NEW,
+	M_MIGR,
+	M_XLLC,
+	M_XNODE,
+	M_FORKS,
+	M_EXECS,
+	M_EXITS,
+	M_SOFTIRQ_NS,
+	M_IRQS,
+	M_IRQ_NS,
+	M_IPI_SENT,
+	M_IPI_RECV,
+	M_IPI_NS,
+	M_FREQ,
+	M_CSTATE_NS,
+	M_LOST,
+	M_RUNNING,
+	M_RUNNABLE,
+	M_PREEMPTED,
+	M_SLEEPING,
+	M_BLOCKED,
+	M_DEPTH_AVG,
+	M_DEPTH_MAX,
+	M_DSQ_INS,
+	M_DSQ_DISP,
+	M_VTIME,
+	M_WAKE_LAT,
+	M_RQ_DELAY,
+	M_SLICE,
+	M_DSQ_LAT,
+	M_DSQ_DEPTH,
+	M_SLICE_USED,
+	M_RQ_DEPTH,
+	M_WC_LOSS,
+	M__COUNT
 };
 
 #define M(id, n, k, w, h) [id] = { n, k, h }
@@ -74,21 +111,48 @@ const struct scx_agg_metric scx_agg_metrics[] = {
 const unsigned scx_agg_nr_metrics = M__COUNT;
 
 static const uint8_t applies[M__COUNT] = {
-	[M_UTIL] = A_CPU | A_TASK, [M_BUSY] = A_CPU | A_TASK, [M_IDLE] = A_CPU,
-	[M_SLICES] = A_CPU | A_TASK, [M_SWITCHES] = A_CPU | A_TASK, [M_VOL] = A_CPU | A_TASK,
-	[M_INVOL] = A_CPU | A_TASK, [M_WAKEUPS] = A_CPU | A_TASK, [M_WAKEUPS_NEW] = A_CPU | A_TASK,
-	[M_MIGR] = A_CPU | A_TASK, [M_XLLC] = A_CPU | A_TASK, [M_XNODE] = A_CPU | A_TASK,
-	[M_FORKS] = A_CPU | A_TASK, [M_EXECS] = A_CPU | A_TASK, [M_EXITS] = A_CPU | A_TASK,
-	[M_SOFTIRQ_NS] = A_CPU, [M_IRQS] = A_CPU, [M_IRQ_NS] = A_CPU, [M_IPI_SENT] = A_CPU,
-	[M_IPI_RECV] = A_CPU, [M_IPI_NS] = A_CPU, [M_FREQ] = A_CPU | A_OPT,
-	[M_CSTATE_NS] = A_CPU, [M_LOST] = A_CPU, [M_RUNNING] = A_TASK, [M_RUNNABLE] = A_TASK,
-	[M_PREEMPTED] = A_TASK, [M_SLEEPING] = A_TASK, [M_BLOCKED] = A_TASK,
-	[M_DEPTH_AVG] = A_CPU, [M_DEPTH_MAX] = A_CPU,
-	[M_DSQ_INS] = A_CPU | A_TASK | A_DSQ | A_OPT, [M_DSQ_DISP] = A_CPU | A_TASK | A_DSQ | A_OPT,
-	[M_VTIME] = A_DSQ | A_OPT, [M_WAKE_LAT] = A_CPU | A_TASK, [M_RQ_DELAY] = A_CPU | A_TASK,
-	[M_SLICE] = A_CPU | A_TASK, [M_DSQ_LAT] = A_CPU | A_TASK | A_DSQ | A_OPT,
-	[M_DSQ_DEPTH] = A_CPU | A_DSQ | A_OPT, [M_SLICE_USED] = A_CPU | A_TASK | A_DSQ | A_OPT,
-	[M_RQ_DEPTH] = A_CPU, [M_WC_LOSS] = A_CPU,
+	[M_UTIL] = A_CPU | A_TASK,
+	[M_BUSY] = A_CPU | A_TASK,
+	[M_IDLE] = A_CPU,
+	[M_SLICES] = A_CPU | A_TASK,
+	[M_SWITCHES] = A_CPU | A_TASK,
+	[M_VOL] = A_CPU | A_TASK,
+	[M_INVOL] = A_CPU | A_TASK,
+	[M_WAKEUPS] = A_CPU | A_TASK,
+	[M_WAKEUPS_NEW] = A_CPU | A_TASK,
+	[M_MIGR] = A_CPU | A_TASK,
+	[M_XLLC] = A_CPU | A_TASK,
+	[M_XNODE] = A_CPU | A_TASK,
+	[M_FORKS] = A_CPU | A_TASK,
+	[M_EXECS] = A_CPU | A_TASK,
+	[M_EXITS] = A_CPU | A_TASK,
+	[M_SOFTIRQ_NS] = A_CPU,
+	[M_IRQS] = A_CPU,
+	[M_IRQ_NS] = A_CPU,
+	[M_IPI_SENT] = A_CPU,
+	[M_IPI_RECV] = A_CPU,
+	[M_IPI_NS] = A_CPU,
+	[M_FREQ] = A_CPU | A_OPT,
+	[M_CSTATE_NS] = A_CPU,
+	[M_LOST] = A_CPU,
+	[M_RUNNING] = A_TASK,
+	[M_RUNNABLE] = A_TASK,
+	[M_PREEMPTED] = A_TASK,
+	[M_SLEEPING] = A_TASK,
+	[M_BLOCKED] = A_TASK,
+	[M_DEPTH_AVG] = A_CPU,
+	[M_DEPTH_MAX] = A_CPU,
+	[M_DSQ_INS] = A_CPU | A_TASK | A_DSQ | A_OPT,
+	[M_DSQ_DISP] = A_CPU | A_TASK | A_DSQ | A_OPT,
+	[M_VTIME] = A_DSQ | A_OPT,
+	[M_WAKE_LAT] = A_CPU | A_TASK,
+	[M_RQ_DELAY] = A_CPU | A_TASK,
+	[M_SLICE] = A_CPU | A_TASK,
+	[M_DSQ_LAT] = A_CPU | A_TASK | A_DSQ | A_OPT,
+	[M_DSQ_DEPTH] = A_CPU | A_DSQ | A_OPT,
+	[M_SLICE_USED] = A_CPU | A_TASK | A_DSQ | A_OPT,
+	[M_RQ_DEPTH] = A_CPU,
+	[M_WC_LOSS] = A_CPU,
 };
 
 static uint64_t sum10(const uint64_t *v, int n)
@@ -119,57 +183,129 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 			return false;
 		*v = (double)s->busy_ns / dur / (where == A_CPU ? SCX_MAX(ncpu, 1u) : 1);
 		return true;
-	case M_BUSY: *v = s->busy_ns; break;
-	case M_IDLE: *v = s->idle_ns; break;
-	case M_SLICES: *v = s->slices; break;
-	case M_SWITCHES: *v = s->switches; break;
-	case M_VOL: *v = s->voluntary; break;
-	case M_INVOL: *v = s->involuntary; break;
-	case M_WAKEUPS: *v = s->wakeups; break;
-	case M_WAKEUPS_NEW: *v = s->wakeups_new; break;
-	case M_MIGR: *v = s->migrations; break;
-	case M_XLLC: *v = s->migr_cross_llc; break;
-	case M_XNODE: *v = s->migr_cross_node; break;
-	case M_FORKS: *v = s->forks; break;
-	case M_EXECS: *v = s->execs; break;
-	case M_EXITS: *v = s->exits; break;
-	case M_SOFTIRQ_NS: *v = sum10(s->softirq_ns, SCX_NR_SOFTIRQS); break;
-	case M_IRQS: *v = s->irqs; break;
-	case M_IRQ_NS: *v = s->irq_ns; break;
-	case M_IPI_SENT: *v = s->ipi_sent; break;
-	case M_IPI_RECV: *v = s->ipi_received; break;
-	case M_IPI_NS: *v = s->ipi_ns; break;
+	case M_BUSY:
+		*v = s->busy_ns;
+		break;
+	case M_IDLE:
+		*v = s->idle_ns;
+		break;
+	case M_SLICES:
+		*v = s->slices;
+		break;
+	case M_SWITCHES:
+		*v = s->switches;
+		break;
+	case M_VOL:
+		*v = s->voluntary;
+		break;
+	case M_INVOL:
+		*v = s->involuntary;
+		break;
+	case M_WAKEUPS:
+		*v = s->wakeups;
+		break;
+	case M_WAKEUPS_NEW:
+		*v = s->wakeups_new;
+		break;
+	case M_MIGR:
+		*v = s->migrations;
+		break;
+	case M_XLLC:
+		*v = s->migr_cross_llc;
+		break;
+	case M_XNODE:
+		*v = s->migr_cross_node;
+		break;
+	case M_FORKS:
+		*v = s->forks;
+		break;
+	case M_EXECS:
+		*v = s->execs;
+		break;
+	case M_EXITS:
+		*v = s->exits;
+		break;
+	case M_SOFTIRQ_NS:
+		*v = sum10(s->softirq_ns, SCX_NR_SOFTIRQS);
+		break;
+	case M_IRQS:
+		*v = s->irqs;
+		break;
+	case M_IRQ_NS:
+		*v = s->irq_ns;
+		break;
+	case M_IPI_SENT:
+		*v = s->ipi_sent;
+		break;
+	case M_IPI_RECV:
+		*v = s->ipi_received;
+		break;
+	case M_IPI_NS:
+		*v = s->ipi_ns;
+		break;
 	case M_FREQ:
 		if (!s->freq_ns)
 			return false;
 		*v = s->freq_khz_ns / s->freq_ns;
 		return true;
-	case M_CSTATE_NS: *v = sum10(s->cstate_ns, SCX_AGG_IDLE_STATES); break;
-	case M_LOST: *v = s->lost; break;
-	case M_RUNNING: *v = s->running_ns; break;
-	case M_RUNNABLE: *v = s->runnable_ns; break;
-	case M_PREEMPTED: *v = s->preempted_ns; break;
-	case M_SLEEPING: *v = s->sleeping_ns; break;
-	case M_BLOCKED: *v = s->blocked_ns; break;
+	case M_CSTATE_NS:
+		*v = sum10(s->cstate_ns, SCX_AGG_IDLE_STATES);
+		break;
+	case M_LOST:
+		*v = s->lost;
+		break;
+	case M_RUNNING:
+		*v = s->running_ns;
+		break;
+	case M_RUNNABLE:
+		*v = s->runnable_ns;
+		break;
+	case M_PREEMPTED:
+		*v = s->preempted_ns;
+		break;
+	case M_SLEEPING:
+		*v = s->sleeping_ns;
+		break;
+	case M_BLOCKED:
+		*v = s->blocked_ns;
+		break;
 	case M_DEPTH_AVG:
 		if (!dur)
 			return false;
 		*v = (double)s->rq_depth_ns / dur / SCX_MAX(ncpu, 1u);
 		return true;
-	case M_DEPTH_MAX: *v = s->rq_depth_max; break;
-	case M_WC_LOSS: *v = s->wc_loss_ns; break;
-	case M_DSQ_INS: *v = s->dsq_inserts; break;
-	case M_DSQ_DISP: *v = s->dsq_dispatches; break;
+	case M_DEPTH_MAX:
+		*v = s->rq_depth_max;
+		break;
+	case M_WC_LOSS:
+		*v = s->wc_loss_ns;
+		break;
+	case M_DSQ_INS:
+		*v = s->dsq_inserts;
+		break;
+	case M_DSQ_DISP:
+		*v = s->dsq_dispatches;
+		break;
 	case M_VTIME:
 		if (s->vtime_max < s->vtime_min)
 			return false;
 		*v = (double)(s->vtime_max - s->vtime_min);
 		return true;
-	case M_WAKE_LAT: h = &s->wake_lat; break;
-	case M_RQ_DELAY: h = &s->rq_delay; break;
-	case M_SLICE: h = &s->slice; break;
-	case M_DSQ_LAT: h = &s->dsq_lat; break;
-	case M_DSQ_DEPTH: h = &s->dsq_depth; break;
+	case M_WAKE_LAT:
+		h = &s->wake_lat;
+		break;
+	case M_RQ_DELAY:
+		h = &s->rq_delay;
+		break;
+	case M_SLICE:
+		h = &s->slice;
+		break;
+	case M_DSQ_LAT:
+		h = &s->dsq_lat;
+		break;
+	case M_DSQ_DEPTH:
+		h = &s->dsq_depth;
+		break;
 	case M_SLICE_USED:
 		/*
 		 * count and mean from the counters, kept even when a consumer
@@ -181,7 +317,9 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 		d->count = s->slice_used_n;
 		d->avg = (double)s->slice_used_ns / s->slice_used_n;
 		return true;
-	case M_RQ_DEPTH: h = &s->rq_depth; break;
+	case M_RQ_DEPTH:
+		h = &s->rq_depth;
+		break;
 	}
 	if (h) {
 		if ((applies[i] & A_OPT) && !h->count)
@@ -194,7 +332,8 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 
 /* ---- NDJSON ---------------------------------------------------------------------- */
 
-static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn, const struct scx_agg_group *g)
+static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn,
+			 const struct scx_agg_group *g)
 {
 	const struct scx_agg_stats *s = g ? g->s : &sn->total;
 	double v;
@@ -329,10 +468,13 @@ void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s)
 /* ---- text ------------------------------------------------------------------------- */
 
 /* The columns a person reads first; the NDJSON has everything. */
-static const int text_cpu[] = { M_UTIL, M_SWITCHES, M_INVOL, M_WAKEUPS, M_MIGR, M_XLLC, M_XNODE,
-				M_SOFTIRQ_NS, M_LOST, M_WAKE_LAT, M_RQ_DELAY, -1 };
-static const int text_task[] = { M_UTIL, M_BUSY, M_SWITCHES, M_INVOL, M_WAKEUPS, M_MIGR,
-				 M_WAKE_LAT, M_RQ_DELAY, -1 };
+static const int text_cpu[] = {
+	M_UTIL,	 M_SWITCHES,   M_INVOL, M_WAKEUPS,  M_MIGR,	M_XLLC,
+	M_XNODE, M_SOFTIRQ_NS, M_LOST,	M_WAKE_LAT, M_RQ_DELAY, -1,
+};
+static const int text_task[] = {
+	M_UTIL, M_BUSY, M_SWITCHES, M_INVOL, M_WAKEUPS, M_MIGR, M_WAKE_LAT, M_RQ_DELAY, -1,
+};
 static const int text_dsq[] = { M_DSQ_INS, M_DSQ_DISP, M_VTIME, M_DSQ_LAT, M_DSQ_DEPTH, -1 };
 
 static struct scx_table *group_table(const struct scx_agg_snap *s, int k)
@@ -372,8 +514,11 @@ static struct scx_table *group_table(const struct scx_agg_snap *s, int k)
 	nkeys = n;
 	for (const int *m = ms; *m >= 0; m++) {
 		enum scx_agg_mkind mk = scx_agg_metrics[*m].kind;
-		const char *kind = mk == SCX_AGG_M_DIST ? "dist" : mk == SCX_AGG_M_NS ? "ns" :
-				   mk == SCX_AGG_M_RATIO ? "pct" : mk == SCX_AGG_M_COUNT ? "u" : "n";
+		const char *kind = mk == SCX_AGG_M_DIST	 ? "dist" :
+				   mk == SCX_AGG_M_NS	 ? "ns" :
+				   mk == SCX_AGG_M_RATIO ? "pct" :
+				   mk == SCX_AGG_M_COUNT ? "u" :
+							   "n";
 
 		snprintf(buf[n], sizeof(buf[n]), "%s:%s", scx_agg_metrics[*m].name, kind);
 		cols[n] = buf[n];
@@ -440,10 +585,10 @@ void scx_agg_snap_text(struct scx_buf *b, const struct scx_agg_snap *s)
 
 	scx_buf_printf(b, "interval %llu: %s .. %s (%s)  events %llu  lost %llu  unknown %llu\n",
 		       (unsigned long long)s->seq, scx_fmt_ns(s->start_ns, t0, sizeof(t0)),
-		       scx_fmt_ns(s->end_ns, t1, sizeof(t1)),
-		       s->final ? "final" : "full", (unsigned long long)s->events,
-		       (unsigned long long)s->lost, (unsigned long long)s->unknown);
-	if (s->tasks_dropped)	/* past --max-tasks */
+		       scx_fmt_ns(s->end_ns, t1, sizeof(t1)), s->final ? "final" : "full",
+		       (unsigned long long)s->events, (unsigned long long)s->lost,
+		       (unsigned long long)s->unknown);
+	if (s->tasks_dropped) /* past --max-tasks */
 		scx_buf_printf(b, "tasks dropped %llu (forgotten past the task limit)\n",
 			       (unsigned long long)s->tasks_dropped);
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++) {
@@ -467,7 +612,8 @@ static void om_labels(struct scx_buf *b, const struct scx_agg_group *g, const ch
 	} else {
 		switch (g->by) {
 		case SCX_AGG_PID:
-			scx_buf_printf(b, "pid=\"%lld\",tgid=\"%d\",comm=", (long long)g->key, g->tgid);
+			scx_buf_printf(b, "pid=\"%lld\",tgid=\"%d\",comm=", (long long)g->key,
+				       g->tgid);
 			scx_json_escape(b, g->comm, strnlen(g->comm, SCX_COMM_LEN));
 			break;
 		case SCX_AGG_TGID:
@@ -486,7 +632,8 @@ static void om_labels(struct scx_buf *b, const struct scx_agg_group *g, const ch
 			scx_prom_label_escape(b, g->name);
 			break;
 		default:
-			scx_buf_printf(b, "%s=\"%lld\"", scx_agg_by_names[g->by], (long long)g->key);
+			scx_buf_printf(b, "%s=\"%lld\"", scx_agg_by_names[g->by],
+				       (long long)g->key);
 			break;
 		}
 	}
@@ -515,7 +662,8 @@ void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s)
 
 	scx_buf_printf(b, "# TYPE scx_interval_seconds gauge\nscx_interval_seconds %.9f\n",
 		       (s->end_ns - s->start_ns) / 1e9);
-	scx_buf_printf(b, "# TYPE scx_events gauge\nscx_events %llu\n", (unsigned long long)s->events);
+	scx_buf_printf(b, "# TYPE scx_events gauge\nscx_events %llu\n",
+		       (unsigned long long)s->events);
 	scx_buf_printf(b, "# TYPE scx_lost_events gauge\nscx_lost_events %llu\n",
 		       (unsigned long long)s->lost);
 	scx_buf_printf(b, "# TYPE scx_tasks_dropped gauge\nscx_tasks_dropped %llu\n",
@@ -561,7 +709,8 @@ void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s)
 				}
 				scx_buf_printf(b, "%s_count", name);
 				om_labels(b, g, NULL);
-				scx_buf_printf(b, " %llu\n%s_sum", (unsigned long long)d.count, name);
+				scx_buf_printf(b, " %llu\n%s_sum", (unsigned long long)d.count,
+					       name);
 				om_labels(b, g, NULL);
 				scx_buf_printf(b, " %.9g\n", d.avg * d.count * scale);
 			}

@@ -21,7 +21,7 @@
 #include "agg/agg_int.h"
 #include "core/util.h"
 
-#define PAR_MAX 65536	/* counts kept apart in the parallelism distributions */
+#define PAR_MAX 65536 /* counts kept apart in the parallelism distributions */
 
 void agg_place_init(struct scx_agg *a)
 {
@@ -511,7 +511,7 @@ void agg_place_reset(struct scx_agg *a)
 	p->nr_series = 0;
 	p->series_dropped = 0;
 	if (p->par_started)
-		par_point(p, p->par_ts);	/* where the counts stand as it opens */
+		par_point(p, p->par_ts); /* where the counts stand as it opens */
 	for (int i = 0; i < WP__COUNT; i++)
 		scx_hist_reset(&p->wp_lat[i]);
 	memset(p->wt, 0, sizeof(p->wt));

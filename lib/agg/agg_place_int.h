@@ -32,13 +32,13 @@ struct agg_place_task {
 	uint8_t kind;		/* PK_*: what made it runnable */
 	bool placed;		/* its wakeup placement is done: later migrations are moves */
 	uint64_t enq_ts;	/* queued on its current CPU at, 0 if not queued */
-	uint64_t enq_v, enq_vl;	/* that queue's idle clocks at enq_ts */
+	uint64_t enq_v, enq_vl; /* that queue's idle clocks at enq_ts */
 	uint64_t placed_ts;	/* placement done at (perf's ready-to-run) */
 	uint64_t mig_ts;	/* last migration while waiting, 0 if none */
 	/* figures of the interval 'iv' (reset lazily when it differs) */
 	uint64_t iv;
-	uint64_t wait_ns;	/* time queued, waits that ended in the interval */
-	uint64_t wait_idle_ns;	/* ... while some other CPU was idle */
+	uint64_t wait_ns;	   /* time queued, waits that ended in the interval */
+	uint64_t wait_idle_ns;	   /* ... while some other CPU was idle */
 	uint64_t wait_idle_llc_ns; /* ... while another CPU of its LLC was idle */
 	uint64_t premig_n, premig_ns, premig_max;
 };
@@ -53,38 +53,38 @@ enum { WT_SAME, WT_LLC, WT_NODE, WT_REMOTE, WT_UNKNOWN, WT__COUNT };
 /* Per CPU */
 struct place_cpu {
 	/* mirrors of the engine's state, as of 'ts' */
-	bool init;		/* seen: the fields below are valid */
-	bool idle, busy;	/* known and running the idle task / a task */
-	bool deep_known;	/* a cpu_idle event was seen */
-	int8_t cstate;		/* -1 not in an idle state */
-	uint32_t nq;		/* tasks waiting on its run queue */
-	int32_t llc, node;	/* slots (id + 1) into the LLC and node arrays, 0 = none */
+	bool init;	   /* seen: the fields below are valid */
+	bool idle, busy;   /* known and running the idle task / a task */
+	bool deep_known;   /* a cpu_idle event was seen */
+	int8_t cstate;	   /* -1 not in an idle state */
+	uint32_t nq;	   /* tasks waiting on its run queue */
+	int32_t llc, node; /* slots (id + 1) into the LLC and node arrays, 0 = none */
 	uint64_t ts;
 	/* the global and LLC clocks when last settled */
 	uint64_t w1, w2, lw1, lw2, i1, i2, li1, li2;
 	/* idle clocks of its queue: time some other CPU (of its LLC) was idle */
 	uint64_t v, vl;
 	/* figures of the interval */
-	uint64_t occupied_ns, occupied2_ns;	/* >= 1, >= 2 tasks waiting */
-	uint64_t idle_ww_ns;	/* idle while another CPU had a task waiting */
-	uint64_t idle_ww_llc_ns;	/* ... another CPU of its LLC */
-	uint64_t ww_cause_ns[3];	/* idle_ww_ns by its idle state: 0, deeper, unknown */
-	uint64_t idle_ns;	/* idle (as known to placement) */
-	uint64_t q_wait_ns, q_wait_idle_ns;	/* waits on its queue that ended, and of them ... */
-	uint64_t premig_n, premig_ns;	/* waits that left it by migration */
-	uint64_t wp[WP__COUNT];	/* wakeups it ran, by class */
+	uint64_t occupied_ns, occupied2_ns; /* >= 1, >= 2 tasks waiting */
+	uint64_t idle_ww_ns;		    /* idle while another CPU had a task waiting */
+	uint64_t idle_ww_llc_ns;	    /* ... another CPU of its LLC */
+	uint64_t ww_cause_ns[3];	    /* idle_ww_ns by its idle state: 0, deeper, unknown */
+	uint64_t idle_ns;		    /* idle (as known to placement) */
+	uint64_t q_wait_ns, q_wait_idle_ns; /* waits on its queue that ended, and of them ... */
+	uint64_t premig_n, premig_ns;	    /* waits that left it by migration */
+	uint64_t wp[WP__COUNT];		    /* wakeups it ran, by class */
 };
 
 /* Per LLC or node slot: counts and running integrals of its CPUs. */
 struct place_dom {
 	uint32_t n_idle, n_wait, n_both;
 	uint64_t ts;
-	uint64_t w1, w2, i1, i2;	/* clocks: >= 1 / >= 2 CPUs waiting, idle */
-	uint64_t viol;		/* clock: an idle CPU and another with a task waiting */
-	uint64_t viol0;		/* viol at the interval start */
+	uint64_t w1, w2, i1, i2; /* clocks: >= 1 / >= 2 CPUs waiting, idle */
+	uint64_t viol;		 /* clock: an idle CPU and another with a task waiting */
+	uint64_t viol0;		 /* viol at the interval start */
 };
 
-#define PLACE_SERIES_MAX 4096	/* change points kept per interval */
+#define PLACE_SERIES_MAX 4096 /* change points kept per interval */
 
 struct place_point {
 	uint64_t ts;
@@ -94,16 +94,16 @@ struct place_point {
 struct agg_place {
 	struct place_cpu *cpu;
 	unsigned nr_cpu;
-	struct place_dom *llc, *node;	/* by slot: id + 1 */
+	struct place_dom *llc, *node; /* by slot: id + 1 */
 	unsigned nr_llc, nr_node;
 	struct place_dom all;
-	uint64_t iv;		/* interval number, for the lazy per-thread reset */
-	bool seen_wakeup;	/* the stream has sched_wakeup events */
+	uint64_t iv;	  /* interval number, for the lazy per-thread reset */
+	bool seen_wakeup; /* the stream has sched_wakeup events */
 	/* parallelism */
 	uint32_t n_runnable, n_active;
 	uint64_t par_ts;
 	bool par_started;
-	uint64_t *t_runnable, *t_active;	/* ns at each count, this interval */
+	uint64_t *t_runnable, *t_active; /* ns at each count, this interval */
 	unsigned cap_runnable, cap_active;
 	uint32_t max_runnable, max_active;
 	struct place_point *series;
@@ -113,7 +113,7 @@ struct agg_place {
 	struct scx_hist wp_lat[WP__COUNT];
 	uint64_t wt[WT__COUNT];
 	struct scx_hist premig, postmig;
-	uint64_t runs;		/* runnable periods that ended in a switch-in */
+	uint64_t runs; /* runnable periods that ended in a switch-in */
 };
 
 /* Hooks (agg.c); each a no-op unless placement is tracked (a->place). */

@@ -20,11 +20,11 @@ enum fkind { F_COUNT, F_NS, F_GAUGE_HZ, F_GAUGE_N, F_HIST_NS, F_HIST_N };
 #define SUM_CSTATE_NS ((size_t)-2)
 
 struct fam {
-	const char *name;	/* after the dimension's prefix */
+	const char *name; /* after the dimension's prefix */
 	const char *unit;
 	enum fkind kind;
-	size_t off;		/* in struct scx_agg_stats */
-	bool opt;		/* exported once non-zero somewhere (sched_ext, frequency) */
+	size_t off; /* in struct scx_agg_stats */
+	bool opt;   /* exported once non-zero somewhere (sched_ext, frequency) */
 	const char *help;
 };
 
@@ -32,63 +32,96 @@ struct fam {
 
 /* scx_cpu_*: one series per CPU (or LLC, node, host: see prom.h) */
 static const struct fam cpu_fams[] = {
-	{ "busy_seconds_total", "seconds", F_NS, ST(busy_ns), 0, "time CPUs ran tasks other than the idle task" },
+	{ "busy_seconds_total", "seconds", F_NS, ST(busy_ns), 0,
+	  "time CPUs ran tasks other than the idle task" },
 	{ "idle_seconds_total", "seconds", F_NS, ST(idle_ns), 0, "time CPUs ran the idle task" },
-	{ "slices_total", "slices", F_COUNT, ST(slices), 0, "running intervals begun (switch-ins of tasks)" },
-	{ "switches_total", "switches", F_COUNT, ST(switches), 0, "context switches (switch-outs of tasks)" },
-	{ "voluntary_switches_total", "switches", F_COUNT, ST(voluntary), 0, "switch-outs into a sleep state" },
-	{ "involuntary_switches_total", "switches", F_COUNT, ST(involuntary), 0, "switch-outs while runnable (preemptions)" },
-	{ "wakeups_total", "wakeups", F_COUNT, ST(wakeups), 0, "wakeups, counted on the target CPU" },
-	{ "new_task_wakeups_total", "wakeups", F_COUNT, ST(wakeups_new), 0, "first wakeups of new tasks" },
-	{ "migrations_total", "migrations", F_COUNT, ST(migrations), 0, "task migrations, counted on the destination CPU" },
-	{ "cross_llc_migrations_total", "migrations", F_COUNT, ST(migr_cross_llc), 0, "migrations between LLCs" },
-	{ "cross_node_migrations_total", "migrations", F_COUNT, ST(migr_cross_node), 0, "migrations between NUMA nodes" },
+	{ "slices_total", "slices", F_COUNT, ST(slices), 0,
+	  "running intervals begun (switch-ins of tasks)" },
+	{ "switches_total", "switches", F_COUNT, ST(switches), 0,
+	  "context switches (switch-outs of tasks)" },
+	{ "voluntary_switches_total", "switches", F_COUNT, ST(voluntary), 0,
+	  "switch-outs into a sleep state" },
+	{ "involuntary_switches_total", "switches", F_COUNT, ST(involuntary), 0,
+	  "switch-outs while runnable (preemptions)" },
+	{ "wakeups_total", "wakeups", F_COUNT, ST(wakeups), 0,
+	  "wakeups, counted on the target CPU" },
+	{ "new_task_wakeups_total", "wakeups", F_COUNT, ST(wakeups_new), 0,
+	  "first wakeups of new tasks" },
+	{ "migrations_total", "migrations", F_COUNT, ST(migrations), 0,
+	  "task migrations, counted on the destination CPU" },
+	{ "cross_llc_migrations_total", "migrations", F_COUNT, ST(migr_cross_llc), 0,
+	  "migrations between LLCs" },
+	{ "cross_node_migrations_total", "migrations", F_COUNT, ST(migr_cross_node), 0,
+	  "migrations between NUMA nodes" },
 	{ "forks_total", "forks", F_COUNT, ST(forks), 0, "forks" },
 	{ "execs_total", "execs", F_COUNT, ST(execs), 0, "execs" },
 	{ "exits_total", "exits", F_COUNT, ST(exits), 0, "task exits" },
-	{ "softirq_seconds_total", "seconds", F_NS, SUM_SOFTIRQ_NS, 0, "time in softirqs, all vectors" },
+	{ "softirq_seconds_total", "seconds", F_NS, SUM_SOFTIRQ_NS, 0,
+	  "time in softirqs, all vectors" },
 	{ "irqs_total", "irqs", F_COUNT, ST(irqs), 0, "hard irqs" },
 	{ "irq_seconds_total", "seconds", F_NS, ST(irq_ns), 0, "time in hard irq handlers" },
 	{ "sent_ipis_total", "ipis", F_COUNT, ST(ipi_sent), 0, "IPIs sent" },
 	{ "received_ipis_total", "ipis", F_COUNT, ST(ipi_received), 0, "IPIs received" },
 	{ "ipi_seconds_total", "seconds", F_NS, ST(ipi_ns), 0, "time in IPI handlers" },
-	{ "idle_state_seconds_total", "seconds", F_NS, SUM_CSTATE_NS, 0, "time in cpu idle states, all states" },
-	{ "lost_events_total", "events", F_COUNT, ST(lost), 0, "events the producer lost on this CPU" },
+	{ "idle_state_seconds_total", "seconds", F_NS, SUM_CSTATE_NS, 0,
+	  "time in cpu idle states, all states" },
+	{ "lost_events_total", "events", F_COUNT, ST(lost), 0,
+	  "events the producer lost on this CPU" },
 	{ "rq_wait_seconds_total", "seconds", F_NS, ST(rq_depth_ns), 0,
 	  "waiting time summed over the tasks waiting on the run queue; its rate is the average number waiting" },
 	{ "work_conservation_loss_seconds_total", "seconds", F_NS, ST(wc_loss_ns), 0,
 	  "time idle with nothing queued while a task waited on another, busy CPU" },
-	{ "dsq_inserts_total", "inserts", F_COUNT, ST(dsq_inserts), 1, "sched_ext: tasks inserted on DSQs" },
-	{ "dsq_dispatches_total", "dispatches", F_COUNT, ST(dsq_dispatches), 1, "sched_ext: tasks run from DSQs" },
-	{ "frequency_hertz", "hertz", F_GAUGE_HZ, 0, 1, "time-weighted average frequency over the last interval" },
-	{ "rq_depth_max_tasks", "tasks", F_GAUGE_N, ST(rq_depth_max), 0, "most tasks waiting on a run queue in the last interval" },
-	{ "wake_latency_seconds", "seconds", F_HIST_NS, ST(wake_lat), 0, "wakeup latency: sched_waking to switch-in" },
-	{ "rq_delay_seconds", "seconds", F_HIST_NS, ST(rq_delay), 0, "run-queue delay: runnable to switch-in" },
+	{ "dsq_inserts_total", "inserts", F_COUNT, ST(dsq_inserts), 1,
+	  "sched_ext: tasks inserted on DSQs" },
+	{ "dsq_dispatches_total", "dispatches", F_COUNT, ST(dsq_dispatches), 1,
+	  "sched_ext: tasks run from DSQs" },
+	{ "frequency_hertz", "hertz", F_GAUGE_HZ, 0, 1,
+	  "time-weighted average frequency over the last interval" },
+	{ "rq_depth_max_tasks", "tasks", F_GAUGE_N, ST(rq_depth_max), 0,
+	  "most tasks waiting on a run queue in the last interval" },
+	{ "wake_latency_seconds", "seconds", F_HIST_NS, ST(wake_lat), 0,
+	  "wakeup latency: sched_waking to switch-in" },
+	{ "rq_delay_seconds", "seconds", F_HIST_NS, ST(rq_delay), 0,
+	  "run-queue delay: runnable to switch-in" },
 	{ "slice_seconds", "seconds", F_HIST_NS, ST(slice), 0, "length of running intervals" },
-	{ "dsq_queue_seconds", "seconds", F_HIST_NS, ST(dsq_lat), 1, "sched_ext: time queued on a DSQ" },
-	{ "slice_used_seconds", "seconds", F_HIST_NS, ST(slice_used), 1, "sched_ext: slice used before a switch-out" },
-	{ "rq_depth_tasks", "tasks", F_HIST_N, ST(rq_depth), 0, "tasks waiting on the run queue after each enqueue" },
-	{ "dsq_depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 1, "sched_ext: DSQ depth at insert and dispatch" },
+	{ "dsq_queue_seconds", "seconds", F_HIST_NS, ST(dsq_lat), 1,
+	  "sched_ext: time queued on a DSQ" },
+	{ "slice_used_seconds", "seconds", F_HIST_NS, ST(slice_used), 1,
+	  "sched_ext: slice used before a switch-out" },
+	{ "rq_depth_tasks", "tasks", F_HIST_N, ST(rq_depth), 0,
+	  "tasks waiting on the run queue after each enqueue" },
+	{ "dsq_depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 1,
+	  "sched_ext: DSQ depth at insert and dispatch" },
 };
 
 /* scx_dsq_*: one series per DSQ */
 static const struct fam dsq_fams[] = {
-	{ "inserts_total", "inserts", F_COUNT, ST(dsq_inserts), 0, "sched_ext: tasks inserted on this DSQ" },
-	{ "dispatches_total", "dispatches", F_COUNT, ST(dsq_dispatches), 0, "sched_ext: tasks run from this DSQ" },
-	{ "queue_seconds", "seconds", F_HIST_NS, ST(dsq_lat), 0, "sched_ext: time queued on this DSQ" },
-	{ "slice_used_seconds", "seconds", F_HIST_NS, ST(slice_used), 1, "sched_ext: slice used by tasks from this DSQ" },
-	{ "depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 0, "sched_ext: depth of this DSQ at insert and dispatch" },
+	{ "inserts_total", "inserts", F_COUNT, ST(dsq_inserts), 0,
+	  "sched_ext: tasks inserted on this DSQ" },
+	{ "dispatches_total", "dispatches", F_COUNT, ST(dsq_dispatches), 0,
+	  "sched_ext: tasks run from this DSQ" },
+	{ "queue_seconds", "seconds", F_HIST_NS, ST(dsq_lat), 0,
+	  "sched_ext: time queued on this DSQ" },
+	{ "slice_used_seconds", "seconds", F_HIST_NS, ST(slice_used), 1,
+	  "sched_ext: slice used by tasks from this DSQ" },
+	{ "depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 0,
+	  "sched_ext: depth of this DSQ at insert and dispatch" },
 };
 
 /* scx_cgroup_*: one series per cgroup of the snapshots' top rows (see prom.h) */
 static const struct fam cgroup_fams[] = {
 	{ "busy_seconds_total", "seconds", F_NS, ST(busy_ns), 0, "CPU time of the cgroup's tasks" },
-	{ "switches_total", "switches", F_COUNT, ST(switches), 0, "switch-outs of the cgroup's tasks" },
-	{ "involuntary_switches_total", "switches", F_COUNT, ST(involuntary), 0, "switch-outs of the cgroup's tasks while runnable (preemptions)" },
+	{ "switches_total", "switches", F_COUNT, ST(switches), 0,
+	  "switch-outs of the cgroup's tasks" },
+	{ "involuntary_switches_total", "switches", F_COUNT, ST(involuntary), 0,
+	  "switch-outs of the cgroup's tasks while runnable (preemptions)" },
 	{ "wakeups_total", "wakeups", F_COUNT, ST(wakeups), 0, "wakeups of the cgroup's tasks" },
-	{ "migrations_total", "migrations", F_COUNT, ST(migrations), 0, "migrations of the cgroup's tasks" },
-	{ "wake_latency_seconds", "seconds", F_HIST_NS, ST(wake_lat), 0, "wakeup latency of the cgroup's tasks: sched_waking to switch-in" },
-	{ "rq_delay_seconds", "seconds", F_HIST_NS, ST(rq_delay), 0, "run-queue delay of the cgroup's tasks: runnable to switch-in" },
+	{ "migrations_total", "migrations", F_COUNT, ST(migrations), 0,
+	  "migrations of the cgroup's tasks" },
+	{ "wake_latency_seconds", "seconds", F_HIST_NS, ST(wake_lat), 0,
+	  "wakeup latency of the cgroup's tasks: sched_waking to switch-in" },
+	{ "rq_delay_seconds", "seconds", F_HIST_NS, ST(rq_delay), 0,
+	  "run-queue delay of the cgroup's tasks: runnable to switch-in" },
 };
 
 #define NR_CPU_FAMS SCX_ARRAY_SIZE(cpu_fams)
@@ -96,21 +129,21 @@ static const struct fam cgroup_fams[] = {
 #define NR_DSQ_FAMS SCX_ARRAY_SIZE(dsq_fams)
 #define NS_BOUNDS SCX_PROM_NS_BOUNDS
 #define N_BOUNDS SCX_PROM_DEPTH_BOUNDS
-#define MAX_BUCKETS (NS_BOUNDS + 1)	/* + Inf */
+#define MAX_BUCKETS (NS_BOUNDS + 1) /* + Inf */
 
 struct cum {
 	uint64_t count, sum;
-	uint64_t b[MAX_BUCKETS];	/* not cumulative: values up to bound i */
+	uint64_t b[MAX_BUCKETS]; /* not cumulative: values up to bound i */
 };
 
 /* One label set.  Figures by family index; hists only for histogram families. */
 struct series {
-	int64_t key;		/* cpu, llc, node or dsq id; INT64_MIN: "other" */
-	int32_t llc, node;	/* labels of CPU and LLC series */
-	char *label;		/* cgroup series: cgroup="path", owned */
-	uint64_t last_iv;	/* cgroup series: the last interval it had figures */
-	uint64_t *c;		/* counters (cumulative), gauges (last interval) */
-	uint8_t *ok;		/* gauge known in the last interval */
+	int64_t key;	   /* cpu, llc, node or dsq id; INT64_MIN: "other" */
+	int32_t llc, node; /* labels of CPU and LLC series */
+	char *label;	   /* cgroup series: cgroup="path", owned */
+	uint64_t last_iv;  /* cgroup series: the last interval it had figures */
+	uint64_t *c;	   /* counters (cumulative), gauges (last interval) */
+	uint8_t *ok;	   /* gauge known in the last interval */
 	struct cum *h;
 };
 
@@ -120,11 +153,11 @@ struct dim {
 	const char *prefix;
 	struct series *s;
 	unsigned n, cap;
-	bool *seen;		/* per family: non-zero somewhere once */
+	bool *seen; /* per family: non-zero somewhere once */
 };
 
 struct scx_prom {
-	int level;		/* SCX_AGG_CPU/LLC/NODE, or -1: one host series */
+	int level; /* SCX_AGG_CPU/LLC/NODE, or -1: one host series */
 	bool started;
 	struct dim cpu, dsq, cgroup;
 	unsigned dsq_cap, cgroup_cap;
@@ -362,7 +395,9 @@ static void fold_stats(struct dim *d, struct series *se, const struct scx_agg_st
 			break;
 		case F_GAUGE_HZ:
 			se->ok[i] = s->freq_ns != 0;
-			se->c[i] = se->ok[i] ? (uint64_t)(s->freq_khz_ns / s->freq_ns * 1000 + 0.5) : 0;
+			se->c[i] = se->ok[i] ?
+					   (uint64_t)(s->freq_khz_ns / s->freq_ns * 1000 + 0.5) :
+					   0;
 			nz = se->ok[i];
 			break;
 		case F_GAUGE_N:
@@ -385,7 +420,8 @@ static void fold_stats(struct dim *d, struct series *se, const struct scx_agg_st
 }
 
 /* LLC and node labels of a CPU, LLC or node group */
-static void group_labels(const struct scx_agg *a, int level, int64_t key, int32_t *llc, int32_t *node)
+static void group_labels(const struct scx_agg *a, int level, int64_t key, int32_t *llc,
+			 int32_t *node)
 {
 	*llc = *node = -1;
 	if (!a->topo)
@@ -430,7 +466,9 @@ void scx_prom__start(struct scx_prom *p, const struct scx_agg *a, unsigned by)
 	}
 	for (unsigned i = 0; a->topo && i < a->topo->nr_cpus; i++) {
 		const struct scx_cpu_topo *t = &a->topo->cpus[i];
-		int64_t key = p->level == SCX_AGG_CPU ? t->cpu : p->level == SCX_AGG_LLC ? t->llc : t->node;
+		int64_t key = p->level == SCX_AGG_CPU ? t->cpu :
+			      p->level == SCX_AGG_LLC ? t->llc :
+							t->node;
 		struct series *se = dim_series(&p->cpu, key, p->cpu.n);
 
 		group_labels(a, p->level, key, &se->llc, &se->node);
@@ -613,10 +651,11 @@ static void put_hist(struct scx_buf *b, const struct dim *d, const struct fam *f
 
 static void write_dim(const struct scx_prom *p, const struct dim *d, struct scx_buf *b)
 {
-	static const char *const type[] = { [F_COUNT] = "counter", [F_NS] = "counter",
-		[F_GAUGE_HZ] = "gauge", [F_GAUGE_N] = "gauge", [F_HIST_NS] = "histogram",
-		[F_HIST_N] = "histogram" };
-	char (*buf)[LABELS_MAX];
+	static const char *const type[] = {
+		[F_COUNT] = "counter", [F_NS] = "counter",	  [F_GAUGE_HZ] = "gauge",
+		[F_GAUGE_N] = "gauge", [F_HIST_NS] = "histogram", [F_HIST_N] = "histogram"
+	};
+	char(*buf)[LABELS_MAX];
 	const char **lbl;
 
 	if (!d->n)
@@ -665,19 +704,21 @@ static void host_counter(struct scx_buf *b, const char *name, const char *unit, 
 
 void scx_prom__write(const struct scx_prom *p, struct scx_buf *b)
 {
-	host_counter(b, "intervals_total", "intervals", "intervals folded in since the collector started",
-		     p->intervals);
+	host_counter(b, "intervals_total", "intervals",
+		     "intervals folded in since the collector started", p->intervals);
 	host_counter(b, "events_total", "events", "events read", p->events);
 	host_counter(b, "lost_events_total", "events", "events the producer lost", p->lost);
-	host_counter(b, "unknown_events_total", "events", "events of types the collector does not use",
-		     p->unknown);
+	host_counter(b, "unknown_events_total", "events",
+		     "events of types the collector does not use", p->unknown);
 	host_counter(b, "out_of_order_events_total", "events",
 		     "events older than the sort window, used where they arrived", p->out_of_order);
 	host_counter(b, "tasks_dropped_total", "threads",
 		     "threads forgotten past the task limit (--max-tasks)", p->tasks_dropped);
-	family_head(b, "scx_", "tracked_threads", "gauge", "threads", "threads tracked at the last interval");
+	family_head(b, "scx_", "tracked_threads", "gauge", "threads",
+		    "threads tracked at the last interval");
 	scx_buf_printf(b, "scx_tracked_threads %llu\n", (unsigned long long)p->threads);
-	family_head(b, "scx_", "interval_seconds", "gauge", "seconds", "length of the last interval");
+	family_head(b, "scx_", "interval_seconds", "gauge", "seconds",
+		    "length of the last interval");
 	scx_buf_addstr(b, "scx_interval_seconds ");
 	put_secs(b, p->last_dur);
 	scx_buf_addstr(b, "\n");
@@ -723,7 +764,8 @@ int scx_prom_textfile_check(const char *path, char *err, size_t n)
 	if (fd < 0) {
 		int e = errno;
 
-		snprintf(err, n, "cannot create files in textfile directory '%s': %s", dir, strerror(e));
+		snprintf(err, n, "cannot create files in textfile directory '%s': %s", dir,
+			 strerror(e));
 		return -e;
 	}
 	close(fd);
@@ -740,7 +782,8 @@ int scx_prom_textfile_write(const char *path, const struct scx_buf *b, char *err
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		e = errno;
-		snprintf(err, n, "cannot create files in textfile directory '%s': %s", dir, strerror(e));
+		snprintf(err, n, "cannot create files in textfile directory '%s': %s", dir,
+			 strerror(e));
 		return -e;
 	}
 	/* mkstemp makes it 0600; node_exporter usually runs as another user */

@@ -12,11 +12,18 @@
 
 AGG_REPORT(agg_rep_process_runtime)
 {
-	static const char *const cols[] = { "tgid:i:key", "comm:s", "threads:u", "runtime:ns",
-					    "share:pct", "util:pct", "switches:u", "wakeups:u",
-					    "rq_delay:dist", NULL };
-	static const char *const sc[] = { "processes:u", "runtime:ns", "busy_share:pct", NULL };
-	struct scx_table *t = scx_table_new(r, "processes", cols), *s = scx_table_new(r, "summary", sc);
+	static const char *const cols[] = {
+		"tgid:i:key", "comm:s",	    "threads:u", "runtime:ns",	  "share:pct",
+		"util:pct",   "switches:u", "wakeups:u", "rq_delay:dist", NULL,
+	};
+	static const char *const sc[] = {
+		"processes:u",
+		"runtime:ns",
+		"busy_share:pct",
+		NULL,
+	};
+	struct scx_table *t = scx_table_new(r, "processes", cols),
+			 *s = scx_table_new(r, "summary", sc);
 	uint64_t total = 0, dur = agg_dur(a);
 	unsigned row;
 
@@ -40,7 +47,8 @@ AGG_REPORT(agg_rep_process_runtime)
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, a->tgid.map.n);
 	scx_table_uint(s, row, 1, total);
-	scx_table_num(s, row, 2, dur && a->snap.nr_cpus ? agg_pct(total, dur * a->snap.nr_cpus) : 0);
+	scx_table_num(s, row, 2,
+		      dur && a->snap.nr_cpus ? agg_pct(total, dur * a->snap.nr_cpus) : 0);
 	scx_table_append(out, s);
 	agg_report_add(a, out, t, 3);
 	return 0;
@@ -48,9 +56,21 @@ AGG_REPORT(agg_rep_process_runtime)
 
 AGG_REPORT(agg_rep_wakeup_latency)
 {
-	static const char *const sc[] = { "wakeups:u", "wake_lat:dist", "rq_delay:dist", NULL };
-	static const char *const cc[] = { "cpu:i:key", "wake_lat:dist", "rq_delay:dist", NULL };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL };
+	static const char *const sc[] = {
+		"wakeups:u",
+		"wake_lat:dist",
+		"rq_delay:dist",
+		NULL,
+	};
+	static const char *const cc[] = {
+		"cpu:i:key",
+		"wake_lat:dist",
+		"rq_delay:dist",
+		NULL,
+	};
+	static const char *const tc[] = {
+		"pid:i:key", "comm:s", "wakeups:u", "wake_lat:dist", NULL,
+	};
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *t = scx_table_new(r, "threads", tc);
 	unsigned row = scx_table_row(s);
@@ -59,14 +79,16 @@ AGG_REPORT(agg_rep_wakeup_latency)
 	scx_table_hist(s, row, 1, &a->snap.total.wake_lat);
 	scx_table_hist(s, row, 2, &a->snap.total.rq_delay);
 	scx_table_append(out, s);
-	FOR_CPUS(a, cp) {
+	FOR_CPUS(a, cp)
+	{
 		row = scx_table_row(c);
 		scx_table_int(c, row, 0, cp->id);
 		scx_table_hist(c, row, 1, &cp->s.wake_lat);
 		scx_table_hist(c, row, 2, &cp->s.rq_delay);
 	}
 	agg_report_add(a, out, c, -1);
-	FOR_THREADS(a, th) {
+	FOR_THREADS(a, th)
+	{
 		if (!th->s.wake_lat.count)
 			continue;
 		row = scx_table_row(t);
@@ -81,12 +103,24 @@ AGG_REPORT(agg_rep_wakeup_latency)
 
 AGG_REPORT(agg_rep_latency_breakdown)
 {
-	static const char *const cols[] = { "stage:s:key", "latency:dist", "share:pct", NULL };
+	static const char *const cols[] = {
+		"stage:s:key",
+		"latency:dist",
+		"share:pct",
+		NULL,
+	};
 	struct scx_table *t = scx_table_new(r, "stages", cols);
-	const struct scx_hist *h[] = { &a->lb_wake, &a->lb_run, &a->snap.total.wake_lat, &a->lb_preempt,
-				       &a->snap.total.rq_delay };
-	static const char *const names[] = { "waking->wakeup", "wakeup->running", "waking->running",
-					     "preempted->running", "runnable->running" };
+	const struct scx_hist *h[] = {
+		&a->lb_wake,
+		&a->lb_run,
+		&a->snap.total.wake_lat,
+		&a->lb_preempt,
+		&a->snap.total.rq_delay,
+	};
+	static const char *const names[] = {
+		"waking->wakeup",     "wakeup->running",   "waking->running",
+		"preempted->running", "runnable->running",
+	};
 	double whole = a->lb_wake.sum + a->lb_run.sum;
 
 	for (int i = 0; i < 5; i++) {
@@ -95,7 +129,10 @@ AGG_REPORT(agg_rep_latency_breakdown)
 		scx_table_str(t, row, 0, names[i]);
 		scx_table_hist(t, row, 1, h[i]);
 		/* share of the waking->running time of wakeups seen at all three points */
-		scx_table_num(t, row, 2, i < 2 && whole > 0 ? 100.0 * h[i]->sum / whole : i == 2 && whole > 0 ? 100 : 0);
+		scx_table_num(t, row, 2,
+			      i < 2 && whole > 0  ? 100.0 * h[i]->sum / whole :
+			      i == 2 && whole > 0 ? 100 :
+						    0);
 	}
 	scx_table_append(out, t);
 	return 0;
@@ -103,12 +140,16 @@ AGG_REPORT(agg_rep_latency_breakdown)
 
 AGG_REPORT(agg_rep_migrations)
 {
-	static const char *const sc[] = { "migrations:u", "same_llc:u", "cross_llc:u", "cross_node:u",
-					  "per_sec:n", NULL };
-	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "migrations_in:u",
-					  "cross_llc:u", "cross_node:u", NULL };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "migrations:u", "cross_llc:u",
-					  "cross_node:u", NULL };
+	static const char *const sc[] = {
+		"migrations:u", "same_llc:u", "cross_llc:u", "cross_node:u", "per_sec:n", NULL,
+	};
+	static const char *const cc[] = {
+		"cpu:i:key",   "llc:i",	       "node:i", "migrations_in:u",
+		"cross_llc:u", "cross_node:u", NULL,
+	};
+	static const char *const tc[] = {
+		"pid:i:key", "comm:s", "migrations:u", "cross_llc:u", "cross_node:u", NULL,
+	};
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *t = scx_table_new(r, "threads", tc);
 	const struct scx_agg_stats *tot = &a->snap.total;
@@ -121,7 +162,8 @@ AGG_REPORT(agg_rep_migrations)
 	scx_table_uint(s, row, 3, tot->migr_cross_node);
 	scx_table_num(s, row, 4, dur ? tot->migrations * 1e9 / dur : 0);
 	scx_table_append(out, s);
-	FOR_CPUS(a, cp) {
+	FOR_CPUS(a, cp)
+	{
 		row = scx_table_row(c);
 		scx_table_int(c, row, 0, cp->id);
 		scx_table_int(c, row, 1, cp->llc);
@@ -131,7 +173,8 @@ AGG_REPORT(agg_rep_migrations)
 		scx_table_uint(c, row, 5, cp->s.migr_cross_node);
 	}
 	agg_report_add(a, out, c, -1);
-	FOR_THREADS(a, th) {
+	FOR_THREADS(a, th)
+	{
 		if (!th->s.migrations)
 			continue;
 		row = scx_table_row(t);
@@ -145,7 +188,8 @@ AGG_REPORT(agg_rep_migrations)
 	return 0;
 }
 
-static void state_row(struct scx_table *t, int64_t key, const char *comm, const struct scx_agg_stats *s)
+static void state_row(struct scx_table *t, int64_t key, const char *comm,
+		      const struct scx_agg_stats *s)
 {
 	unsigned row = scx_table_row(t);
 	uint64_t all = s->running_ns + s->runnable_ns + s->preempted_ns + s->sleeping_ns +
@@ -166,16 +210,21 @@ static void state_row(struct scx_table *t, int64_t key, const char *comm, const 
 
 AGG_REPORT(agg_rep_task_states)
 {
-	static const char *const tc[] = { "pid:i:key", "comm:s", "running:ns", "runnable:ns",
-					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
-					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
-	static const char *const pc[] = { "tgid:i:key", "comm:s", "running:ns", "runnable:ns",
-					  "preempted:ns", "sleeping:ns", "blocked:ns", "running_pct:pct",
-					  "waiting_pct:pct", "voluntary:u", "involuntary:u", NULL };
-	struct scx_table *t = scx_table_new(r, "threads", tc), *p = scx_table_new(r, "processes", pc);
+	static const char *const tc[] = {
+		"pid:i:key",	   "comm:s",	  "running:ns",	   "runnable:ns",
+		"preempted:ns",	   "sleeping:ns", "blocked:ns",	   "running_pct:pct",
+		"waiting_pct:pct", "voluntary:u", "involuntary:u", NULL,
+	};
+	static const char *const pc[] = {
+		"tgid:i:key",	   "comm:s",	  "running:ns",	   "runnable:ns",
+		"preempted:ns",	   "sleeping:ns", "blocked:ns",	   "running_pct:pct",
+		"waiting_pct:pct", "voluntary:u", "involuntary:u", NULL,
+	};
+	struct scx_table *t = scx_table_new(r, "threads", tc),
+			 *p = scx_table_new(r, "processes", pc);
 
 	FOR_THREADS(a, th)
-		state_row(t, th->pid, th->comm, &th->s);
+	state_row(t, th->pid, th->comm, &th->s);
 	agg_report_add(a, out, t, 2);
 	const struct grp *g;
 	size_t pos = 0;
@@ -194,9 +243,14 @@ static const char *comm_of(struct scx_agg *a, int32_t pid)
 }
 
 /* How many pairs, and how many events found the pair table full. */
-static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, struct scx_table **out)
+static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt,
+			  struct scx_table **out)
 {
-	static const char *const sc[] = { "pairs:u", "unattributed:u", NULL };
+	static const char *const sc[] = {
+		"pairs:u",
+		"unattributed:u",
+		NULL,
+	};
 	struct scx_table *s = scx_table_new(r, "summary", sc);
 	unsigned row = scx_table_row(s);
 
@@ -231,10 +285,13 @@ static unsigned pair_row(struct scx_agg *a, struct scx_table *p, const struct pa
 
 AGG_REPORT(agg_rep_preemptions)
 {
-	static const char *const pc[] = { "preemptor:i:key", "preemptor_comm:s", "preempted:i:key",
-					  "preempted_comm:s", "count:u", NULL };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "preempted:u", "preempted_wait:ns",
-					  "voluntary:u", NULL };
+	static const char *const pc[] = {
+		"preemptor:i:key",  "preemptor_comm:s", "preempted:i:key",
+		"preempted_comm:s", "count:u",		NULL,
+	};
+	static const char *const tc[] = {
+		"pid:i:key", "comm:s", "preempted:u", "preempted_wait:ns", "voluntary:u", NULL,
+	};
 	struct scx_table *p = scx_table_new(r, "pairs", pc), *t = scx_table_new(r, "threads", tc);
 
 	const struct pair *pr;
@@ -244,7 +301,8 @@ AGG_REPORT(agg_rep_preemptions)
 		pair_row(a, p, pr);
 	pairs_summary(a, r, &a->preempts, out);
 	agg_report_add(a, out, p, 4);
-	FOR_THREADS(a, th) {
+	FOR_THREADS(a, th)
+	{
 		unsigned row;
 
 		if (!th->s.involuntary)
@@ -284,10 +342,11 @@ static void mutual_dir(struct scx_table *t, unsigned row, unsigned count, unsign
  */
 static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 {
-	static const char *const mc[] = { "pid_a:i:key", "comm_a:s", "pid_b:i:key", "comm_b:s",
-					  "count:u", "a_wakes_b:u", "b_wakes_a:u", "a_b_lat_avg:ns",
-					  "a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns",
-					  NULL };
+	static const char *const mc[] = {
+		"pid_a:i:key",	  "comm_a:s",	    "pid_b:i:key",    "comm_b:s",
+		"count:u",	  "a_wakes_b:u",    "b_wakes_a:u",    "a_b_lat_avg:ns",
+		"a_b_lat_max:ns", "b_a_lat_avg:ns", "b_a_lat_max:ns", NULL,
+	};
 	struct scx_table *t = scx_table_new(r, "mutual", mc);
 	const struct pair **v = scx_xmalloc((a->wakes.map.n + 1) * sizeof(*v)), *pr;
 	unsigned n = 0;
@@ -327,9 +386,16 @@ static void mutual(struct scx_agg *a, const char *r, struct scx_table **out)
 
 AGG_REPORT(agg_rep_wakeup_graph)
 {
-	static const char *const pc[] = { "waker:i:key", "waker_comm:s", "wakee:i:key", "wakee_comm:s",
-					  "count:u", "lat_avg:ns", "lat_max:ns", NULL };
-	static const char *const cc[] = { "chain:s:key", "length:u", "latency:ns", NULL };
+	static const char *const pc[] = {
+		"waker:i:key", "waker_comm:s", "wakee:i:key", "wakee_comm:s",
+		"count:u",     "lat_avg:ns",   "lat_max:ns",  NULL,
+	};
+	static const char *const cc[] = {
+		"chain:s:key",
+		"length:u",
+		"latency:ns",
+		NULL,
+	};
 	struct scx_table *p = scx_table_new(r, "pairs", pc), *c = scx_table_new(r, "chains", cc);
 
 	const struct pair *pr;

@@ -26,9 +26,10 @@ static const char *cg_name(const struct scx_agg *a, const struct grp *g)
 
 AGG_REPORT(agg_rep_cgroup_latency)
 {
-	static const char *const cols[] = { "cgroup:s:key", "threads:u", "runtime:ns", "wakeups:u",
-					    "preempted:u", "rq_p99:ns", "rq_delay:dist",
-					    "wake_lat:dist", NULL };
+	static const char *const cols[] = {
+		"cgroup:s:key", "threads:u",	 "runtime:ns",	  "wakeups:u", "preempted:u",
+		"rq_p99:ns",	"rq_delay:dist", "wake_lat:dist", NULL,
+	};
 	struct scx_table *t = scx_table_new(r, "cgroups", cols);
 	const struct grp *g;
 	size_t pos = 0;
@@ -59,10 +60,14 @@ struct victim {
 
 AGG_REPORT(agg_rep_cgroup_preemptions)
 {
-	static const char *const pc[] = { "preempted:s:key", "preemptor:s:key", "count:u",
-					  "waited:u", "wait:ns", "wait_avg:ns", "wait_max:ns", NULL };
-	static const char *const cc[] = { "cgroup:s:key", "preempted:u", "by_other:u",
-					  "by_other_share:pct", "wait_by_other:ns", NULL };
+	static const char *const pc[] = {
+		"preempted:s:key", "preemptor:s:key", "count:u",     "waited:u",
+		"wait:ns",	   "wait_avg:ns",     "wait_max:ns", NULL,
+	};
+	static const char *const cc[] = {
+		"cgroup:s:key",	      "preempted:u",	  "by_other:u",
+		"by_other_share:pct", "wait_by_other:ns", NULL,
+	};
 	struct scx_table *p = scx_table_new(r, "pairs", pc), *c = scx_table_new(r, "cgroups", cc);
 	struct victim *v = scx_xcalloc(a->cg.nr + 1, sizeof(*v));
 	const struct pair *pr;
@@ -107,6 +112,7 @@ AGG_REPORT(agg_rep_cgroup_preemptions)
 	free(v);
 	if (a->cg.preempts.dropped)
 		scx_warn("cgroup-preemptions: %llu preemptions past the pair table's bound are not "
-			 "in the report", (unsigned long long)a->cg.preempts.dropped);
+			 "in the report",
+			 (unsigned long long)a->cg.preempts.dropped);
 	return 0;
 }

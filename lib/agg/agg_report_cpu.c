@@ -9,16 +9,20 @@
 
 AGG_REPORT(agg_rep_cpu_utilization)
 {
-	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "util:pct", "busy:ns",
-					  "idle:ns", "switches:u", "involuntary:u", "slice:dist", NULL };
-	static const char *const sc[] = { "cpus:u", "util:pct", "max_util:pct", "min_util:pct",
-					  "busy:ns", "switches:u", NULL };
+	static const char *const cc[] = {
+		"cpu:i:key", "llc:i",	   "node:i",	    "util:pct",	  "busy:ns",
+		"idle:ns",   "switches:u", "involuntary:u", "slice:dist", NULL,
+	};
+	static const char *const sc[] = {
+		"cpus:u", "util:pct", "max_util:pct", "min_util:pct", "busy:ns", "switches:u", NULL
+	};
 	struct scx_table *c = scx_table_new(r, "cpus", cc), *s = scx_table_new(r, "summary", sc);
 	uint64_t dur = agg_dur(a);
 	double mx = 0, mn = 100;
 	unsigned n = 0, row;
 
-	FOR_CPUS(a, cp) {
+	FOR_CPUS(a, cp)
+	{
 		double u = agg_pct(cp->s.busy_ns, dur);
 
 		row = scx_table_row(c);
@@ -49,12 +53,14 @@ AGG_REPORT(agg_rep_cpu_utilization)
 
 AGG_REPORT(agg_rep_runqueue_depth)
 {
-	static const char *const cc[] = { "cpu:i:key", "avg:n", "p50:n", "p99:n", "max:u", "enqueues:u",
-					  "high:u", NULL };
+	static const char *const cc[] = {
+		"cpu:i:key", "avg:n", "p50:n", "p99:n", "max:u", "enqueues:u", "high:u", NULL,
+	};
 	struct scx_table *c = scx_table_new(r, "cpus", cc);
 	uint64_t dur = agg_dur(a);
 
-	FOR_CPUS(a, cp) {
+	FOR_CPUS(a, cp)
+	{
 		unsigned row = scx_table_row(c);
 
 		scx_table_int(c, row, 0, cp->id);
@@ -72,8 +78,9 @@ AGG_REPORT(agg_rep_runqueue_depth)
 AGG_REPORT(agg_rep_softirq)
 {
 	static const char *const vc[] = { "vec:s:key", "count:u", "time:ns", "cpu_pct:pct", NULL };
-	static const char *const cc[] = { "cpu:i:key", "count:u", "time:ns", "cpu_pct:pct", "top_vec:s",
-					  NULL };
+	static const char *const cc[] = {
+		"cpu:i:key", "count:u", "time:ns", "cpu_pct:pct", "top_vec:s", NULL,
+	};
 	struct scx_table *v = scx_table_new(r, "vectors", vc), *c = scx_table_new(r, "cpus", cc);
 	const struct scx_agg_stats *t = &a->snap.total;
 	uint64_t dur = agg_dur(a), ncpu = a->snap.nr_cpus ? a->snap.nr_cpus : 1;
@@ -90,7 +97,8 @@ AGG_REPORT(agg_rep_softirq)
 		scx_table_num(v, row, 3, agg_pct(t->softirq_ns[i], dur * ncpu));
 	}
 	agg_report_add(a, out, v, 2);
-	FOR_CPUS(a, cp) {
+	FOR_CPUS(a, cp)
+	{
 		uint64_t n = 0, ns = 0, top = 0;
 		int tv = -1;
 		unsigned row;
@@ -118,7 +126,9 @@ AGG_REPORT(agg_rep_softirq)
 
 AGG_REPORT(agg_rep_ipi)
 {
-	static const char *const cc[] = { "cpu:i:key", "sent:u", "received:u", "handler:ns", NULL };
+	static const char *const cc[] = {
+		"cpu:i:key", "sent:u", "received:u", "handler:ns", NULL,
+	};
 	static const char *const sc[] = { "sent:u", "received:u", "per_sec:n", NULL };
 	struct scx_table *c = scx_table_new(r, "cpus", cc), *s = scx_table_new(r, "summary", sc);
 	uint64_t dur = agg_dur(a);
@@ -128,7 +138,8 @@ AGG_REPORT(agg_rep_ipi)
 	scx_table_uint(s, row, 1, a->snap.total.ipi_received);
 	scx_table_num(s, row, 2, dur ? a->snap.total.ipi_received * 1e9 / dur : 0);
 	scx_table_append(out, s);
-	FOR_CPUS(a, cp) {
+	FOR_CPUS(a, cp)
+	{
 		if (!cp->s.ipi_sent && !cp->s.ipi_received && !cp->s.ipi_ns)
 			continue;
 		row = scx_table_row(c);
@@ -143,10 +154,13 @@ AGG_REPORT(agg_rep_ipi)
 
 AGG_REPORT(agg_rep_cpu_frequency)
 {
-	static const char *const cc[] = { "cpu:i:key", "avg_khz:n", "known:ns", "last_khz:u", NULL };
+	static const char *const cc[] = {
+		"cpu:i:key", "avg_khz:n", "known:ns", "last_khz:u", NULL,
+	};
 	struct scx_table *c = scx_table_new(r, "cpus", cc);
 
-	FOR_CPUS(a, cp) {
+	FOR_CPUS(a, cp)
+	{
 		unsigned row;
 
 		if (!cp->s.freq_ns && !cp->freq_khz)
@@ -168,11 +182,14 @@ AGG_REPORT(agg_rep_cpu_frequency)
  */
 AGG_REPORT(agg_rep_cpu_idle)
 {
-	static const char *const cc[] = { "cpu:i:key", "state:i:key", "count:u", "dur:ns", "avg_dur:ns",
-					  "idle_percent:pct", NULL };
+	static const char *const cc[] = {
+		"cpu:i:key",  "state:i:key",	  "count:u", "dur:ns",
+		"avg_dur:ns", "idle_percent:pct", NULL,
+	};
 	struct scx_table *c = scx_table_new(r, "states", cc);
 
-	FOR_CPUS(a, cp) {
+	FOR_CPUS(a, cp)
+	{
 		for (int k = 0; k < SCX_AGG_IDLE_STATES; k++) {
 			unsigned row;
 
@@ -183,7 +200,9 @@ AGG_REPORT(agg_rep_cpu_idle)
 			scx_table_int(c, row, 1, k);
 			scx_table_uint(c, row, 2, cp->s.cstates[k]);
 			scx_table_uint(c, row, 3, cp->s.cstate_ns[k]);
-			scx_table_uint(c, row, 4, cp->s.cstates[k] ? cp->s.cstate_ns[k] / cp->s.cstates[k] : 0);
+			scx_table_uint(c, row, 4,
+				       cp->s.cstates[k] ? cp->s.cstate_ns[k] / cp->s.cstates[k] :
+							  0);
 			scx_table_num(c, row, 5, agg_pct(cp->s.cstate_ns[k], cp->s.cstate_obs_ns));
 		}
 	}
@@ -193,9 +212,10 @@ AGG_REPORT(agg_rep_cpu_idle)
 
 AGG_REPORT(agg_rep_dsq)
 {
-	static const char *const dc[] = { "dsq:u:key", "inserts:u", "dispatches:u", "per_sec:n",
-					  "vtime_delta:n", "depth_avg:n", "depth_max:u", "dsq_lat:dist",
-					  "slice_used:dist", NULL };
+	static const char *const dc[] = {
+		"dsq:u:key",   "inserts:u",   "dispatches:u", "per_sec:n",	 "vtime_delta:n",
+		"depth_avg:n", "depth_max:u", "dsq_lat:dist", "slice_used:dist", NULL,
+	};
 	struct scx_table *d = scx_table_new(r, "dsqs", dc);
 	uint64_t dur = agg_dur(a);
 
@@ -208,10 +228,14 @@ AGG_REPORT(agg_rep_dsq)
 		scx_table_uint(d, row, 1, g->s.dsq_inserts);
 		scx_table_uint(d, row, 2, g->s.dsq_dispatches);
 		scx_table_num(d, row, 3, dur ? g->s.dsq_dispatches * 1e9 / dur : 0);
-		scx_table_num(d, row, 4, g->s.vtime_max >= g->s.vtime_min ?
-					 (double)(g->s.vtime_max - g->s.vtime_min) : 0);
-		scx_table_num(d, row, 5, g->s.dsq_depth.count ?
-					 (double)g->s.dsq_depth.sum / g->s.dsq_depth.count : 0);
+		scx_table_num(d, row, 4,
+			      g->s.vtime_max >= g->s.vtime_min ?
+				      (double)(g->s.vtime_max - g->s.vtime_min) :
+				      0);
+		scx_table_num(d, row, 5,
+			      g->s.dsq_depth.count ?
+				      (double)g->s.dsq_depth.sum / g->s.dsq_depth.count :
+				      0);
 		scx_table_uint(d, row, 6, g->s.dsq_depth.count ? g->s.dsq_depth.max : 0);
 		scx_table_hist(d, row, 7, &g->s.dsq_lat);
 		scx_table_hist(d, row, 8, &g->s.slice_used);

@@ -17,29 +17,29 @@
  */
 #define AGG_REPORT(fn) int fn(struct scx_agg *a, const char *r, struct scx_table **out)
 
-AGG_REPORT(agg_rep_process_runtime);	/* agg_report.c: tasks */
+AGG_REPORT(agg_rep_process_runtime); /* agg_report.c: tasks */
 AGG_REPORT(agg_rep_wakeup_latency);
 AGG_REPORT(agg_rep_latency_breakdown);
 AGG_REPORT(agg_rep_migrations);
 AGG_REPORT(agg_rep_task_states);
 AGG_REPORT(agg_rep_preemptions);
 AGG_REPORT(agg_rep_wakeup_graph);
-AGG_REPORT(agg_rep_cpu_utilization);	/* agg_report_cpu.c: CPUs and queues */
+AGG_REPORT(agg_rep_cpu_utilization); /* agg_report_cpu.c: CPUs and queues */
 AGG_REPORT(agg_rep_runqueue_depth);
 AGG_REPORT(agg_rep_softirq);
 AGG_REPORT(agg_rep_ipi);
 AGG_REPORT(agg_rep_cpu_frequency);
 AGG_REPORT(agg_rep_cpu_idle);
 AGG_REPORT(agg_rep_dsq);
-AGG_REPORT(agg_rep_fairness);		/* agg_analysis.c: analyses */
+AGG_REPORT(agg_rep_fairness); /* agg_analysis.c: analyses */
 AGG_REPORT(agg_rep_outliers);
 AGG_REPORT(agg_rep_bottlenecks);
-AGG_REPORT(agg_rep_work_conservation);	/* agg_report_place.c: placement */
+AGG_REPORT(agg_rep_work_conservation); /* agg_report_place.c: placement */
 AGG_REPORT(agg_rep_runqueue_occupancy);
 AGG_REPORT(agg_rep_wakeup_placement);
 AGG_REPORT(agg_rep_pre_migration);
 AGG_REPORT(agg_rep_parallelism);
-AGG_REPORT(agg_rep_cgroup_latency);	/* agg_report_cgroup.c: cgroups */
+AGG_REPORT(agg_rep_cgroup_latency); /* agg_report_cgroup.c: cgroups */
 AGG_REPORT(agg_rep_cgroup_preemptions);
 
 /*
@@ -54,23 +54,23 @@ static inline double agg_pct(uint64_t part, uint64_t whole)
 }
 
 /* The CPUs the engine knows, as const struct cpu *c. */
-#define FOR_CPUS(a, c)                                                       \
-	for (unsigned c##_i = 0; c##_i < (a)->nr_cpus; c##_i++)              \
-		for (const struct cpu *c = &(a)->cpus[c##_i]; c; c = NULL)    \
+#define FOR_CPUS(a, c) \
+	for (unsigned c##_i = 0; c##_i < (a)->nr_cpus; c##_i++) \
+		for (const struct cpu *c = &(a)->cpus[c##_i]; c; c = NULL) \
 			if (agg_cpu_present(a, c##_i))
 
 /* The LLC (node) slots with CPUs: slot i is LLC (node) i - 1. */
-#define FOR_LLC_SLOTS(a, i)                                                  \
-	for (unsigned i = 1; i < (a)->nr_llc_slots; i++)                     \
+#define FOR_LLC_SLOTS(a, i) \
+	for (unsigned i = 1; i < (a)->nr_llc_slots; i++) \
 		if ((a)->llc_cpus[i])
-#define FOR_NODE_SLOTS(a, i)                                                 \
-	for (unsigned i = 1; i < (a)->nr_node_slots; i++)                    \
+#define FOR_NODE_SLOTS(a, i) \
+	for (unsigned i = 1; i < (a)->nr_node_slots; i++) \
 		if ((a)->node_cpus[i])
 
 /* The threads with anything in the interval (break leaves both loops). */
-#define FOR_THREADS(a, t)                                                    \
-	for (size_t t##_pos = 0, t##_once = 1; t##_once; t##_once = 0)       \
-		for (struct thread *t; (t = agg_thread_next(a, &t##_pos));)   \
+#define FOR_THREADS(a, t) \
+	for (size_t t##_pos = 0, t##_once = 1; t##_once; t##_once = 0) \
+		for (struct thread * t; (t = agg_thread_next(a, &t##_pos));) \
 			if (t->has_stats && agg_stats_active(&t->s))
 
 #endif

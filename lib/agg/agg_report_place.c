@@ -16,7 +16,7 @@
 /* The placement state of CPU i if the engine knows CPU i. */
 static const struct place_cpu *pcpu(const struct scx_agg *a, unsigned i)
 {
-	static const struct place_cpu none = { .cstate = -1 };	/* no event touched it */
+	static const struct place_cpu none = { .cstate = -1 }; /* no event touched it */
 	const struct agg_place *p = a->place;
 
 	if (!agg_cpu_present(a, i))
@@ -40,19 +40,46 @@ static uint64_t dom_viol(const struct place_dom *d)
 
 AGG_REPORT(agg_rep_work_conservation)
 {
-	static const char *const sc[] = { "cpus:u", "violation:ns", "violation_pct:pct",
-					  "idle_while_waiting:ns", "waited:ns",
-					  "waited_while_idle:ns", "waited_while_idle_pct:pct", NULL };
-	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "idle:ns",
-					  "idle_while_waiting:ns", "iww_pct:pct", "iww_same_llc_ns:n",
-					  "iww_state0:ns", "iww_deeper:ns", "iww_state_unknown:ns",
-					  "waited:ns", "waited_while_idle:ns", NULL };
-	static const char *const lc[] = { "llc:i:key", "cpus:u", "violation:ns",
-					  "violation_pct:pct", NULL };
-	static const char *const nc[] = { "node:i:key", "cpus:u", "violation:ns",
-					  "violation_pct:pct", NULL };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "waited:ns", "waited_while_idle:ns",
-					  "while_idle_pct:pct", "while_llc_idle_ns:n", NULL };
+	static const char *const sc[] = {
+		"cpus:u",
+		"violation:ns",
+		"violation_pct:pct",
+		"idle_while_waiting:ns",
+		"waited:ns",
+		"waited_while_idle:ns",
+		"waited_while_idle_pct:pct",
+		NULL,
+	};
+	static const char *const cc[] = {
+		"cpu:i:key",
+		"llc:i",
+		"node:i",
+		"idle:ns",
+		"idle_while_waiting:ns",
+		"iww_pct:pct",
+		"iww_same_llc_ns:n",
+		"iww_state0:ns",
+		"iww_deeper:ns",
+		"iww_state_unknown:ns",
+		"waited:ns",
+		"waited_while_idle:ns",
+		NULL,
+	};
+	static const char *const lc[] = {
+		"llc:i:key", "cpus:u", "violation:ns", "violation_pct:pct", NULL,
+	};
+	static const char *const nc[] = {
+		"node:i:key", "cpus:u", "violation:ns", "violation_pct:pct", NULL,
+	};
+	static const char *const tc[] = {
+		"pid:i:key",
+		"comm:s",
+		"waited:ns",
+		"waited_while_idle:ns",
+		"while_idle_pct:pct",
+		"while_llc_idle_ns:n",
+		NULL,
+	};
 	struct agg_place *p = a->place;
 	struct thread *th;
 	size_t pos;
@@ -96,7 +123,8 @@ AGG_REPORT(agg_rep_work_conservation)
 	scx_table_num(s, row, 6, agg_pct(wi, w));
 	scx_table_append(out, s);
 	agg_report_add(a, out, c, 4);
-	FOR_LLC_SLOTS(a, i) {
+	FOR_LLC_SLOTS(a, i)
+	{
 		row = scx_table_row(l);
 		scx_table_int(l, row, 0, (int)i - 1);
 		scx_table_uint(l, row, 1, a->llc_cpus[i]);
@@ -104,7 +132,8 @@ AGG_REPORT(agg_rep_work_conservation)
 		scx_table_num(l, row, 3, agg_pct(i < p->nr_llc ? dom_viol(&p->llc[i]) : 0, dur));
 	}
 	agg_report_add(a, out, l, 2);
-	FOR_NODE_SLOTS(a, i) {
+	FOR_NODE_SLOTS(a, i)
+	{
 		row = scx_table_row(n);
 		scx_table_int(n, row, 0, (int)i - 1);
 		scx_table_uint(n, row, 1, a->node_cpus[i]);
@@ -125,9 +154,10 @@ AGG_REPORT(agg_rep_work_conservation)
 		scx_table_uint(t, row, 2, th->pl.wait_ns);
 		scx_table_uint(t, row, 3, th->pl.wait_idle_ns);
 		scx_table_num(t, row, 4, agg_pct(th->pl.wait_idle_ns, th->pl.wait_ns));
-		scx_table_num(t, row, 5, known_or_nan(q >= 0 && (unsigned)q < a->nr_cpus &&
-							     a->cpus[q].llc >= 0,
-						     th->pl.wait_idle_llc_ns));
+		scx_table_num(
+			t, row, 5,
+			known_or_nan(q >= 0 && (unsigned)q < a->nr_cpus && a->cpus[q].llc >= 0,
+				     th->pl.wait_idle_llc_ns));
 	}
 	agg_report_add(a, out, t, 3);
 	return 0;
@@ -137,12 +167,16 @@ AGG_REPORT(agg_rep_work_conservation)
 
 AGG_REPORT(agg_rep_runqueue_occupancy)
 {
-	static const char *const sc[] = { "cpus:u", "occupancy:pct", "max_occupancy:pct",
-					  "occupancy2:pct", NULL };
-	static const char *const cc[] = { "cpu:i:key", "llc:i", "node:i", "occupied:ns",
-					  "occupancy:pct", "occupied2:ns", "occupancy2:pct", NULL };
-	static const char *const lc[] = { "llc:i:key", "cpus:u", "occupancy:pct", "occupancy2:pct",
-					  NULL };
+	static const char *const sc[] = {
+		"cpus:u", "occupancy:pct", "max_occupancy:pct", "occupancy2:pct", NULL,
+	};
+	static const char *const cc[] = {
+		"cpu:i:key",	 "llc:i",	 "node:i",	   "occupied:ns",
+		"occupancy:pct", "occupied2:ns", "occupancy2:pct", NULL,
+	};
+	static const char *const lc[] = {
+		"llc:i:key", "cpus:u", "occupancy:pct", "occupancy2:pct", NULL,
+	};
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *l = scx_table_new(r, "llcs", lc);
 	uint64_t dur = agg_dur(a), occ = 0, occ2 = 0, mx = 0;
@@ -179,7 +213,8 @@ AGG_REPORT(agg_rep_runqueue_occupancy)
 	scx_table_num(s, row, 3, agg_pct(occ2, dur * ncpu));
 	scx_table_append(out, s);
 	agg_report_add(a, out, c, 4);
-	FOR_LLC_SLOTS(a, i) {
+	FOR_LLC_SLOTS(a, i)
+	{
 		row = scx_table_row(l);
 		scx_table_int(l, row, 0, (int)i - 1);
 		scx_table_uint(l, row, 1, a->llc_cpus[i]);
@@ -195,15 +230,25 @@ AGG_REPORT(agg_rep_runqueue_occupancy)
 
 AGG_REPORT(agg_rep_wakeup_placement)
 {
-	static const char *const kc[] = { "class:s:key", "wakeups:u", "share:pct", "wake_lat:dist",
-					  NULL };
-	static const char *const tc[] = { "ran_on:s:key", "wakeups:u", "share:pct", NULL };
-	static const char *const cc[] = { "cpu:i:key", "wakeups:u", "prev:u", "same_llc:u",
-					  "same_node:u", "other_node:u", "new:u", "unknown:u", NULL };
-	static const char *const cls[WP__COUNT] = { "prev-cpu", "same-llc", "same-node",
-						    "other-node", "new-task", "unknown" };
-	static const char *const tgt[WT__COUNT] = { "target-cpu", "target-llc", "target-node",
-						    "other-node", "target-unknown" };
+	static const char *const kc[] = {
+		"class:s:key", "wakeups:u", "share:pct", "wake_lat:dist", NULL,
+	};
+	static const char *const tc[] = {
+		"ran_on:s:key",
+		"wakeups:u",
+		"share:pct",
+		NULL,
+	};
+	static const char *const cc[] = {
+		"cpu:i:key",	"wakeups:u", "prev:u",	  "same_llc:u", "same_node:u",
+		"other_node:u", "new:u",     "unknown:u", NULL,
+	};
+	static const char *const cls[WP__COUNT] = {
+		"prev-cpu", "same-llc", "same-node", "other-node", "new-task", "unknown",
+	};
+	static const char *const tgt[WT__COUNT] = {
+		"target-cpu", "target-llc", "target-node", "other-node", "target-unknown",
+	};
 	struct agg_place *p = a->place;
 	struct scx_table *k = scx_table_new(r, "classes", kc), *t = scx_table_new(r, "target", tc),
 			 *c = scx_table_new(r, "cpus", cc);
@@ -253,11 +298,24 @@ AGG_REPORT(agg_rep_wakeup_placement)
 
 AGG_REPORT(agg_rep_pre_migration)
 {
-	static const char *const sc[] = { "runs:u", "migrated:u", "migrated_pct:pct",
-					  "pre_migration:ns", "pre_mig:dist", "post_mig:dist", NULL };
-	static const char *const cc[] = { "cpu:i:key", "left:u", "pre_migration:ns", NULL };
-	static const char *const tc[] = { "pid:i:key", "comm:s", "migrated:u", "pre_migration:ns",
-					  "pre_mig_max:ns", NULL };
+	static const char *const sc[] = {
+		"runs:u",
+		"migrated:u",
+		"migrated_pct:pct",
+		"pre_migration:ns",
+		"pre_mig:dist",
+		"post_mig:dist",
+		NULL,
+	};
+	static const char *const cc[] = {
+		"cpu:i:key",
+		"left:u",
+		"pre_migration:ns",
+		NULL,
+	};
+	static const char *const tc[] = {
+		"pid:i:key", "comm:s", "migrated:u", "pre_migration:ns", "pre_mig_max:ns", NULL,
+	};
 	struct agg_place *p = a->place;
 	struct thread *th;
 	size_t pos;
@@ -331,15 +389,17 @@ static void dist_table(struct scx_agg *a, struct scx_table **out, struct scx_tab
 
 AGG_REPORT(agg_rep_parallelism)
 {
-	static const char *const sc[] = { "runnable_avg:n", "runnable_max:u", "runnable_p50:u",
-					  "runnable_p90:u", "runnable_p99:u", "active_avg:n",
-					  "active_max:u", "active_p50:u", "active_p90:u",
-					  "active_p99:u", "series_dropped:u", NULL };
+	static const char *const sc[] = {
+		"runnable_avg:n", "runnable_max:u", "runnable_p50:u",	"runnable_p90:u",
+		"runnable_p99:u", "active_avg:n",   "active_max:u",	"active_p50:u",
+		"active_p90:u",	  "active_p99:u",   "series_dropped:u", NULL,
+	};
 	static const char *const rc[] = { "runnable:u:key", "time:ns", "share:pct", NULL };
 	static const char *const ac[] = { "active:u:key", "time:ns", "share:pct", NULL };
 	static const char *const pc[] = { "ts:u", "runnable:u", "active:u", NULL };
 	struct agg_place *p = a->place;
-	struct scx_table *s = scx_table_new(r, "summary", sc), *rt = scx_table_new(r, "runnable", rc),
+	struct scx_table *s = scx_table_new(r, "summary", sc),
+			 *rt = scx_table_new(r, "runnable", rc),
 			 *at = scx_table_new(r, "active", ac), *st = scx_table_new(r, "series", pc);
 	uint64_t dur = agg_dur(a), covered = 0, sr = 0, sa = 0;
 	unsigned row;

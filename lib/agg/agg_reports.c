@@ -28,8 +28,7 @@ const struct scx_agg_report scx_agg_reports[] = {
 	  "wakeup latency and run-queue delay, per CPU and thread" },
 	{ "latency-breakdown", 0, agg_rep_latency_breakdown,
 	  "the stages from waking, or preemption, to running" },
-	{ "migrations", T, agg_rep_migrations,
-	  "migrations within and across LLCs and nodes" },
+	{ "migrations", T, agg_rep_migrations, "migrations within and across LLCs and nodes" },
 	{ "task-states", T | P, agg_rep_task_states,
 	  "time running, waiting and sleeping per thread and process" },
 	{ "preemptions", T | PAIRS, agg_rep_preemptions,
@@ -40,18 +39,12 @@ const struct scx_agg_report scx_agg_reports[] = {
 	  "waiting tasks per CPU: average, p50, p99, largest" },
 	{ "fairness", T, agg_rep_fairness,
 	  "fair share, Gini coefficient, starved and hogging threads" },
-	{ "softirq", 0, agg_rep_softirq,
-	  "softirq time per vector and per CPU" },
-	{ "ipi", 0, agg_rep_ipi,
-	  "IPIs sent and received per CPU" },
-	{ "cpu-frequency", 0, agg_rep_cpu_frequency,
-	  "average frequency per CPU" },
-	{ "cpu-idle", 0, agg_rep_cpu_idle,
-	  "idle states per CPU: count, time, average, share" },
-	{ "dsq", 0, agg_rep_dsq,
-	  "sched_ext DSQs: depth, queueing latency, slice used" },
-	{ "outliers", T, agg_rep_outliers,
-	  "threads and CPUs that four outlier methods flag" },
+	{ "softirq", 0, agg_rep_softirq, "softirq time per vector and per CPU" },
+	{ "ipi", 0, agg_rep_ipi, "IPIs sent and received per CPU" },
+	{ "cpu-frequency", 0, agg_rep_cpu_frequency, "average frequency per CPU" },
+	{ "cpu-idle", 0, agg_rep_cpu_idle, "idle states per CPU: count, time, average, share" },
+	{ "dsq", 0, agg_rep_dsq, "sched_ext DSQs: depth, queueing latency, slice used" },
+	{ "outliers", T, agg_rep_outliers, "threads and CPUs that four outlier methods flag" },
 	{ "bottlenecks", 0, agg_rep_bottlenecks,
 	  "rule-based bottlenecks with a severity, worst first" },
 	{ "work-conservation", PLACE, agg_rep_work_conservation,
@@ -89,7 +82,7 @@ int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 	if (!r)
 		return -ENOENT;
 	if ((r->needs & SCX_AGG_NEED_PLACE) && !a->place)
-		return -ENODATA;	/* the engine was not asked for placement */
+		return -ENODATA; /* the engine was not asked for placement */
 	return r->run(a, r->name, out);
 }
 

@@ -15,16 +15,11 @@
 #include "json/json.h"
 
 const struct sum_fig sum_figs[F__COUNT] = {
-	[F_BUSY] = { "busy_ns" },
-	[F_SWITCHES] = { "switches" },
-	[F_INVOL] = { "involuntary" },
-	[F_WAKEUPS] = { "wakeups" },
-	[F_MIGR] = { "migrations" },
-	[F_XLLC] = { "migr_cross_llc" },
-	[F_XNODE] = { "migr_cross_node" },
-	[F_VIOL] = { "violation_ns" },
-	[F_RUNNABLE] = { "runnable_ns" },
-	[F_ACTIVE] = { "active_ns" },
+	[F_BUSY] = { "busy_ns" },	   [F_SWITCHES] = { "switches" },
+	[F_INVOL] = { "involuntary" },	   [F_WAKEUPS] = { "wakeups" },
+	[F_MIGR] = { "migrations" },	   [F_XLLC] = { "migr_cross_llc" },
+	[F_XNODE] = { "migr_cross_node" }, [F_VIOL] = { "violation_ns" },
+	[F_RUNNABLE] = { "runnable_ns" },  [F_ACTIVE] = { "active_ns" },
 };
 
 const char *const sum_hists[H__COUNT] = { "wake_lat", "rq_delay", "slice", "dsq_lat" };
@@ -295,7 +290,8 @@ static void rd_hist(struct rd *r, int obj, const char *key, struct scx_hist *h)
 			seen += c;
 		}
 		if (!r->bad && seen != n) {
-			snprintf(r->err, r->errsz, "byte %d: buckets of \"%s\" hold %llu, count %llu",
+			snprintf(r->err, r->errsz,
+				 "byte %d: buckets of \"%s\" hold %llu, count %llu",
 				 r->d->tok[o].start, key, (unsigned long long)seen,
 				 (unsigned long long)n);
 			r->bad = 1;
@@ -375,14 +371,16 @@ int scx_sum__add_json(struct scx_sum *s, const char *line, size_t len, char *err
 		for (int k = SK_CPU; k < SK__COUNT && !r.bad; k++) {
 			int arr = scx_json_get(&d, gr, sum_kinds[k]), e;
 
-			for (int i = 0; arr >= 0 && (e = scx_json_at(&d, arr, i)) >= 0 && !r.bad; i++) {
+			for (int i = 0; arr >= 0 && (e = scx_json_at(&d, arr, i)) >= 0 && !r.bad;
+			     i++) {
 				char comm[SCX_COMM_LEN] = "";
 				int64_t key = 0;
 				int ki = scx_json_get(&d, e, sum_kinds[k]);
 
-				if (ki < 0 || (k == SK_COMM ? scx_json_str(&d, ki, comm, sizeof(comm)) < 0 :
-					       k == SK_DSQ ? scx_json_uint(&d, ki, (uint64_t *)&key) :
-							     scx_json_int(&d, ki, &key))) {
+				if (ki < 0 ||
+				    (k == SK_COMM ? scx_json_str(&d, ki, comm, sizeof(comm)) < 0 :
+				     k == SK_DSQ  ? scx_json_uint(&d, ki, (uint64_t *)&key) :
+						    scx_json_int(&d, ki, &key))) {
 					snprintf(err, errsz, "byte %d: %s group without its key",
 						 d.tok[e].start, sum_kinds[k]);
 					r.bad = 1;

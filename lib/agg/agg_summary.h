@@ -26,8 +26,9 @@
 #define SCX_SUMMARY_VERSION 1
 
 /* Options a summary needs from the engine: groups and what to keep. */
-#define SCX_SUMMARY_BY ((1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) | \
-			(1u << SCX_AGG_COMM) | (1u << SCX_AGG_DSQ))
+#define SCX_SUMMARY_BY \
+	((1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) | (1u << SCX_AGG_COMM) | \
+	 (1u << SCX_AGG_DSQ))
 #define SCX_SUMMARY_NEED (SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PLACE)
 
 struct scx_buf;
@@ -46,14 +47,14 @@ int scx_sum__add_json(struct scx_sum *s, const char *line, size_t len, char *err
 unsigned scx_sum__records(const struct scx_sum *s);
 
 struct scx_diff_opts {
-	double alpha;		/* p below this is beyond noise; 0: 0.01 */
-	double min_change;	/* and the change at least this fraction; 0: 0.05 */
-	unsigned limit;		/* rows of the comparison table, 0 all */
+	double alpha;	   /* p below this is beyond noise; 0: 0.01 */
+	double min_change; /* and the change at least this fraction; 0: 0.05 */
+	unsigned limit;	   /* rows of the comparison table, 0 all */
 };
 
 struct scx_diff_verdict {
 	unsigned regressions, improvements, changed, same, untested;
-	char line[512];		/* the one-line verdict */
+	char line[512]; /* the one-line verdict */
 };
 
 struct scx_table;

@@ -39,7 +39,7 @@
 #define SCX_PROM_NS_K0 10
 #define SCX_PROM_NS_K1 34
 #define SCX_PROM_DEPTH_K1 10
-#define SCX_PROM_DSQ_CAP 64	/* default DSQ series before dsq="other" */
+#define SCX_PROM_DSQ_CAP 64 /* default DSQ series before dsq="other" */
 
 #define SCX_PROM_NS_BOUNDS (SCX_PROM_NS_K1 - SCX_PROM_NS_K0 + 1)
 #define SCX_PROM_DEPTH_BOUNDS (SCX_PROM_DEPTH_K1 + 1)

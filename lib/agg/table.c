@@ -11,9 +11,12 @@
 struct scx_table *scx_table_new(const char *report, const char *name, const char *const *cols)
 {
 	struct scx_table *t = scx_xcalloc(1, sizeof(*t));
-	static const struct { const char *k; uint8_t kind; } kinds[] = {
-		{ "s", SCX_COL_STR }, { "i", SCX_COL_INT }, { "u", SCX_COL_UINT },
-		{ "n", SCX_COL_NUM }, { "ns", SCX_COL_NS }, { "pct", SCX_COL_PCT },
+	static const struct {
+		const char *k;
+		uint8_t kind;
+	} kinds[] = {
+		{ "s", SCX_COL_STR },	  { "i", SCX_COL_INT }, { "u", SCX_COL_UINT },
+		{ "n", SCX_COL_NUM },	  { "ns", SCX_COL_NS }, { "pct", SCX_COL_PCT },
 		{ "dist", SCX_COL_DIST },
 	};
 
@@ -88,9 +91,18 @@ void scx_table_str(struct scx_table *t, unsigned r, unsigned c, const char *s)
 	cell(t, r, c)->s = scx_xstrdup(s ? s : "");
 }
 
-void scx_table_int(struct scx_table *t, unsigned r, unsigned c, int64_t v) { cell(t, r, c)->i = v; }
-void scx_table_uint(struct scx_table *t, unsigned r, unsigned c, uint64_t v) { cell(t, r, c)->u = v; }
-void scx_table_num(struct scx_table *t, unsigned r, unsigned c, double v) { cell(t, r, c)->d = v; }
+void scx_table_int(struct scx_table *t, unsigned r, unsigned c, int64_t v)
+{
+	cell(t, r, c)->i = v;
+}
+void scx_table_uint(struct scx_table *t, unsigned r, unsigned c, uint64_t v)
+{
+	cell(t, r, c)->u = v;
+}
+void scx_table_num(struct scx_table *t, unsigned r, unsigned c, double v)
+{
+	cell(t, r, c)->d = v;
+}
 
 void scx_table_dist(struct scx_table *t, unsigned r, unsigned c, const struct scx_dist *d)
 {
@@ -128,13 +140,18 @@ static double sort_key(const struct scx_table *t, unsigned r, unsigned c)
 	const union scx_cell *x = &t->cells[r * t->ncols + c];
 
 	switch (t->cols[c].kind) {
-	case SCX_COL_INT: return (double)x->i;
+	case SCX_COL_INT:
+		return (double)x->i;
 	case SCX_COL_UINT:
-	case SCX_COL_NS: return (double)x->u;
+	case SCX_COL_NS:
+		return (double)x->u;
 	case SCX_COL_NUM:
-	case SCX_COL_PCT: return x->d;
-	case SCX_COL_DIST: return x->dist ? (double)x->dist->max : 0;
-	default: return 0;
+	case SCX_COL_PCT:
+		return x->d;
+	case SCX_COL_DIST:
+		return x->dist ? (double)x->dist->max : 0;
+	default:
+		return 0;
 	}
 }
 
@@ -143,13 +160,14 @@ struct sort_row {
 	unsigned i;
 };
 
-static _Thread_local const struct scx_table *sort_table;	/* for cmp_sort_row */
+static _Thread_local const struct scx_table *sort_table; /* for cmp_sort_row */
 
 /* Rows r and q by their key columns (OpenMetrics labels), in column order. */
 static int cmp_keys(const struct scx_table *t, unsigned r, unsigned q)
 {
 	for (unsigned c = 0; c < t->ncols; c++) {
-		const union scx_cell *x = &t->cells[r * t->ncols + c], *y = &t->cells[q * t->ncols + c];
+		const union scx_cell *x = &t->cells[r * t->ncols + c],
+				     *y = &t->cells[q * t->ncols + c];
 		int d;
 
 		if (!(t->cols[c].flags & SCX_COL_KEY))
@@ -201,7 +219,7 @@ void scx_table_sort_desc(struct scx_table *t, unsigned col)
 	for (unsigned i = 0; i < t->nrows; i++) {
 		perm[i].key = sort_key(t, i, col);
 		if (perm[i].key != perm[i].key)
-			perm[i].key = -HUGE_VAL;	/* NaN sorts last, and compares */
+			perm[i].key = -HUGE_VAL; /* NaN sorts last, and compares */
 		perm[i].i = i;
 	}
 	sort_table = t;
@@ -236,19 +254,28 @@ void scx_table_jw_dist(struct scx_jw *w, const struct scx_dist *d)
 static void json_cell(struct scx_jw *w, const struct scx_col *col, const union scx_cell *x)
 {
 	switch (col->kind) {
-	case SCX_COL_STR: scx_jw_str(w, x->s ? x->s : ""); break;
-	case SCX_COL_INT: scx_jw_int(w, x->i); break;
+	case SCX_COL_STR:
+		scx_jw_str(w, x->s ? x->s : "");
+		break;
+	case SCX_COL_INT:
+		scx_jw_int(w, x->i);
+		break;
 	case SCX_COL_UINT:
-	case SCX_COL_NS: scx_jw_uint(w, x->u); break;
+	case SCX_COL_NS:
+		scx_jw_uint(w, x->u);
+		break;
 	case SCX_COL_NUM:
-	case SCX_COL_PCT: scx_jw_num(w, x->d); break;
+	case SCX_COL_PCT:
+		scx_jw_num(w, x->d);
+		break;
 	case SCX_COL_DIST:
 		scx_table_jw_dist(w, x->dist);
 		break;
 	}
 }
 
-void scx_report_json(struct scx_buf *b, const struct scx_table *list, const struct scx_report_ctx *c)
+void scx_report_json(struct scx_buf *b, const struct scx_table *list,
+		     const struct scx_report_ctx *c)
 {
 	struct scx_jw w;
 
@@ -300,15 +327,28 @@ static void fmt_num(char *buf, size_t n, double d)
 }
 
 /* Text of sub-column sub (DIST columns have four: avg p50 p99 max). */
-static void text_cell(char *buf, size_t n, const struct scx_col *col, const union scx_cell *x, int sub)
+static void text_cell(char *buf, size_t n, const struct scx_col *col, const union scx_cell *x,
+		      int sub)
 {
 	switch (col->kind) {
-	case SCX_COL_STR: scx_printable_copy(buf, n, x->s ? x->s : ""); break;	/* comms */
-	case SCX_COL_INT: snprintf(buf, n, "%lld", (long long)x->i); break;
-	case SCX_COL_UINT: snprintf(buf, n, "%llu", (unsigned long long)x->u); break;
-	case SCX_COL_NUM: fmt_num(buf, n, x->d); break;
-	case SCX_COL_PCT: snprintf(buf, n, "%.1f%%", x->d); break;
-	case SCX_COL_NS: scx_fmt_ns(x->u, buf, n); break;
+	case SCX_COL_STR:
+		scx_printable_copy(buf, n, x->s ? x->s : "");
+		break; /* comms */
+	case SCX_COL_INT:
+		snprintf(buf, n, "%lld", (long long)x->i);
+		break;
+	case SCX_COL_UINT:
+		snprintf(buf, n, "%llu", (unsigned long long)x->u);
+		break;
+	case SCX_COL_NUM:
+		fmt_num(buf, n, x->d);
+		break;
+	case SCX_COL_PCT:
+		snprintf(buf, n, "%.1f%%", x->d);
+		break;
+	case SCX_COL_NS:
+		scx_fmt_ns(x->u, buf, n);
+		break;
 	case SCX_COL_DIST:
 		if (!x->dist || !x->dist->count) {
 			snprintf(buf, n, "-");
@@ -317,12 +357,16 @@ static void text_cell(char *buf, size_t n, const struct scx_col *col, const unio
 		if (sub == 0)
 			scx_fmt_ns((uint64_t)x->dist->avg, buf, n);
 		else
-			scx_fmt_ns(sub == 1 ? x->dist->p50 : sub == 2 ? x->dist->p99 : x->dist->max, buf, n);
+			scx_fmt_ns(sub == 1 ? x->dist->p50 :
+				   sub == 2 ? x->dist->p99 :
+					      x->dist->max,
+				   buf, n);
 		break;
 	}
 }
 
-void scx_report_text(struct scx_buf *b, const struct scx_table *list, const struct scx_report_ctx *c)
+void scx_report_text(struct scx_buf *b, const struct scx_table *list,
+		     const struct scx_report_ctx *c)
 {
 	static const char *const dsub[] = { "avg", "p50", "p99", "max" };
 
@@ -341,12 +385,14 @@ void scx_report_text(struct scx_buf *b, const struct scx_table *list, const stru
 
 			for (int j = 0; j < n; j++, s++) {
 				if (n > 1)
-					snprintf(head, sizeof(head), "%s.%s", t->cols[k].name, dsub[j]);
+					snprintf(head, sizeof(head), "%s.%s", t->cols[k].name,
+						 dsub[j]);
 				else
 					snprintf(head, sizeof(head), "%s", t->cols[k].name);
 				w[s] = strlen(head);
 				for (unsigned r = 0; r < t->nrows; r++) {
-					text_cell(buf, sizeof(buf), &t->cols[k], &t->cells[r * t->ncols + k], j);
+					text_cell(buf, sizeof(buf), &t->cols[k],
+						  &t->cells[r * t->ncols + k], j);
 					w[s] = SCX_MAX(w[s], (unsigned)strlen(buf));
 				}
 			}
@@ -360,13 +406,15 @@ void scx_report_text(struct scx_buf *b, const struct scx_table *list, const stru
 
 				for (int j = 0; j < n; j++, s++) {
 					if (row < 0 && n > 1)
-						snprintf(buf, sizeof(buf), "%s.%s", t->cols[k].name, dsub[j]);
+						snprintf(buf, sizeof(buf), "%s.%s", t->cols[k].name,
+							 dsub[j]);
 					else if (row < 0)
 						snprintf(buf, sizeof(buf), "%s", t->cols[k].name);
 					else
 						text_cell(buf, sizeof(buf), &t->cols[k],
 							  &t->cells[row * t->ncols + k], j);
-					scx_buf_printf(b, "%s%*s", s ? "  " : "", left ? -(int)w[s] : (int)w[s], buf);
+					scx_buf_printf(b, "%s%*s", s ? "  " : "",
+						       left ? -(int)w[s] : (int)w[s], buf);
 				}
 			}
 			/* no trailing blanks */
@@ -383,7 +431,8 @@ void scx_report_text(struct scx_buf *b, const struct scx_table *list, const stru
 static void om_ident(struct scx_buf *b, const char *s)
 {
 	for (; *s; s++)
-		scx_buf_printf(b, "%c", (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ? *s : '_');
+		scx_buf_printf(b, "%c",
+			       (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ? *s : '_');
 }
 
 static void om_labels(struct scx_buf *b, const struct scx_table *t, unsigned r)
@@ -437,18 +486,25 @@ void scx_report_openmetrics(struct scx_buf *b, const struct scx_table *list)
 				if (col->kind == SCX_COL_DIST) {
 					const struct scx_dist *d = x->dist;
 					uint64_t qv[4];
-					static const char *const q[] = { "0.5", "0.9", "0.99", "0.999" };
+					static const char *const q[] = {
+						"0.5",
+						"0.9",
+						"0.99",
+						"0.999",
+					};
 
 					if (!d)
 						continue;
-					qv[0] = d->p50, qv[1] = d->p90, qv[2] = d->p99, qv[3] = d->p999;
+					qv[0] = d->p50, qv[1] = d->p90, qv[2] = d->p99,
+					qv[3] = d->p999;
 					for (int i = 0; i < 4 && d->count; i++) {
 						scx_buf_printf(b, "%s", name.data);
 						om_labels(b, t, r);
-						b->len--;	/* reopen the label set */
+						b->len--; /* reopen the label set */
 						scx_buf_printf(b, "%squantile=\"%s\"} %.9g\n",
-							       b->data[b->len - 1] == '{' ? "" : ",", q[i],
-							       qv[i] * 1e-9);
+							       b->data[b->len - 1] == '{' ? "" :
+											    ",",
+							       q[i], qv[i] * 1e-9);
 					}
 					scx_buf_printf(b, "%s_count", name.data);
 					om_labels(b, t, r);
@@ -461,10 +517,18 @@ void scx_report_openmetrics(struct scx_buf *b, const struct scx_table *list)
 				scx_buf_printf(b, "%s", name.data);
 				om_labels(b, t, r);
 				switch (col->kind) {
-				case SCX_COL_INT: scx_buf_printf(b, " %lld\n", (long long)x->i); break;
-				case SCX_COL_UINT: scx_buf_printf(b, " %llu\n", (unsigned long long)x->u); break;
-				case SCX_COL_NS: scx_buf_printf(b, " %.9g\n", x->u * 1e-9); break;
-				default: scx_buf_printf(b, " %.9g\n", x->d); break;
+				case SCX_COL_INT:
+					scx_buf_printf(b, " %lld\n", (long long)x->i);
+					break;
+				case SCX_COL_UINT:
+					scx_buf_printf(b, " %llu\n", (unsigned long long)x->u);
+					break;
+				case SCX_COL_NS:
+					scx_buf_printf(b, " %.9g\n", x->u * 1e-9);
+					break;
+				default:
+					scx_buf_printf(b, " %.9g\n", x->d);
+					break;
 				}
 			}
 			scx_buf_free(&name);

@@ -16,46 +16,46 @@
 
 enum scx_col_kind {
 	SCX_COL_STR,
-	SCX_COL_INT,	/* int64 */
-	SCX_COL_UINT,	/* uint64 count */
-	SCX_COL_NUM,	/* double */
-	SCX_COL_NS,	/* uint64 ns; human: "1.2ms" */
-	SCX_COL_PCT,	/* double, percent; human: "12.3%" */
-	SCX_COL_DIST,	/* struct scx_dist of ns */
+	SCX_COL_INT,  /* int64 */
+	SCX_COL_UINT, /* uint64 count */
+	SCX_COL_NUM,  /* double */
+	SCX_COL_NS,   /* uint64 ns; human: "1.2ms" */
+	SCX_COL_PCT,  /* double, percent; human: "12.3%" */
+	SCX_COL_DIST, /* struct scx_dist of ns */
 };
 
-#define SCX_COL_KEY 1	/* flag: identifies the row (OpenMetrics label) */
+#define SCX_COL_KEY 1 /* flag: identifies the row (OpenMetrics label) */
 
 struct scx_col {
-	const char *name;	/* JSON key, snake_case */
-	uint8_t kind;		/* enum scx_col_kind */
+	const char *name; /* JSON key, snake_case */
+	uint8_t kind;	  /* enum scx_col_kind */
 	uint8_t flags;
 };
 
 union scx_cell {
-	const char *s;		/* owned by the table */
+	const char *s; /* owned by the table */
 	int64_t i;
 	uint64_t u;
 	double d;
-	struct scx_dist *dist;	/* owned by the table */
+	struct scx_dist *dist; /* owned by the table */
 };
 
 #define SCX_TABLE_MAX_COLS 24
 
 struct scx_table {
-	const char *report;	/* "wakeup-latency" */
-	const char *name;	/* "summary", "cpus", ... */
+	const char *report; /* "wakeup-latency" */
+	const char *name;   /* "summary", "cpus", ... */
 	unsigned ncols;
 	struct scx_col cols[SCX_TABLE_MAX_COLS];
 	unsigned nrows, cap;
-	union scx_cell *cells;	/* nrows * ncols */
-	uint64_t omitted;	/* rows left out by the limit */
+	union scx_cell *cells; /* nrows * ncols */
+	uint64_t omitted;      /* rows left out by the limit */
 	struct scx_table *next;
 };
 
 /* cols: "name:kind[:key]" strings, kind one of s i u n ns pct dist. */
 struct scx_table *scx_table_new(const char *report, const char *name, const char *const *cols);
-void scx_table_free(struct scx_table *t);	/* the whole list */
+void scx_table_free(struct scx_table *t); /* the whole list */
 /* Start a row; then set cells by column index.  Cells start 0 / "" / empty. */
 unsigned scx_table_row(struct scx_table *t);
 void scx_table_str(struct scx_table *t, unsigned row, unsigned col, const char *s);
@@ -84,9 +84,11 @@ struct scx_jw;
  */
 void scx_table_jw_dist(struct scx_jw *w, const struct scx_dist *d);
 /* One NDJSON line: {"type":"report","report":..,"tables":{..}} for a list. */
-void scx_report_json(struct scx_buf *b, const struct scx_table *list, const struct scx_report_ctx *c);
+void scx_report_json(struct scx_buf *b, const struct scx_table *list,
+		     const struct scx_report_ctx *c);
 /* Aligned text with units, one block per table. */
-void scx_report_text(struct scx_buf *b, const struct scx_table *list, const struct scx_report_ctx *c);
+void scx_report_text(struct scx_buf *b, const struct scx_table *list,
+		     const struct scx_report_ctx *c);
 /* OpenMetrics gauges scx_report_<report>_<table>_<column>{keys}. No "# EOF". */
 void scx_report_openmetrics(struct scx_buf *b, const struct scx_table *list);
 

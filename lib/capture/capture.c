@@ -52,7 +52,7 @@ enum prog_kind { P_TP, P_TP_OPT, P_SCX_TP, P_SCX_KPROBE };
 static const struct prog_desc {
 	const char *prog;
 	uint32_t bit;
-	const char *target;	/* tracepoint, or kernel function for kprobes */
+	const char *target; /* tracepoint, or kernel function for kprobes */
 	enum prog_kind kind;
 } progs[] = {
 	{ "on_switch", EVS_SWITCH, "sched_switch", P_TP },
@@ -91,11 +91,21 @@ static const struct {
 	const char *word;
 	uint32_t bits;
 } words[] = {
-	{ "switch", EVS_SWITCH }, { "waking", EVS_WAKING }, { "wakeup", EVS_WAKEUP },
-	{ "wakeup_new", EVS_WAKEUP_NEW }, { "migrate", EVS_MIGRATE }, { "fork", EVS_FORK },
-	{ "exec", EVS_EXEC }, { "exit", EVS_EXIT }, { "free", EVS_FREE },
-	{ "softirq", EVS_SOFTIRQ }, { "ipi", EVS_IPI }, { "frequency", EVS_FREQ },
-	{ "idle", EVS_IDLE }, { "cpuhp", EVS_CPUHP }, { "scx", EVS_SCX },
+	{ "switch", EVS_SWITCH },
+	{ "waking", EVS_WAKING },
+	{ "wakeup", EVS_WAKEUP },
+	{ "wakeup_new", EVS_WAKEUP_NEW },
+	{ "migrate", EVS_MIGRATE },
+	{ "fork", EVS_FORK },
+	{ "exec", EVS_EXEC },
+	{ "exit", EVS_EXIT },
+	{ "free", EVS_FREE },
+	{ "softirq", EVS_SOFTIRQ },
+	{ "ipi", EVS_IPI },
+	{ "frequency", EVS_FREQ },
+	{ "idle", EVS_IDLE },
+	{ "cpuhp", EVS_CPUHP },
+	{ "scx", EVS_SCX },
 	{ "sched", EVS_SWITCH | EVS_WAKING | EVS_WAKEUP | EVS_WAKEUP_NEW | EVS_MIGRATE },
 	{ "process", EVS_FORK | EVS_EXEC | EVS_EXIT | EVS_FREE },
 	{ "cpu", EVS_SOFTIRQ | EVS_IPI | EVS_FREQ | EVS_IDLE | EVS_CPUHP },
@@ -113,10 +123,10 @@ struct scx_capture {
 	void *ctx;
 	int cb_err;
 	unsigned nr_cpus;
-	uint64_t *lost;		/* reported so far, per cpu */
-	uint64_t *stat_buf;	/* scratch for percpu lookups */
+	uint64_t *lost;	    /* reported so far, per cpu */
+	uint64_t *stat_buf; /* scratch for percpu lookups */
 	uint64_t delivered;
-	struct scx_dump dump;	/* the sched_ext debug dump being parsed */
+	struct scx_dump dump; /* the sched_ext debug dump being parsed */
 	/*
 	 * Staging ships each CPU's records on its own schedule, so the ring
 	 * holds them in order per CPU only.  Consumers follow tasks across
@@ -184,15 +194,24 @@ static void copy_str(char *dst, const char *src, size_t n)
 static const char *exit_reason(int32_t kind)
 {
 	switch (kind) {
-	case 0: return "";
-	case 64: return "unregistered from user space";
-	case 65: return "unregistered from BPF";
-	case 66: return "unregistered from the main kernel";
-	case 67: return "disabled by sysrq-S";
-	case 1024: return "runtime error";
-	case 1025: return "scx_bpf_error";
-	case 1026: return "runnable task stall";
-	default: return "<UNKNOWN>";
+	case 0:
+		return "";
+	case 64:
+		return "unregistered from user space";
+	case 65:
+		return "unregistered from BPF";
+	case 66:
+		return "unregistered from the main kernel";
+	case 67:
+		return "disabled by sysrq-S";
+	case 1024:
+		return "runtime error";
+	case 1025:
+		return "scx_bpf_error";
+	case 1026:
+		return "runnable task stall";
+	default:
+		return "<UNKNOWN>";
 	}
 }
 
@@ -223,17 +242,29 @@ static const uint16_t rec_size[EVK__COUNT] = {
 };
 
 static const uint16_t wire_type[EVK__COUNT] = {
-	[EVK_SWITCH] = SCX_EV_SWITCH, [EVK_SWITCH_SCX] = SCX_EV_SWITCH,
-	[EVK_WAKING] = SCX_EV_WAKING, [EVK_WAKEUP] = SCX_EV_WAKEUP,
-	[EVK_WAKEUP_NEW] = SCX_EV_WAKEUP_NEW, [EVK_MIGRATE] = SCX_EV_MIGRATE,
-	[EVK_FORK] = SCX_EV_FORK, [EVK_EXEC] = SCX_EV_EXEC, [EVK_EXIT] = SCX_EV_EXIT,
-	[EVK_FREE] = SCX_EV_FREE, [EVK_SOFTIRQ_ENTRY] = SCX_EV_SOFTIRQ_ENTRY,
-	[EVK_SOFTIRQ_EXIT] = SCX_EV_SOFTIRQ_EXIT, [EVK_IPI_SEND] = SCX_EV_IPI_SEND,
-	[EVK_IPI_ENTRY] = SCX_EV_IPI_ENTRY, [EVK_IPI_EXIT] = SCX_EV_IPI_EXIT,
-	[EVK_FREQ] = SCX_EV_CPU_FREQUENCY, [EVK_IDLE] = SCX_EV_CPU_IDLE,
-	[EVK_CPUHP_ENTER] = SCX_EV_CPUHP_ENTER, [EVK_CPUHP_EXIT] = SCX_EV_CPUHP_EXIT,
-	[EVK_SCX_ENABLE] = SCX_EV_SCX_ENABLE, [EVK_SCX_DISABLE] = SCX_EV_SCX_DISABLE,
-	[EVK_DSQ_INSERT] = SCX_EV_DSQ_INSERT, [EVK_SCX_DUMP] = SCX_EV_SCX_DUMP_LINE,
+	[EVK_SWITCH] = SCX_EV_SWITCH,
+	[EVK_SWITCH_SCX] = SCX_EV_SWITCH,
+	[EVK_WAKING] = SCX_EV_WAKING,
+	[EVK_WAKEUP] = SCX_EV_WAKEUP,
+	[EVK_WAKEUP_NEW] = SCX_EV_WAKEUP_NEW,
+	[EVK_MIGRATE] = SCX_EV_MIGRATE,
+	[EVK_FORK] = SCX_EV_FORK,
+	[EVK_EXEC] = SCX_EV_EXEC,
+	[EVK_EXIT] = SCX_EV_EXIT,
+	[EVK_FREE] = SCX_EV_FREE,
+	[EVK_SOFTIRQ_ENTRY] = SCX_EV_SOFTIRQ_ENTRY,
+	[EVK_SOFTIRQ_EXIT] = SCX_EV_SOFTIRQ_EXIT,
+	[EVK_IPI_SEND] = SCX_EV_IPI_SEND,
+	[EVK_IPI_ENTRY] = SCX_EV_IPI_ENTRY,
+	[EVK_IPI_EXIT] = SCX_EV_IPI_EXIT,
+	[EVK_FREQ] = SCX_EV_CPU_FREQUENCY,
+	[EVK_IDLE] = SCX_EV_CPU_IDLE,
+	[EVK_CPUHP_ENTER] = SCX_EV_CPUHP_ENTER,
+	[EVK_CPUHP_EXIT] = SCX_EV_CPUHP_EXIT,
+	[EVK_SCX_ENABLE] = SCX_EV_SCX_ENABLE,
+	[EVK_SCX_DISABLE] = SCX_EV_SCX_DISABLE,
+	[EVK_DSQ_INSERT] = SCX_EV_DSQ_INSERT,
+	[EVK_SCX_DUMP] = SCX_EV_SCX_DUMP_LINE,
 };
 
 int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
@@ -265,7 +296,7 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 		return -EINVAL;
 	if (kind == 0 || kind >= EVK__COUNT) {
 		scx_event_init(e, SCX_EV_NONE);
-		return size;	/* a newer producer: skip it */
+		return size; /* a newer producer: skip it */
 	}
 	if (size < rec_size[kind] || size > sizeof(r))
 		return -EINVAL;
@@ -511,7 +542,8 @@ int scx_capture__stop(struct scx_capture *c)
 	c->stopped = true;
 	if (c->dump.bad)
 		scx_warn("%llu lines of the sched_ext debug dump did not parse: kept as text only "
-			 "(scx_dump_line records)", (unsigned long long)c->dump.bad);
+			 "(scx_dump_line records)",
+			 (unsigned long long)c->dump.bad);
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
 		bpf_link__destroy(c->links[i]);
 		c->links[i] = NULL;
@@ -602,8 +634,8 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	/* a staged record waits at most flush_ns; twice that covers the ring's
 	 * own delay.  Unstaged records are in reservation order, off by the few
 	 * ns between a timestamp and its reservation. */
-	c->order_window = o->no_stage ? 10000000ull
-				      : 2 * (o->flush_ns ? o->flush_ns : DEFAULT_FLUSH_NS);
+	c->order_window =
+		o->no_stage ? 10000000ull : 2 * (o->flush_ns ? o->flush_ns : DEFAULT_FLUSH_NS);
 	c->order = scx_reorder__new(c->order_window);
 	scx_dump__init(&c->dump);
 	want = o->events ? o->events : SCX_CAP_ALL;
@@ -611,8 +643,10 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		e = errno;
-		fail(err, errsz, "kernel BTF (/sys/kernel/btf/vmlinux) is missing: %s; "
-		     "scx-events needs a kernel built with CONFIG_DEBUG_INFO_BTF=y", strerror(e));
+		fail(err, errsz,
+		     "kernel BTF (/sys/kernel/btf/vmlinux) is missing: %s; "
+		     "scx-events needs a kernel built with CONFIG_DEBUG_INFO_BTF=y",
+		     strerror(e));
 		goto fail;
 	}
 	btf = btf__load_vmlinux_btf();
@@ -652,20 +686,23 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 		if (d->kind == P_SCX_TP)
 			on = scx && (want & d->bit);
 		if (!strcmp(d->prog, "on_switch") && scx)
-			on = false;	/* on_switch_scx replaces it */
+			on = false; /* on_switch_scx replaces it */
 		if (on && (d->kind == P_TP || d->kind == P_TP_OPT || d->kind == P_SCX_TP) &&
 		    !btf_has(btf, "btf_trace_", d->target, BTF_KIND_TYPEDEF)) {
 			/* ipi_entry/exit exist on some architectures only: no noise */
 			if (d->kind == P_TP)
 				scx_warn("note: tracepoint %s is not in this kernel: its events "
-					 "are skipped", d->target);
+					 "are skipped",
+					 d->target);
 			else
-				scx_debug(1, "note: tracepoint %s is not in this kernel: its "
-					  "events are skipped", d->target);
+				scx_debug(1,
+					  "note: tracepoint %s is not in this kernel: its "
+					  "events are skipped",
+					  d->target);
 			on = false;
 		}
 		if (on && d->kind == P_SCX_KPROBE && !btf_has(btf, "", d->target, BTF_KIND_FUNC))
-			on = false;	/* the other name of this kfunc is there instead */
+			on = false; /* the other name of this kfunc is there instead */
 		/* the disable work says why the scheduler left; unreg only that it did */
 		if (on && !strcmp(d->prog, "scx_unreg") &&
 		    btf_has(btf, "", "scx_ops_disable_workfn", BTF_KIND_FUNC))
@@ -702,17 +739,21 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	e = -events_bpf__load(c->skel);
 	if (e) {
 		if (e == EPERM || e == EACCES)
-			fail(err, errsz, "cannot load BPF programs: %s; run scx-events as root "
-			     "(it needs CAP_BPF and CAP_PERFMON)", strerror(e));
+			fail(err, errsz,
+			     "cannot load BPF programs: %s; run scx-events as root "
+			     "(it needs CAP_BPF and CAP_PERFMON)",
+			     strerror(e));
 		else
-			fail(err, errsz, "cannot load BPF programs: %s (run with -v for the "
-			     "verifier log)", strerror(e));
+			fail(err, errsz,
+			     "cannot load BPF programs: %s (run with -v for the "
+			     "verifier log)",
+			     strerror(e));
 		goto fail;
 	}
 
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
-		struct bpf_program *p = bpf_object__find_program_by_name(c->skel->obj,
-									 progs[i].prog);
+		struct bpf_program *p =
+			bpf_object__find_program_by_name(c->skel->obj, progs[i].prog);
 
 		if (!bpf_program__autoload(p))
 			continue;

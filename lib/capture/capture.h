@@ -27,22 +27,22 @@
 struct scx_buf;
 
 /* Event selection bits; the same values as enum ev_sel in bpf/events.h. */
-#define SCX_CAP_SWITCH		(1u << 0)
-#define SCX_CAP_WAKING		(1u << 1)
-#define SCX_CAP_WAKEUP		(1u << 2)
-#define SCX_CAP_WAKEUP_NEW	(1u << 3)
-#define SCX_CAP_MIGRATE		(1u << 4)
-#define SCX_CAP_FORK		(1u << 5)
-#define SCX_CAP_EXEC		(1u << 6)
-#define SCX_CAP_EXIT		(1u << 7)
-#define SCX_CAP_FREE		(1u << 8)
-#define SCX_CAP_SOFTIRQ		(1u << 9)
-#define SCX_CAP_IPI		(1u << 10)
-#define SCX_CAP_FREQ		(1u << 11)
-#define SCX_CAP_IDLE		(1u << 12)
-#define SCX_CAP_CPUHP		(1u << 13)
-#define SCX_CAP_SCX		(1u << 14)
-#define SCX_CAP_ALL		((1u << 15) - 1)
+#define SCX_CAP_SWITCH (1u << 0)
+#define SCX_CAP_WAKING (1u << 1)
+#define SCX_CAP_WAKEUP (1u << 2)
+#define SCX_CAP_WAKEUP_NEW (1u << 3)
+#define SCX_CAP_MIGRATE (1u << 4)
+#define SCX_CAP_FORK (1u << 5)
+#define SCX_CAP_EXEC (1u << 6)
+#define SCX_CAP_EXIT (1u << 7)
+#define SCX_CAP_FREE (1u << 8)
+#define SCX_CAP_SOFTIRQ (1u << 9)
+#define SCX_CAP_IPI (1u << 10)
+#define SCX_CAP_FREQ (1u << 11)
+#define SCX_CAP_IDLE (1u << 12)
+#define SCX_CAP_CPUHP (1u << 13)
+#define SCX_CAP_SCX (1u << 14)
+#define SCX_CAP_ALL ((1u << 15) - 1)
 
 /* The -e words, for help texts and completions. */
 #define SCX_CAP_EVENT_WORDS \
@@ -50,17 +50,17 @@ struct scx_buf;
 	"frequency idle cpuhp scx sched process cpu all"
 
 struct scx_capture_opts {
-	uint32_t events;	/* SCX_CAP_* bits; 0 means all */
-	int32_t pid, tgid;	/* 0: any */
-	const char *comm;	/* exact comm, NULL: any */
-	const uint8_t *cpus;	/* bitmap of nr_cpu_bits, NULL: all */
+	uint32_t events;     /* SCX_CAP_* bits; 0 means all */
+	int32_t pid, tgid;   /* 0: any */
+	const char *comm;    /* exact comm, NULL: any */
+	const uint8_t *cpus; /* bitmap of nr_cpu_bits, NULL: all */
 	unsigned nr_cpu_bits;
-	uint32_t sample;	/* keep 1 event in N; 0 or 1 keeps all */
-	uint64_t ring_size;	/* bytes, power of two; 0: 64 MiB */
-	uint64_t wakeup_bytes;	/* backlog that wakes the consumer; 0: 256 KiB */
-	uint64_t flush_ns;	/* max age of a staged record; 0: 50 ms */
-	bool no_stage;		/* one ring-buffer record per event (for comparison) */
-	bool cgroups;		/* read the cgroup v2 id of switched and woken tasks */
+	uint32_t sample;       /* keep 1 event in N; 0 or 1 keeps all */
+	uint64_t ring_size;    /* bytes, power of two; 0: 64 MiB */
+	uint64_t wakeup_bytes; /* backlog that wakes the consumer; 0: 256 KiB */
+	uint64_t flush_ns;     /* max age of a staged record; 0: 50 ms */
+	bool no_stage;	       /* one ring-buffer record per event (for comparison) */
+	bool cgroups;	       /* read the cgroup v2 id of switched and woken tasks */
 };
 
 struct scx_capture;

@@ -14,7 +14,7 @@
 #include "core/util.h"
 #include "stream/stream.h"
 
-#define FILEID_KERNFS 0xfe	/* include/linux/exportfs.h: a kernfs node id */
+#define FILEID_KERNFS 0xfe /* include/linux/exportfs.h: a kernfs node id */
 #define RESCAN_NS 1000000000ull
 
 struct scx_cgroups {
@@ -22,8 +22,8 @@ struct scx_cgroups {
 	size_t root_len;
 	int root_fd;
 	unsigned max_depth, max_entries;
-	struct scx_map paths;	/* id -> char * (NULL: looked for, not found) */
-	struct scx_map told;	/* ids announced (or found unnamed) -> nothing */
+	struct scx_map paths; /* id -> char * (NULL: looked for, not found) */
+	struct scx_map told;  /* ids announced (or found unnamed) -> nothing */
 	size_t nr, skipped, unnamed;
 	uint64_t scanned_ns;
 };
@@ -110,7 +110,7 @@ static void walk(struct scx_cgroups *c, int dirfd, char *rel, size_t len, unsign
 			continue;
 		}
 		if (!(id = scx_cgroup_id_at(dirfd, de->d_name)))
-			continue;	/* gone since readdir */
+			continue; /* gone since readdir */
 		rel[len] = '/';
 		memcpy(rel + len + 1, de->d_name, nl + 1);
 		put_path(c, id, rel);
@@ -194,7 +194,8 @@ static bool path_by_handle(struct scx_cgroups *c, uint64_t id, char *out, size_t
 	    (n > (ssize_t)c->root_len && buf[c->root_len] != '/' && c->root_len > 1))
 		return false;
 	buf[n] = 0;
-	snprintf(out, size, "%s", n == (ssize_t)c->root_len ? "/" : buf + (c->root_len > 1 ? c->root_len : 0));
+	snprintf(out, size, "%s",
+		 n == (ssize_t)c->root_len ? "/" : buf + (c->root_len > 1 ? c->root_len : 0));
 	return true;
 }
 

@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCX_CGROUP_DEPTH_MAX 32		/* levels below the root the walk enters */
-#define SCX_CGROUP_ENTRIES_MAX 100000	/* directories the walk maps */
+#define SCX_CGROUP_DEPTH_MAX 32	      /* levels below the root the walk enters */
+#define SCX_CGROUP_ENTRIES_MAX 100000 /* directories the walk maps */
 
 struct scx_cgroups;
 

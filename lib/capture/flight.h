@@ -23,12 +23,12 @@
 struct scx_writer;
 
 struct scx_flight {
-	struct scx_event *ev;	/* cap slots, mapped */
-	size_t bytes;		/* of the mapping */
-	size_t cap, head, n;	/* oldest at head */
+	struct scx_event *ev; /* cap slots, mapped */
+	size_t bytes;	      /* of the mapping */
+	size_t cap, head, n;  /* oldest at head */
 	uint64_t window_ns;
-	uint64_t aged;		/* events that left by time: the window's normal motion */
-	uint64_t dropped;	/* events pushed out by the size bound, since the last clear */
+	uint64_t aged;	  /* events that left by time: the window's normal motion */
+	uint64_t dropped; /* events pushed out by the size bound, since the last clear */
 	uint64_t dropped_total;
 };
 

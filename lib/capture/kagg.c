@@ -33,16 +33,17 @@ _Static_assert((int)KH__COUNT == (int)SCX_KSH__COUNT, "one snapshot histogram pe
 struct scx_kagg {
 	struct aggregate_bpf *skel;
 	unsigned nr_cpus;
-	struct kagg_slot *slots;	/* mmap of the slots map: 2 * nr_cpus */
+	struct kagg_slot *slots; /* mmap of the slots map: 2 * nr_cpus */
 	size_t map_bytes;
-	struct kagg_glob *glob;		/* read buffer */
-	uint64_t *prev;			/* cumulative queue figures at the last read */
+	struct kagg_glob *glob; /* read buffer */
+	uint64_t *prev;		/* cumulative queue figures at the last read */
 	uint64_t start_ns, seq;
 	uint64_t drops_prev[KD__COUNT], missed_prev;
 	int glob_fd;
 };
 
-static void fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void fail(char *err, size_t errsz, const char *fmt, ...)
 {
 	va_list ap;
@@ -66,7 +67,8 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, char *err, size_t e
 	}
 	if (ncpu > KAGG_MAX_CPUS) {
 		scx_warn("note: %d possible CPUs, --aggregate keeps the first %d (the rest are "
-			 "counted as dropped)", ncpu, KAGG_MAX_CPUS);
+			 "counted as dropped)",
+			 ncpu, KAGG_MAX_CPUS);
 		ncpu = KAGG_MAX_CPUS;
 	}
 	k->nr_cpus = ncpu;
@@ -89,11 +91,15 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, char *err, size_t e
 	e = -aggregate_bpf__load(k->skel);
 	if (e) {
 		if (e == EPERM || e == EACCES)
-			fail(err, errsz, "cannot load BPF programs: %s; run scx-events as root "
-			     "(it needs CAP_BPF and CAP_PERFMON)", strerror(e));
+			fail(err, errsz,
+			     "cannot load BPF programs: %s; run scx-events as root "
+			     "(it needs CAP_BPF and CAP_PERFMON)",
+			     strerror(e));
 		else
-			fail(err, errsz, "cannot load BPF programs: %s (run with -v for the "
-			     "verifier log)", strerror(e));
+			fail(err, errsz,
+			     "cannot load BPF programs: %s (run with -v for the "
+			     "verifier log)",
+			     strerror(e));
 		goto fail;
 	}
 	k->map_bytes = (size_t)2 * ncpu * sizeof(struct kagg_slot);
@@ -182,11 +188,13 @@ static uint64_t recursion_misses(struct scx_kagg *k)
 	struct bpf_program *p;
 	uint64_t n = 0;
 
-	bpf_object__for_each_program(p, k->skel->obj) {
+	bpf_object__for_each_program(p, k->skel->obj)
+	{
 		struct bpf_prog_info info = { 0 };
 		__u32 len = sizeof(info);
 
-		if (bpf_program__fd(p) >= 0 && !bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		if (bpf_program__fd(p) >= 0 &&
+		    !bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
 			n += info.recursion_misses;
 	}
 	return n;

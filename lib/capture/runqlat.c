@@ -28,14 +28,14 @@ static void mark(struct scx_runqlat *r, int32_t pid, int32_t tgid, uint64_t ts, 
 	bool added;
 
 	if (pid <= 0)
-		return;		/* the idle task is never waiting */
+		return; /* the idle task is never waiting */
 	if (!scx_map_get(&r->ready, pid) && r->ready.n >= SCX_RUNQLAT_MAX) {
 		r->untracked++;
 		return;
 	}
 	v = scx_map_put(&r->ready, pid, &added);
 	if (!added)
-		return;		/* waking then wakeup: the first counts */
+		return; /* waking then wakeup: the first counts */
 	v->ts = ts;
 	v->tgid = tgid;
 	v->woken = woken;
@@ -69,7 +69,8 @@ int scx_runqlat__event(struct scx_runqlat *r, const struct scx_event *e, uint64_
 		}
 		if (v)
 			scx_map_del(&r->ready, e->sw.next_pid);
-		if (e->sw.prev_state == SCX_STATE_RUNNING || e->sw.prev_state == SCX_STATE_PREEMPTED)
+		if (e->sw.prev_state == SCX_STATE_RUNNING ||
+		    e->sw.prev_state == SCX_STATE_PREEMPTED)
 			mark(r, e->sw.prev_pid, e->sw.prev_tgid, e->ts, 0);
 		break;
 	}

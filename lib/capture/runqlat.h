@@ -18,15 +18,15 @@
 #define SCX_RUNQLAT_MAX (1u << 20)
 
 struct scx_runqlat {
-	struct scx_map ready;	/* pid -> struct scx_runqlat_ready */
-	uint64_t untracked;	/* ready tasks not followed: the map was full */
+	struct scx_map ready; /* pid -> struct scx_runqlat_ready */
+	uint64_t untracked;   /* ready tasks not followed: the map was full */
 };
 
 struct scx_runqlat_hit {
 	int32_t pid, tgid;
 	char comm[SCX_COMM_LEN];
 	uint64_t latency_ns;
-	int woken;		/* 1: since a wakeup, 0: since a preemption */
+	int woken; /* 1: since a wakeup, 0: since a preemption */
 };
 
 void scx_runqlat__init(struct scx_runqlat *r);

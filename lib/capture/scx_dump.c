@@ -68,8 +68,8 @@ static int comm_pid(const char *s, const char *stop, char *comm, size_t size, in
 			open = p;
 	if (!open || open == s || num(open + 1, 10, 1, &v, &e) || *e != ']' || e + 1 != stop)
 		return -EINVAL;
-	snprintf(comm, size, "%.*s", (int)(open - s) < (int)size - 1 ? (int)(open - s)
-								     : (int)size - 1, s);
+	snprintf(comm, size, "%.*s",
+		 (int)(open - s) < (int)size - 1 ? (int)(open - s) : (int)size - 1, s);
 	*pid = (int32_t)v;
 	return 0;
 }
@@ -115,11 +115,10 @@ static int curr_line(struct scx_dump *d, const char *s, struct scx_event *out)
 
 	if (!curr || !cls || cls < curr)
 		return -EINVAL;
-	if (comm_pid(curr, cls, d->cpu.dump_cpu.curr_comm, SCX_COMM_LEN,
-		     &d->cpu.dump_cpu.curr_pid))
+	if (comm_pid(curr, cls, d->cpu.dump_cpu.curr_comm, SCX_COMM_LEN, &d->cpu.dump_cpu.curr_pid))
 		return -EINVAL;
-	snprintf(d->cpu.dump_cpu.curr_class, SCX_DUMP_CLASS_LEN, "%.*s",
-		 (int)strcspn(cls + 7, " "), cls + 7);
+	snprintf(d->cpu.dump_cpu.curr_class, SCX_DUMP_CLASS_LEN, "%.*s", (int)strcspn(cls + 7, " "),
+		 cls + 7);
 	*out = d->cpu;
 	d->cpus++;
 	d->phase = P_NONE;
@@ -195,7 +194,7 @@ static int task_more(struct scx_dump *d, const char *s, struct scx_event *out)
 		d->phase = P_NONE;
 		return 1;
 	}
-	return 0;	/* the scheduler's own dump_task lines, a backtrace: text only */
+	return 0; /* the scheduler's own dump_task lines, a backtrace: text only */
 }
 
 static bool starts_task(const char *s)

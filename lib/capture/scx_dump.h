@@ -25,13 +25,13 @@
 #include "core/event.h"
 
 struct scx_dump {
-	uint32_t seq;		/* lines seen in the current dump */
-	int in_cpus;		/* past the "CPU states" heading */
-	int phase;		/* what the next line should be (scx_dump.c) */
-	struct scx_event cpu;	/* the CPU being described */
-	struct scx_event task;	/* the task being described */
-	uint64_t bad;		/* lines that looked known but did not parse */
-	uint64_t cpus, tasks;	/* records made */
+	uint32_t seq;	       /* lines seen in the current dump */
+	int in_cpus;	       /* past the "CPU states" heading */
+	int phase;	       /* what the next line should be (scx_dump.c) */
+	struct scx_event cpu;  /* the CPU being described */
+	struct scx_event task; /* the task being described */
+	uint64_t bad;	       /* lines that looked known but did not parse */
+	uint64_t cpus, tasks;  /* records made */
 };
 
 void scx_dump__init(struct scx_dump *d);

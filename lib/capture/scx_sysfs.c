@@ -74,7 +74,7 @@ static int read_events(const char *dir, struct scx_sysfs *s, char *err, size_t e
 	snprintf(path, sizeof(path), "%s/root/events", dir);
 	f = fopen(path, "r");
 	if (!f)
-		return 0;	/* before 6.15, or no scheduler loaded */
+		return 0; /* before 6.15, or no scheduler loaded */
 	s->has_events = true;
 	while (fgets(line, sizeof(line), f)) {
 		char name[SCX_SYSFS_NAME_LEN + 8], *end;
@@ -90,7 +90,7 @@ static int read_events(const char *dir, struct scx_sysfs *s, char *err, size_t e
 		}
 		if (sscanf(line, "%55s %n", name, &len) != 1 || !len) {
 			if (line[strspn(line, " \t\n")] == '\0')
-				continue;	/* blank */
+				continue; /* blank */
 			snprintf(err, errsz, "%s:%u: expected 'NAME VALUE'", path, lineno);
 			ret = -EINVAL;
 			break;
@@ -99,7 +99,8 @@ static int read_events(const char *dir, struct scx_sysfs *s, char *err, size_t e
 		v = strtoull(line + len, &end, 10);
 		if (errno || end == line + len || line[len] == '-' ||
 		    end[strspn(end, " \t\n")] != '\0') {
-			snprintf(err, errsz, "%s:%u: '%s' has no counter value", path, lineno, name);
+			snprintf(err, errsz, "%s:%u: '%s' has no counter value", path, lineno,
+				 name);
 			ret = -EINVAL;
 			break;
 		}

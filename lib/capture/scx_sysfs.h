@@ -19,18 +19,18 @@
 #define SCX_SYSFS_NAME_LEN 48
 
 struct scx_sysfs_counter {
-	char name[SCX_SYSFS_NAME_LEN];	/* "SELECT_CPU_FALLBACK": the SCX_EV_ prefix dropped */
+	char name[SCX_SYSFS_NAME_LEN]; /* "SELECT_CPU_FALLBACK": the SCX_EV_ prefix dropped */
 	uint64_t value;
 };
 
 struct scx_sysfs {
-	char state[16];		/* "enabled", "disabled", "enabling", ... */
-	char ops[32];		/* root/ops: the scheduler's name; "" when none is loaded */
+	char state[16]; /* "enabled", "disabled", "enabling", ... */
+	char ops[32];	/* root/ops: the scheduler's name; "" when none is loaded */
 	/* -1 where the kernel has no such file */
 	int64_t enable_seq, nr_rejected, switch_all, hotplug_seq;
-	bool has_events;	/* root/events exists */
+	bool has_events; /* root/events exists */
 	unsigned nr_events;
-	uint64_t events_dropped;	/* counters past SCX_SYSFS_MAX_EVENTS, not kept */
+	uint64_t events_dropped; /* counters past SCX_SYSFS_MAX_EVENTS, not kept */
 	struct scx_sysfs_counter events[SCX_SYSFS_MAX_EVENTS];
 };
 

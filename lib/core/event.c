@@ -14,40 +14,44 @@
 #define STR(u, n) F(n, u.n, SCX_F_STR)
 
 static const struct scx_field switch_fields[] = {
-	I32(sw, prev_pid), I32(sw, prev_tgid), STR(sw, prev_comm), I32(sw, prev_prio),
-	I64(sw, prev_state),
-	I32(sw, next_pid), I32(sw, next_tgid), STR(sw, next_comm), I32(sw, next_prio),
-	U64(sw, dsq_id), U64(sw, dsq_lat_ns), U32(sw, dsq_depth), U64(sw, dsq_vtime),
-	U64(sw, slice_ns), U64(sw, prev_slice_used_ns), I32(sw, layer_id),
+	I32(sw, prev_pid),    I32(sw, prev_tgid),   STR(sw, prev_comm),		 I32(sw, prev_prio),
+	I64(sw, prev_state),  I32(sw, next_pid),    I32(sw, next_tgid),		 STR(sw, next_comm),
+	I32(sw, next_prio),   U64(sw, dsq_id),	    U64(sw, dsq_lat_ns),	 U32(sw, dsq_depth),
+	U64(sw, dsq_vtime),   U64(sw, slice_ns),    U64(sw, prev_slice_used_ns), I32(sw, layer_id),
 	U64(sw, prev_cgroup), U64(sw, next_cgroup),
 };
 
 static const struct scx_field wakeup_fields[] = {
-	I32(wake, pid), I32(wake, tgid), STR(wake, comm), I32(wake, prio),
+	I32(wake, pid),	       I32(wake, tgid),	     STR(wake, comm),	    I32(wake, prio),
 	I32(wake, target_cpu), I32(wake, waker_pid), I32(wake, waker_tgid), U64(wake, cgroup),
 };
 
 static const struct scx_field migrate_fields[] = {
-	I32(mig, pid), I32(mig, tgid), STR(mig, comm), I32(mig, prio),
-	I32(mig, orig_cpu), I32(mig, dest_cpu),
+	I32(mig, pid),	I32(mig, tgid),	    STR(mig, comm),
+	I32(mig, prio), I32(mig, orig_cpu), I32(mig, dest_cpu),
 };
 
 static const struct scx_field fork_fields[] = {
 	I32(fork, parent_pid), I32(fork, parent_tgid), STR(fork, parent_comm),
-	I32(fork, child_pid), I32(fork, child_tgid), STR(fork, child_comm),
+	I32(fork, child_pid),  I32(fork, child_tgid),  STR(fork, child_comm),
 };
 
 static const struct scx_field exec_fields[] = {
-	I32(exec, pid), I32(exec, tgid), I32(exec, old_pid), STR(exec, comm),
-	STR(exec, filename),
+	I32(exec, pid), I32(exec, tgid), I32(exec, old_pid), STR(exec, comm), STR(exec, filename),
 };
 
 static const struct scx_field task_fields[] = {
-	I32(task, pid), I32(task, tgid), STR(task, comm), I32(task, prio),
+	I32(task, pid),
+	I32(task, tgid),
+	STR(task, comm),
+	I32(task, prio),
 };
 
 static const struct scx_field rename_fields[] = {
-	I32(rename, pid), I32(rename, tgid), STR(rename, oldcomm), STR(rename, newcomm),
+	I32(rename, pid),
+	I32(rename, tgid),
+	STR(rename, oldcomm),
+	STR(rename, newcomm),
 };
 
 static const struct scx_field softirq_fields[] = { U32(softirq, vec) };
@@ -58,39 +62,47 @@ static const struct scx_field ipi_handler_fields[] = { U64(ipi, callsite) };
 static const struct scx_field freq_fields[] = { U32(freq, cpu_id), U32(freq, khz) };
 static const struct scx_field idle_fields[] = { U32(idle, cpu_id), U32(idle, state) };
 static const struct scx_field cpuhp_enter_fields[] = {
-	U32(cpuhp, cpu_id), I32(cpuhp, target), I32(cpuhp, idx),
+	U32(cpuhp, cpu_id),
+	I32(cpuhp, target),
+	I32(cpuhp, idx),
 };
 static const struct scx_field cpuhp_exit_fields[] = {
-	U32(cpuhp, cpu_id), I32(cpuhp, target), I32(cpuhp, idx), I32(cpuhp, ret),
+	U32(cpuhp, cpu_id),
+	I32(cpuhp, target),
+	I32(cpuhp, idx),
+	I32(cpuhp, ret),
 };
 static const struct scx_field ops_fields[] = { STR(ops, name) };
 static const struct scx_field ops_exit_fields[] = {
 	STR(ops, name), I32(ops, exit_kind), I64(ops, exit_code), STR(ops, reason), STR(ops, msg),
 };
 static const struct scx_field dsq_fields[] = {
-	I32(dsq, pid), I32(dsq, tgid), STR(dsq, comm), U64(dsq, dsq_id), U32(dsq, depth),
-	U64(dsq, vtime), U64(dsq, slice_ns),
+	I32(dsq, pid),	 I32(dsq, tgid),  STR(dsq, comm),     U64(dsq, dsq_id),
+	U32(dsq, depth), U64(dsq, vtime), U64(dsq, slice_ns),
 };
 static const struct scx_field lost_fields[] = { U64(lost, count) };
 static const struct scx_field flight_fields[] = {
-	STR(flight, reason), U32(flight, seq), I32(flight, pid), I32(flight, tgid),
-	STR(flight, comm), U64(flight, latency_ns), U64(flight, window_start),
-	U64(flight, events), U64(flight, dropped),
+	STR(flight, reason),	   U32(flight, seq),	I32(flight, pid),
+	I32(flight, tgid),	   STR(flight, comm),	U64(flight, latency_ns),
+	U64(flight, window_start), U64(flight, events), U64(flight, dropped),
 };
 static const struct scx_field dump_cpu_fields[] = {
-	I32(dump_cpu, cpu_id), U32(dump_cpu, nr_run), U32(dump_cpu, flags), I32(dump_cpu, cpu_rel),
-	U64(dump_cpu, pnt_seq), I32(dump_cpu, curr_pid), STR(dump_cpu, curr_comm),
-	STR(dump_cpu, curr_class),
+	I32(dump_cpu, cpu_id),	  U32(dump_cpu, nr_run),     U32(dump_cpu, flags),
+	I32(dump_cpu, cpu_rel),	  U64(dump_cpu, pnt_seq),    I32(dump_cpu, curr_pid),
+	STR(dump_cpu, curr_comm), STR(dump_cpu, curr_class),
 };
 static const struct scx_field dump_task_fields[] = {
-	I32(dump_task, cpu_id), I32(dump_task, pid), STR(dump_task, comm), STR(dump_task, state),
-	U32(dump_task, current), I64(dump_task, runnable_ms), U32(dump_task, scx_state),
-	U32(dump_task, scx_flags), U32(dump_task, dsq_flags), U32(dump_task, ops_state),
-	U64(dump_task, ops_qseq), I32(dump_task, sticky_cpu), I32(dump_task, holding_cpu),
-	U64(dump_task, dsq_id), U64(dump_task, dsq_vtime), STR(dump_task, cpus),
+	I32(dump_task, cpu_id),	     I32(dump_task, pid),	STR(dump_task, comm),
+	STR(dump_task, state),	     U32(dump_task, current),	I64(dump_task, runnable_ms),
+	U32(dump_task, scx_state),   U32(dump_task, scx_flags), U32(dump_task, dsq_flags),
+	U32(dump_task, ops_state),   U64(dump_task, ops_qseq),	I32(dump_task, sticky_cpu),
+	I32(dump_task, holding_cpu), U64(dump_task, dsq_id),	U64(dump_task, dsq_vtime),
+	STR(dump_task, cpus),
 };
 static const struct scx_field dump_line_fields[] = {
-	U32(dump_line, seq), U32(dump_line, len), STR(dump_line, line),
+	U32(dump_line, seq),
+	U32(dump_line, len),
+	STR(dump_line, line),
 };
 /* 26 and 27 belong to the in-kernel aggregation branch; here only so the table has no hole */
 static const struct scx_field reserved_fields[] = { U64(lost, count) };

@@ -18,43 +18,43 @@
 
 #define SCX_WIRE_VERSION 1
 #define SCX_COMM_LEN 16
-#define SCX_PATH_LEN 128	/* exec filename, truncated by the producer */
-#define SCX_NAME_LEN 32		/* sched_ext scheduler name */
+#define SCX_PATH_LEN 128 /* exec filename, truncated by the producer */
+#define SCX_NAME_LEN 32	 /* sched_ext scheduler name */
 
 /* Event kinds.  The numbers are the binary record kinds: stable forever. */
 enum scx_ev_type {
 	SCX_EV_NONE = 0,
-	SCX_EV_SWITCH = 1,		/* sched_switch */
-	SCX_EV_WAKING = 2,		/* sched_waking */
-	SCX_EV_WAKEUP = 3,		/* sched_wakeup */
-	SCX_EV_WAKEUP_NEW = 4,		/* sched_wakeup_new */
-	SCX_EV_MIGRATE = 5,		/* sched_migrate_task */
-	SCX_EV_FORK = 6,		/* sched_process_fork */
-	SCX_EV_EXEC = 7,		/* sched_process_exec */
-	SCX_EV_EXIT = 8,		/* sched_process_exit */
-	SCX_EV_FREE = 9,		/* sched_process_free */
+	SCX_EV_SWITCH = 1,     /* sched_switch */
+	SCX_EV_WAKING = 2,     /* sched_waking */
+	SCX_EV_WAKEUP = 3,     /* sched_wakeup */
+	SCX_EV_WAKEUP_NEW = 4, /* sched_wakeup_new */
+	SCX_EV_MIGRATE = 5,    /* sched_migrate_task */
+	SCX_EV_FORK = 6,       /* sched_process_fork */
+	SCX_EV_EXEC = 7,       /* sched_process_exec */
+	SCX_EV_EXIT = 8,       /* sched_process_exit */
+	SCX_EV_FREE = 9,       /* sched_process_free */
 	SCX_EV_SOFTIRQ_ENTRY = 10,
 	SCX_EV_SOFTIRQ_EXIT = 11,
-	SCX_EV_IPI_SEND = 12,		/* ipi_send_cpu, one per target cpu */
+	SCX_EV_IPI_SEND = 12, /* ipi_send_cpu, one per target cpu */
 	SCX_EV_CPU_FREQUENCY = 13,
-	SCX_EV_CPU_IDLE = 14,		/* state == SCX_IDLE_EXIT when leaving idle */
+	SCX_EV_CPU_IDLE = 14, /* state == SCX_IDLE_EXIT when leaving idle */
 	SCX_EV_CPUHP_ENTER = 15,
 	SCX_EV_CPUHP_EXIT = 16,
-	SCX_EV_SCX_ENABLE = 17,		/* a sched_ext scheduler was loaded */
-	SCX_EV_SCX_DISABLE = 18,	/* ... and unloaded */
-	SCX_EV_IRQ_ENTRY = 19,		/* hard irq; from Perfetto traces */
+	SCX_EV_SCX_ENABLE = 17,	 /* a sched_ext scheduler was loaded */
+	SCX_EV_SCX_DISABLE = 18, /* ... and unloaded */
+	SCX_EV_IRQ_ENTRY = 19,	 /* hard irq; from Perfetto traces */
 	SCX_EV_IRQ_EXIT = 20,
-	SCX_EV_TASK_RENAME = 21,	/* task_rename / prctl(PR_SET_NAME) */
-	SCX_EV_LOST = 22,		/* the producer lost 'count' events on 'cpu' */
-	SCX_EV_IPI_ENTRY = 23,		/* ipi handler on the receiving cpu */
+	SCX_EV_TASK_RENAME = 21, /* task_rename / prctl(PR_SET_NAME) */
+	SCX_EV_LOST = 22,	 /* the producer lost 'count' events on 'cpu' */
+	SCX_EV_IPI_ENTRY = 23,	 /* ipi handler on the receiving cpu */
 	SCX_EV_IPI_EXIT = 24,
-	SCX_EV_DSQ_INSERT = 25,		/* sched_ext: task queued on a DSQ */
-	SCX_EV_RESERVED_26 = 26,	/* taken by in-kernel aggregation (kagg branch) */
+	SCX_EV_DSQ_INSERT = 25,	 /* sched_ext: task queued on a DSQ */
+	SCX_EV_RESERVED_26 = 26, /* taken by in-kernel aggregation (kagg branch) */
 	SCX_EV_RESERVED_27 = 27,
-	SCX_EV_FLIGHT = 28,		/* scx-events --flight: why this window was written */
-	SCX_EV_SCX_DUMP_CPU = 29,	/* sched_ext debug dump: one CPU's state */
-	SCX_EV_SCX_DUMP_TASK = 30,	/* sched_ext debug dump: one task on a CPU */
-	SCX_EV_SCX_DUMP_LINE = 31,	/* sched_ext debug dump: one line of its text */
+	SCX_EV_FLIGHT = 28,	   /* scx-events --flight: why this window was written */
+	SCX_EV_SCX_DUMP_CPU = 29,  /* sched_ext debug dump: one CPU's state */
+	SCX_EV_SCX_DUMP_TASK = 30, /* sched_ext debug dump: one task on a CPU */
+	SCX_EV_SCX_DUMP_LINE = 31, /* sched_ext debug dump: one line of its text */
 	SCX_EV__COUNT
 };
 
@@ -64,19 +64,19 @@ enum scx_ev_type {
  * (preempted) task, and on preemption the kernel reports TASK_REPORT_MAX
  * (256, printed "R+").  Readers of other sources convert to this encoding.
  */
-#define SCX_STATE_RUNNING	0x0000
-#define SCX_STATE_INTERRUPTIBLE	0x0001
+#define SCX_STATE_RUNNING 0x0000
+#define SCX_STATE_INTERRUPTIBLE 0x0001
 #define SCX_STATE_UNINTERRUPTIBLE 0x0002
-#define SCX_STATE_STOPPED	0x0004
-#define SCX_STATE_TRACED	0x0008
-#define SCX_STATE_DEAD		0x0010
-#define SCX_STATE_ZOMBIE	0x0020
-#define SCX_STATE_PARKED	0x0040
-#define SCX_STATE_IDLE		0x0080
-#define SCX_STATE_PREEMPTED	0x0100	/* TASK_REPORT_MAX: "R+" */
+#define SCX_STATE_STOPPED 0x0004
+#define SCX_STATE_TRACED 0x0008
+#define SCX_STATE_DEAD 0x0010
+#define SCX_STATE_ZOMBIE 0x0020
+#define SCX_STATE_PARKED 0x0040
+#define SCX_STATE_IDLE 0x0080
+#define SCX_STATE_PREEMPTED 0x0100 /* TASK_REPORT_MAX: "R+" */
 
-#define SCX_IDLE_EXIT 0xffffffffu	/* cpu_idle state when the cpu wakes */
-#define SCX_DSQ_NONE UINT64_MAX		/* switch: no sched_ext data */
+#define SCX_IDLE_EXIT 0xffffffffu /* cpu_idle state when the cpu wakes */
+#define SCX_DSQ_NONE UINT64_MAX	  /* switch: no sched_ext data */
 /*
  * Cgroup ids: 0 is never a cgroup (the kernel numbers kernfs nodes from 1,
  * the root cgroup is 1), so it means "unknown", and a field left out of a
@@ -93,12 +93,12 @@ struct scx_ev_switch {
 	char next_comm[SCX_COMM_LEN];
 	/* sched_ext, about next; dsq_id == SCX_DSQ_NONE when absent */
 	uint64_t dsq_id;
-	uint64_t dsq_lat_ns;	/* time next spent queued on the DSQ */
-	uint64_t dsq_vtime;	/* next's dsq vtime */
-	uint64_t slice_ns;	/* slice given to next */
+	uint64_t dsq_lat_ns;	     /* time next spent queued on the DSQ */
+	uint64_t dsq_vtime;	     /* next's dsq vtime */
+	uint64_t slice_ns;	     /* slice given to next */
 	uint64_t prev_slice_used_ns; /* slice prev used before switching out */
-	uint32_t dsq_depth;	/* DSQ depth when next was taken off it */
-	int32_t layer_id;	/* scx_layered layer of next, -1 when unknown */
+	uint32_t dsq_depth;	     /* DSQ depth when next was taken off it */
+	int32_t layer_id;	     /* scx_layered layer of next, -1 when unknown */
 	/* cgroup v2 ids (kernfs node ids, the root is 1); SCX_CGROUP_NONE when unknown */
 	uint64_t prev_cgroup, next_cgroup;
 };
@@ -109,7 +109,7 @@ struct scx_ev_wakeup {
 	int32_t pid, tgid, prio, target_cpu;
 	int32_t waker_pid, waker_tgid;
 	char comm[SCX_COMM_LEN];
-	uint64_t cgroup;	/* the woken task's cgroup v2 id, SCX_CGROUP_NONE */
+	uint64_t cgroup; /* the woken task's cgroup v2 id, SCX_CGROUP_NONE */
 };
 
 struct scx_ev_migrate {
@@ -153,39 +153,39 @@ struct scx_ev_softirq {
 /* irq_entry/exit */
 struct scx_ev_irq {
 	int32_t irq;
-	int32_t ret;	/* exit only */
+	int32_t ret; /* exit only */
 };
 
 /* ipi_send: target_cpu receives an IPI sent from 'cpu' */
 struct scx_ev_ipi {
 	int32_t target_cpu;
 	uint32_t _pad;
-	uint64_t callsite;	/* kernel address of the sender, 0 if unknown */
+	uint64_t callsite; /* kernel address of the sender, 0 if unknown */
 };
 
 struct scx_ev_freq {
-	uint32_t cpu_id;	/* the cpu whose frequency changed */
+	uint32_t cpu_id; /* the cpu whose frequency changed */
 	uint32_t khz;
 };
 
 struct scx_ev_idle {
 	uint32_t cpu_id;
-	uint32_t state;		/* idle state index, SCX_IDLE_EXIT on exit */
+	uint32_t state; /* idle state index, SCX_IDLE_EXIT on exit */
 };
 
 struct scx_ev_cpuhp {
 	uint32_t cpu_id;
-	int32_t target, idx, ret;	/* ret: exit only */
+	int32_t target, idx, ret; /* ret: exit only */
 };
 
 #define SCX_EXIT_REASON_LEN 40
-#define SCX_EXIT_MSG_LEN 72	/* the kernel's exit message, truncated */
+#define SCX_EXIT_MSG_LEN 72 /* the kernel's exit message, truncated */
 
 struct scx_ev_scx_ops {
 	char name[SCX_NAME_LEN];
-	int32_t exit_kind;	/* scx_disable: enum scx_exit_kind, 0 if unknown */
+	int32_t exit_kind; /* scx_disable: enum scx_exit_kind, 0 if unknown */
 	int64_t exit_code;
-	char reason[SCX_EXIT_REASON_LEN];	/* the kernel's words for exit_kind */
+	char reason[SCX_EXIT_REASON_LEN]; /* the kernel's words for exit_kind */
 	char msg[SCX_EXIT_MSG_LEN];
 };
 
@@ -194,7 +194,7 @@ struct scx_ev_dsq_insert {
 	uint64_t dsq_id;
 	uint64_t vtime;
 	uint64_t slice_ns;
-	uint32_t depth;		/* DSQ depth after the insert */
+	uint32_t depth; /* DSQ depth after the insert */
 	uint32_t _pad;
 	char comm[SCX_COMM_LEN];
 };
@@ -207,15 +207,16 @@ struct scx_ev_dsq_insert {
  * sender), and what the bounds dropped since the previous window.
  */
 struct scx_ev_flight {
-	char reason[SCX_FLIGHT_REASON_LEN];	/* scx_exit, wakeup_latency, runq_latency, signal, mcp */
-	uint32_t seq;		/* 1 for the first window of the capture */
-	int32_t pid, tgid;	/* the task named by the trigger, 0 if none */
+	char reason
+		[SCX_FLIGHT_REASON_LEN]; /* scx_exit, wakeup_latency, runq_latency, signal, mcp */
+	uint32_t seq;			 /* 1 for the first window of the capture */
+	int32_t pid, tgid;		 /* the task named by the trigger, 0 if none */
 	uint32_t _pad;
 	char comm[SCX_COMM_LEN];
-	uint64_t latency_ns;	/* latency triggers: the latency seen */
-	uint64_t window_start;	/* ts of the window's oldest event */
-	uint64_t events;	/* events in the window */
-	uint64_t dropped;	/* events pushed out by the size bound before their time */
+	uint64_t latency_ns;   /* latency triggers: the latency seen */
+	uint64_t window_start; /* ts of the window's oldest event */
+	uint64_t events;       /* events in the window */
+	uint64_t dropped;      /* events pushed out by the size bound before their time */
 };
 
 #define SCX_DUMP_CLASS_LEN 24
@@ -224,7 +225,7 @@ struct scx_ev_flight {
 
 /* sched_ext debug dump, "CPU N : nr_run=..." and its "curr=" line */
 struct scx_ev_dump_cpu {
-	int32_t cpu_id;		/* the CPU described (not 'cpu', where the dump ran) */
+	int32_t cpu_id; /* the CPU described (not 'cpu', where the dump ran) */
 	uint32_t nr_run;
 	uint32_t flags;
 	int32_t cpu_rel;
@@ -232,7 +233,7 @@ struct scx_ev_dump_cpu {
 	int32_t curr_pid;
 	uint32_t _pad;
 	char curr_comm[SCX_COMM_LEN];
-	char curr_class[SCX_DUMP_CLASS_LEN];	/* idle_sched_class, ext_sched_class, ... */
+	char curr_class[SCX_DUMP_CLASS_LEN]; /* idle_sched_class, ext_sched_class, ... */
 };
 
 /* sched_ext debug dump: a task current or runnable on cpu_id */
@@ -240,26 +241,26 @@ struct scx_ev_dump_task {
 	int32_t cpu_id;
 	int32_t pid;
 	char comm[SCX_COMM_LEN];
-	char state[4];		/* task_state_to_char: R, S, D ... */
-	uint32_t current;	/* 1: running on cpu_id ('*'), 0: runnable */
-	int64_t runnable_ms;	/* ms since it became runnable (the dump's %+ldms) */
+	char state[4];	     /* task_state_to_char: R, S, D ... */
+	uint32_t current;    /* 1: running on cpu_id ('*'), 0: runnable */
+	int64_t runnable_ms; /* ms since it became runnable (the dump's %+ldms) */
 	uint32_t scx_state, scx_flags, dsq_flags, ops_state;
 	uint64_t ops_qseq;
 	int32_t sticky_cpu, holding_cpu;
-	uint64_t dsq_id;	/* SCX_DSQ_NONE when "(n/a)" */
+	uint64_t dsq_id; /* SCX_DSQ_NONE when "(n/a)" */
 	uint64_t dsq_vtime;
-	char cpus[SCX_DUMP_MASK_LEN];	/* allowed CPUs, the kernel's hex mask */
+	char cpus[SCX_DUMP_MASK_LEN]; /* allowed CPUs, the kernel's hex mask */
 };
 
 /* sched_ext debug dump: one line of text as the kernel wrote it */
 struct scx_ev_dump_line {
-	uint32_t seq;		/* line number within this dump, from 0 */
-	uint32_t len;		/* the line's length; > SCX_DUMP_LINE_LEN - 1: cut */
+	uint32_t seq; /* line number within this dump, from 0 */
+	uint32_t len; /* the line's length; > SCX_DUMP_LINE_LEN - 1: cut */
 	char line[SCX_DUMP_LINE_LEN];
 };
 
 struct scx_ev_lost {
-	uint64_t count;		/* events lost on 'cpu' since the last report */
+	uint64_t count; /* events lost on 'cpu' since the last report */
 };
 
 /*
@@ -270,21 +271,21 @@ struct scx_ev_lost {
 #define SCX_MAX_CPUS 16384
 
 struct scx_event {
-	uint64_t ts;		/* ns, CLOCK_BOOTTIME */
-	int32_t cpu;		/* cpu the event happened on, -1 if unknown; < SCX_MAX_CPUS */
-	uint16_t type;		/* enum scx_ev_type */
-	uint16_t flags;		/* reserved, 0 */
+	uint64_t ts;	/* ns, CLOCK_BOOTTIME */
+	int32_t cpu;	/* cpu the event happened on, -1 if unknown; < SCX_MAX_CPUS */
+	uint16_t type;	/* enum scx_ev_type */
+	uint16_t flags; /* reserved, 0 */
 	union {
 		struct scx_ev_switch sw;
-		struct scx_ev_wakeup wake;	/* WAKING, WAKEUP, WAKEUP_NEW */
+		struct scx_ev_wakeup wake; /* WAKING, WAKEUP, WAKEUP_NEW */
 		struct scx_ev_migrate mig;
 		struct scx_ev_fork fork;
 		struct scx_ev_exec exec;
-		struct scx_ev_task task;	/* EXIT, FREE */
+		struct scx_ev_task task; /* EXIT, FREE */
 		struct scx_ev_rename rename;
 		struct scx_ev_softirq softirq;
 		struct scx_ev_irq irq;
-		struct scx_ev_ipi ipi;		/* IPI_SEND, IPI_ENTRY, IPI_EXIT */
+		struct scx_ev_ipi ipi; /* IPI_SEND, IPI_ENTRY, IPI_EXIT */
 		struct scx_ev_freq freq;
 		struct scx_ev_idle idle;
 		struct scx_ev_cpuhp cpuhp;
@@ -305,28 +306,28 @@ enum scx_field_kind {
 	SCX_F_U32,
 	SCX_F_I64,
 	SCX_F_U64,
-	SCX_F_STR,	/* NUL-padded char array of 'size' bytes */
+	SCX_F_STR, /* NUL-padded char array of 'size' bytes */
 };
 
 struct scx_field {
-	const char *name;	/* wire name, e.g. "prev_pid" */
-	uint16_t offset;	/* offsetof(struct scx_event, ...) */
-	uint8_t kind;		/* enum scx_field_kind */
-	uint8_t size;		/* bytes; for strings the array size */
+	const char *name; /* wire name, e.g. "prev_pid" */
+	uint16_t offset;  /* offsetof(struct scx_event, ...) */
+	uint8_t kind;	  /* enum scx_field_kind */
+	uint8_t size;	  /* bytes; for strings the array size */
 };
 
 struct scx_ev_desc {
 	const char *name;		/* wire name, e.g. "sched_switch" */
-	const struct scx_field *fields;	/* ts, cpu and type are implicit */
+	const struct scx_field *fields; /* ts, cpu and type are implicit */
 	unsigned nr_fields;
-	unsigned payload_size;		/* bytes of the union this kind uses */
+	unsigned payload_size; /* bytes of the union this kind uses */
 };
 
 /* NULL for types outside 1..SCX_EV__COUNT-1 */
 const struct scx_ev_desc *scx_ev_desc(unsigned type);
 /* type for a wire name, or SCX_EV_NONE; 'len' bytes of 'name' (no NUL needed) */
 unsigned scx_ev_type_by_name(const char *name, size_t len);
-const char *scx_ev_name(unsigned type);	/* "unknown" for bad types */
+const char *scx_ev_name(unsigned type); /* "unknown" for bad types */
 /* field of 'type' by wire name, or NULL */
 const struct scx_field *scx_ev_field(unsigned type, const char *name, size_t len);
 

@@ -135,7 +135,7 @@ void *scx_map_next(const struct scx_map *m, size_t *pos, uint64_t *key)
 			return val_at(m, i);
 		}
 	}
-	if (*pos > m->cap)	/* past the end: stay there */
+	if (*pos > m->cap) /* past the end: stay there */
 		return NULL;
 	*pos = m->cap + 1;
 	if (!m->has_zero)

@@ -24,12 +24,12 @@
 #include <stdint.h>
 
 struct scx_map {
-	unsigned char *slots;	/* cap + 1 slots of stride bytes: the key, then the value */
-	size_t cap;		/* a power of two; 0 before the first insertion */
-	size_t n;		/* entries */
+	unsigned char *slots; /* cap + 1 slots of stride bytes: the key, then the value */
+	size_t cap;	      /* a power of two; 0 before the first insertion */
+	size_t n;	      /* entries */
 	size_t val_size, stride;
-	unsigned shift;		/* 64 - log2(cap): the home slot is the top bits of the hash */
-	bool has_zero;		/* key 0 is in slot cap */
+	unsigned shift; /* 64 - log2(cap): the home slot is the top bits of the hash */
+	bool has_zero;	/* key 0 is in slot cap */
 };
 
 /* An empty map of values of val_size bytes; it allocates at the first insertion. */

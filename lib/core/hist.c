@@ -24,24 +24,24 @@ void scx_hist_free(struct scx_hist *h)
  * in ascending order, with [first, end) its buckets clipped to the window.
  * (A break in it leaves only the current block.)
  */
-#define FOR_USED_BLOCKS(h, first, end)                                                  \
-	for (unsigned w_ = 0; w_ < SCX_HIST_USED_WORDS; w_++)                              \
-		for (uint64_t bits_ = (h)->used[w_]; bits_; bits_ &= bits_ - 1)            \
-			for (unsigned blk_ = w_ * 64 + __builtin_ctzll(bits_),             \
+#define FOR_USED_BLOCKS(h, first, end) \
+	for (unsigned w_ = 0; w_ < SCX_HIST_USED_WORDS; w_++) \
+		for (uint64_t bits_ = (h)->used[w_]; bits_; bits_ &= bits_ - 1) \
+			for (unsigned blk_ = w_ * 64 + __builtin_ctzll(bits_), \
 				      first = SCX_MAX(blk_ << SCX_HIST_BLOCK_BITS, (h)->lo), \
 				      end = SCX_MIN((blk_ + 1) << SCX_HIST_BLOCK_BITS, (h)->hi), \
-				      once_ = 1;                                           \
+				      once_ = 1; \
 			     once_; once_ = 0)
 
 void scx_hist_reset(struct scx_hist *h)
 {
 	if (!h->count)
-		return;		/* empty: every bucket and bit is zero already */
+		return; /* empty: every bucket and bit is zero already */
 	/* only the blocks that may hold counts: the rest are zero already */
 	if (h->count > SCX_HIST_INLINE && h->b)
 		FOR_USED_BLOCKS(h, first, end)
-			if (first < end)
-				memset(h->b + (first - h->lo), 0, (end - first) * sizeof(*h->b));
+	if (first < end)
+		memset(h->b + (first - h->lo), 0, (end - first) * sizeof(*h->b));
 	memset(h->used, 0, sizeof(h->used));
 	h->count = h->sum = h->max = 0;
 	h->min = UINT64_MAX;
@@ -55,10 +55,11 @@ uint64_t scx_hist_bucket_low(unsigned idx, uint64_t *width)
 		*width = 1;
 		return idx;
 	}
-	octave = (idx - SCX_HIST_EXACT) >> SCX_HIST_SUB_BITS;	/* 0 for [128, 256) */
+	octave = (idx - SCX_HIST_EXACT) >> SCX_HIST_SUB_BITS; /* 0 for [128, 256) */
 	shift = octave + 1;
 	*width = 1ull << shift;
-	return (uint64_t)((1u << SCX_HIST_SUB_BITS) + (idx & ((1u << SCX_HIST_SUB_BITS) - 1))) << shift;
+	return (uint64_t)((1u << SCX_HIST_SUB_BITS) + (idx & ((1u << SCX_HIST_SUB_BITS) - 1)))
+	       << shift;
 }
 
 /*
@@ -123,9 +124,9 @@ void scx_hist_merge(struct scx_hist *dst, const struct scx_hist *src)
 				scx_hist__count(dst, src->v[i], 1);
 		} else {
 			FOR_USED_BLOCKS(src, first, end)
-				for (unsigned i = first; i < end; i++)
-					if (src->b[i - src->lo])
-						scx_hist__count_idx(dst, i, src->b[i - src->lo]);
+			for (unsigned i = first; i < end; i++)
+				if (src->b[i - src->lo])
+					scx_hist__count_idx(dst, i, src->b[i - src->lo]);
 		}
 	}
 	dst->count += src->count;
@@ -191,15 +192,17 @@ static void quantiles(const struct scx_hist *h, const double *q, uint64_t *out, 
 		}
 		for (; k < nq && rank[k] <= h->count; k++)
 			out[k] = bucket_value(h, scx_hist_index(v[rank[k] - 1]));
-	} else FOR_USED_BLOCKS(h, first, end) {
-		for (unsigned i = first; i < end && k < nq; i++) {
-			seen += h->b[i - h->lo];
-			if (seen < rank[k])
-				continue;
-			while (k < nq && seen >= rank[k])
-				out[k++] = bucket_value(h, i);
+	} else
+		FOR_USED_BLOCKS(h, first, end)
+		{
+			for (unsigned i = first; i < end && k < nq; i++) {
+				seen += h->b[i - h->lo];
+				if (seen < rank[k])
+					continue;
+				while (k < nq && seen >= rank[k])
+					out[k++] = bucket_value(h, i);
+			}
 		}
-	}
 	while (k < nq)
 		out[k++] = h->max;
 }

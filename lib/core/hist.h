@@ -27,18 +27,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SCX_HIST_SUB_BITS 6			/* 64 buckets per power of two */
-#define SCX_HIST_EXACT (2u << SCX_HIST_SUB_BITS)	/* values below are exact */
-#define SCX_HIST_NR_BUCKETS (SCX_HIST_EXACT + (64 - SCX_HIST_SUB_BITS - 1) * (1u << SCX_HIST_SUB_BITS))
-#define SCX_HIST_REL_ERROR (1.0 / (2u << SCX_HIST_SUB_BITS))	/* 1/128 */
-#define SCX_HIST_BLOCK_BITS 3		/* 8 buckets per bit of used[] */
+#define SCX_HIST_SUB_BITS 6			 /* 64 buckets per power of two */
+#define SCX_HIST_EXACT (2u << SCX_HIST_SUB_BITS) /* values below are exact */
+#define SCX_HIST_NR_BUCKETS \
+	(SCX_HIST_EXACT + (64 - SCX_HIST_SUB_BITS - 1) * (1u << SCX_HIST_SUB_BITS))
+#define SCX_HIST_REL_ERROR (1.0 / (2u << SCX_HIST_SUB_BITS)) /* 1/128 */
+#define SCX_HIST_BLOCK_BITS 3				     /* 8 buckets per bit of used[] */
 #define SCX_HIST_USED_WORDS ((SCX_HIST_NR_BUCKETS >> SCX_HIST_BLOCK_BITS) / 64 + 1)
 
-#define SCX_HIST_INLINE SCX_HIST_USED_WORDS	/* values kept as they are */
+#define SCX_HIST_INLINE SCX_HIST_USED_WORDS /* values kept as they are */
 
 struct scx_hist {
-	uint64_t count, sum, min, max;	/* sum wraps after 584 years of ns */
-	uint32_t lo, hi;		/* b[] holds the counts of buckets [lo, hi) */
+	uint64_t count, sum, min, max; /* sum wraps after 584 years of ns */
+	uint32_t lo, hi;	       /* b[] holds the counts of buckets [lo, hi) */
 	uint64_t *b;
 	union {
 		/* count <= SCX_HIST_INLINE: the values, and b[] is all zero */
@@ -54,11 +55,14 @@ struct scx_dist {
 	double avg;
 };
 
+/* a braced list in a macro: clang-format takes its braces for a block */
+/* clang-format off */
 #define SCX_HIST_INIT { 0, 0, UINT64_MAX, 0, 0, 0, NULL, { { 0 } } }
+/* clang-format on */
 
 void scx_hist_init(struct scx_hist *h);
-void scx_hist_free(struct scx_hist *h);	/* leaves an empty, usable histogram */
-void scx_hist_reset(struct scx_hist *h);	/* empty it, keep its memory */
+void scx_hist_free(struct scx_hist *h);	 /* leaves an empty, usable histogram */
+void scx_hist_reset(struct scx_hist *h); /* empty it, keep its memory */
 
 static inline unsigned scx_hist_index(uint64_t v)
 {
@@ -67,7 +71,8 @@ static inline unsigned scx_hist_index(uint64_t v)
 	if (v < SCX_HIST_EXACT)
 		return (unsigned)v;
 	msb = 63 - __builtin_clzll(v);
-	return ((msb - SCX_HIST_SUB_BITS) << SCX_HIST_SUB_BITS) + (unsigned)(v >> (msb - SCX_HIST_SUB_BITS));
+	return ((msb - SCX_HIST_SUB_BITS) << SCX_HIST_SUB_BITS) +
+	       (unsigned)(v >> (msb - SCX_HIST_SUB_BITS));
 }
 
 /* Lowest value of bucket idx, and its width. */

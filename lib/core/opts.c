@@ -15,8 +15,8 @@ enum {
 	KEY_HELP = 'h',
 	KEY_VERSION = 'V',
 	KEY_COMPLETION = 0x7fff0001,
-	KEY_OLD_LONG = 0x7fff1000,	/* + index in cmd->old: an old long name */
-	MAX_OLD = 64,			/* old spellings a command may keep */
+	KEY_OLD_LONG = 0x7fff1000, /* + index in cmd->old: an old long name */
+	MAX_OLD = 64,		   /* old spellings a command may keep */
 };
 
 static const struct scx_opt builtin[] = {
@@ -92,7 +92,7 @@ static void spell(char *buf, size_t size, int key, const char *lng)
 		snprintf(buf, size, "--%s", lng);
 }
 
-static uint64_t noted;	/* old spellings of the current command already noted, by index */
+static uint64_t noted; /* old spellings of the current command already noted, by index */
 
 /* The current key for what getopt returned, after a note if it was an old spelling. */
 static int current_key(const struct scx_cmd *cmd, int c)
@@ -129,7 +129,7 @@ static void print_opt(struct scx_buf *b, const struct scx_opt *o)
 	else
 		snprintf(left, sizeof(left), "    --%s%s%s", o->lng, o->arg ? "=" : "",
 			 o->arg ? o->arg : "");
-	if (strlen(left) > 28)	/* too wide: the help goes on its own line */
+	if (strlen(left) > 28) /* too wide: the help goes on its own line */
 		scx_buf_printf(b, "  %s\n  %-28s %s\n", left, "", o->help);
 	else
 		scx_buf_printf(b, "  %-28s %s\n", left, o->help);
@@ -243,8 +243,9 @@ int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **ar
 		shortopts[s++] = ':';
 		for (size_t i = 0; i < n + SCX_ARRAY_SIZE(builtin); i++) {
 			const struct scx_opt *o = i < n ? &cmd->opts[i] : &builtin[i - n];
-			longopts[k++] = (struct option){ o->lng, o->arg ? required_argument : no_argument,
-							 NULL, o->key };
+			longopts[k++] =
+				(struct option){ o->lng, o->arg ? required_argument : no_argument,
+						 NULL, o->key };
 			if (o->key > 0 && o->key < 128 && s + 3 < sizeof(shortopts)) {
 				shortopts[s++] = (char)o->key;
 				if (o->arg)
@@ -264,7 +265,8 @@ int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **ar
 					shortopts[s++] = ':';
 			}
 		}
-		longopts[k++] = (struct option){ "completion-helper", no_argument, NULL, KEY_COMPLETION };
+		longopts[k++] =
+			(struct option){ "completion-helper", no_argument, NULL, KEY_COMPLETION };
 		shortopts[s] = 0;
 		built = cmd;
 	}

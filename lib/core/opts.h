@@ -9,10 +9,10 @@
 #define SCX_OPTS_H
 
 struct scx_opt {
-	int key;		/* short option char, or >= 256 for long-only */
-	const char *lng;	/* long name without dashes */
-	const char *arg;	/* argument name ("SECONDS"), NULL for a flag */
-	const char *help;	/* one line, lowercase, no full stop */
+	int key;	  /* short option char, or >= 256 for long-only */
+	const char *lng;  /* long name without dashes */
+	const char *arg;  /* argument name ("SECONDS"), NULL for a flag */
+	const char *help; /* one line, lowercase, no full stop */
 	/*
 	 * Completion of the argument: NULL (free text), "@file", "@dir",
 	 * or space-separated words ("ndjson binary").
@@ -28,18 +28,18 @@ struct scx_opt {
  * command: scx_getopt() refuses such a table.
  */
 struct scx_opt_old {
-	int key;		/* the current option's key */
-	int old_key;		/* the old short letter, or 0 */
-	const char *old_lng;	/* the old long name, or NULL */
+	int key;	     /* the current option's key */
+	int old_key;	     /* the old short letter, or 0 */
+	const char *old_lng; /* the old long name, or NULL */
 };
 
 struct scx_cmd {
-	const char *name;	/* "scx-agg" or "scx-prof record" */
-	const char *args;	/* after [OPTION]..., e.g. "[FILE]..." or NULL */
-	const char *summary;	/* one line for --help */
+	const char *name;		/* "scx-agg" or "scx-prof record" */
+	const char *args;		/* after [OPTION]..., e.g. "[FILE]..." or NULL */
+	const char *summary;		/* one line for --help */
 	const struct scx_opt *opts;	/* ends with a zero entry; -h/-V added */
-	const char *const *subcommands;	/* NULL-terminated, or NULL */
-	const char *footer;	/* extra --help text after the options, or NULL */
+	const char *const *subcommands; /* NULL-terminated, or NULL */
+	const char *footer;		/* extra --help text after the options, or NULL */
 	const struct scx_opt_old *old;	/* ends with a zero entry, or NULL */
 };
 
@@ -55,7 +55,7 @@ struct scx_cmd {
  */
 int scx_getopt(const struct scx_cmd *cmd, int argc, char **argv, const char **arg);
 
-int scx_usage(const struct scx_cmd *cmd, int fd);	/* 0 or -errno of the write */
+int scx_usage(const struct scx_cmd *cmd, int fd); /* 0 or -errno of the write */
 /* "scx-agg: <what>\nTry 'scx-agg --help' for more information." then exit 2 */
 _Noreturn void scx_usage_error(const struct scx_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -24,26 +24,26 @@
 #include "core/util.h"
 
 struct fifo {
-	struct scx_event *ev;	/* ring of cap (a power of two) events */
+	struct scx_event *ev; /* ring of cap (a power of two) events */
 	size_t head, n, cap;
-	uint64_t tail_ts;	/* time of the newest event, when n > 0 */
-	int32_t slot;		/* position in the heap, -1 when empty */
+	uint64_t tail_ts; /* time of the newest event, when n > 0 */
+	int32_t slot;	  /* position in the heap, -1 when empty */
 };
 
 struct head {
-	uint64_t ts;		/* time of the fifo's oldest event */
-	uint32_t qi;		/* the fifo */
+	uint64_t ts; /* time of the fifo's oldest event */
+	uint32_t qi; /* the fifo */
 };
 
 struct scx_reorder {
-	struct fifo *q;		/* by cpu; the last one takes cpu -1 and strays */
+	struct fifo *q; /* by cpu; the last one takes cpu -1 and strays */
 	size_t nq;
-	struct head *heap;	/* non-empty fifos, oldest head first */
+	struct head *heap; /* non-empty fifos, oldest head first */
 	size_t nheap;
 	uint64_t window, newest, late, released_ts, held;
 };
 
-#define MAX_QUEUES 8192	/* cpu ids above this share the stray queue */
+#define MAX_QUEUES 8192 /* cpu ids above this share the stray queue */
 
 struct scx_reorder *scx_reorder__new(uint64_t window_ns)
 {
@@ -166,7 +166,7 @@ void scx_reorder__push(struct scx_reorder *o, const struct scx_event *e)
 		o->newest = e->ts;
 	i = f->n;
 	if (!f->n || f->tail_ts <= e->ts) {
-		f->tail_ts = e->ts;	/* the usual case: in its cpu's order */
+		f->tail_ts = e->ts; /* the usual case: in its cpu's order */
 	} else {
 		/* from the tail back to the first event not newer than e */
 		for (; i > 0 && at(f, i - 1)->ts > e->ts; i--)
@@ -179,7 +179,7 @@ void scx_reorder__push(struct scx_reorder *o, const struct scx_event *e)
 		heap_set(o, o->nheap++, (struct head){ e->ts, qi });
 		sift_up(o, o->nheap - 1);
 	} else if (i == 0) {
-		o->heap[f->slot].ts = e->ts;	/* its head got older */
+		o->heap[f->slot].ts = e->ts; /* its head got older */
 		sift_up(o, (size_t)f->slot);
 	}
 }

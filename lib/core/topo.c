@@ -16,7 +16,6 @@
 #include "core/topo.h"
 #include "core/util.h"
 
-
 static int cmp_cpu(const void *a, const void *b)
 {
 	const struct scx_cpu_topo *x = a, *y = b;
@@ -178,7 +177,7 @@ static int read_cpulist(const char *path, uint8_t *mask)
 	if (err)
 		return err;
 	if (!buf[0])
-		return 0;	/* e.g. an empty "offline" list */
+		return 0; /* e.g. an empty "offline" list */
 	return scx_parse_cpulist(buf, mask, SCX_MAX_CPUS);
 }
 
@@ -326,7 +325,7 @@ struct scx_topo *scx_topo__from_sysfs(const char *root)
 		}
 		llc_key[k] = llc_leader(root, i);
 		if (llc_key[k] < 0 && core_key[k] >= 0)
-			llc_key[k] = SCX_MAX_CPUS + pkg;	/* no cache info: one LLC per package */
+			llc_key[k] = SCX_MAX_CPUS + pkg; /* no cache info: one LLC per package */
 		k++;
 	}
 	densify(c, n, core_key, offsetof(struct scx_cpu_topo, core));
@@ -354,7 +353,7 @@ struct scx_topo *scx_topo__from_sysfs(const char *root)
 		closedir(dir);
 	else
 		for (unsigned k = 0; k < n; k++)
-			c[k].node = 0;	/* no NUMA support in the kernel: one node */
+			c[k].node = 0; /* no NUMA support in the kernel: one node */
 
 	t = scx_topo__from_cpus(c, n);
 	if (!t)

@@ -105,8 +105,8 @@ int scx_parse_i64(const char *s, int64_t *v)
 	return 0;
 }
 
-static int parse_scaled(const char *s, const char *const *units, const double *scale,
-			double dflt, uint64_t *out)
+static int parse_scaled(const char *s, const char *const *units, const double *scale, double dflt,
+			uint64_t *out)
 {
 	char *end;
 
@@ -137,7 +137,9 @@ static int parse_scaled(const char *s, const char *const *units, const double *s
 int scx_parse_duration(const char *s, uint64_t *ns)
 {
 	static const char *const units[] = { "ns", "us", "ms", "s", "m", "h", NULL };
-	static const double scale[] = { 1, 1e3, 1e6, 1e9, 60e9, 3600e9 };
+	static const double scale[] = {
+		1, 1e3, 1e6, 1e9, 60e9, 3600e9,
+	};
 
 	return parse_scaled(s, units, scale, 1e9, ns);
 }
@@ -145,8 +147,9 @@ int scx_parse_duration(const char *s, uint64_t *ns)
 int scx_parse_size(const char *s, uint64_t *bytes)
 {
 	static const char *const units[] = { "K", "k", "KiB", "M", "MiB", "G", "GiB", "B", NULL };
-	static const double scale[] = { 1024.0, 1024.0, 1024.0, 1048576.0, 1048576.0,
-					1073741824.0, 1073741824.0, 1 };
+	static const double scale[] = {
+		1024.0, 1024.0, 1024.0, 1048576.0, 1048576.0, 1073741824.0, 1073741824.0, 1,
+	};
 
 	return parse_scaled(s, units, scale, 1, bytes);
 }
@@ -220,8 +223,14 @@ static uint64_t now(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-uint64_t scx_now_mono_ns(void) { return now(CLOCK_MONOTONIC); }
-uint64_t scx_now_boot_ns(void) { return now(CLOCK_BOOTTIME); }
+uint64_t scx_now_mono_ns(void)
+{
+	return now(CLOCK_MONOTONIC);
+}
+uint64_t scx_now_boot_ns(void)
+{
+	return now(CLOCK_BOOTTIME);
+}
 
 void *scx_xmalloc(size_t n)
 {
@@ -290,10 +299,11 @@ int scx_write_all(int fd, const void *buf, size_t len)
 				struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 
 				if (write_stop() && !give_up)
-					give_up = scx_now_mono_ns() + SCX_WRITE_GRACE_MS * 1000000ull;
+					give_up =
+						scx_now_mono_ns() + SCX_WRITE_GRACE_MS * 1000000ull;
 				if (give_up && scx_now_mono_ns() >= give_up)
 					return -ETIMEDOUT;
-				poll(&pfd, 1, 100);	/* short: the stop may come from a deadline */
+				poll(&pfd, 1, 100); /* short: the stop may come from a deadline */
 				continue;
 			}
 			return -errno;
@@ -346,7 +356,7 @@ void scx_buf_reserve(struct scx_buf *b, size_t extra)
 
 void scx_buf_add(struct scx_buf *b, const void *p, size_t n)
 {
-	if (!n)		/* p may be NULL then: an empty buffer's data */
+	if (!n) /* p may be NULL then: an empty buffer's data */
 		return;
 	scx_buf_reserve(b, n);
 	memcpy(b->data + b->len, p, n);

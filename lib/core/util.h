@@ -9,11 +9,11 @@
 
 /* Exit codes of every tool. */
 #define SCX_EXIT_OK 0
-#define SCX_EXIT_FAIL 1		/* runtime failure, bad input */
-#define SCX_EXIT_USAGE 2	/* bad command line */
+#define SCX_EXIT_FAIL 1	 /* runtime failure, bad input */
+#define SCX_EXIT_USAGE 2 /* bad command line */
 
-extern const char *scx_prog;	/* "scx-agg": prefix of every message */
-extern int scx_verbose;		/* -v count */
+extern const char *scx_prog; /* "scx-agg": prefix of every message */
+extern int scx_verbose;	     /* -v count */
 
 void scx_set_prog(const char *argv0);
 
@@ -29,7 +29,7 @@ _Noreturn void scx_die(int code, const char *fmt, ...) __attribute__((format(pri
  * Durations: "30" (seconds), "1.5s", "250ms", "100us", "10ns", "2m", "1h".
  */
 int scx_parse_duration(const char *s, uint64_t *ns);
-int scx_parse_u64(const char *s, uint64_t *v);	/* decimal or 0x hex */
+int scx_parse_u64(const char *s, uint64_t *v); /* decimal or 0x hex */
 int scx_parse_i64(const char *s, int64_t *v);
 /* Sizes: "4096", "64K", "4M", "1G" (binary units) */
 int scx_parse_size(const char *s, uint64_t *bytes);
@@ -79,7 +79,10 @@ void scx_buf_add(struct scx_buf *b, const void *p, size_t n);
 void scx_buf_addstr(struct scx_buf *b, const char *s);
 void scx_buf_printf(struct scx_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void scx_buf_free(struct scx_buf *b);
-static inline void scx_buf_reset(struct scx_buf *b) { b->len = 0; }
+static inline void scx_buf_reset(struct scx_buf *b)
+{
+	b->len = 0;
+}
 
 /*
  * Text from input data (comms, hostnames, kernel strings of a traced
@@ -87,7 +90,10 @@ static inline void scx_buf_reset(struct scx_buf *b) { b->len = 0; }
  * byte '?', so no control byte, escape sequence or partial UTF-8 sequence
  * reaches the terminal.  Every tool prints such text through these.
  */
-static inline char scx_printable(unsigned char c) { return c >= 32 && c < 127 ? (char)c : '?'; }
+static inline char scx_printable(unsigned char c)
+{
+	return c >= 32 && c < 127 ? (char)c : '?';
+}
 void scx_buf_add_printable(struct scx_buf *b, const char *s, size_t n);
 /* s (NUL-terminated) into dst, at most size - 1 bytes and a NUL, each scx_printable. */
 char *scx_printable_copy(char *dst, size_t size, const char *s);

@@ -59,10 +59,22 @@ static void jw_close(struct scx_jw *w, char c)
 	w->after_key = false;
 }
 
-void scx_jw_obj_begin(struct scx_jw *w) { jw_open(w, '{'); }
-void scx_jw_obj_end(struct scx_jw *w) { jw_close(w, '}'); }
-void scx_jw_arr_begin(struct scx_jw *w) { jw_open(w, '['); }
-void scx_jw_arr_end(struct scx_jw *w) { jw_close(w, ']'); }
+void scx_jw_obj_begin(struct scx_jw *w)
+{
+	jw_open(w, '{');
+}
+void scx_jw_obj_end(struct scx_jw *w)
+{
+	jw_close(w, '}');
+}
+void scx_jw_arr_begin(struct scx_jw *w)
+{
+	jw_open(w, '[');
+}
+void scx_jw_arr_end(struct scx_jw *w)
+{
+	jw_close(w, ']');
+}
 
 void scx_jw_key(struct scx_jw *w, const char *key)
 {
@@ -200,9 +212,9 @@ size_t scx_utf8_seq(const unsigned char *s, size_t n)
 		if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
 			return 0;
 		if (c == 0xe0 && s[1] < 0xa0)
-			return 0;	/* overlong */
+			return 0; /* overlong */
 		if (c == 0xed && s[1] >= 0xa0)
-			return 0;	/* surrogate */
+			return 0; /* surrogate */
 		return 3;
 	}
 	if (c >= 0xf0 && c <= 0xf4) {
@@ -210,9 +222,9 @@ size_t scx_utf8_seq(const unsigned char *s, size_t n)
 		    (s[3] & 0xc0) != 0x80)
 			return 0;
 		if (c == 0xf0 && s[1] < 0x90)
-			return 0;	/* overlong */
+			return 0; /* overlong */
 		if (c == 0xf4 && s[1] >= 0x90)
-			return 0;	/* above U+10FFFF */
+			return 0; /* above U+10FFFF */
 		return 4;
 	}
 	return 0;
@@ -260,13 +272,27 @@ size_t scx_json_escape_to(char *out, const char *s, size_t n, bool bytes)
 		}
 		*o++ = '\\';
 		switch (c) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '\n': *o++ = 'n'; break;
-		case '\t': *o++ = 't'; break;
-		case '\r': *o++ = 'r'; break;
-		case '\b': *o++ = 'b'; break;
-		case '\f': *o++ = 'f'; break;
+		case '"':
+			*o++ = '"';
+			break;
+		case '\\':
+			*o++ = '\\';
+			break;
+		case '\n':
+			*o++ = 'n';
+			break;
+		case '\t':
+			*o++ = 't';
+			break;
+		case '\r':
+			*o++ = 'r';
+			break;
+		case '\b':
+			*o++ = 'b';
+			break;
+		case '\f':
+			*o++ = 'f';
+			break;
 		default:
 			*o++ = 'u', *o++ = '0', *o++ = '0';
 			*o++ = hexdig[c >> 4], *o++ = hexdig[c & 15];
@@ -285,12 +311,11 @@ void scx_json_escape(struct scx_buf *b, const char *s, size_t n)
 
 /* ---- numbers ------------------------------------------------------------- */
 
-static const char digits2[201] =
-	"0001020304050607080910111213141516171819"
-	"2021222324252627282930313233343536373839"
-	"4041424344454647484950515253545556575859"
-	"6061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
+static const char digits2[201] = "0001020304050607080910111213141516171819"
+				 "2021222324252627282930313233343536373839"
+				 "4041424344454647484950515253545556575859"
+				 "6061626364656667686970717273747576777879"
+				 "8081828384858687888990919293949596979899";
 
 /* Exactly 8 digits of v < 10^8, with 32-bit arithmetic. */
 static inline void fmt8(char *o, uint32_t v)
@@ -370,7 +395,7 @@ int scx_json_parse_uint_text(const char *s, size_t n, bool *neg, uint64_t *mag)
 	if (i >= n || s[i] < '0' || s[i] > '9')
 		return -EINVAL;
 	if (s[i] == '0' && i + 1 < n)
-		return -EINVAL;	/* leading zero, or a fraction/exponent */
+		return -EINVAL; /* leading zero, or a fraction/exponent */
 	for (; i < n; i++) {
 		unsigned d = (unsigned char)s[i] - '0';
 		if (d > 9)
@@ -498,7 +523,10 @@ static inline int new_tok(struct scx_json_doc *d, jsmntype_t type, size_t start,
 
 /* Bytes that end a run of plain string bytes: the quote, escapes, controls, non-ASCII. */
 static const bool str_stop[256] = {
-	[0 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x80 ... 0xff] = true,
+	[0 ... 0x1f] = true,
+	['"'] = true,
+	['\\'] = true,
+	[0x80 ... 0xff] = true,
 };
 
 /*
@@ -516,9 +544,9 @@ static inline size_t string_plain_end(const char *js, size_t j, size_t n)
 
 	while (j + 16 <= n) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(js + j));
-		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-							_mm_cmpeq_epi8(v, bslash)),
-					   _mm_cmplt_epi8(v, space));
+		__m128i hit = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+			_mm_cmplt_epi8(v, space));
 		unsigned m = (unsigned)_mm_movemask_epi8(hit);
 
 		if (m)
@@ -580,19 +608,26 @@ static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *
 			return 0;
 		}
 		switch (js[j + 1]) {
-		case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+		case '"':
+		case '\\':
+		case '/':
+		case 'b':
+		case 'f':
+		case 'n':
+		case 'r':
+		case 't':
 			j += 2;
 			continue;
 		case 'u':
-			if (j + 6 <= n && is_hex(js[j + 2]) && is_hex(js[j + 3]) && is_hex(js[j + 4]) &&
-			    is_hex(js[j + 5])) {
+			if (j + 6 <= n && is_hex(js[j + 2]) && is_hex(js[j + 3]) &&
+			    is_hex(js[j + 4]) && is_hex(js[j + 5])) {
 				j += 6;
 				continue;
 			}
 			/* fall through */
 		default:
 			*why = "invalid escape";
-			*err_off = i;	/* where the string starts, as jsmn said */
+			*err_off = i; /* where the string starts, as jsmn said */
 			return 0;
 		}
 	}
@@ -604,7 +639,7 @@ static size_t scan_string(struct scx_json_doc *d, size_t i, int parent, size_t *
 /* Bytes a number or literal may hold: the run of them is one token. */
 static const bool prim_byte[256] = {
 	['0' ... '9'] = true, ['a' ... 'z'] = true, ['A' ... 'Z'] = true,
-	['+'] = true, ['-'] = true, ['.'] = true,
+	['+'] = true,	      ['-'] = true,	    ['.'] = true,
 };
 
 /*
@@ -708,8 +743,9 @@ value:
 		goto after;
 	}
 	if ((j = primitive_end(js, i, n)) == i)
-		return scx_json_fail(d, i, prim_byte[(unsigned char)js[i]] ?
-						   "invalid literal" : "unexpected character");
+		return scx_json_fail(d, i,
+				     prim_byte[(unsigned char)js[i]] ? "invalid literal" :
+								       "unexpected character");
 	t = new_tok(d, JSMN_PRIMITIVE, i, parent);
 	d->tok[t].end = (int)j;
 	i = j;
@@ -732,8 +768,9 @@ after:
 		goto value;
 	}
 	if (js[i] != (d->tok[top].type == JSMN_OBJECT ? '}' : ']'))
-		return scx_json_fail(d, i, d->tok[top].type == JSMN_OBJECT ?
-						   "expected ',' or '}'" : "expected ',' or ']'");
+		return scx_json_fail(d, i,
+				     d->tok[top].type == JSMN_OBJECT ? "expected ',' or '}'" :
+								       "expected ',' or ']'");
 close:
 	/* js[i] closes stk[depth - 1] */
 	top = stk[--depth];
@@ -765,7 +802,7 @@ int scx_json_parse(struct scx_json_doc *d, const char *js, size_t len)
 {
 	if (scx_json_begin(d, js, len))
 		return -EINVAL;
-	if (d->cap && !d->next)	/* the last text was the reference reader's */
+	if (d->cap && !d->next) /* the last text was the reference reader's */
 		scx_json_free(d);
 	return scan(d);
 }
@@ -918,7 +955,7 @@ int scx_json_uint(const struct scx_json_doc *d, int idx, uint64_t *v)
 static bool fast_double(const char *s, size_t n, double *v)
 {
 	static const double pow10[23] = {
-		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,	1e8,  1e9,  1e10, 1e11,
 		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 	};
 	size_t i = 0;
@@ -938,7 +975,7 @@ static bool fast_double(const char *s, size_t n, double *v)
 		}
 	}
 	if (digits > 19)
-		return false;	/* m may have wrapped */
+		return false; /* m may have wrapped */
 	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
 		i++;
 		if (i < n && (s[i] == '+' || s[i] == '-'))
@@ -1047,14 +1084,30 @@ long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool byt
 		if (i + 1 >= n)
 			return -EINVAL;
 		switch (s[i + 1]) {
-		case '"': tmp[0] = '"'; break;
-		case '\\': tmp[0] = '\\'; break;
-		case '/': tmp[0] = '/'; break;
-		case 'b': tmp[0] = '\b'; break;
-		case 'f': tmp[0] = '\f'; break;
-		case 'n': tmp[0] = '\n'; break;
-		case 'r': tmp[0] = '\r'; break;
-		case 't': tmp[0] = '\t'; break;
+		case '"':
+			tmp[0] = '"';
+			break;
+		case '\\':
+			tmp[0] = '\\';
+			break;
+		case '/':
+			tmp[0] = '/';
+			break;
+		case 'b':
+			tmp[0] = '\b';
+			break;
+		case 'f':
+			tmp[0] = '\f';
+			break;
+		case 'n':
+			tmp[0] = '\n';
+			break;
+		case 'r':
+			tmp[0] = '\r';
+			break;
+		case 't':
+			tmp[0] = '\t';
+			break;
 		case 'u': {
 			if (i + 6 > n)
 				return -EINVAL;
@@ -1070,7 +1123,7 @@ long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool byt
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				i += 6;
 			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
-				return -EINVAL;	/* lone low surrogate */
+				return -EINVAL; /* lone low surrogate */
 			}
 			if (cp < 0x80 || (bytes && cp <= 0xff)) {
 				tmp[0] = cp;
@@ -1112,8 +1165,7 @@ int scx_json_str(const struct scx_json_doc *d, int idx, char *buf, size_t size)
 	if (idx < 0 || idx >= d->ntok || d->tok[idx].type != JSMN_STRING)
 		return -EINVAL;
 	t = &d->tok[idx];
-	r = scx_json_unescape(d->js + t->start, t->end - t->start, buf, size ? size - 1 : 0,
-			      false);
+	r = scx_json_unescape(d->js + t->start, t->end - t->start, buf, size ? size - 1 : 0, false);
 	if (r < 0 || r > INT32_MAX)
 		return -EINVAL;
 	if (size)

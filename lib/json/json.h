@@ -29,9 +29,9 @@
 #define SCX_JW_MAX_DEPTH 64
 
 struct scx_jw {
-	struct scx_buf *out;	/* appended to; the caller owns and flushes it */
+	struct scx_buf *out; /* appended to; the caller owns and flushes it */
 	int depth;
-	bool first[SCX_JW_MAX_DEPTH];	/* no comma before the next element */
+	bool first[SCX_JW_MAX_DEPTH]; /* no comma before the next element */
 	bool after_key;
 };
 
@@ -40,18 +40,18 @@ void scx_jw_obj_begin(struct scx_jw *w);
 void scx_jw_obj_end(struct scx_jw *w);
 void scx_jw_arr_begin(struct scx_jw *w);
 void scx_jw_arr_end(struct scx_jw *w);
-void scx_jw_key(struct scx_jw *w, const char *key);	/* key must not need escaping */
+void scx_jw_key(struct scx_jw *w, const char *key); /* key must not need escaping */
 /* Strings are escaped; invalid UTF-8 bytes become U+FFFD so output is valid JSON. */
 void scx_jw_str(struct scx_jw *w, const char *s);
 void scx_jw_strn(struct scx_jw *w, const char *s, size_t n);
 void scx_jw_int(struct scx_jw *w, int64_t v);
 void scx_jw_uint(struct scx_jw *w, uint64_t v);
-void scx_jw_double(struct scx_jw *w, double v);	/* NaN/inf become null */
+void scx_jw_double(struct scx_jw *w, double v); /* NaN/inf become null */
 /* A measured figure (a rate, an average, a time): 9 significant digits, as reports print. */
 void scx_jw_num(struct scx_jw *w, double v);
 void scx_jw_bool(struct scx_jw *w, bool v);
 void scx_jw_null(struct scx_jw *w);
-void scx_jw_raw(struct scx_jw *w, const char *json, size_t n);	/* already valid JSON */
+void scx_jw_raw(struct scx_jw *w, const char *json, size_t n); /* already valid JSON */
 /* key + value in one call */
 void scx_jw_kstr(struct scx_jw *w, const char *k, const char *s);
 void scx_jw_kint(struct scx_jw *w, const char *k, int64_t v);
@@ -68,11 +68,11 @@ struct scx_json_doc {
 	const char *js;
 	size_t len;
 	jsmntok_t *tok;
-	int *next;	/* next[i]: the token after value i and all it holds */
-	int ntok;	/* tokens parsed */
-	int cap;	/* tokens allocated */
-	size_t err_off;	/* byte offset of a parse error */
-	const char *err;	/* static description of a parse error */
+	int *next;	 /* next[i]: the token after value i and all it holds */
+	int ntok;	 /* tokens parsed */
+	int cap;	 /* tokens allocated */
+	size_t err_off;	 /* byte offset of a parse error */
+	const char *err; /* static description of a parse error */
 };
 
 /*
@@ -105,7 +105,7 @@ int scx_json_bool(const struct scx_json_doc *d, int idx, bool *v);
  * string token that is not a string.
  */
 int scx_json_str(const struct scx_json_doc *d, int idx, char *buf, size_t size);
-char *scx_json_strdup(const struct scx_json_doc *d, int idx);	/* NULL on error */
+char *scx_json_strdup(const struct scx_json_doc *d, int idx); /* NULL on error */
 /* Does the string token at idx equal s[0..n) after unescaping? */
 bool scx_json_key_eq(const struct scx_json_doc *d, int idx, const char *s, size_t n);
 

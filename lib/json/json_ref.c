@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static bool is_ws(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -48,7 +47,6 @@ static int check_gap(const char *js, int from, int to, char sep)
 	return i == to ? -1 : i;
 }
 
-
 /*
  * The grammar jsmn leaves out: exactly one ':' between key and value, one
  * ',' between elements, none elsewhere, keys are strings, each key has one
@@ -79,7 +77,7 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 		}
 		last[i] = -1;
 		if (p >= 0 && tok[p].type == JSMN_PRIMITIVE)
-			return scx_json_fail(d, tok_start(t), "unexpected ':'");	/* jsmn: "1:2" */
+			return scx_json_fail(d, tok_start(t), "unexpected ':'"); /* jsmn: "1:2" */
 		if (p < 0) {
 			if (i != 0)
 				return scx_json_fail(d, tok_start(t), "more than one value");
@@ -108,8 +106,8 @@ static int check_structure(struct scx_json_doc *d, int *aux)
 			gap = check_gap(js, first ? tok[p].start + 1 : last[p], tok_start(t),
 					first ? 0 : ',');
 			if (gap >= 0)
-				return scx_json_fail(d, gap,
-					    first ? "unexpected character" : "expected ','");
+				return scx_json_fail(
+					d, gap, first ? "unexpected character" : "expected ','");
 			last[p] = tok_end(t);
 			depth[i] = depth[p];
 			if (tok[p].type == JSMN_OBJECT && t->size == 0)
@@ -210,7 +208,7 @@ int scx_json_parse_ref(struct scx_json_doc *d, const char *js, size_t len)
 			return scx_json_fail(d, off, "nesting too deep");
 		if (need > INT32_MAX / 4)
 			return scx_json_fail(d, 0, "document too large");
-		do	/* at least once, so a miscount cannot loop */
+		do /* at least once, so a miscount cannot loop */
 			d->cap *= 2;
 		while ((unsigned)d->cap < need);
 		free(d->tok);
@@ -225,4 +223,3 @@ int scx_json_parse_ref(struct scx_json_doc *d, const char *js, size_t len)
 	d->ntok = r;
 	return check_structure(d, (int *)(d->tok + d->cap));
 }
-

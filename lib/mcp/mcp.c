@@ -141,7 +141,9 @@ void mcp_log(struct mcp_server *s, int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	scx_debug(2, "%s: %s", mcp_level_names[level], msg);
-	if (level < (s->modern ? s->req_log_level : s->initialized ? s->log_level : MCP_LEVEL__COUNT))
+	if (level < (s->modern	    ? s->req_log_level :
+		     s->initialized ? s->log_level :
+				      MCP_LEVEL__COUNT))
 		return;
 	scx_jw_init(&w, &b);
 	scx_jw_obj_begin(&w);
@@ -253,7 +255,8 @@ static void list_changed(struct mcp_server *s)
 		mcp_notify(s, "notifications/resources/list_changed", NULL, 0);
 	for (unsigned i = 0; i < s->nr_listens; i++)
 		if (s->listens[i].resources_list)
-			notify_listen(s, &s->listens[i], "notifications/resources/list_changed", NULL);
+			notify_listen(s, &s->listens[i], "notifications/resources/list_changed",
+				      NULL);
 }
 
 /* ---- ids -------------------------------------------------------------------- */
@@ -334,8 +337,8 @@ void mcp_page_next(struct mcp_server *s, struct scx_jw *w, unsigned start, unsig
 /* ---- methods ------------------------------------------------------------------ */
 
 static const char caps[] = "{\"tools\":{\"listChanged\":false},"
-	"\"resources\":{\"subscribe\":true,\"listChanged\":true},"
-	"\"prompts\":{\"listChanged\":false},\"logging\":{},\"completions\":{}}";
+			   "\"resources\":{\"subscribe\":true,\"listChanged\":true},"
+			   "\"prompts\":{\"listChanged\":false},\"logging\":{},\"completions\":{}}";
 
 static const char instructions[] =
 	"Linux CPU scheduler (sched_ext) data. Load a Perfetto or scx-events trace with "
@@ -423,8 +426,10 @@ static int m_listen(struct mcp_server *s, int params, struct scx_jw *w)
 	if (subs >= 0 && d->tok[subs].type != JSMN_ARRAY)
 		return mcp_error(s, MCP_INVALID_PARAMS, "resourceSubscriptions must be an array");
 	if (s->nr_listens == MCP_MAX_LISTENS)
-		return mcp_error(s, MCP_INVALID_PARAMS, "too many open subscriptions/listen requests "
-				 "(%d)", MCP_MAX_LISTENS);
+		return mcp_error(s, MCP_INVALID_PARAMS,
+				 "too many open subscriptions/listen requests "
+				 "(%d)",
+				 MCP_MAX_LISTENS);
 	ln = &s->listens[s->nr_listens];
 	*ln = (struct mcp_listen){ 0 };
 	rl = scx_json_get(d, f, "resourcesListChanged");
@@ -440,7 +445,8 @@ static int m_listen(struct mcp_server *s, int params, struct scx_jw *w)
 	for (int i = 0; subs >= 0 && (u = scx_json_at(d, subs, i)) >= 0; i++) {
 		char uri[512];
 
-		if (!scx_json_is_str(d, u) || scx_json_str(d, u, uri, sizeof(uri)) >= (int)sizeof(uri))
+		if (!scx_json_is_str(d, u) ||
+		    scx_json_str(d, u, uri, sizeof(uri)) >= (int)sizeof(uri))
 			continue;
 		/* only what exists and fits is acknowledged: the client sees what it gets */
 		if (!mcp_resource_exists(s, uri) || ln->nr_uris == MCP_MAX_SUBS)
@@ -461,7 +467,7 @@ static int m_listen(struct mcp_server *s, int params, struct scx_jw *w)
 	mcp_notify(s, "notifications/subscriptions/acknowledged", ack.data, ack.len);
 	scx_buf_free(&ack);
 	(void)w;
-	s->cancelled = true;	/* open: answered only by its notifications */
+	s->cancelled = true; /* open: answered only by its notifications */
 	return 0;
 }
 
@@ -505,7 +511,8 @@ static int m_set_level(struct mcp_server *s, int params, struct scx_jw *w)
 			return m_ping(s, params, w);
 		}
 	}
-	return mcp_error(s, MCP_INVALID_PARAMS, "params.level must be one of debug, info, notice, "
+	return mcp_error(s, MCP_INVALID_PARAMS,
+			 "params.level must be one of debug, info, notice, "
 			 "warning, error, critical, alert, emergency");
 }
 
@@ -562,7 +569,8 @@ static int m_subscribe(struct mcp_server *s, int params, struct scx_jw *w)
 		if (!strcmp(s->subs[i], uri))
 			return m_ping(s, params, w);
 	if (s->nr_subs == MCP_MAX_SUBS)
-		return mcp_error(s, MCP_INVALID_PARAMS, "too many subscriptions (%d)", MCP_MAX_SUBS);
+		return mcp_error(s, MCP_INVALID_PARAMS, "too many subscriptions (%d)",
+				 MCP_MAX_SUBS);
 	s->subs[s->nr_subs++] = scx_xstrdup(uri);
 	return m_ping(s, params, w);
 }
@@ -595,14 +603,16 @@ static int m_complete(struct mcp_server *s, int params, struct scx_jw *w)
 	bool prompt;
 
 	if (type < 0 || an < 0 || !scx_json_is_str(d, an))
-		return mcp_error(s, MCP_INVALID_PARAMS, "params.ref.type and params.argument.name "
+		return mcp_error(s, MCP_INVALID_PARAMS,
+				 "params.ref.type and params.argument.name "
 				 "are required");
 	if (scx_json_eq(d, type, "ref/prompt"))
 		prompt = true;
 	else if (scx_json_eq(d, type, "ref/resource"))
 		prompt = false;
 	else
-		return mcp_error(s, MCP_INVALID_PARAMS, "params.ref.type must be ref/prompt or "
+		return mcp_error(s, MCP_INVALID_PARAMS,
+				 "params.ref.type must be ref/prompt or "
 				 "ref/resource");
 	scx_json_str(d, scx_json_get(d, ref, prompt ? "name" : "uri"), name, sizeof(name));
 	scx_json_str(d, an, aname, sizeof(aname));
@@ -639,7 +649,7 @@ struct method {
 	unsigned eras;
 	/* 2026-07-28 CacheableResult: how long a client may reuse the result, and
 	   whether it is the same for everyone (public) or for this session */
-	int ttl_ms;			/* -1: not cacheable */
+	int ttl_ms; /* -1: not cacheable */
 	bool public;
 };
 
@@ -711,9 +721,10 @@ static int request_era(struct mcp_server *s, int params)
 		scx_jw_arr_end(&w);
 		scx_jw_kstr(&w, "requested", ver);
 		scx_jw_obj_end(&w);
-		return mcp_error(s, MCP_UNSUPPORTED_VERSION, "unsupported protocol version '%s' "
-				 "(stateless requests: %s; or initialize with 2025-11-25)", ver,
-				 MCP_PROTO_MODERN);
+		return mcp_error(s, MCP_UNSUPPORTED_VERSION,
+				 "unsupported protocol version '%s' "
+				 "(stateless requests: %s; or initialize with 2025-11-25)",
+				 ver, MCP_PROTO_MODERN);
 	}
 	c = scx_json_get(d, meta, MCP_META_CAPS);
 	if (c < 0 || d->tok[c].type != JSMN_OBJECT)
@@ -725,8 +736,10 @@ static int request_era(struct mcp_server *s, int params)
 			if (scx_json_eq(d, lv, mcp_level_names[i]))
 				s->req_log_level = i;
 		if (s->req_log_level == MCP_LEVEL__COUNT)
-			return mcp_error(s, MCP_INVALID_PARAMS, "params._meta[\"%s\"] must be a "
-					 "log level (debug ... emergency)", MCP_META_LOG);
+			return mcp_error(s, MCP_INVALID_PARAMS,
+					 "params._meta[\"%s\"] must be a "
+					 "log level (debug ... emergency)",
+					 MCP_META_LOG);
 	}
 	return 0;
 }
@@ -781,9 +794,10 @@ static void handle_request(struct mcp_server *s, int method, int params)
 		goto error;
 	/* a 2026-07-28 method without its envelope: the envelope is what is wrong */
 	if (m && m->eras == ERA_MODERN && !s->modern) {
-		mcp_error(s, MCP_INVALID_PARAMS, "%s is a %s request: params._meta[\"%s\"] and "
-			  "[\"%s\"] are required", m->name, MCP_PROTO_MODERN, MCP_META_VERSION,
-			  MCP_META_CAPS);
+		mcp_error(s, MCP_INVALID_PARAMS,
+			  "%s is a %s request: params._meta[\"%s\"] and "
+			  "[\"%s\"] are required",
+			  m->name, MCP_PROTO_MODERN, MCP_META_VERSION, MCP_META_CAPS);
 		goto error;
 	}
 	if (!m || !(m->eras & (s->modern ? ERA_MODERN : ERA_LEGACY))) {
@@ -817,7 +831,7 @@ static void handle_request(struct mcp_server *s, int method, int params)
 	r = m->fn(s, params, &w);
 	scx_buf_reset(&s->progress_token);
 	if (s->cancelled)
-		return;	/* the client gave up on it: no response */
+		return; /* the client gave up on it: no response */
 	if (r)
 		goto error;
 	if (s->modern)
@@ -922,12 +936,14 @@ static void handle_line(struct mcp_server *s, const char *line, size_t n)
 	ver = scx_json_get(d, 0, "jsonrpc");
 	scx_buf_reset(&s->cur_id);
 	if (id >= 0 && !id_json(d, id, &s->cur_id)) {
-		send_error(s, NULL, 0, MCP_INVALID_REQUEST, "id must be a string or an integer", NULL);
+		send_error(s, NULL, 0, MCP_INVALID_REQUEST, "id must be a string or an integer",
+			   NULL);
 		return;
 	}
 	if (method < 0) {
 		/* a response: we send no requests, so there is nothing to match */
-		if (id >= 0 && (scx_json_get(d, 0, "result") >= 0 || scx_json_get(d, 0, "error") >= 0))
+		if (id >= 0 &&
+		    (scx_json_get(d, 0, "result") >= 0 || scx_json_get(d, 0, "error") >= 0))
 			return;
 		send_error(s, id >= 0 ? s->cur_id.data : NULL, s->cur_id.len, MCP_INVALID_REQUEST,
 			   "missing method", NULL);
@@ -1155,8 +1171,10 @@ int mcp_server__run(struct mcp_server *s, int in_fd, int out_fd)
 			scx_warn("cannot start the capture: %s", err[0] ? err : strerror(-r));
 	}
 	while (!s->out_err) {
-		struct pollfd pfd[2] = { { .fd = in_fd, .events = POLLIN },
-					 { .fd = mcp_live_fd(s), .events = POLLIN } };
+		struct pollfd pfd[2] = {
+			{ .fd = in_fd, .events = POLLIN },
+			{ .fd = mcp_live_fd(s), .events = POLLIN },
+		};
 		uint64_t now;
 		const char *line;
 		size_t n;

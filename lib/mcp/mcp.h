@@ -26,15 +26,15 @@ struct mcp_opts {
 	 * The first one is where relative paths are resolved.  None: the cwd. */
 	const char *const *roots;
 	unsigned nr_roots;
-	uint64_t trace_mem_max;		/* bytes for loaded traces; 0 = 1 GiB */
-	size_t max_line;		/* longest accepted message; 0 = 16 MiB */
-	size_t max_result;		/* bytes of tool result text; 0 = 48 KiB */
-	unsigned page_size;		/* items per list page; 0 = 100 */
-	const char *events_cmd;		/* scx-events binary for live capture; NULL: search */
-	unsigned update_ms;		/* min gap between resource updates; 0 = 1000 */
-	unsigned ring_events;		/* events kept for events://stream; 0 = 512 */
-	bool capture;			/* start a live capture at once */
-	bool no_live;			/* refuse live capture and profiling */
+	uint64_t trace_mem_max; /* bytes for loaded traces; 0 = 1 GiB */
+	size_t max_line;	/* longest accepted message; 0 = 16 MiB */
+	size_t max_result;	/* bytes of tool result text; 0 = 48 KiB */
+	unsigned page_size;	/* items per list page; 0 = 100 */
+	const char *events_cmd; /* scx-events binary for live capture; NULL: search */
+	unsigned update_ms;	/* min gap between resource updates; 0 = 1000 */
+	unsigned ring_events;	/* events kept for events://stream; 0 = 512 */
+	bool capture;		/* start a live capture at once */
+	bool no_live;		/* refuse live capture and profiling */
 };
 
 struct mcp_server;

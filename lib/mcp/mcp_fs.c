@@ -112,7 +112,7 @@ static int only_regular(int fd)
 {
 	struct stat st;
 
-	if (fd == -ENXIO)	/* O_WRONLY|O_NONBLOCK: a FIFO without a reader */
+	if (fd == -ENXIO) /* O_WRONLY|O_NONBLOCK: a FIFO without a reader */
 		return -MCP_FS_NOT_REGULAR;
 	if (fd < 0)
 		return fd;
@@ -149,7 +149,7 @@ int mcp_fs_open(struct mcp_server *s, const char *path, int flags, char *resolve
 		size_t n = strlen(r->path);
 		const char *rel;
 
-		if (n == 1)	/* root "/" */
+		if (n == 1) /* root "/" */
 			rel = path[1] ? path + 1 : ".";
 		else if (!strncmp(path, r->path, n) && (path[n] == '/' || !path[n]))
 			rel = path[n] ? path + n + 1 : ".";

@@ -18,7 +18,7 @@
 #define MCP_INVALID_PARAMS -32602
 #define MCP_INTERNAL_ERROR -32603
 #define MCP_RESOURCE_NOT_FOUND -32002
-#define MCP_UNSUPPORTED_VERSION -32022	/* 2026-07-28 */
+#define MCP_UNSUPPORTED_VERSION -32022 /* 2026-07-28 */
 
 /* The newest version of each era: the initialize handshake, and stateless. */
 #define MCP_PROTO_LATEST "2025-11-25"
@@ -29,8 +29,17 @@
 #define MCP_META_SERVER "io.modelcontextprotocol/serverInfo"
 #define MCP_META_SUB "io.modelcontextprotocol/subscriptionId"
 
-enum mcp_level { MCP_DEBUG, MCP_INFO, MCP_NOTICE, MCP_WARNING, MCP_ERROR, MCP_CRITICAL,
-		 MCP_ALERT, MCP_EMERGENCY, MCP_LEVEL__COUNT };
+enum mcp_level {
+	MCP_DEBUG,
+	MCP_INFO,
+	MCP_NOTICE,
+	MCP_WARNING,
+	MCP_ERROR,
+	MCP_CRITICAL,
+	MCP_ALERT,
+	MCP_EMERGENCY,
+	MCP_LEVEL__COUNT
+};
 extern const char *const mcp_level_names[MCP_LEVEL__COUNT];
 
 struct mcp_trace;
@@ -43,57 +52,57 @@ struct scx_profile;
 
 /* A 2026-07-28 subscriptions/listen request, open until the client cancels it. */
 struct mcp_listen {
-	struct scx_buf id;		/* raw JSON of the request id */
-	bool resources_list;		/* notifications/resources/list_changed */
-	char *uris[MCP_MAX_SUBS];	/* notifications/resources/updated */
+	struct scx_buf id;	  /* raw JSON of the request id */
+	bool resources_list;	  /* notifications/resources/list_changed */
+	char *uris[MCP_MAX_SUBS]; /* notifications/resources/updated */
 	unsigned nr_uris;
 };
 
 struct mcp_root {
-	char *path;	/* realpath, no trailing slash (except "/") */
-	int fd;		/* O_PATH directory */
+	char *path; /* realpath, no trailing slash (except "/") */
+	int fd;	    /* O_PATH directory */
 };
 
 struct mcp_server {
 	struct mcp_opts o;
 	int in_fd, out_fd;
-	struct scx_buf *sink;		/* mcp_server__handle(): replies go here */
-	struct scx_buf *batch;		/* inside a JSON-RPC batch: its responses */
-	int out_err;			/* first write error on out_fd */
+	struct scx_buf *sink;  /* mcp_server__handle(): replies go here */
+	struct scx_buf *batch; /* inside a JSON-RPC batch: its responses */
+	int out_err;	       /* first write error on out_fd */
 
 	/* input: complete lines are taken from in.data[in_off..] */
 	struct scx_buf in;
 	size_t in_off, scan_off;
-	bool discarding;		/* inside a line longer than max_line */
+	bool discarding; /* inside a line longer than max_line */
 	bool eof;
 
-	struct scx_buf line;		/* copy of the request being handled: stdin's
+	struct scx_buf line;	  /* copy of the request being handled: stdin's
 					   buffer may move while a long call reads on */
-	struct scx_json_doc doc;	/* the request being handled (points into line) */
-	struct scx_json_doc side;	/* lines peeked at during a long call */
-	struct scx_buf out;		/* message being built */
+	struct scx_json_doc doc;  /* the request being handled (points into line) */
+	struct scx_json_doc side; /* lines peeked at during a long call */
+	struct scx_buf out;	  /* message being built */
 
-	bool initialized;		/* a legacy session: initialize was answered */
+	bool initialized; /* a legacy session: initialize was answered */
 	char proto[16];
-	int log_level;			/* enum mcp_level: minimum sent (legacy session) */
+	int log_level; /* enum mcp_level: minimum sent (legacy session) */
 
 	/* the request being handled is of the 2026-07-28 era (params._meta says
 	   so): served statelessly, logs only at its own _meta level */
 	bool modern;
-	int req_log_level;		/* MCP_LEVEL__COUNT: none */
+	int req_log_level; /* MCP_LEVEL__COUNT: none */
 
 	/* the request being handled */
-	struct scx_buf cur_id;		/* raw JSON of its id */
-	struct scx_buf progress_token;	/* raw JSON, empty when none */
+	struct scx_buf cur_id;	       /* raw JSON of its id */
+	struct scx_buf progress_token; /* raw JSON, empty when none */
 	double progress_last;
 	bool cancelled;
 
 	/* an error set by a method handler */
 	int err_code;
 	char err_msg[512];
-	struct scx_buf err_data;	/* raw JSON of error.data, empty for none */
+	struct scx_buf err_data; /* raw JSON of error.data, empty for none */
 
-	char *subs[MCP_MAX_SUBS];	/* legacy resources/subscribe */
+	char *subs[MCP_MAX_SUBS]; /* legacy resources/subscribe */
 	unsigned nr_subs;
 	struct mcp_listen listens[MCP_MAX_LISTENS];
 	unsigned nr_listens;
@@ -105,7 +114,7 @@ struct mcp_server {
 	struct mcp_trace **traces;
 	unsigned nr_traces;
 	uint64_t trace_mem;
-	bool list_changed;		/* send notifications/resources/list_changed */
+	bool list_changed; /* send notifications/resources/list_changed */
 
 	struct mcp_live *live;
 	struct scx_profile *prof;
@@ -149,12 +158,12 @@ struct mcp_call {
 	struct mcp_server *s;
 	const struct mcp_tool *tool;
 	const struct scx_json_doc *d;
-	int args;			/* the arguments object, or -1 */
-	struct scx_buf out;		/* the result payload (JSON text) */
+	int args;	    /* the arguments object, or -1 */
+	struct scx_buf out; /* the result payload (JSON text) */
 	struct scx_jw w;
 	bool failed;
-	char msg[1024];			/* the isError text */
-	size_t cap;			/* payload budget in bytes */
+	char msg[1024]; /* the isError text */
+	size_t cap;	/* payload budget in bytes */
 };
 
 /*
@@ -172,17 +181,17 @@ struct mcp_tool {
 	const char *name;
 	const char *title;
 	const char *desc;
-	const char *schema;		/* inputSchema, JSON text */
+	const char *schema; /* inputSchema, JSON text */
 	unsigned flags;
 	int (*fn)(struct mcp_call *c);
-	const char *report;		/* scxtop's analyze_* aliases: the report they run */
-	const struct mcp_out *out;	/* the keys its result may have; { NULL } ends */
-	void (*desc_fn)(struct scx_buf *b);	/* writes the description instead of desc */
+	const char *report;		    /* scxtop's analyze_* aliases: the report they run */
+	const struct mcp_out *out;	    /* the keys its result may have; { NULL } ends */
+	void (*desc_fn)(struct scx_buf *b); /* writes the description instead of desc */
 };
-#define MCP_T_RO	1	/* readOnlyHint */
-#define MCP_T_WRITES	2	/* writes a file */
-#define MCP_T_LIVE	4	/* needs the live machine (openWorld) */
-#define MCP_T_DESTRUCTIVE 8	/* may replace a file (destructiveHint) */
+#define MCP_T_RO 1	    /* readOnlyHint */
+#define MCP_T_WRITES 2	    /* writes a file */
+#define MCP_T_LIVE 4	    /* needs the live machine (openWorld) */
+#define MCP_T_DESTRUCTIVE 8 /* may replace a file (destructiveHint) */
 
 /* icons (mcp_icons.c): written only where the request's revision defines them */
 enum mcp_icon {
@@ -215,7 +224,10 @@ int mcp_arg_bool(struct mcp_call *c, const char *key, bool *v);
 int mcp_arg_enum(struct mcp_call *c, const char *key, const char *const *words, int def);
 int mcp_arg_required(struct mcp_call *c, const char *key);
 /* Room left in the payload budget for another row. */
-static inline bool mcp_room(const struct mcp_call *c) { return c->out.len < c->cap; }
+static inline bool mcp_room(const struct mcp_call *c)
+{
+	return c->out.len < c->cap;
+}
 /* "truncated":{...} note: rows left out and why. */
 void mcp_note_cut(struct mcp_call *c, uint64_t shown, uint64_t omitted, const char *why);
 
@@ -252,7 +264,7 @@ void mcp_fs_free(struct mcp_server *s);
  * every root, -MCP_FS_NOT_REGULAR for anything but a regular file.
  * resolved (PATH_MAX) receives the path shown to the user.
  */
-#define MCP_FS_NOT_REGULAR 4095	/* above every errno the kernel returns */
+#define MCP_FS_NOT_REGULAR 4095 /* above every errno the kernel returns */
 int mcp_fs_open(struct mcp_server *s, const char *path, int flags, char *resolved);
 /* strerror() that also knows -MCP_FS_NOT_REGULAR. */
 const char *mcp_fs_strerror(int err);

@@ -33,30 +33,31 @@ extern char **environ;
 #define NR_GROUPS 6
 #define NR_REPORTS 2
 #define GROUP_ROWS 200
-#define LIVE_INTERVAL_NS 1000000000ull	/* the live statistics interval */
-static const char *const group_names[NR_GROUPS] = { "cpu", "llc", "node", "dsq", "process",
-						     "thread" };
+#define LIVE_INTERVAL_NS 1000000000ull /* the live statistics interval */
+static const char *const group_names[NR_GROUPS] = {
+	"cpu", "llc", "node", "dsq", "process", "thread"
+};
 static const char *const report_names[NR_REPORTS] = { "wakeup-graph", "softirq" };
 
 struct live_group {
-	struct scx_buf rows;	/* rendered rows, back to back */
+	struct scx_buf rows; /* rendered rows, back to back */
 	uint32_t off[GROUP_ROWS + 1];
 	unsigned n, total;
 };
 
 struct mcp_live {
 	pid_t child;
-	int fd;			/* read end of the child's stdout */
-	int wake[2];		/* reader thread -> main loop */
+	int fd;	     /* read end of the child's stdout */
+	int wake[2]; /* reader thread -> main loop */
 	pthread_t thr;
 	bool thr_started;
 	pthread_mutex_t mu;
 
 	/* under mu */
 	struct scx_event *ring;
-	unsigned cap, head;	/* head: next slot */
+	unsigned cap, head; /* head: next slot */
 	uint64_t total, lost, seq;
-	uint64_t last_ts, last_arrival;	/* newest event time, and when (boottime) it came */
+	uint64_t last_ts, last_arrival; /* newest event time, and when (boottime) it came */
 	bool ended;
 	char err[256];
 	char producer[48];
@@ -80,8 +81,9 @@ static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
 			const struct scx_agg_group *g);
 static int cmp_busy(const void *a, const void *b);
 
-static const int group_by[NR_GROUPS] = { SCX_AGG_CPU, SCX_AGG_LLC, SCX_AGG_NODE, SCX_AGG_DSQ,
-					  SCX_AGG_TGID, SCX_AGG_PID };
+static const int group_by[NR_GROUPS] = {
+	SCX_AGG_CPU, SCX_AGG_LLC, SCX_AGG_NODE, SCX_AGG_DSQ, SCX_AGG_TGID, SCX_AGG_PID,
+};
 
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
@@ -95,7 +97,7 @@ static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 	l->snap_end = s->end_ns;
 	l->snap_events = s->events;
 	l->snap_lost = s->lost;
-	l->snap_tasks_dropped = s->tasks_dropped;	/* past the engine's task limit */
+	l->snap_tasks_dropped = s->tasks_dropped; /* past the engine's task limit */
 	for (unsigned k = 0; k < NR_GROUPS; k++) {
 		struct live_group *g = &l->grp[k];
 		int by = group_by[k];
@@ -378,9 +380,13 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 		return -r;
 	}
 	{
-		struct scx_agg_opts o = { .interval_ns = LIVE_INTERVAL_NS,
-					  .by = (1u << SCX_AGG_BY__COUNT) - 1, .limit = 200,
-					  .emit = on_snap, .ctx = l };
+		struct scx_agg_opts o = {
+			.interval_ns = LIVE_INTERVAL_NS,
+			.by = (1u << SCX_AGG_BY__COUNT) - 1,
+			.limit = 200,
+			.emit = on_snap,
+			.ctx = l,
+		};
 		struct scx_topo *t = scx_topo__from_sysfs("/sys");
 
 		l->agg = scx_agg__new(t, &o);
@@ -505,7 +511,8 @@ int mcp_live_stream(struct mcp_server *s, struct scx_jw *w)
 	scx_jw_obj_begin(w);
 	if (!l) {
 		scx_jw_kbool(w, "running", false);
-		scx_jw_kstr(w, "hint", "start a capture with control_event_tracking "
+		scx_jw_kstr(w, "hint",
+			    "start a capture with control_event_tracking "
 			    "{\"action\":\"start\"}, then subscribe to this resource");
 		scx_jw_obj_end(w);
 		return 0;
@@ -588,7 +595,8 @@ int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, un
 		k++;
 	if (!l || !l->agg) {
 		scx_jw_kbool(w, "available", false);
-		scx_jw_kstr(w, "hint", "no live capture: run control_event_tracking "
+		scx_jw_kstr(w, "hint",
+			    "no live capture: run control_event_tracking "
 			    "{\"action\":\"start\"} and read again after a second");
 		scx_jw_obj_end(w);
 		return 0;
@@ -612,7 +620,8 @@ int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, un
 		scx_jw_key(w, "rows");
 		scx_jw_arr_begin(w);
 		for (shown = 0; shown < g->n && shown < limit && w->out->len < 40000; shown++)
-			scx_jw_raw(w, g->rows.data + g->off[shown], g->off[shown + 1] - g->off[shown]);
+			scx_jw_raw(w, g->rows.data + g->off[shown],
+				   g->off[shown + 1] - g->off[shown]);
 		scx_jw_arr_end(w);
 		scx_jw_kuint(w, "total_rows", g->total);
 		if (shown < g->total)

@@ -24,8 +24,10 @@ static const struct res fixed[] = {
 	{ "stats://aggregated/cpu", "stats-cpu", "Live per-CPU statistics",
 	  "Per-CPU metrics of the last closed interval of the running capture." },
 	{ "stats://aggregated/llc", "stats-llc", "Live per-LLC statistics", "Per-LLC metrics." },
-	{ "stats://aggregated/node", "stats-node", "Live per-node statistics", "Per-NUMA-node metrics." },
-	{ "stats://aggregated/dsq", "stats-dsq", "Live per-DSQ statistics", "sched_ext DSQ metrics." },
+	{ "stats://aggregated/node", "stats-node", "Live per-node statistics",
+	  "Per-NUMA-node metrics." },
+	{ "stats://aggregated/dsq", "stats-dsq", "Live per-DSQ statistics",
+	  "sched_ext DSQ metrics." },
 	{ "stats://aggregated/process", "stats-process", "Live per-process statistics",
 	  "Busiest processes of the last interval." },
 	{ "stats://aggregated/thread", "stats-thread", "Live per-thread statistics",
@@ -37,7 +39,8 @@ static const struct res fixed[] = {
 };
 
 static const struct res templates[] = {
-	{ "trace://{trace_id}", "trace", "Loaded trace", "Summary of a trace loaded by "
+	{ "trace://{trace_id}", "trace", "Loaded trace",
+	  "Summary of a trace loaded by "
 	  "load_perfetto_trace." },
 	{ "stats://aggregated/{group}", "stats", "Live statistics by group",
 	  "group: cpu, llc, node, dsq, process or thread." },

@@ -98,8 +98,9 @@ int mcp_sys_topology(struct scx_jw *w, bool full, bool offline)
 
 int mcp_sys_cpu(struct scx_jw *w)
 {
-	static const char *const cols[] = { "user", "nice", "system", "idle", "iowait", "irq",
-					    "softirq", "steal" };
+	static const char *const cols[] = {
+		"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
+	};
 	FILE *f = fopen("/proc/stat", "re");
 	char line[512];
 	long hz = sysconf(_SC_CLK_TCK);
@@ -148,8 +149,10 @@ int mcp_sys_cpu(struct scx_jw *w)
 
 int mcp_sys_memory(struct scx_jw *w)
 {
-	static const char *const keys[] = { "MemTotal", "MemFree", "MemAvailable", "Buffers",
-					    "Cached", "SwapTotal", "SwapFree", "Dirty", "Slab" };
+	static const char *const keys[] = {
+		"MemTotal",  "MemFree",	 "MemAvailable", "Buffers", "Cached",
+		"SwapTotal", "SwapFree", "Dirty",	 "Slab",
+	};
 	FILE *f = fopen("/proc/meminfo", "re");
 	char line[256];
 
@@ -182,7 +185,8 @@ int mcp_sys_bpf_programs(struct scx_jw *w, unsigned limit)
 	scx_jw_obj_begin(w);
 	scx_jw_kbool(w, "stats_enabled", !strcmp(en, "1"));
 	if (strcmp(en, "1"))
-		scx_jw_kstr(w, "note", "run_time_ns and run_cnt stay 0 unless "
+		scx_jw_kstr(w, "note",
+			    "run_time_ns and run_cnt stay 0 unless "
 			    "kernel.bpf_stats_enabled=1");
 	scx_jw_key(w, "programs");
 	scx_jw_arr_begin(w);

@@ -14,9 +14,12 @@
 #include "mcp/mcp_tools.h"
 #include "mcp/mcp_tools_flight.h"
 
-#define TRACE_ID "\"trace_id\":{\"type\":\"string\",\"description\":\"id given by load_perfetto_trace\"}"
-#define LIMIT(d, max) "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":" #max ",\"default\":" #d "}"
-#define TRANGE "\"start_time_ns\":{\"type\":\"integer\",\"minimum\":0},\"end_time_ns\":{\"type\":\"integer\",\"minimum\":0}"
+#define TRACE_ID \
+	"\"trace_id\":{\"type\":\"string\",\"description\":\"id given by load_perfetto_trace\"}"
+#define LIMIT(d, max) \
+	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":" #max ",\"default\":" #d "}"
+#define TRANGE \
+	"\"start_time_ns\":{\"type\":\"integer\",\"minimum\":0},\"end_time_ns\":{\"type\":\"integer\",\"minimum\":0}"
 #define OBJ(props, req) "{\"type\":\"object\",\"properties\":{" props "}" req "}"
 #define REQ(...) ",\"required\":[" __VA_ARGS__ "]"
 #define NOARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
@@ -32,70 +35,162 @@
 #define B "boolean"
 #define O "object"
 #define A "array"
+/* a braced list in a macro: clang-format takes its braces for a block */
+/* clang-format off */
 #define TRACE_OUT { "trace_id", S }, { "truncated", O }, { "note", S }
+/* clang-format on */
 static const struct mcp_out out_load[] = {
-	TRACE_OUT, { "resource", S }, { "path", S }, { "format", S }, { "producer", S },
-	{ "events", N }, { "duration_ns", N }, { "cpus", N }, { "tasks", N },
-	{ "memory_bytes", N }, { "load_ms", N }, { "warning", S }, { "next", S }, { NULL } };
+	TRACE_OUT,
+	{ "resource", S },
+	{ "path", S },
+	{ "format", S },
+	{ "producer", S },
+	{ "events", N },
+	{ "duration_ns", N },
+	{ "cpus", N },
+	{ "tasks", N },
+	{ "memory_bytes", N },
+	{ "load_ms", N },
+	{ "warning", S },
+	{ "next", S },
+	{ NULL },
+};
 static const struct mcp_out out_list[] = {
-	{ "traces", A }, { "memory_bytes", N }, { "memory_cap_bytes", N }, { NULL } };
+	{ "traces", A },
+	{ "memory_bytes", N },
+	{ "memory_cap_bytes", N },
+	{ NULL },
+};
 static const struct mcp_out out_unload[] = { { "unloaded", S }, { "freed_bytes", N }, { NULL } };
 static const struct mcp_out out_summary[] = {
-	TRACE_OUT, { "path", S }, { "format", S }, { "producer", S }, { "hostname", S },
-	{ "kernel", S }, { "events", N }, { "first_ts_ns", N }, { "last_ts_ns", N },
-	{ "duration_ns", N }, { "cpus", N }, { "tasks", N }, { "lost_events", N },
-	{ "skipped_records", N }, { "out_of_order_events", N }, { "events_by_type", O },
-	{ "switches_per_sec", N }, { "wakeups_per_sec", N }, { "has_topology", B },
-	{ "memory_bytes", N }, { "load_ms", N }, { NULL } };
+	TRACE_OUT,
+	{ "path", S },
+	{ "format", S },
+	{ "producer", S },
+	{ "hostname", S },
+	{ "kernel", S },
+	{ "events", N },
+	{ "first_ts_ns", N },
+	{ "last_ts_ns", N },
+	{ "duration_ns", N },
+	{ "cpus", N },
+	{ "tasks", N },
+	{ "lost_events", N },
+	{ "skipped_records", N },
+	{ "out_of_order_events", N },
+	{ "events_by_type", O },
+	{ "switches_per_sec", N },
+	{ "wakeups_per_sec", N },
+	{ "has_topology", B },
+	{ "memory_bytes", N },
+	{ "load_ms", N },
+	{ NULL },
+};
 static const struct mcp_out out_query[] = {
-	TRACE_OUT, { "events", A }, { "matched", N }, { "offset", N }, { "returned", N },
-	{ "next_offset", N }, { "function", S }, { "field", S }, { "groups", A },
-	{ "distinct", N }, { "count", N }, { "avg", N }, { "min", N }, { "max", N },
-	{ "value", N }, { NULL } };
+	TRACE_OUT,	   { "events", A },	 { "matched", N },  { "offset", N },
+	{ "returned", N }, { "next_offset", N }, { "function", S }, { "field", S },
+	{ "groups", A },   { "distinct", N },	 { "count", N },    { "avg", N },
+	{ "min", N },	   { "max", N },	 { "value", N },    { NULL }
+};
 static const struct mcp_out out_analysis[] = {
-	TRACE_OUT, { "analysis", S }, { "report", O }, { "method", S }, { "category", S },
-	{ NULL } };
+	TRACE_OUT, { "analysis", S }, { "report", O }, { "method", S }, { "category", S }, { NULL },
+};
 static const struct mcp_out out_discover[] = {
-	{ "analyses", A }, { "scxtop_aliases", O }, { NULL } };
+	{ "analyses", A },
+	{ "scxtop_aliases", O },
+	{ NULL },
+};
 static const struct mcp_out out_run_all[] = {
-	TRACE_OUT, { "rows_per_table", N }, { "reports", O }, { NULL } };
+	TRACE_OUT,
+	{ "rows_per_table", N },
+	{ "reports", O },
+	{ NULL },
+};
 static const struct mcp_out out_ptimeline[] = {
-	TRACE_OUT, { "pid", N }, { "tgid", N }, { "comm", S }, { "timeline", A },
-	{ "summary", O }, { NULL } };
+	TRACE_OUT,	   { "pid", N },     { "tgid", N }, { "comm", S },
+	{ "timeline", A }, { "summary", O }, { NULL },
+};
 static const struct mcp_out out_ctimeline[] = {
-	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { NULL } };
+	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { NULL },
+};
 static const struct mcp_out out_correlate[] = {
-	TRACE_OUT, { "pid", N }, { "wakeup_event", S }, { "summary", O }, { "slowest", A },
-	{ NULL } };
+	TRACE_OUT, { "pid", N }, { "wakeup_event", S }, { "summary", O }, { "slowest", A }, { NULL }
+};
 static const struct mcp_out out_compare[] = {
-	{ "trace_a", S }, { "trace_b", S }, { "verdict", S }, { "regressions", N },
-	{ "improvements", N }, { "report", O }, { NULL } };
+	{ "trace_a", S },      { "trace_b", S }, { "verdict", S }, { "regressions", N },
+	{ "improvements", N }, { "report", O },	 { NULL }
+};
 static const struct mcp_out out_export[] = {
-	TRACE_OUT, { "output_path", S }, { "bytes", N }, { "analyses", N }, { NULL } };
+	TRACE_OUT, { "output_path", S }, { "bytes", N }, { "analyses", N }, { NULL },
+};
 /* live tools: without a capture or a profile they say so (available, hint) */
+/* a braced list in a macro: clang-format takes its braces for a block */
+/* clang-format off */
 #define LIVE_OUT { "available", B }, { "hint", S }, { "note", S }
+/* clang-format on */
 static const struct mcp_out out_stats[] = {
-	LIVE_OUT, { "group", S }, { "interval_seq", N }, { "start_ns", N }, { "end_ns", N },
-	{ "events", N }, { "lost", N }, { "tasks_dropped", N }, { "total_rows", N }, { "omitted_rows", N },
-	{ "rows", A }, { "running", B }, { "capture", S }, { "producer", S },
-	{ "events_total", N }, { "lost_events", N }, { "running_ms", N },
-	{ "sched_ext_supported", B }, { "active", B }, { "name", S }, { "class", S },
-	{ "ops", S }, { "state", S }, { "cpu", O }, { "memory", O }, { NULL } };
+	LIVE_OUT,
+	{ "group", S },
+	{ "interval_seq", N },
+	{ "start_ns", N },
+	{ "end_ns", N },
+	{ "events", N },
+	{ "lost", N },
+	{ "tasks_dropped", N },
+	{ "total_rows", N },
+	{ "omitted_rows", N },
+	{ "rows", A },
+	{ "running", B },
+	{ "capture", S },
+	{ "producer", S },
+	{ "events_total", N },
+	{ "lost_events", N },
+	{ "running_ms", N },
+	{ "sched_ext_supported", B },
+	{ "active", B },
+	{ "name", S },
+	{ "class", S },
+	{ "ops", S },
+	{ "state", S },
+	{ "cpu", O },
+	{ "memory", O },
+	{ NULL },
+};
 static const struct mcp_out out_topology[] = {
-	{ "nr_cpus", N }, { "nr_online", N }, { "nr_cores", N }, { "nr_llcs", N },
-	{ "nr_nodes", N }, { "cpus", A }, { "error", S }, { NULL } };
+	{ "nr_cpus", N },  { "nr_online", N }, { "nr_cores", N }, { "nr_llcs", N },
+	{ "nr_nodes", N }, { "cpus", A },      { "error", S },	  { NULL },
+};
 static const struct mcp_out out_tracking[] = {
-	{ "action", S }, { "running", B }, { "capture", S }, { "producer", S },
+	{ "action", S },       { "running", B },     { "capture", S },	  { "producer", S },
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N }, { "exit_status", N },
-	{ "error", S }, { "note", S }, { "next", S }, { NULL } };
+	{ "error", S },	       { "note", S },	     { "next", S },	  { NULL }
+};
 static const struct mcp_out out_live_report[] = {
-	LIVE_OUT, { "report", O }, { "mode", S }, { NULL } };
+	LIVE_OUT,
+	{ "report", O },
+	{ "mode", S },
+	{ NULL },
+};
 static const struct mcp_out out_profile[] = {
-	LIVE_OUT, { "action", S }, { "running", B }, { "event", S }, { "freq_hz", N },
-	{ "cpu", N }, { "pid", N }, { "samples", N }, { "dropped_samples", N },
-	{ "distinct_stacks", N }, { "duration_ms", N }, { "samples_in_untracked_stacks", N },
-	{ "kernel_symbols", N }, { "symbols", A }, { "distinct_symbols", N }, { "stacks", A },
-	{ "stacks_omitted", N }, { NULL } };
+	LIVE_OUT,
+	{ "action", S },
+	{ "running", B },
+	{ "event", S },
+	{ "freq_hz", N },
+	{ "cpu", N },
+	{ "pid", N },
+	{ "samples", N },
+	{ "dropped_samples", N },
+	{ "distinct_stacks", N },
+	{ "duration_ms", N },
+	{ "samples_in_untracked_stacks", N },
+	{ "kernel_symbols", N },
+	{ "symbols", A },
+	{ "distinct_symbols", N },
+	{ "stacks", A },
+	{ "stacks_omitted", N },
+	{ NULL },
+};
 #undef S
 #undef N
 #undef B
@@ -110,10 +205,12 @@ const struct mcp_tool mcp_tools[] = {
 	  "The file must be under a directory scx-mcp was started with.",
 	  OBJ("\"file_path\":{\"type\":\"string\"},\"trace_id\":{\"type\":\"string\","
 	      "\"pattern\":\"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$\",\"description\":"
-	      "\"default: the file name without extensions\"}", REQ("\"file_path\"")),
+	      "\"default: the file name without extensions\"}",
+	      REQ("\"file_path\"")),
 	  0, mcp_t_load, .out = out_load },
-	{ "list_traces", "List loaded traces", "Loaded traces with event counts, time span and memory.",
-	  NOARGS, MCP_T_RO, mcp_t_list, .out = out_list },
+	{ "list_traces", "List loaded traces",
+	  "Loaded traces with event counts, time span and memory.", NOARGS, MCP_T_RO, mcp_t_list,
+	  .out = out_list },
 	{ "unload_trace", "Unload a trace", "Free a loaded trace and its memory.",
 	  OBJ(TRACE_ID, REQ("\"trace_id\"")), 0, mcp_t_unload, .out = out_unload },
 	{ "get_trace_summary", "Trace summary",
@@ -122,24 +219,30 @@ const struct mcp_tool mcp_tools[] = {
 	{ "query_trace_events", "Query trace events",
 	  "Events of a loaded trace filtered by type, time, CPU, pid and field conditions, with "
 	  "limit/offset paging or an aggregation (count, count_by, avg, min, max, group_by).",
-	  OBJ(TRACE_ID ",\"event_type\":{\"type\":\"string\",\"description\":\"sched_switch, "
-	      "sched_waking, sched_wakeup, sched_migrate_task, softirq_entry, ... or all\"},"
-	      TRANGE ",\"cpu\":{\"type\":\"integer\"},\"pid\":{\"type\":\"integer\",\"description\":"
+	  OBJ(TRACE_ID
+	      ",\"event_type\":{\"type\":\"string\",\"description\":\"sched_switch, "
+	      "sched_waking, sched_wakeup, sched_migrate_task, softirq_entry, ... or all\"}," TRANGE
+	      ",\"cpu\":{\"type\":\"integer\"},\"pid\":{\"type\":\"integer\",\"description\":"
 	      "\"any pid field of the event\"},\"field_filters\":{\"type\":\"array\",\"items\":"
 	      "{\"type\":\"object\",\"properties\":{\"field\":{\"type\":\"string\"},\"operator\":"
 	      "{\"type\":\"string\",\"enum\":[\"equal\",\"not_equal\",\"greater_than\",\"less_than\","
 	      "\"greater_or_equal\",\"less_or_equal\",\"contains\"]},\"value\":{}},\"required\":"
-	      "[\"field\",\"operator\",\"value\"]}}," LIMIT(100, 10000) ",\"offset\":{\"type\":"
-	      "\"integer\",\"minimum\":0},\"aggregation\":{\"type\":\"object\",\"properties\":"
-	      "{\"function\":{\"type\":\"string\",\"enum\":[\"count\",\"count_by\",\"avg\",\"min\","
-	      "\"max\",\"group_by\"]},\"field\":{\"type\":\"string\"}},\"required\":[\"function\"]}",
+	      "[\"field\",\"operator\",\"value\"]}}," LIMIT(
+		      100,
+		      10000) ",\"offset\":{\"type\":"
+			     "\"integer\",\"minimum\":0},\"aggregation\":{\"type\":\"object\",\"properties\":"
+			     "{\"function\":{\"type\":\"string\",\"enum\":[\"count\",\"count_by\",\"avg\",\"min\","
+			     "\"max\",\"group_by\"]},\"field\":{\"type\":\"string\"}},\"required\":[\"function\"]}",
 	      REQ("\"trace_id\"")),
 	  MCP_T_RO, mcp_t_query, .out = out_query },
 	{ "query_trace", "Query trace events (alias)", "Same as query_trace_events (scxtop name).",
-	  OBJ(TRACE_ID ",\"event_type\":{\"type\":\"string\"}," TRANGE ",\"cpu\":{\"type\":"
-	      "\"integer\"},\"pid\":{\"type\":\"integer\"},\"field_filters\":{\"type\":\"array\"},"
-	      LIMIT(100, 10000) ",\"offset\":{\"type\":\"integer\",\"minimum\":0},\"aggregation\":"
-	      "{\"type\":\"object\"}", REQ("\"trace_id\"")),
+	  OBJ(TRACE_ID
+	      ",\"event_type\":{\"type\":\"string\"}," TRANGE ",\"cpu\":{\"type\":"
+	      "\"integer\"},\"pid\":{\"type\":\"integer\"},\"field_filters\":{\"type\":\"array\"}," LIMIT(
+		      100,
+		      10000) ",\"offset\":{\"type\":\"integer\",\"minimum\":0},\"aggregation\":"
+			     "{\"type\":\"object\"}",
+	      REQ("\"trace_id\"")),
 	  MCP_T_RO, mcp_t_query, .out = out_query },
 	{ "analyze_trace_scheduling", "Scheduling analysis of a trace", NULL,
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
@@ -149,17 +252,20 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover, .out = out_discover },
 	{ "run_all_analyzers", "Run every analysis",
 	  "Every analysis on a loaded trace, the top rows of each, bounded to fit a tool result.",
-	  OBJ(TRACE_ID "," LIMIT(5, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_run_all, .out = out_run_all },
+	  OBJ(TRACE_ID "," LIMIT(5, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_run_all,
+	  .out = out_run_all },
 	{ "find_scheduling_bottlenecks", "Find bottlenecks",
 	  "Rule-based bottlenecks of a loaded trace (context-switch rate, wakeup latency, "
 	  "migrations, runqueue depth...), worst first.",
-	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks, .out = out_analysis },
+	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks,
+	  .out = out_analysis },
 	{ "detect_outliers", "Detect outliers",
 	  "Tasks and CPUs whose latency, runtime or utilization is an outlier (IQR, MAD, "
 	  "StdDev or Percentile method).  category latency and runtime rank tasks (wakeup "
 	  "latency, run-queue delay; runtime, switches); cpu ranks CPUs (utilization, switches "
 	  "per second, p99 wakeup latency and run-queue delay, softirq share); all both.",
-	  OBJ(TRACE_ID ",\"method\":{\"type\":\"string\",\"enum\":[\"IQR\",\"MAD\",\"StdDev\","
+	  OBJ(TRACE_ID
+	      ",\"method\":{\"type\":\"string\",\"enum\":[\"IQR\",\"MAD\",\"StdDev\","
 	      "\"Percentile\"],\"default\":\"IQR\"},\"category\":{\"type\":\"string\",\"enum\":"
 	      "[\"latency\",\"runtime\",\"cpu\",\"all\"],\"default\":\"all\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\"")),
@@ -171,7 +277,8 @@ const struct mcp_tool mcp_tools[] = {
 	      REQ("\"trace_id\",\"pid\"")),
 	  MCP_T_RO, mcp_t_ptimeline, .out = out_ptimeline },
 	{ "get_cpu_timeline", "CPU timeline", "What ran on one CPU, slice by slice.",
-	  OBJ(TRACE_ID ",\"cpu\":{\"type\":\"integer\",\"minimum\":0}," TRANGE "," LIMIT(200, 10000),
+	  OBJ(TRACE_ID ",\"cpu\":{\"type\":\"integer\",\"minimum\":0}," TRANGE
+		       "," LIMIT(200, 10000),
 	      REQ("\"trace_id\",\"cpu\"")),
 	  MCP_T_RO, mcp_t_ctimeline, .out = out_ctimeline },
 	{ "correlate_wakeup_to_schedule", "Wakeup to schedule",
@@ -187,24 +294,31 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ("\"trace_a\":{\"type\":\"string\"},\"trace_b\":{\"type\":\"string\"},"
 	      "\"min_change_pct\":{\"type\":\"integer\",\"minimum\":1,\"default\":5},"
 	      "\"alpha_ppm\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":999999,"
-	      "\"default\":10000,\"description\":\"p-value threshold in millionths\"},"
-	      LIMIT(20, 1000), REQ("\"trace_a\",\"trace_b\"")),
+	      "\"default\":10000,\"description\":\"p-value threshold in millionths\"}," LIMIT(20,
+											      1000),
+	      REQ("\"trace_a\",\"trace_b\"")),
 	  MCP_T_RO, mcp_t_compare, .out = out_compare },
 	{ "export_trace_analysis", "Export analyses",
 	  "Write analyses of a loaded trace as JSON to a new file under an allowed directory; "
 	  "an existing file is replaced only with overwrite true (and never one with other "
 	  "hard links).",
-	  OBJ(TRACE_ID ",\"output_path\":{\"type\":\"string\"},\"analysis_types\":{\"type\":"
+	  OBJ(TRACE_ID
+	      ",\"output_path\":{\"type\":\"string\"},\"analysis_types\":{\"type\":"
 	      "\"array\",\"items\":{\"type\":\"string\"},\"description\":\"default: all\"},"
 	      "\"overwrite\":{\"type\":\"boolean\",\"default\":false,\"description\":"
 	      "\"replace output_path if it exists\"}",
 	      REQ("\"trace_id\",\"output_path\"")),
 	  MCP_T_WRITES | MCP_T_DESTRUCTIVE, mcp_t_export, .out = out_export },
-	/* scxtop's one-analysis tools, kept so prompts written for it still work */
+/* scxtop's one-analysis tools, kept so prompts written for it still work */
 #define ALIAS(tool, rep) \
-	{ tool, "Analysis: " rep, "scxtop name for analyze_trace_scheduling with analysis_type " \
-	  rep ".", OBJ(TRACE_ID "," LIMIT(20, 1000), REQ("\"trace_id\"")), MCP_T_RO, \
-	  mcp_t_analyze, rep, out_analysis }
+	{ tool, \
+	  "Analysis: " rep, \
+	  "scxtop name for analyze_trace_scheduling with analysis_type " rep ".", \
+	  OBJ(TRACE_ID "," LIMIT(20, 1000), REQ("\"trace_id\"")), \
+	  MCP_T_RO, \
+	  mcp_t_analyze, \
+	  rep, \
+	  out_analysis }
 	ALIAS("analyze_cpu_utilization", "cpu-utilization"),
 	ALIAS("analyze_process_runtime", "process-runtime"),
 	ALIAS("analyze_wakeup_latency", "wakeup-latency"),
@@ -234,7 +348,8 @@ const struct mcp_tool mcp_tools[] = {
 	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats, .out = out_stats },
 	{ "get_topology", "CPU topology", "CPUs, cores, LLCs and NUMA nodes of this machine.",
 	  OBJ("\"include_offline\":{\"type\":\"boolean\",\"default\":false},\"detail_level\":"
-	      "{\"type\":\"string\",\"enum\":[\"summary\",\"full\"],\"default\":\"summary\"}", ""),
+	      "{\"type\":\"string\",\"enum\":[\"summary\",\"full\"],\"default\":\"summary\"}",
+	      ""),
 	  MCP_T_RO | MCP_T_LIVE, mcp_t_topology, .out = out_topology },
 	{ "control_event_tracking", "Start/stop live capture",
 	  "Start (enable), stop (disable) or query (status) live capture by an scx-events child; "
@@ -244,7 +359,8 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"start\",\"stop\"]},\"events\":{\"type\":\"string\",\"description\":\"scx-events "
 	      "-e list, e.g. switch,wakeup\"},\"pid\":{\"type\":\"integer\"},\"tgid\":{\"type\":"
 	      "\"integer\"},\"cpus\":{\"type\":\"string\",\"description\":\"cpu list, e.g. 0-3\"},"
-	      "\"comm\":{\"type\":\"string\"}", REQ("\"action\"")),
+	      "\"comm\":{\"type\":\"string\"}",
+	      REQ("\"action\"")),
 	  MCP_T_LIVE, mcp_t_tracking, .out = out_tracking },
 	MCP_TOOL_FLIGHT,
 	{ "analyze_waker_wakee", "Waker/wakee pairs",
@@ -254,12 +370,14 @@ const struct mcp_tool mcp_tools[] = {
 	  "task.",
 	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"critical\",\"frequency\",\"latency\","
 	      "\"bidirectional\",\"for_pid\",\"summary\"],\"default\":\"critical\"},\"pid\":"
-	      "{\"type\":\"integer\"}," LIMIT(20, 1000), ""),
+	      "{\"type\":\"integer\"}," LIMIT(20, 1000),
+	      ""),
 	  MCP_T_RO | MCP_T_LIVE, mcp_t_waker_wakee, .out = out_live_report },
 	{ "analyze_softirq", "Softirq time", "Softirq counts and time in the live capture.",
 	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"summary\",\"by_type\",\"by_cpu\"],"
 	      "\"default\":\"summary\"},\"softirq_nr\":{\"type\":\"integer\",\"minimum\":0,"
-	      "\"maximum\":9}," LIMIT(20, 100), ""),
+	      "\"maximum\":9}," LIMIT(20, 100),
+	      ""),
 	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq, .out = out_live_report },
 	{ "start_perf_profiling", "Start CPU profiling",
 	  "Sample stacks (kernel and user) with a BPF perf_event program; cpu-clock when the "
@@ -269,7 +387,8 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"integer\",\"minimum\":1,\"maximum\":10000,\"default\":99},\"cpu\":{\"type\":"
 	      "\"integer\",\"default\":-1},\"pid\":{\"type\":\"integer\",\"default\":-1},"
 	      "\"max_samples\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000},"
-	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"default\":0}", ""),
+	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"default\":0}",
+	      ""),
 	  MCP_T_LIVE, mcp_t_prof_start, .out = out_profile },
 	{ "stop_perf_profiling", "Stop CPU profiling", "Stop sampling; results stay available.",
 	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop, .out = out_profile },
@@ -319,7 +438,7 @@ static bool type_is(const struct scx_json_doc *d, int t, const char *type)
 		return k->type == JSMN_ARRAY;
 	case 'b':
 		return k->type == JSMN_PRIMITIVE && (c == 't' || c == 'f');
-	default:	/* number */
+	default: /* number */
 		return k->type == JSMN_PRIMITIVE && (c == '-' || (c >= '0' && c <= '9'));
 	}
 }
@@ -423,7 +542,8 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 	c.tool = t;
 	if (args >= 0 && !scx_json_is_null(d, args)) {
 		if (d->tok[args].type != JSMN_OBJECT)
-			return mcp_error(s, MCP_INVALID_PARAMS, "params.arguments must be an object");
+			return mcp_error(s, MCP_INVALID_PARAMS,
+					 "params.arguments must be an object");
 		c.args = args;
 	}
 	if ((t->flags & MCP_T_LIVE) && s->o.no_live && strcmp(t->name, "get_topology") &&
@@ -473,7 +593,7 @@ int mcp_fail(struct mcp_call *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->failed)	/* keep the first, most specific message */
+	if (c->failed) /* keep the first, most specific message */
 		return -1;
 	va_start(ap, fmt);
 	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);

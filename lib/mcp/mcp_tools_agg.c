@@ -22,11 +22,16 @@
 
 /* scxtop's analysis names -> scx-agg report names */
 static const char *const aliases[][2] = {
-	{ "migration_patterns", "migrations" },	{ "llc_locality", "migrations" },
-	{ "dsq_summary", "dsq" },		{ "dsq_latency", "dsq" },
-	{ "wakeup_chains", "wakeup-graph" },	{ "waker_wakee", "wakeup-graph" },
-	{ "irq_analysis", "softirq" },		{ "ipi_analysis", "ipi" },
-	{ "power_state", "cpu-idle" },		{ "cpu_util", "cpu-utilization" },
+	{ "migration_patterns", "migrations" },
+	{ "llc_locality", "migrations" },
+	{ "dsq_summary", "dsq" },
+	{ "dsq_latency", "dsq" },
+	{ "wakeup_chains", "wakeup-graph" },
+	{ "waker_wakee", "wakeup-graph" },
+	{ "irq_analysis", "softirq" },
+	{ "ipi_analysis", "ipi" },
+	{ "power_state", "cpu-idle" },
+	{ "cpu_util", "cpu-utilization" },
 };
 
 static const char *report_name(const char *in, char *buf, size_t size)
@@ -89,8 +94,8 @@ static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name,
 
 	if (!a)
 		return -1;
-	r = render(a, name, limit, c->cap > c->out.len + 256 ? c->cap - c->out.len - 256 : 256,
-		   &b, &used);
+	r = render(a, name, limit, c->cap > c->out.len + 256 ? c->cap - c->out.len - 256 : 256, &b,
+		   &used);
 	if (r) {
 		scx_buf_free(&b);
 		return mcp_fail(c, "analysis %s failed: %s", name, strerror(-r));
@@ -101,7 +106,8 @@ static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name,
 	scx_jw_key(&c->w, "report");
 	scx_jw_raw(&c->w, b.data, b.len);
 	if (used < limit)
-		mcp_note_cut(c, used, limit - used, "rows per table reduced to fit the result size cap");
+		mcp_note_cut(c, used, limit - used,
+			     "rows per table reduced to fit the result size cap");
 	scx_jw_obj_end(&c->w);
 	scx_buf_free(&b);
 	return 0;
@@ -131,13 +137,14 @@ int mcp_t_analyze(struct mcp_call *c)
 		return one_report(c, t, c->tool->report, limit);
 	}
 	if (!t || mcp_arg_required(c, "analysis_type") ||
-	    mcp_arg_str(c, "analysis_type", type, sizeof(type)) < 0 || get_limit(c, 20, 1000, &limit))
+	    mcp_arg_str(c, "analysis_type", type, sizeof(type)) < 0 ||
+	    get_limit(c, 20, 1000, &limit))
 		return -1;
 	name = report_name(type, buf, sizeof(buf));
 	if (!name) {
 		for (unsigned i = 0; scx_agg_reports[i].name; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-				 scx_agg_reports[i].name);
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", scx_agg_reports[i].name);
 		return mcp_fail(c, "unknown analysis_type '%s'; one of: %s", type, list);
 	}
 	return one_report(c, t, name, limit);
@@ -172,10 +179,14 @@ static bool in_category(const char *metric, int cat)
 	bool lat = strstr(metric, "lat") || strstr(metric, "delay");
 
 	switch (cat) {
-	case 0: return !cpu && lat;
-	case 1: return !cpu && !lat && (strstr(metric, "runtime") || strstr(metric, "switch") ||
-					strstr(metric, "busy"));
-	case 2: return cpu;
+	case 0:
+		return !cpu && lat;
+	case 1:
+		return !cpu && !lat &&
+		       (strstr(metric, "runtime") || strstr(metric, "switch") ||
+			strstr(metric, "busy"));
+	case 2:
+		return cpu;
 	}
 	return true;
 }
@@ -194,7 +205,8 @@ int mcp_t_outliers(struct mcp_call *c)
 	unsigned limit, nt = 0, saved[16];
 	int m, k, r;
 
-	if (!t || get_limit(c, 20, 1000, &limit) || (m = mcp_arg_enum(c, "method", methods, 0)) < 0 ||
+	if (!t || get_limit(c, 20, 1000, &limit) ||
+	    (m = mcp_arg_enum(c, "method", methods, 0)) < 0 ||
 	    (k = mcp_arg_enum(c, "category", cats, 3)) < 0 || !(a = mcp_trace_agg(c, t)))
 		return -1;
 	r = scx_agg__report(a, "outliers", &list);
@@ -238,18 +250,20 @@ int mcp_t_outliers(struct mcp_call *c)
 		b.len--;
 	nt = 0;
 	for (struct scx_table *tb = list; tb && nt < 16; tb = tb->next, nt++)
-		tb->nrows = saved[nt];	/* so every cell is freed */
+		tb->nrows = saved[nt]; /* so every cell is freed */
 	scx_table_free(list);
 	if (b.len > c->cap) {
 		scx_buf_free(&b);
-		return mcp_fail(c, "the outlier report does not fit the result size cap; lower limit");
+		return mcp_fail(c,
+				"the outlier report does not fit the result size cap; lower limit");
 	}
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", t->id);
 	scx_jw_kstr(&c->w, "method", methods[m]);
 	scx_jw_kstr(&c->w, "category", cats[k]);
 	if ((k == 2 || k == 3) && snap && snap->nr_cpus < 4)
-		scx_jw_kstr(&c->w, "note", "fewer than 4 cpus in the trace: too few to call one "
+		scx_jw_kstr(&c->w, "note",
+			    "fewer than 4 cpus in the trace: too few to call one "
 			    "an outlier, so no cpu is ranked");
 	scx_jw_key(&c->w, "report");
 	scx_jw_raw(&c->w, b.data, b.len);
@@ -316,7 +330,8 @@ int mcp_t_run_all(struct mcp_call *c)
 	}
 	scx_jw_obj_end(&c->w);
 	if (done < n)
-		mcp_note_cut(c, done, n - done, "result size cap; run analyze_trace_scheduling for "
+		mcp_note_cut(c, done, n - done,
+			     "result size cap; run analyze_trace_scheduling for "
 			     "the reports left out");
 	scx_jw_obj_end(&c->w);
 	scx_buf_free(&b);
@@ -360,11 +375,14 @@ int mcp_t_export(struct mcp_call *c)
 
 			if (e < 0)
 				break;
-			if (!scx_json_is_str(d, e) || scx_json_str(d, e, in, sizeof(in)) >= (int)sizeof(in) ||
+			if (!scx_json_is_str(d, e) ||
+			    scx_json_str(d, e, in, sizeof(in)) >= (int)sizeof(in) ||
 			    !(name = report_name(in, buf, sizeof(buf)))) {
 				scx_buf_free(&out);
-				return mcp_fail(c, "analysis_types[%d] is not a known analysis "
-						"(see discover_analyzers)", i);
+				return mcp_fail(c,
+						"analysis_types[%d] is not a known analysis "
+						"(see discover_analyzers)",
+						i);
 			}
 		} else if (!(name = scx_agg_reports[i].name)) {
 			break;
@@ -388,14 +406,17 @@ int mcp_t_export(struct mcp_call *c)
 	fd = mcp_fs_open(c->s, path, O_WRONLY | O_CREAT | (overwrite ? 0 : O_EXCL), resolved);
 	if (fd == -EACCES) {
 		scx_buf_free(&out);
-		return mcp_fail(c, "'%s' is outside the directories scx-mcp may write (%s); start "
-				"scx-mcp with --root DIR to allow another one", path,
-				c->s->roots[0].path);
+		return mcp_fail(c,
+				"'%s' is outside the directories scx-mcp may write (%s); start "
+				"scx-mcp with --root DIR to allow another one",
+				path, c->s->roots[0].path);
 	}
 	if (fd == -EEXIST) {
 		scx_buf_free(&out);
-		return mcp_fail(c, "'%s' exists; export_trace_analysis creates new files only, "
-				"unless overwrite is true", path);
+		return mcp_fail(c,
+				"'%s' exists; export_trace_analysis creates new files only, "
+				"unless overwrite is true",
+				path);
 	}
 	if (fd < 0) {
 		scx_buf_free(&out);
@@ -404,9 +425,10 @@ int mcp_t_export(struct mcp_call *c)
 	if (overwrite && (fstat(fd, &st) || st.st_nlink > 1)) {
 		close(fd);
 		scx_buf_free(&out);
-		return mcp_fail(c, "will not overwrite '%s': it has %lu hard links, and another "
-				"name may lie outside the allowed directories", path,
-				(unsigned long)st.st_nlink);
+		return mcp_fail(c,
+				"will not overwrite '%s': it has %lu hard links, and another "
+				"name may lie outside the allowed directories",
+				path, (unsigned long)st.st_nlink);
 	}
 	r = overwrite && ftruncate(fd, 0) ? -errno : 0;
 	if (!r)
@@ -426,7 +448,6 @@ int mcp_t_export(struct mcp_call *c)
 	scx_buf_free(&out);
 	return 0;
 }
-
 
 /* A loaded trace named by argument key, or NULL with c failed. */
 static struct mcp_trace *trace_arg(struct mcp_call *c, const char *key)

@@ -12,7 +12,10 @@
 #include "mcp/mcp_tools_flight.h"
 
 const struct mcp_out mcp_out_flight[] = {
-	{ "signalled", "array" }, { "recorders", "number" }, { "note", "string" }, { NULL }
+	{ "signalled", "array" },
+	{ "recorders", "number" },
+	{ "note", "string" },
+	{ NULL },
 };
 
 #define MAX_RECORDERS 64
@@ -86,7 +89,8 @@ int mcp_t_flight(struct mcp_call *c)
 		while ((d = readdir(proc)) && nr < MAX_RECORDERS) {
 			int pid = atoi(d->d_name);
 
-			if (pid > 0 && pid != getpid() && is_recorder(pid, dirs[nr], sizeof(dirs[0])))
+			if (pid > 0 && pid != getpid() &&
+			    is_recorder(pid, dirs[nr], sizeof(dirs[0])))
 				pids[nr++] = pid;
 		}
 		closedir(proc);
@@ -105,9 +109,11 @@ int mcp_t_flight(struct mcp_call *c)
 	}
 	scx_jw_arr_end(&c->w);
 	scx_jw_kint(&c->w, "recorders", nr);
-	scx_jw_kstr(&c->w, "note", sent ? "each writes flight-NNN-mcp.* in its windows_dir within "
-			"about 100 ms" : "no scx-events --flight is running (or it could not "
-			"be signalled)");
+	scx_jw_kstr(&c->w, "note",
+		    sent ? "each writes flight-NNN-mcp.* in its windows_dir within "
+			   "about 100 ms" :
+			   "no scx-events --flight is running (or it could not "
+			   "be signalled)");
 	scx_jw_obj_end(&c->w);
 	return 0;
 }

@@ -12,13 +12,16 @@
 int mcp_t_flight(struct mcp_call *c);
 extern const struct mcp_out mcp_out_flight[];
 
-#define MCP_TOOL_FLIGHT                                                                          \
-	{ "flight_trigger", "Write a flight-recorder window",                                    \
-	  "Ask running scx-events --flight recorders (all of them, or the one with this pid) "    \
-	  "to write the events they hold to a new window file now, as they do when the "         \
-	  "sched_ext scheduler exits; load it with load_perfetto_trace.",                        \
-	  "{\"type\":\"object\",\"properties\":{\"pid\":{\"type\":\"integer\",\"minimum\":1,"    \
-	  "\"description\":\"the scx-events process; default: every flight recorder\"}}}",       \
-	  MCP_T_LIVE, mcp_t_flight, .out = mcp_out_flight }
+#define MCP_TOOL_FLIGHT \
+	{ "flight_trigger", \
+	  "Write a flight-recorder window", \
+	  "Ask running scx-events --flight recorders (all of them, or the one with this pid) " \
+	  "to write the events they hold to a new window file now, as they do when the " \
+	  "sched_ext scheduler exits; load it with load_perfetto_trace.", \
+	  "{\"type\":\"object\",\"properties\":{\"pid\":{\"type\":\"integer\",\"minimum\":1," \
+	  "\"description\":\"the scx-events process; default: every flight recorder\"}}}", \
+	  MCP_T_LIVE, \
+	  mcp_t_flight, \
+	  .out = mcp_out_flight }
 
 #endif

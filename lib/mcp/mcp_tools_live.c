@@ -22,7 +22,6 @@ static int not_yet(struct mcp_call *c, const char *hint)
 	return 0;
 }
 
-
 int mcp_t_topology(struct mcp_call *c)
 {
 	static const char *const levels[] = { "summary", "full", NULL };
@@ -37,8 +36,9 @@ int mcp_t_topology(struct mcp_call *c)
 
 int mcp_t_query_stats(struct mcp_call *c)
 {
-	static const char *const types[] = { "cpu", "llc", "node", "dsq", "process", "thread",
-					     "scheduler", "system", NULL };
+	static const char *const types[] = {
+		"cpu", "llc", "node", "dsq", "process", "thread", "scheduler", "system", NULL,
+	};
 	int64_t limit = 20;
 	int k;
 
@@ -58,7 +58,7 @@ int mcp_t_query_stats(struct mcp_call *c)
 	}
 	if (!c->s->live)
 		return not_yet(c, "no live capture: start one with control_event_tracking "
-			       "{\"action\":\"start\"}, wait a second, then query again");
+				  "{\"action\":\"start\"}, wait a second, then query again");
 	return mcp_live_stats(c->s, types[k], &c->w, (unsigned)limit);
 }
 
@@ -73,7 +73,9 @@ static bool plain(const char *s, const char *extra)
 
 int mcp_t_tracking(struct mcp_call *c)
 {
-	static const char *const actions[] = { "enable", "disable", "status", "start", "stop", NULL };
+	static const char *const actions[] = {
+		"enable", "disable", "status", "start", "stop", NULL
+	};
 	char events[128] = "", cpus[128] = "", comm[SCX_COMM_LEN] = "", err[256] = "";
 	char pidb[24], tgidb[24], desc[512];
 	char *args[24];
@@ -104,7 +106,8 @@ int mcp_t_tracking(struct mcp_call *c)
 	    mcp_arg_i64(c, "tgid", &tgid, 1, INT32_MAX) < 0)
 		return -1;
 	if (!plain(events, ",_") || !plain(cpus, ",-") || !plain(comm, "_-.:/ "))
-		return mcp_fail(c, "events, cpus and comm may hold only letters, digits and , - _ . :");
+		return mcp_fail(
+			c, "events, cpus and comm may hold only letters, digits and , - _ . :");
 	args[n++] = "--format";
 	args[n++] = "binary";
 	args[n++] = "-o";
@@ -134,8 +137,8 @@ int mcp_t_tracking(struct mcp_call *c)
 	args[n] = NULL;
 	desc[0] = 0;
 	for (int i = 0; i < n; i++)
-		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "%s%s", i ? " " : "scx-events ",
-			 args[i]);
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "%s%s",
+			 i ? " " : "scx-events ", args[i]);
 	r = mcp_live_start(c->s, args, desc, err, sizeof(err));
 	if (r == -EBUSY)
 		return mcp_fail(c, "a live capture is already running; stop it first");
@@ -145,7 +148,8 @@ int mcp_t_tracking(struct mcp_call *c)
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "action", "started");
 	mcp_live_status(c->s, &c->w);
-	scx_jw_kstr(&c->w, "next", "query_stats after a second; subscribe to events://stream "
+	scx_jw_kstr(&c->w, "next",
+		    "query_stats after a second; subscribe to events://stream "
 		    "or stats://aggregated/cpu for updates");
 	scx_jw_obj_end(&c->w);
 	return 0;
@@ -153,14 +157,14 @@ int mcp_t_tracking(struct mcp_call *c)
 
 /* A view of a rendered report: some tables, some rows, another order. */
 struct view {
-	const char *const *tables;	/* keep these tables only; NULL: all */
-	const char *main;	/* the table the view is about ... */
-	const char *empty_note;	/* ... and what to say when it shows no row */
-	const char *key1, *key2;	/* keep rows where either equals num or str */
+	const char *const *tables; /* keep these tables only; NULL: all */
+	const char *main;	   /* the table the view is about ... */
+	const char *empty_note;	   /* ... and what to say when it shows no row */
+	const char *key1, *key2;   /* keep rows where either equals num or str */
 	bool filter;
 	int64_t num;
 	const char *str;
-	const char *sort;	/* sort rows by this number, descending */
+	const char *sort; /* sort rows by this number, descending */
 	unsigned limit;
 };
 
@@ -237,7 +241,8 @@ static unsigned report_view(const char *js, size_t len, const struct view *v, st
 	scx_jw_key(&w, "tables");
 	scx_jw_obj_begin(&w);
 	for (int i = tables + 1, k = 0; k < d.tok[tables].size; k++, i = scx_json_next(&d, i + 1)) {
-		int tb = i + 1, rows = scx_json_get(&d, tb, "rows"), om = scx_json_get(&d, tb, "omitted");
+		int tb = i + 1, rows = scx_json_get(&d, tb, "rows"),
+		    om = scx_json_get(&d, tb, "omitted");
 		int64_t omitted = 0;
 		struct vrow *vr;
 		unsigned n = 0, shown = 0;
@@ -292,19 +297,20 @@ static int live_report(struct mcp_call *c, const char *name, const struct view *
 
 	if (!c->s->live)
 		return not_yet(c, "no live capture: start one with control_event_tracking "
-			       "{\"action\":\"start\"}, wait a second, then call this again");
+				  "{\"action\":\"start\"}, wait a second, then call this again");
 	/* every kept row, then the view picks and cuts */
 	r = mcp_live_report(c->s, name, 100000, &b);
 	if (r == -EAGAIN) {
 		scx_buf_free(&b);
 		return not_yet(c, "the first 1 s interval of the capture has not closed yet; call "
-			       "again in a second");
+				  "again in a second");
 	}
 	if (r) {
 		scx_buf_free(&b);
 		return mcp_fail(c, "%s report failed: %s", name,
 				r == -EOPNOTSUPP ? "not available in this build (no aggregation "
-				"engine, lib/agg/agg.c)" : strerror(-r));
+						   "engine, lib/agg/agg.c)" :
+						   strerror(-r));
 	}
 	for (struct view lv = *v;; lv.limit /= 2) {
 		scx_buf_reset(&view);
@@ -325,8 +331,9 @@ static int live_report(struct mcp_call *c, const char *name, const struct view *
 
 int mcp_t_waker_wakee(struct mcp_call *c)
 {
-	static const char *const modes[] = { "critical", "frequency", "latency", "bidirectional",
-					     "for_pid", "summary", NULL };
+	static const char *const modes[] = {
+		"critical", "frequency", "latency", "bidirectional", "for_pid", "summary", NULL,
+	};
 	static const char *const sort[] = { "lat_max", "count", "lat_avg", "count", "count", NULL };
 	static const char *const pairs[] = { "summary", "pairs", "chains", NULL };
 	static const char *const mutual[] = { "summary", "mutual", NULL };
@@ -337,7 +344,8 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 	int m;
 
 	if ((m = mcp_arg_enum(c, "mode", modes, 0)) < 0 ||
-	    mcp_arg_i64(c, "pid", &pid, 1, INT32_MAX) < 0 || mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
+	    mcp_arg_i64(c, "pid", &pid, 1, INT32_MAX) < 0 ||
+	    mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
 		return -1;
 	if (m == 4 && pid < 0)
 		return mcp_fail(c, "mode for_pid needs pid");
@@ -353,10 +361,13 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 	if (m == 3) {
 		/* an empty list alone reads like missing data: say what was looked for */
 		if (pid > 0)
-			snprintf(note, sizeof(note), "no task and pid %lld woke each other in the "
-				 "last interval", (long long)pid);
+			snprintf(note, sizeof(note),
+				 "no task and pid %lld woke each other in the "
+				 "last interval",
+				 (long long)pid);
 		else
-			snprintf(note, sizeof(note), "no two tasks woke each other in the last "
+			snprintf(note, sizeof(note),
+				 "no two tasks woke each other in the last "
 				 "interval");
 		v.main = "mutual";
 		v.empty_note = note;
@@ -366,14 +377,20 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 
 int mcp_t_softirq(struct mcp_call *c)
 {
-	static const char *const modes[] = { "summary", "by_type", "by_cpu", NULL };
+	static const char *const modes[] = {
+		"summary",
+		"by_type",
+		"by_cpu",
+		NULL,
+	};
 	static const char *const vectors[] = { "vectors", NULL }, *const cpus[] = { "cpus", NULL };
 	int64_t limit = 20, nr = -1;
 	struct view v = { 0 };
 	int m;
 
 	if ((m = mcp_arg_enum(c, "mode", modes, 0)) < 0 ||
-	    mcp_arg_i64(c, "softirq_nr", &nr, 0, 9) < 0 || mcp_arg_i64(c, "limit", &limit, 1, 100) < 0)
+	    mcp_arg_i64(c, "softirq_nr", &nr, 0, 9) < 0 ||
+	    mcp_arg_i64(c, "limit", &limit, 1, 100) < 0)
 		return -1;
 	v.limit = (unsigned)limit;
 	v.tables = m == 1 ? vectors : m == 2 ? cpus : NULL;
@@ -390,13 +407,19 @@ int mcp_t_softirq(struct mcp_call *c)
 
 int mcp_t_prof_start(struct mcp_call *c)
 {
-	struct scx_profile_opts o = { .event = "hw:cycles", .freq = 99, .cpu = -1, .pid = -1,
-				      .max_samples = 10000 };
+	struct scx_profile_opts o = {
+		.event = "hw:cycles",
+		.freq = 99,
+		.cpu = -1,
+		.pid = -1,
+		.max_samples = 10000,
+	};
 	char event[64] = "", err[256] = "";
 	int64_t freq = 99, cpu = -1, pid = -1, max = 10000, dur = 0;
 
 	if (mcp_arg_str(c, "event", event, sizeof(event)) < 0 ||
-	    mcp_arg_i64(c, "freq", &freq, 1, 10000) < 0 || mcp_arg_i64(c, "cpu", &cpu, -1, 4096) < 0 ||
+	    mcp_arg_i64(c, "freq", &freq, 1, 10000) < 0 ||
+	    mcp_arg_i64(c, "cpu", &cpu, -1, 4096) < 0 ||
 	    mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
 	    mcp_arg_i64(c, "max_samples", &max, 1, 1000000) < 0 ||
 	    mcp_arg_i64(c, "duration_secs", &dur, 0, 3600) < 0)

@@ -65,13 +65,15 @@ int mcp_arg_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
  */
 struct fcache {
 	const char *name;
-	uint8_t state[SCX_EV__COUNT];	/* 0 unknown, 1 resolved, 2 implicit, 3 absent */
+	uint8_t state[SCX_EV__COUNT]; /* 0 unknown, 1 resolved, 2 implicit, 3 absent */
 	const struct scx_field *f[SCX_EV__COUNT];
 };
 
 enum op { OP_EQ, OP_NE, OP_GT, OP_LT, OP_GE, OP_LE, OP_CONTAINS };
-static const char *const op_names[] = { "equal", "not_equal", "greater_than", "less_than",
-					"greater_or_equal", "less_or_equal", "contains", NULL };
+static const char *const op_names[] = {
+	"equal",    "not_equal", "greater_than", "less_than", "greater_or_equal", "less_or_equal",
+	"contains", NULL
+};
 
 struct filt {
 	char field[32];
@@ -87,15 +89,17 @@ struct filt {
 /* Value of a named field of e: 1 number, 2 string, 0 absent. */
 static int field_val(const struct scx_event *e, const char *name, int64_t *num, const char **str);
 
-
 static int field_val_c(struct fcache *c, const struct scx_event *e, int64_t *num, const char **str)
 {
 	unsigned t = e->type < SCX_EV__COUNT ? e->type : 0;
 
 	if (!c->state[t]) {
 		c->f[t] = scx_ev_field(t, c->name, strlen(c->name));
-		c->state[t] = c->f[t] ? 1 : (!strcmp(c->name, "ts") || !strcmp(c->name, "cpu") ||
-					     !strcmp(c->name, "type")) ? 2 : 3;
+		c->state[t] = c->f[t] ? 1 :
+			      (!strcmp(c->name, "ts") || !strcmp(c->name, "cpu") ||
+			       !strcmp(c->name, "type")) ?
+					2 :
+					3;
 	}
 	if (c->state[t] == 1) {
 		const struct scx_field *f = c->f[t];
@@ -156,25 +160,38 @@ static bool filt_match(const struct filt *f, const struct scx_event *e)
 		int cmp = strcmp(sb, f->str);
 
 		switch (f->op) {
-		case OP_EQ: return !cmp;
-		case OP_NE: return cmp;
-		case OP_CONTAINS: return strstr(sb, f->str) != NULL;
-		case OP_GT: return cmp > 0;
-		case OP_LT: return cmp < 0;
-		case OP_GE: return cmp >= 0;
-		case OP_LE: return cmp <= 0;
+		case OP_EQ:
+			return !cmp;
+		case OP_NE:
+			return cmp;
+		case OP_CONTAINS:
+			return strstr(sb, f->str) != NULL;
+		case OP_GT:
+			return cmp > 0;
+		case OP_LT:
+			return cmp < 0;
+		case OP_GE:
+			return cmp >= 0;
+		case OP_LE:
+			return cmp <= 0;
 		}
 		return false;
 	}
 	if (f->is_str)
 		return f->op == OP_NE;
 	switch (f->op) {
-	case OP_EQ: return n == f->num;
-	case OP_NE: return n != f->num;
-	case OP_GT: return n > f->num;
-	case OP_LT: return n < f->num;
-	case OP_GE: return n >= f->num;
-	case OP_LE: return n <= f->num;
+	case OP_EQ:
+		return n == f->num;
+	case OP_NE:
+		return n != f->num;
+	case OP_GT:
+		return n > f->num;
+	case OP_LT:
+		return n < f->num;
+	case OP_GE:
+		return n >= f->num;
+	case OP_LE:
+		return n <= f->num;
 	case OP_CONTAINS: {
 		char nb[24];
 
@@ -193,7 +210,8 @@ static bool has_pid(const struct scx_event *e, int64_t pid)
 		const char *n = d->fields[i].name;
 		size_t l = strlen(n);
 
-		if (l >= 3 && !strcmp(n + l - 3, "pid") && scx_field_get_int(e, &d->fields[i]) == pid)
+		if (l >= 3 && !strcmp(n + l - 3, "pid") &&
+		    scx_field_get_int(e, &d->fields[i]) == pid)
 			return true;
 	}
 	return false;
@@ -262,9 +280,11 @@ static int parse_filters(struct mcp_call *c, struct filt *fs, unsigned *nr)
 		while (op_names[x->op] && strcmp(op_names[x->op], buf))
 			x->op++;
 		if (!op_names[x->op])
-			return mcp_fail(c, "field_filters[%d].operator '%s' is not one of equal, "
+			return mcp_fail(c,
+					"field_filters[%d].operator '%s' is not one of equal, "
 					"not_equal, greater_than, less_than, greater_or_equal, "
-					"less_or_equal, contains", i, buf);
+					"less_or_equal, contains",
+					i, buf);
 		if (scx_json_is_str(d, v)) {
 			x->is_str = true;
 			scx_json_str(d, v, x->str, sizeof(x->str));
@@ -273,7 +293,8 @@ static int parse_filters(struct mcp_call *c, struct filt *fs, unsigned *nr)
 		} else if (!scx_json_int(d, v, &x->num)) {
 			snprintf(x->str, sizeof(x->str), "%lld", (long long)x->num);
 		} else {
-			return mcp_fail(c, "field_filters[%d].value must be a string or an integer", i);
+			return mcp_fail(c, "field_filters[%d].value must be a string or an integer",
+					i);
 		}
 		(*nr)++;
 	}
@@ -301,24 +322,29 @@ int mcp_t_query(struct mcp_call *c)
 	struct scx_event e;
 	size_t off = 0;
 	/* aggregation state */
-	struct scx_map km = SCX_MAP_INIT(uint32_t);	/* key -> index in keys[] + 1 */
+	struct scx_map km = SCX_MAP_INIT(uint32_t); /* key -> index in keys[] + 1 */
 	struct agg_key *keys = NULL;
 	size_t nkeys = 0, capkeys = 0;
 	int64_t amin = INT64_MAX, amax = INT64_MIN;
 	double asum = 0;
 	uint64_t acount = 0;
-	static const char *const funcs[] = { "count", "count_by", "avg", "min", "max", "group_by",
-					     NULL };
+	static const char *const funcs[] = {
+		"count", "count_by", "avg", "min", "max", "group_by", NULL,
+	};
 	struct fcache afc = { .name = afield };
 
-	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 || mcp_arg_range(c, &from, &to) ||
-	    mcp_arg_i64(c, "cpu", &cpu, -1, 1 << 20) < 0 || mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
-	    mcp_arg_limit(c, 100, 10000, &limit) || mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 ||
-	    parse_filters(c, fs, &nf))
+	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 ||
+	    mcp_arg_range(c, &from, &to) || mcp_arg_i64(c, "cpu", &cpu, -1, 1 << 20) < 0 ||
+	    mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
+	    mcp_arg_limit(c, 100, 10000, &limit) ||
+	    mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 || parse_filters(c, fs, &nf))
 		return -1;
 	if (!type_mask(type, &mask))
-		return mcp_fail(c, "unknown event_type '%s' (sched_switch, sched_waking, sched_wakeup, "
-				"sched_wakeup_new, sched_migrate_task, softirq, irq, ... or all)", type);
+		return mcp_fail(
+			c,
+			"unknown event_type '%s' (sched_switch, sched_waking, sched_wakeup, "
+			"sched_wakeup_new, sched_migrate_task, softirq, irq, ... or all)",
+			type);
 	ag = c->args >= 0 ? scx_json_get(c->d, c->args, "aggregation") : -1;
 	if (ag >= 0 && !scx_json_is_null(c->d, ag)) {
 		int fn = scx_json_get(c->d, ag, "function"), fl = scx_json_get(c->d, ag, "field");
@@ -329,7 +355,8 @@ int mcp_t_query(struct mcp_call *c)
 		for (agg = 0; funcs[agg] && strcmp(funcs[agg], func); agg++)
 			;
 		if (!funcs[agg])
-			return mcp_fail(c, "aggregation.function must be count, count_by, avg, min, "
+			return mcp_fail(c,
+					"aggregation.function must be count, count_by, avg, min, "
 					"max or group_by");
 		if (fl >= 0 && scx_json_is_str(c->d, fl))
 			scx_json_str(c->d, fl, afield, sizeof(afield));
@@ -344,8 +371,8 @@ int mcp_t_query(struct mcp_call *c)
 		scx_jw_arr_begin(&c->w);
 	}
 	while (mcp_trace_next(t, &off, &e)) {
-		if (!(mask & (1u << e.type)) || e.ts < from || e.ts > to || (cpu >= 0 && e.cpu != cpu) ||
-		    (pid >= 0 && !has_pid(&e, pid)))
+		if (!(mask & (1u << e.type)) || e.ts < from || e.ts > to ||
+		    (cpu >= 0 && e.cpu != cpu) || (pid >= 0 && !has_pid(&e, pid)))
 			continue;
 		unsigned i;
 
@@ -374,11 +401,13 @@ int mcp_t_query(struct mcp_call *c)
 			uint32_t *slot;
 
 			if (k == 2) {
-				uint64_t h = 0;	/* unsigned: the hash wraps, a signed one overflows (UB) */
+				uint64_t h =
+					0; /* unsigned: the hash wraps, a signed one overflows (UB) */
 
 				for (const char *p = sv; *p && p < sv + SCX_PATH_LEN; p++)
 					h = h * 131 + (unsigned char)*p;
-				hk = (int64_t)(h ^ (1ull << 63));	/* keep apart from small numbers */
+				hk = (int64_t)(h ^
+					       (1ull << 63)); /* keep apart from small numbers */
 			}
 			slot = scx_map_put(&km, (uint64_t)hk, NULL);
 			if (!*slot) {
@@ -453,7 +482,8 @@ int mcp_t_query(struct mcp_call *c)
 				if (agg == 2)
 					scx_jw_knum(&c->w, "avg", asum / acount);
 				else
-					scx_jw_kint(&c->w, agg == 3 ? "min" : "max", agg == 3 ? amin : amax);
+					scx_jw_kint(&c->w, agg == 3 ? "min" : "max",
+						    agg == 3 ? amin : amax);
 			}
 		}
 	}
@@ -463,4 +493,3 @@ int mcp_t_query(struct mcp_call *c)
 	scx_buf_free(&tmp);
 	return 0;
 }
-

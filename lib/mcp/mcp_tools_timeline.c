@@ -36,7 +36,8 @@ static void slice_row(struct mcp_call *c, const char *what, uint64_t start, uint
 int mcp_t_ptimeline(struct mcp_call *c)
 {
 	struct mcp_trace *t = mcp_tool_trace(c);
-	uint64_t from, to, *open, rows = 0, shown = 0, run_ns = 0, slices = 0, wakeups = 0, migr = 0;
+	uint64_t from, to, *open, rows = 0, shown = 0, run_ns = 0, slices = 0, wakeups = 0,
+				  migr = 0;
 	int64_t pid = -1, limit;
 	struct scx_event e;
 	struct scx_buf tmp = { 0 };
@@ -120,7 +121,8 @@ int mcp_t_ptimeline(struct mcp_call *c)
 				break;
 			if (e.type == SCX_EV_MIGRATE)
 				migr++;
-			else if (e.type != SCX_EV_FORK && e.type != SCX_EV_EXEC && e.type != SCX_EV_EXIT)
+			else if (e.type != SCX_EV_FORK && e.type != SCX_EV_EXEC &&
+				 e.type != SCX_EV_EXIT)
 				wakeups++;
 			rows++;
 			if ((int64_t)shown < limit && mcp_room(c)) {
@@ -139,8 +141,9 @@ int mcp_t_ptimeline(struct mcp_call *c)
 	scx_jw_kuint(&c->w, "migrations", migr);
 	scx_jw_obj_end(&c->w);
 	if (shown < rows)
-		mcp_note_cut(c, shown, rows - shown, (int64_t)shown >= limit ? "limit" :
-			     "result size cap; narrow the time range");
+		mcp_note_cut(c, shown, rows - shown,
+			     (int64_t)shown >= limit ? "limit" :
+						       "result size cap; narrow the time range");
 	scx_jw_obj_end(&c->w);
 	free(open);
 	scx_buf_free(&tmp);
@@ -153,7 +156,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 	uint64_t from, to, last = 0, rows = 0, shown = 0, busy = 0, idle = 0, sw = 0;
 	int64_t cpu = -1, limit;
 	struct scx_event e;
-	struct scx_map tasks = SCX_MAP_INIT(uint8_t);	/* pids seen running */
+	struct scx_map tasks = SCX_MAP_INIT(uint8_t); /* pids seen running */
 	size_t off = 0;
 	int32_t cur = -1;
 	char cur_comm[SCX_COMM_LEN] = "";
@@ -162,8 +165,8 @@ int mcp_t_ctimeline(struct mcp_call *c)
 	    mcp_arg_range(c, &from, &to) || mcp_arg_limit(c, 200, 10000, &limit))
 		return -1;
 	if (cpu > t->max_cpu)
-		return mcp_fail(c, "cpu %lld has no events in trace '%s' (cpus 0-%d)", (long long)cpu,
-				t->id, t->max_cpu);
+		return mcp_fail(c, "cpu %lld has no events in trace '%s' (cpus 0-%d)",
+				(long long)cpu, t->id, t->max_cpu);
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", t->id);
 	scx_jw_kint(&c->w, "cpu", cpu);
@@ -183,8 +186,8 @@ int mcp_t_ctimeline(struct mcp_call *c)
 				idle += e.ts - st;
 			rows++;
 			if ((int64_t)shown < limit && mcp_room(c)) {
-				slice_row(c, cur ? "run" : "idle", last, e.ts, (int)cpu, cur, cur_comm,
-					  cur ? e.sw.prev_state : -1);
+				slice_row(c, cur ? "run" : "idle", last, e.ts, (int)cpu, cur,
+					  cur_comm, cur ? e.sw.prev_state : -1);
 				shown++;
 			}
 		}
@@ -208,8 +211,9 @@ int mcp_t_ctimeline(struct mcp_call *c)
 	scx_jw_kuint(&c->w, "distinct_tasks", tasks.n);
 	scx_jw_obj_end(&c->w);
 	if (shown < rows)
-		mcp_note_cut(c, shown, rows - shown, (int64_t)shown >= limit ? "limit" :
-			     "result size cap; narrow the time range");
+		mcp_note_cut(c, shown, rows - shown,
+			     (int64_t)shown >= limit ? "limit" :
+						       "result size cap; narrow the time range");
 	scx_jw_obj_end(&c->w);
 	scx_map_free(&tasks);
 	return 0;
@@ -220,7 +224,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 enum { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING };
 
 struct pending {
-	uint64_t ts;		/* waking time, 0 when not waiting for one */
+	uint64_t ts; /* waking time, 0 when not waiting for one */
 	int32_t waker, wake_cpu, target_cpu;
 	int32_t state;
 };
@@ -228,7 +232,7 @@ struct pending {
 static struct pending *pend_of(struct scx_map *m, struct pending **pend, size_t *n, size_t *cap,
 			       int32_t pid)
 {
-	uint32_t *slot = scx_map_put(m, (uint64_t)pid, NULL);	/* index + 1 */
+	uint32_t *slot = scx_map_put(m, (uint64_t)pid, NULL); /* index + 1 */
 
 	if (!*slot) {
 		if (*n == *cap) {
@@ -250,7 +254,9 @@ static int cmp_lat_desc(const void *a, const void *b)
 {
 	const struct pair *x = a, *y = b;
 
-	return x->lat < y->lat ? 1 : x->lat > y->lat ? -1 : (x->wake_ts > y->wake_ts) - (x->wake_ts < y->wake_ts);
+	return x->lat < y->lat ? 1 :
+	       x->lat > y->lat ? -1 :
+				 (x->wake_ts > y->wake_ts) - (x->wake_ts < y->wake_ts);
 }
 
 /* The k-th smallest of a[0..n) (a is reordered): quickselect, O(n). */
@@ -294,7 +300,7 @@ static void heap_push(struct pair *h, size_t *n, size_t cap, const struct pair *
 	size_t i;
 
 	if (*n == cap) {
-		if (cmp_lat_desc(p, &h[0]) >= 0)	/* not slower than the fastest kept */
+		if (cmp_lat_desc(p, &h[0]) >= 0) /* not slower than the fastest kept */
 			return;
 		/* replace the root and sift down */
 		i = 0;
@@ -339,7 +345,8 @@ int mcp_t_correlate(struct mcp_call *c)
 	struct scx_event e;
 	unsigned wake_type;
 
-	if (!t || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 || mcp_arg_limit(c, 100, 10000, &limit))
+	if (!t || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 ||
+	    mcp_arg_limit(c, 100, 10000, &limit))
 		return -1;
 	/* waking is the start of a wakeup; traces without it have only wakeup */
 	wake_type = t->counts[SCX_EV_WAKING] ? SCX_EV_WAKING : SCX_EV_WAKEUP;
@@ -361,8 +368,9 @@ int mcp_t_correlate(struct mcp_call *c)
 				p = pend_of(&map, &pend, &npend, &cappend, e.sw.prev_pid);
 				p->ts = 0;
 				p->state = (e.sw.prev_state == SCX_STATE_RUNNING ||
-					    e.sw.prev_state == SCX_STATE_PREEMPTED) ? ST_RUNNABLE :
-									       ST_SLEEPING;
+					    e.sw.prev_state == SCX_STATE_PREEMPTED) ?
+						   ST_RUNNABLE :
+						   ST_SLEEPING;
 			}
 			if (e.sw.next_pid <= 0 || (pid >= 0 && e.sw.next_pid != pid))
 				continue;
@@ -372,8 +380,9 @@ int mcp_t_correlate(struct mcp_call *c)
 					cappairs = cappairs ? cappairs * 2 : 4096;
 					pairs = scx_xrealloc(pairs, cappairs * sizeof(*pairs));
 				}
-				pairs[npairs++] = (struct pair){ p->ts, e.ts - p->ts, e.sw.next_pid,
-								 p->waker, p->wake_cpu, e.cpu };
+				pairs[npairs++] =
+					(struct pair){ p->ts,	 e.ts - p->ts, e.sw.next_pid,
+						       p->waker, p->wake_cpu,  e.cpu };
 			}
 			p->ts = 0;
 			p->state = ST_RUNNING;
@@ -417,17 +426,21 @@ int mcp_t_correlate(struct mcp_call *c)
 		scx_jw_kuint(&c->w, "min_ns", mn);
 		scx_jw_knum(&c->w, "avg_ns", sum / npairs);
 		/* exact, by rank (index round((n-1) q)) */
-		scx_jw_kuint(&c->w, "p50_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.50 + 0.5)));
-		scx_jw_kuint(&c->w, "p90_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.90 + 0.5)));
-		scx_jw_kuint(&c->w, "p99_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.99 + 0.5)));
-		scx_jw_kuint(&c->w, "p999_ns", kth(lat, npairs, (size_t)((npairs - 1) * 0.999 + 0.5)));
+		scx_jw_kuint(&c->w, "p50_ns",
+			     kth(lat, npairs, (size_t)((npairs - 1) * 0.50 + 0.5)));
+		scx_jw_kuint(&c->w, "p90_ns",
+			     kth(lat, npairs, (size_t)((npairs - 1) * 0.90 + 0.5)));
+		scx_jw_kuint(&c->w, "p99_ns",
+			     kth(lat, npairs, (size_t)((npairs - 1) * 0.99 + 0.5)));
+		scx_jw_kuint(&c->w, "p999_ns",
+			     kth(lat, npairs, (size_t)((npairs - 1) * 0.999 + 0.5)));
 		scx_jw_kuint(&c->w, "max_ns", mx);
 	}
 	scx_jw_obj_end(&c->w);
 	scx_jw_key(&c->w, "slowest");
 	scx_jw_arr_begin(&c->w);
 	for (size_t i = 0; i < npairs && (int64_t)shown < limit && mcp_room(c); i++, shown++) {
-		const struct pair *p = &pairs[i];	/* the heap's sorted top */
+		const struct pair *p = &pairs[i]; /* the heap's sorted top */
 		char comm[SCX_COMM_LEN];
 
 		scx_jw_obj_begin(&c->w);
@@ -446,8 +459,8 @@ int mcp_t_correlate(struct mcp_call *c)
 	}
 	scx_jw_arr_end(&c->w);
 	if (shown < npairs)
-		mcp_note_cut(c, shown, npairs - shown, (int64_t)shown >= limit ? "limit" :
-			     "result size cap");
+		mcp_note_cut(c, shown, npairs - shown,
+			     (int64_t)shown >= limit ? "limit" : "result size cap");
 	scx_jw_obj_end(&c->w);
 	free(lat);
 	free(pairs);

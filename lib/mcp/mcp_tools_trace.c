@@ -19,7 +19,9 @@ static void default_id(const char *path, char *id, size_t size)
 		char ch = *b;
 
 		id[n++] = ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			   (ch >= '0' && ch <= '9') || ch == '-') ? ch : '_';
+			   (ch >= '0' && ch <= '9') || ch == '-') ?
+				  ch :
+				  '_';
 	}
 	if (!n)
 		id[n++] = 't';
@@ -40,8 +42,10 @@ int mcp_t_load(struct mcp_call *c)
 	if (!r)
 		default_id(path, id, sizeof(id));
 	else if (!mcp_trace_id_ok(id))
-		return mcp_fail(c, "trace_id '%s' is not valid: use 1-64 of A-Z a-z 0-9 _ - . "
-				"(not starting with a dot)", id);
+		return mcp_fail(c,
+				"trace_id '%s' is not valid: use 1-64 of A-Z a-z 0-9 _ - . "
+				"(not starting with a dot)",
+				id);
 	r = mcp_trace_load(c, path, id);
 	if (r < 0)
 		return -1;
@@ -60,11 +64,15 @@ int mcp_t_load(struct mcp_call *c)
 	scx_jw_kuint(&c->w, "memory_bytes", mcp_trace_mem(t));
 	scx_jw_knum(&c->w, "load_ms", t->load_ns / 1e6);
 	if (r > 0)
-		scx_jw_kstr(&c->w, "warning", "the file is truncated or corrupt after the events kept");
+		scx_jw_kstr(&c->w, "warning",
+			    "the file is truncated or corrupt after the events kept");
 	else if (t->ksnaps)
-		scx_jw_kstr(&c->w, "warning", SCX_AGG_KSNAP_NO_EVENTS ": analyses see the per-CPU "
+		scx_jw_kstr(&c->w, "warning",
+			    SCX_AGG_KSNAP_NO_EVENTS
+			    ": analyses see the per-CPU "
 			    "figures only, event queries and timelines find nothing");
-	scx_jw_kstr(&c->w, "next", "get_trace_summary, analyze_trace_scheduling, query_trace_events");
+	scx_jw_kstr(&c->w, "next",
+		    "get_trace_summary, analyze_trace_scheduling, query_trace_events");
 	scx_jw_obj_end(&c->w);
 	return 0;
 }
@@ -111,7 +119,8 @@ static struct mcp_trace *get_trace(struct mcp_call *c)
 		for (unsigned i = 0; i < c->s->nr_traces && strlen(list) < 200; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? ", " : "", c->s->traces[i]->id);
-		mcp_fail(c, "no trace '%s' is loaded (loaded: %s); load it with load_perfetto_trace",
+		mcp_fail(c,
+			 "no trace '%s' is loaded (loaded: %s); load it with load_perfetto_trace",
 			 id, list[0] ? list : "none");
 	}
 	return t;
@@ -173,8 +182,9 @@ int mcp_trace_summary(struct mcp_server *s, struct mcp_trace *t, struct scx_jw *
 
 		scx_jw_knum(w, "switches_per_sec", t->counts[SCX_EV_SWITCH] / secs);
 		scx_jw_knum(w, "wakeups_per_sec",
-			       (t->counts[SCX_EV_WAKING] ? t->counts[SCX_EV_WAKING] :
-				t->counts[SCX_EV_WAKEUP]) / secs);
+			    (t->counts[SCX_EV_WAKING] ? t->counts[SCX_EV_WAKING] :
+							t->counts[SCX_EV_WAKEUP]) /
+				    secs);
 	}
 	scx_jw_kbool(w, "has_topology", t->topo != NULL);
 	scx_jw_kuint(w, "memory_bytes", mcp_trace_mem(t));

@@ -24,7 +24,7 @@ struct rec {
 	uint64_t ts;
 	int32_t cpu;
 	uint16_t type;
-	uint16_t len;	/* payload bytes that follow */
+	uint16_t len; /* payload bytes that follow */
 };
 
 #define REC_ALIGN(n) (((n) + 7) & ~(size_t)7)
@@ -81,8 +81,8 @@ static void task_note(struct mcp_trace *t, int32_t pid, int32_t tgid, const char
 struct loader {
 	struct mcp_call *c;
 	struct mcp_trace *t;
-	uint64_t budget;	/* bytes this trace may use */
-	uint64_t total_hint;	/* events expected, for progress */
+	uint64_t budget;     /* bytes this trace may use */
+	uint64_t total_hint; /* events expected, for progress */
 	int err;
 };
 
@@ -168,8 +168,8 @@ static size_t rec_size(unsigned type)
 
 	if (!d)
 		return 0;
-	return REC_ALIGN(sizeof(struct rec) + (type == SCX_EV_SWITCH ?
-		SCX_SW_SCX_OFFSET : d->payload_size));
+	return REC_ALIGN(sizeof(struct rec) +
+			 (type == SCX_EV_SWITCH ? SCX_SW_SCX_OFFSET : d->payload_size));
 }
 
 static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
@@ -188,7 +188,8 @@ static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
 		t->data = scx_xmalloc(need);
 		t->cap = need;
 	}
-	snprintf(t->producer, sizeof(t->producer), "perfetto:%s", scx_pf_producer_name(pt->producer));
+	snprintf(t->producer, sizeof(t->producer), "perfetto:%s",
+		 scx_pf_producer_name(pt->producer));
 	snprintf(t->hostname, sizeof(t->hostname), "%s", pt->hdr.hostname);
 	snprintf(t->kernel, sizeof(t->kernel), "%s", pt->hdr.kernel);
 	t->nr_cpus = pt->hdr.nr_cpus;
@@ -206,8 +207,11 @@ static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
  */
 static int add_ksnap(struct mcp_trace *t, struct scx_reader *r, char *err, size_t errsz)
 {
-	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .limit = 1000 };
+	struct scx_agg_opts o = {
+		.interval_ns = 0,
+		.by = (1u << SCX_AGG_BY__COUNT) - 1,
+		.limit = 1000,
+	};
 	const struct scx_header *h = scx_reader__header(r);
 	struct scx_ksnap k = { 0 };
 	int rc = -EPROTO;
@@ -277,7 +281,7 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 	if (t->agg)
 		scx_agg__flush(t->agg);
 	if (kerr) {
-		rc = -EINVAL;	/* ours, and bad: not a Perfetto trace either */
+		rc = -EINVAL; /* ours, and bad: not a Perfetto trace either */
 	} else if (rc == SCX_READ_ERROR) {
 		snprintf(err, errsz, "%s", scx_reader__error(r));
 		rc = t->nr ? -EBADMSG : -EPROTO;
@@ -297,11 +301,12 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 	if (tr && tr->lost_total > t->lost)
 		t->lost = tr->lost_total;
 	t->skipped = scx_reader__skipped(r);
-	t->skipped -= SCX_MIN(t->skipped, t->ksnaps);	/* read, not skipped */
+	t->skipped -= SCX_MIN(t->skipped, t->ksnaps); /* read, not skipped */
 	snprintf(t->format, sizeof(t->format), "%s%s",
 		 scx_reader__format(r) == SCX_FMT_BINARY ? "scx-binary" : "scx-ndjson",
 		 scx_reader__compression(r) == SCX_COMP_ZSTD ? "+zstd" :
-		 scx_reader__compression(r) == SCX_COMP_GZIP ? "+gzip" : "");
+		 scx_reader__compression(r) == SCX_COMP_GZIP ? "+gzip" :
+							       "");
 	scx_reader__free(r);
 	return rc;
 }
@@ -369,24 +374,29 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	int fd, rc;
 
 	if (mcp_trace_find(s, id))
-		return mcp_fail(c, "trace id '%s' is already loaded (unload_trace it first or pick "
-				"another trace_id)", id);
+		return mcp_fail(c,
+				"trace id '%s' is already loaded (unload_trace it first or pick "
+				"another trace_id)",
+				id);
 	fd = mcp_fs_open(s, path, O_RDONLY, resolved);
 	if (fd == -EACCES)
-		return mcp_fail(c, "'%s' is outside the directories scx-mcp may read (%s%s); start "
-				"scx-mcp with --root DIR to allow another one", path, s->roots[0].path,
-				s->nr_roots > 1 ? ", ..." : "");
+		return mcp_fail(c,
+				"'%s' is outside the directories scx-mcp may read (%s%s); start "
+				"scx-mcp with --root DIR to allow another one",
+				path, s->roots[0].path, s->nr_roots > 1 ? ", ..." : "");
 	if (fd < 0)
 		return mcp_fail(c, "cannot open '%s': %s", path, mcp_fs_strerror(fd));
 	if (used >= s->o.trace_mem_max) {
 		close(fd);
-		return mcp_fail(c, "loaded traces already use %llu bytes, the --max-trace-memory cap; "
-				"unload_trace one first", (unsigned long long)used);
+		return mcp_fail(c,
+				"loaded traces already use %llu bytes, the --max-trace-memory cap; "
+				"unload_trace one first",
+				(unsigned long long)used);
 	}
 	if (fstat(fd, &st) || !st.st_size) {
 		close(fd);
-		return mcp_fail(c, "cannot load '%s': %s", path, st.st_size ? strerror(errno) :
-				"the file is empty");
+		return mcp_fail(c, "cannot load '%s': %s", path,
+				st.st_size ? strerror(errno) : "the file is empty");
 	}
 	t = scx_xcalloc(1, sizeof(*t));
 	scx_map_init(&t->tasks, sizeof(struct mcp_task));
@@ -402,16 +412,21 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 		/* the Perfetto reader holds the whole file: refuse before reading it */
 		close(fd);
 		trace_free(t);
-		return mcp_fail(c, "'%s' is %llu bytes, more than the %llu bytes left under the "
-				"trace memory cap (--max-trace-memory %llu)", path,
-				(unsigned long long)st.st_size, (unsigned long long)l.budget,
+		return mcp_fail(c,
+				"'%s' is %llu bytes, more than the %llu bytes left under the "
+				"trace memory cap (--max-trace-memory %llu)",
+				path, (unsigned long long)st.st_size, (unsigned long long)l.budget,
 				(unsigned long long)s->o.trace_mem_max);
 	}
 	if (rc == -EPROTO) {
 		/* not an scx-events stream: a Perfetto trace, through the fd we opened */
 		/* the reader's own memory (inflated trace, decoded events) under the cap too */
-		struct scx_pf_opts po = { .on_event = add_event, .on_trace = on_pf_trace, .ctx = &l,
-					  .max_bytes = SCX_MAX(l.budget, 1) };
+		struct scx_pf_opts po = {
+			.on_event = add_event,
+			.on_trace = on_pf_trace,
+			.ctx = &l,
+			.max_bytes = SCX_MAX(l.budget, 1),
+		};
 		char serr[400];
 
 		snprintf(serr, sizeof(serr), "%s", err);
@@ -419,10 +434,12 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 		rc = scx_pf_read_path(pfpath, &po, &pt);
 		snprintf(t->format, sizeof(t->format), "perfetto");
 		if (rc == -EFBIG)
-			rc = -ENOMEM;	/* refused before it grew: the cap message below */
+			rc = -ENOMEM; /* refused before it grew: the cap message below */
 		else if (rc == -EBADMSG && pt && !t->nr)
-			snprintf(err, sizeof(err), "neither an scx-events stream (%s) nor a Perfetto "
-				 "trace (%s)", serr, pt->error);
+			snprintf(err, sizeof(err),
+				 "neither an scx-events stream (%s) nor a Perfetto "
+				 "trace (%s)",
+				 serr, pt->error);
 		else if (rc == -EBADMSG && pt)
 			snprintf(err, sizeof(err), "%s", pt->error);
 		if (pt && rc == -EBADMSG)
@@ -441,15 +458,16 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 		if (rc == -ECANCELED)
 			return mcp_fail(c, "cancelled");
 		if (rc == -ENOMEM)
-			return mcp_fail(c, "'%s' needs more than the %llu bytes left under the trace "
-					"memory cap (--max-trace-memory %llu)", path,
-					(unsigned long long)l.budget,
+			return mcp_fail(c,
+					"'%s' needs more than the %llu bytes left under the trace "
+					"memory cap (--max-trace-memory %llu)",
+					path, (unsigned long long)l.budget,
 					(unsigned long long)s->o.trace_mem_max);
 		return mcp_fail(c, "cannot load '%s': %s", path, err[0] ? err : strerror(-rc));
 	}
-	if (rc)	/* truncated: keep the good prefix, note the error */
-		snprintf(t->producer + strlen(t->producer), sizeof(t->producer) - strlen(t->producer),
-			 " (truncated)");
+	if (rc) /* truncated: keep the good prefix, note the error */
+		snprintf(t->producer + strlen(t->producer),
+			 sizeof(t->producer) - strlen(t->producer), " (truncated)");
 	/* give back the slack of the last growth */
 	if (t->cap > t->len + 4096) {
 		t->data = scx_xrealloc(t->data, t->len ? t->len : 1);
@@ -526,8 +544,11 @@ bool mcp_trace_id_ok(const char *id)
 
 struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 {
-	struct scx_agg_opts o = { .interval_ns = 0, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .limit = 1000 };
+	struct scx_agg_opts o = {
+		.interval_ns = 0,
+		.by = (1u << SCX_AGG_BY__COUNT) - 1,
+		.limit = 1000,
+	};
 	struct scx_event e;
 	uint64_t t0;
 	size_t off = 0;

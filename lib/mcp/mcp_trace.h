@@ -26,30 +26,30 @@ struct mcp_task {
 struct mcp_trace {
 	char id[72];
 	char path[PATH_MAX];
-	char format[24];		/* "perfetto", "ndjson", "binary" */
+	char format[24]; /* "perfetto", "ndjson", "binary" */
 	char producer[48];
 	char hostname[256];
 	char kernel[128];
-	unsigned char *data;		/* records */
+	unsigned char *data; /* records */
 	size_t len, cap;
 	uint64_t nr;
 	uint64_t counts[SCX_EV__COUNT];
 	uint64_t first_ts, last_ts;
 	int32_t max_cpu;
 	unsigned nr_cpus;
-	uint64_t lost;			/* events the producer reported lost */
-	uint64_t skipped;		/* records the reader did not know */
+	uint64_t lost;	  /* events the producer reported lost */
+	uint64_t skipped; /* records the reader did not know */
 	uint64_t out_of_order;
 	uint64_t load_ns;
 	uint64_t file_bytes;
-	struct scx_topo *topo;		/* from a stream header, else NULL */
+	struct scx_topo *topo; /* from a stream header, else NULL */
 
-	struct scx_map tasks;		/* pid -> struct mcp_task */
+	struct scx_map tasks; /* pid -> struct mcp_task */
 	/* the stream's cgroup records (scx(7)): u64 id, then the path and a NUL, each */
 	struct scx_buf cgroups;
 
-	struct scx_agg *agg;		/* built on first analysis, or at load from: */
-	uint64_t ksnaps;		/* kernel snapshots (scx-events --aggregate) */
+	struct scx_agg *agg; /* built on first analysis, or at load from: */
+	uint64_t ksnaps;     /* kernel snapshots (scx-events --aggregate) */
 	uint64_t agg_ns;
 };
 

@@ -104,7 +104,8 @@ static void read_maps(struct scx_profile *p, uint32_t tgid)
 		int n = 0;
 
 		file[0] = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off, &n) < 4)
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off, &n) <
+		    4)
 			continue;
 		if (perms[2] != 'x' || !n || line[n] != '/')
 			continue;
@@ -161,7 +162,8 @@ static int on_sample(void *ctx, void *data, size_t len)
 			}
 			if (p->nr_stacks == p->cap_stacks) {
 				p->cap_stacks = p->cap_stacks ? p->cap_stacks * 2 : 1024;
-				p->stacks = scx_xrealloc(p->stacks, p->cap_stacks * sizeof(*p->stacks));
+				p->stacks =
+					scx_xrealloc(p->stacks, p->cap_stacks * sizeof(*p->stacks));
 			}
 			st = &p->stacks[p->nr_stacks];
 			memset(st, 0, sizeof(*st));
@@ -181,16 +183,19 @@ static int on_sample(void *ctx, void *data, size_t len)
 		}
 		st = &p->stacks[*idx];
 		if (st->hash == h && st->pid == s->pid && st->nk == nk && st->nu == nu &&
-		    !memcmp(st->ips, s->kstack, nk * 8) && !memcmp(st->ips + nk, s->ustack, nu * 8)) {
+		    !memcmp(st->ips, s->kstack, nk * 8) &&
+		    !memcmp(st->ips + nk, s->ustack, nu * 8)) {
 			st->count++;
 			break;
 		}
 	}
 	if ((p->o.max_samples && p->samples >= p->o.max_samples) ||
-	    (p->o.duration_s && scx_now_mono_ns() - p->start_ns >= p->o.duration_s * 1000000000ull)) {
+	    (p->o.duration_s &&
+	     scx_now_mono_ns() - p->start_ns >= p->o.duration_s * 1000000000ull)) {
 		snprintf(p->note + strlen(p->note), sizeof(p->note) - strlen(p->note), "%s",
-			 p->samples >= p->o.max_samples && p->o.max_samples ? "stopped at max_samples" :
-			 "stopped after duration_secs");
+			 p->samples >= p->o.max_samples && p->o.max_samples ?
+				 "stopped at max_samples" :
+				 "stopped after duration_secs");
 		stop_locked(p);
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -224,8 +229,10 @@ struct scx_profile *scx_profile__start(const struct scx_profile_opts *o, char *e
 	int e = 0;
 
 	if (!ev) {
-		snprintf(err, errsz, "unknown event '%s' (hw:cycles, hw:instructions, "
-			 "hw:cache-misses, hw:branch-misses, sw:cpu-clock, sw:task-clock)", o->event);
+		snprintf(err, errsz,
+			 "unknown event '%s' (hw:cycles, hw:instructions, "
+			 "hw:cache-misses, hw:branch-misses, sw:cpu-clock, sw:task-clock)",
+			 o->event);
 		free(p);
 		return NULL;
 	}
@@ -256,16 +263,19 @@ struct scx_profile *scx_profile__start(const struct scx_profile_opts *o, char *e
 			continue;
 		fd = open_event(ev, p->o.freq, (int)cpu);
 		if (fd < 0 && ev->type == PERF_TYPE_HARDWARE &&
-		    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV || errno == EINVAL)) {
+		    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV ||
+		     errno == EINVAL)) {
 			/* no hardware PMU (VMs): the software clock samples the same way */
-			snprintf(p->note, sizeof(p->note), "%s unavailable (%s): sampling "
-				 "sw:cpu-clock instead; ", ev->name, strerror(errno));
+			snprintf(p->note, sizeof(p->note),
+				 "%s unavailable (%s): sampling "
+				 "sw:cpu-clock instead; ",
+				 ev->name, strerror(errno));
 			ev = find_event("sw:cpu-clock");
 			snprintf(p->event, sizeof(p->event), "%s", ev->name);
 			fd = open_event(ev, p->o.freq, (int)cpu);
 		}
 		if (fd < 0) {
-			if (errno == ENODEV)	/* offline cpu */
+			if (errno == ENODEV) /* offline cpu */
 				continue;
 			e = errno;
 			snprintf(err, errsz, "perf_event_open %s on cpu %ld: %s", ev->name, cpu,
@@ -361,10 +371,9 @@ void scx_profile__status(struct scx_profile *p, struct scx_jw *w)
 	scx_jw_kuint(w, "samples", p->samples);
 	scx_jw_kuint(w, "dropped_samples", dropped);
 	scx_jw_kuint(w, "distinct_stacks", p->nr_stacks);
-	scx_jw_kuint(w, "duration_ms", ((p->running ? scx_now_mono_ns() : p->end_ns) -
-					p->start_ns) / 1000000);
+	scx_jw_kuint(w, "duration_ms",
+		     ((p->running ? scx_now_mono_ns() : p->end_ns) - p->start_ns) / 1000000);
 	if (p->note[0])
 		scx_jw_kstr(w, "note", p->note);
 	pthread_mutex_unlock(&p->mu);
 }
-

@@ -16,12 +16,12 @@
 struct scx_jw;
 
 struct scx_profile_opts {
-	const char *event;	/* "hw:cycles", "hw:instructions", "sw:cpu-clock", ... */
-	unsigned freq;		/* samples per second per CPU */
-	int cpu;		/* -1: every CPU */
-	int pid;		/* -1: every process; else a tgid */
-	uint64_t max_samples;	/* stop after this many; 0 = no limit */
-	unsigned duration_s;	/* stop after this long; 0 = until stopped */
+	const char *event;    /* "hw:cycles", "hw:instructions", "sw:cpu-clock", ... */
+	unsigned freq;	      /* samples per second per CPU */
+	int cpu;	      /* -1: every CPU */
+	int pid;	      /* -1: every process; else a tgid */
+	uint64_t max_samples; /* stop after this many; 0 = no limit */
+	unsigned duration_s;  /* stop after this long; 0 = until stopped */
 };
 
 struct scx_profile;

@@ -12,7 +12,7 @@
 #include "mcp/profile.h"
 #include "../../bpf/profile.h"
 
-#define MAX_STACKS 20000	/* distinct stacks kept; more count as "other" */
+#define MAX_STACKS 20000 /* distinct stacks kept; more count as "other" */
 #define MAX_CPUS 1024
 
 struct stack {
@@ -20,7 +20,7 @@ struct stack {
 	uint32_t pid, tgid;
 	uint16_t nk, nu;
 	char comm[16];
-	uint64_t *ips;		/* nk kernel frames then nu user frames */
+	uint64_t *ips; /* nk kernel frames then nu user frames */
 };
 
 struct mapping {
@@ -51,12 +51,12 @@ struct scx_profile {
 	bool thr_started;
 	volatile bool stop;
 
-	pthread_mutex_t mu;	/* everything below */
+	pthread_mutex_t mu; /* everything below */
 	bool running;
 	uint64_t samples, other, start_ns, end_ns;
 	struct stack *stacks;
 	size_t nr_stacks, cap_stacks;
-	struct scx_map index;	/* stack hash -> index in stacks[] (uint32_t) */
+	struct scx_map index; /* stack hash -> index in stacks[] (uint32_t) */
 	struct proc *procs;
 	size_t nr_procs;
 };

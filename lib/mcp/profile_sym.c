@@ -19,11 +19,11 @@
 
 struct sym {
 	uint64_t addr, size;
-	const char *name;	/* into the table's string pool */
+	const char *name; /* into the table's string pool */
 };
 
 struct symtab {
-	char *path;		/* NULL for the kernel */
+	char *path; /* NULL for the kernel */
 	struct sym *syms;
 	size_t n, cap;
 	char *pool;
@@ -118,7 +118,8 @@ static void load_elf(struct symtab *t, const char *path)
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 
-			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD &&
+			    (ph.p_flags & PF_X)) {
 				t->seg_off = ph.p_offset;
 				t->seg_vaddr = ph.p_vaddr;
 				t->seg_size = ph.p_filesz;
@@ -130,7 +131,8 @@ static void load_elf(struct symtab *t, const char *path)
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
 			continue;
 		d = elf_getdata(scn, NULL);
 		for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
@@ -197,7 +199,8 @@ static void symbolize(struct symbolizer *z, const struct scx_profile *p, uint32_
 	if (kernel) {
 		s = sym_find(&z->kernel, ip);
 		if (s)
-			snprintf(buf, size, "%s+0x%llx", s->name, (unsigned long long)(ip - s->addr));
+			snprintf(buf, size, "%s+0x%llx", s->name,
+				 (unsigned long long)(ip - s->addr));
 		else
 			snprintf(buf, size, "0x%llx [kernel]", (unsigned long long)ip);
 		return;
@@ -234,7 +237,8 @@ static void symbolize(struct symbolizer *z, const struct scx_profile *p, uint32_
 
 static int cmp_count(const void *a, const void *b)
 {
-	const struct stack *x = *(const struct stack *const *)a, *y = *(const struct stack *const *)b;
+	const struct stack *x = *(const struct stack *const *)a,
+			   *y = *(const struct stack *const *)b;
 
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
@@ -277,7 +281,8 @@ void scx_profile__results(struct scx_profile *p, unsigned limit, bool stacks, si
 		if (plus) {
 			char *paren = strchr(plus, ' ');
 
-			memmove(plus, paren ? paren : plus + strlen(plus), strlen(paren ? paren : "") + 1);
+			memmove(plus, paren ? paren : plus + strlen(plus),
+				strlen(paren ? paren : "") + 1);
 		}
 		for (j = 0; j < nl && strcmp(leaves[j].name, buf); j++)
 			;
@@ -315,7 +320,8 @@ void scx_profile__results(struct scx_profile *p, unsigned limit, bool stacks, si
 	if (stacks) {
 		scx_jw_key(w, "stacks");
 		scx_jw_arr_begin(w);
-		for (size_t i = 0; i < p->nr_stacks && shown < limit && w->out->len < max_bytes; i++) {
+		for (size_t i = 0; i < p->nr_stacks && shown < limit && w->out->len < max_bytes;
+		     i++) {
 			const struct stack *s = order[i];
 
 			scx_jw_obj_begin(w);

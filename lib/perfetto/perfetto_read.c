@@ -38,7 +38,7 @@ uint32_t pf_str(struct pf_rd *r, const void *s, size_t n)
 
 	if (!n)
 		return 0;
-	n = strnlen(s, n);	/* embedded NULs end a comm, as in the kernel */
+	n = strnlen(s, n); /* embedded NULs end a comm, as in the kernel */
 	if (!n)
 		return 0;
 	for (h = str_hash(s, n);; h++) {
@@ -57,7 +57,7 @@ uint32_t pf_str(struct pf_rd *r, const void *s, size_t n)
 		r->pool_cap = SCX_MAX(r->pool_cap * 2, r->pool_len + n + 1 + 4096);
 		r->pool = scx_xrealloc(r->pool, r->pool_cap);
 	}
-	if (!r->nstr) {	/* id 0 is the empty string */
+	if (!r->nstr) { /* id 0 is the empty string */
 		r->pool[0] = 0;
 		r->pool_len = 1;
 		r->str_off[r->nstr++] = 0;
@@ -107,7 +107,10 @@ void pf_tg_note(struct pf_rd *r, int32_t tid, int32_t tgid, int32_t via)
 		r->tg_cap = r->tg_cap ? r->tg_cap * 2 : 256;
 		r->tgs = scx_xrealloc(r->tgs, r->tg_cap * sizeof(*r->tgs));
 	}
-	r->tgs[r->ntg] = (struct pf_tg){ .ts = r->cur_ts, .tid = tid, .tgid = tgid, .via = via,
+	r->tgs[r->ntg] = (struct pf_tg){ .ts = r->cur_ts,
+					 .tid = tid,
+					 .tgid = tgid,
+					 .via = via,
 					 .seq = (uint32_t)r->ntg };
 	r->ntg++;
 }
@@ -173,8 +176,7 @@ int pf_bad(struct pf_rd *r, const uint8_t *at, const char *msg)
 		t->error_offset = r->inner_off;
 		snprintf(t->error, sizeof(t->error),
 			 "%s: byte %llu: %s (at byte %llu of the decompressed packet)", r->name,
-			 (unsigned long long)r->inner_off, msg,
-			 (unsigned long long)(at - r->base));
+			 (unsigned long long)r->inner_off, msg, (unsigned long long)(at - r->base));
 	} else {
 		t->error_offset = r->base_off + (uint64_t)(at - r->base);
 		snprintf(t->error, sizeof(t->error), "%s: byte %llu: %s", r->name,
@@ -197,7 +199,7 @@ static int small_decode(struct pf_rd *r, struct pb m, struct pf_small *f)
 	struct pb_field x;
 	int rc;
 
-	memset(f, 0, sizeof(*f));	/* absent fields read as 0, as in protobuf */
+	memset(f, 0, sizeof(*f)); /* absent fields read as 0, as in protobuf */
 	while ((rc = pb_next(&m, &x)) > 0) {
 		if (x.num >= 16)
 			continue;
@@ -230,13 +232,13 @@ static uint32_t small_str(struct pf_rd *r, const struct pf_small *f, unsigned n)
 
 /* Private extension fields (proto/perfetto_trace.proto, "scx" section). */
 enum {
-	FT_SCX_SWITCH = 50001,	/* FtraceEvent: sched_ext data about a switch */
+	FT_SCX_SWITCH = 50001, /* FtraceEvent: sched_ext data about a switch */
 	FT_SCX_DSQ_INSERT = 50002,
 	FT_SCX_CPUHP_ENTER = 50003,
 	FT_SCX_CPUHP_EXIT = 50004,
 	FT_SCX_ENABLE = 50005,
 	FT_SCX_DISABLE = 50006,
-	FT_SCX_IPI_SEND = 50007,	/* ipi_send with callsite, one target */
+	FT_SCX_IPI_SEND = 50007, /* ipi_send with callsite, one target */
 	BUNDLE_SCX_LOST_COUNT = 50001,
 	BUNDLE_SCX_LOST_TS = 50002,
 };
@@ -273,7 +275,7 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		return -EBADMSG;
 
 	switch (id) {
-	case 4: {	/* sched_switch */
+	case 4: { /* sched_switch */
 		struct pf_small g = { 0 };
 		if (ext.p && small_decode(r, ext, &g))
 			return -EBADMSG;
@@ -320,9 +322,9 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 			pf_thread_set(r, I32(6), 0, small_str(r, &f, 5), 1);
 		break;
 	}
-	case 17:	/* sched_wakeup */
-	case 20:	/* sched_waking */
-	case 114:	/* sched_wakeup_new */
+	case 17:  /* sched_wakeup */
+	case 20:  /* sched_waking */
+	case 114: /* sched_wakeup_new */
 		e = pf_rec_new(r);
 		e->type = id == 17 ? SCX_EV_WAKEUP : id == 20 ? SCX_EV_WAKING : SCX_EV_WAKEUP_NEW;
 		e->flags = REC_F_VERBOSE_WAKE;
@@ -334,7 +336,7 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		if (I32(2) > 0)
 			pf_thread_set(r, I32(2), 0, e->s1, 1);
 		break;
-	case 491:	/* sched_migrate_task */
+	case 491: /* sched_migrate_task */
 		s = pf_side_new(r, &e, SCX_EV_MIGRATE);
 		s->mig.pid = I32(2);
 		s->mig.prio = I32(3);
@@ -342,7 +344,7 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		s->mig.dest_cpu = I32(5);
 		copy_comm(s->mig.comm, f.s[1]);
 		break;
-	case 239:	/* sched_process_fork */
+	case 239: /* sched_process_fork */
 		s = pf_side_new(r, &e, SCX_EV_FORK);
 		s->fork.parent_pid = I32(2);
 		s->fork.child_pid = I32(4);
@@ -350,15 +352,15 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		copy_comm(s->fork.child_comm, f.s[3]);
 		r->has_fork = true;
 		break;
-	case 235: {	/* task_newtask: thread grouping, and a fork if the trace has none */
+	case 235: { /* task_newtask: thread grouping, and a fork if the trace has none */
 		int32_t child = I32(1);
 		uint32_t comm = small_str(r, &f, 2);
-		bool thread = f.v[3] & 0x10000;	/* CLONE_THREAD */
+		bool thread = f.v[3] & 0x10000; /* CLONE_THREAD */
 		uint64_t *pv = pf_map_get(&r->thr_idx, (uint32_t)pid);
 		int32_t ptgid = pv ? r->thr[*pv].tgid : 0;
 
 		if (child <= 0)
-			return 0;	/* swapper: trace_processor ignores it too */
+			return 0; /* swapper: trace_processor ignores it too */
 		r->cur_ts = ts;
 		if (thread) {
 			/* the creator's process, which may only be named later */
@@ -377,7 +379,7 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		copy_comm(s->fork.child_comm, f.s[2]);
 		break;
 	}
-	case 237:	/* sched_process_exec */
+	case 237: /* sched_process_exec */
 		s = pf_side_new(r, &e, SCX_EV_EXEC);
 		s->exec.pid = I32(2);
 		s->exec.old_pid = I32(3);
@@ -386,39 +388,39 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 			memcpy(s->exec.filename, f.s[1].p, n);
 		}
 		for (struct pb q = payload; pb_next(&q, &x) > 0;)
-			if (x.num == 50001 && x.wt == PB_LEN)	/* scx-perfetto: the new comm */
+			if (x.num == 50001 && x.wt == PB_LEN) /* scx-perfetto: the new comm */
 				copy_comm(s->exec.comm, x.s);
 		break;
-	case 238:	/* sched_process_exit */
-	case 240:	/* sched_process_free */
+	case 238: /* sched_process_exit */
+	case 240: /* sched_process_free */
 		s = pf_side_new(r, &e, id == 238 ? SCX_EV_EXIT : SCX_EV_FREE);
 		s->task.pid = I32(2);
 		copy_comm(s->task.comm, f.s[1]);
 		s->task.tgid = id == 238 ? I32(3) : 0;
 		s->task.prio = id == 238 ? I32(4) : I32(3);
 		break;
-	case 236:	/* task_rename */
+	case 236: /* task_rename */
 		s = pf_side_new(r, &e, SCX_EV_TASK_RENAME);
 		s->rename.pid = I32(1);
 		copy_comm(s->rename.oldcomm, f.s[2]);
 		copy_comm(s->rename.newcomm, f.s[3]);
 		break;
 	case 24:
-	case 25:	/* softirq entry/exit */
+	case 25: /* softirq entry/exit */
 		s = pf_side_new(r, &e, id == 24 ? SCX_EV_SOFTIRQ_ENTRY : SCX_EV_SOFTIRQ_EXIT);
 		s->softirq.vec = (uint32_t)f.v[1];
 		break;
 	case 36:
-	case 37:	/* irq_handler entry/exit */
+	case 37: /* irq_handler entry/exit */
 		s = pf_side_new(r, &e, id == 36 ? SCX_EV_IRQ_ENTRY : SCX_EV_IRQ_EXIT);
 		s->irq.irq = I32(1);
 		s->irq.ret = id == 37 ? I32(2) : 0;
 		break;
 	case 21:
-	case 22:	/* ipi_entry/exit */
+	case 22: /* ipi_entry/exit */
 		s = pf_side_new(r, &e, id == 21 ? SCX_EV_IPI_ENTRY : SCX_EV_IPI_EXIT);
 		break;
-	case 23: {	/* ipi_raise: one ipi_send per target cpu */
+	case 23: { /* ipi_raise: one ipi_send per target cpu */
 		uint32_t mask = (uint32_t)f.v[1];
 		for (int c = 0; c < 32; c++) {
 			if (!(mask & 1u << c))
@@ -435,13 +437,13 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		s->ipi.target_cpu = I32(1);
 		s->ipi.callsite = f.v[2];
 		break;
-	case 11:	/* cpu_frequency */
+	case 11: /* cpu_frequency */
 		s = pf_side_new(r, &e, SCX_EV_CPU_FREQUENCY);
 		s->freq.khz = (uint32_t)f.v[1];
 		s->freq.cpu_id = (uint32_t)f.v[2];
 		pf_note_cpu(r, (int)SCX_MIN(f.v[2], 1023));
 		break;
-	case 13:	/* cpu_idle */
+	case 13: /* cpu_idle */
 		s = pf_side_new(r, &e, SCX_EV_CPU_IDLE);
 		s->idle.state = (uint32_t)f.v[1];
 		s->idle.cpu_id = (uint32_t)f.v[2];
@@ -458,7 +460,8 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		break;
 	case FT_SCX_CPUHP_ENTER:
 	case FT_SCX_CPUHP_EXIT:
-		s = pf_side_new(r, &e, id == FT_SCX_CPUHP_ENTER ? SCX_EV_CPUHP_ENTER : SCX_EV_CPUHP_EXIT);
+		s = pf_side_new(r, &e,
+				id == FT_SCX_CPUHP_ENTER ? SCX_EV_CPUHP_ENTER : SCX_EV_CPUHP_EXIT);
 		s->cpuhp.cpu_id = (uint32_t)f.v[1];
 		s->cpuhp.target = I32(2);
 		s->cpuhp.idx = I32(3);
@@ -466,7 +469,8 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		break;
 	case FT_SCX_ENABLE:
 	case FT_SCX_DISABLE:
-		s = pf_side_new(r, &e, id == FT_SCX_ENABLE ? SCX_EV_SCX_ENABLE : SCX_EV_SCX_DISABLE);
+		s = pf_side_new(r, &e,
+				id == FT_SCX_ENABLE ? SCX_EV_SCX_ENABLE : SCX_EV_SCX_DISABLE);
 		if (f.s[1].p)
 			memcpy(s->ops.name, f.s[1].p,
 			       SCX_MIN((size_t)(f.s[1].end - f.s[1].p), SCX_NAME_LEN - 1));
@@ -534,10 +538,11 @@ static int compact_sched(struct pf_rd *r, int cpu, struct pb m)
 	uint64_t ts = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t ci = r->arr[6][i];
-		uint32_t comm = ci < nitab ? pf_str(r, r->itab[ci].p,
-						    SCX_MIN((size_t)(r->itab[ci].end - r->itab[ci].p),
-							    SCX_COMM_LEN - 1))
-					   : 0;
+		uint32_t comm = ci < nitab ?
+					pf_str(r, r->itab[ci].p,
+					       SCX_MIN((size_t)(r->itab[ci].end - r->itab[ci].p),
+						       SCX_COMM_LEN - 1)) :
+					0;
 		int32_t pid = (int32_t)r->arr[3][i], prio = (int32_t)r->arr[4][i];
 		struct pf_rec *e = pf_rec_new(r);
 
@@ -588,8 +593,8 @@ static int compact_sched(struct pf_rd *r, int cpu, struct pb m)
 		e->c = (int32_t)r->arr[10][i];
 		e->s1 = ci < nitab ? pf_str(r, r->itab[ci].p,
 					    SCX_MIN((size_t)(r->itab[ci].end - r->itab[ci].p),
-						    SCX_COMM_LEN - 1))
-				   : 0;
+						    SCX_COMM_LEN - 1)) :
+				     0;
 		if (e->a > 0)
 			pf_thread_set(r, e->a, 0, e->s1, 1);
 	}
@@ -625,7 +630,7 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 	}
 	if (rc < 0)
 		return pf_bad(r, it.p, "malformed ftrace bundle");
-	if (cpu >= SCX_MAX_CPUS) {	/* no table here has room: drop, and say so */
+	if (cpu >= SCX_MAX_CPUS) { /* no table here has room: drop, and say so */
 		r->t->stat.dropped_bundles++;
 		return 0;
 	}
@@ -678,7 +683,7 @@ static int process_tree(struct pf_rd *r, struct pb m)
 		if (x.wt != PB_LEN)
 			continue;
 		struct pb s = x.s;
-		if (x.num == 1) {	/* Process */
+		if (x.num == 1) { /* Process */
 			int32_t pid = 0, ppid = 0;
 			struct scx_buf cmd = { 0 };
 			bool is_comm = false;
@@ -713,12 +718,13 @@ static int process_tree(struct pf_rd *r, struct pb m)
 				size_t n = strcspn(name, is_comm ? "" : " ");
 				if (!is_comm && (sl = memrchr(name, '/', n)))
 					n -= sl + 1 - name, name = sl + 1;
-				pf_thread_set(r, pid, pid, pf_str(r, name, SCX_MIN(n, SCX_COMM_LEN - 1)), 2);
+				pf_thread_set(r, pid, pid,
+					      pf_str(r, name, SCX_MIN(n, SCX_COMM_LEN - 1)), 2);
 			} else {
 				scx_buf_free(&cmd);
 				pf_thread_set(r, pid, pid, 0, 0);
 			}
-		} else if (x.num == 2) {	/* Thread */
+		} else if (x.num == 2) { /* Thread */
 			int32_t tid = 0, tgid = 0;
 			uint32_t name = 0;
 			while ((rc2 = pb_next(&s, &y)) > 0) {
@@ -727,7 +733,9 @@ static int process_tree(struct pf_rd *r, struct pb m)
 				else if (y.num == 3)
 					tgid = (int32_t)y.v;
 				else if (y.num == 2 && y.wt == PB_LEN)
-					name = pf_str(r, y.s.p, SCX_MIN((size_t)(y.s.end - y.s.p), SCX_COMM_LEN - 1));
+					name = pf_str(r, y.s.p,
+						      SCX_MIN((size_t)(y.s.end - y.s.p),
+							      SCX_COMM_LEN - 1));
 			}
 			if (rc2 < 0)
 				return pf_bad(r, s.p, "malformed process tree");
@@ -792,7 +800,8 @@ static int system_info(struct pf_rd *r, struct pb m)
 			while ((rc = pb_next(&u, &y)) > 0) {
 				if (y.wt != PB_LEN)
 					continue;
-				if (y.num == 1) {	/* sysname: wprof 907fa19 put the hostname there */
+				if (y.num ==
+				    1) { /* sysname: wprof 907fa19 put the hostname there */
 					if (y.s.end - y.s.p == 5 && !memcmp(y.s.p, "Linux", 5))
 						r->has_sysname_linux = true;
 					else
@@ -857,8 +866,8 @@ static int walk(struct pf_rd *r, const uint8_t *buf, size_t len);
  */
 static uint64_t rd_mem(const struct pf_rd *r)
 {
-	return r->held + r->cap * sizeof(*r->recs) + r->side_cap * sizeof(*r->side) +
-	       r->pool_cap + r->str_cap * sizeof(*r->str_off) + r->tg_cap * sizeof(*r->tgs) +
+	return r->held + r->cap * sizeof(*r->recs) + r->side_cap * sizeof(*r->side) + r->pool_cap +
+	       r->str_cap * sizeof(*r->str_off) + r->tg_cap * sizeof(*r->tgs) +
 	       r->marks_cap * sizeof(*r->marks) + r->thr_cap * (sizeof(*r->thr) + 4);
 }
 
@@ -888,8 +897,8 @@ static int decompress_packet(struct pf_rd *r, struct pb s, bool zstd, const uint
 	if (r->inner)
 		return pf_bad(r, at, "nested compressed packets");
 	room = r->limit > rd_mem(r) ? r->limit - rd_mem(r) : 0;
-	err = zstd ? scx_zin_open(&z, -1, s.p, s.end - s.p)
-		   : scx_zin_open_deflate(&z, s.p, s.end - s.p);
+	err = zstd ? scx_zin_open(&z, -1, s.p, s.end - s.p) :
+		     scx_zin_open_deflate(&z, s.p, s.end - s.p);
 	if (err) {
 		scx_zin_close(&z);
 		return err;
@@ -913,7 +922,8 @@ static int decompress_packet(struct pf_rd *r, struct pb s, bool zstd, const uint
 		out.len += n;
 		if (out.len > room) {
 			snprintf(msg, sizeof(msg), "byte %llu: %s inflates to",
-				 (unsigned long long)(r->base_off + (uint64_t)(at - r->base)), what);
+				 (unsigned long long)(r->base_off + (uint64_t)(at - r->base)),
+				 what);
 			err = too_big(r->t, r->name, msg, r->limit);
 			break;
 		}
@@ -979,13 +989,21 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 			if (x.wt == PB_LEN)
 				interned = x.s;
 			break;
-		case 1: case 2: case 6: case 11: case 45: case 50: case 60: case 122: case 133:
+		case 1:
+		case 2:
+		case 6:
+		case 11:
+		case 45:
+		case 50:
+		case 60:
+		case 122:
+		case 133:
 			if (x.wt == PB_LEN) {
 				kind = x.num;
 				data = x.s;
 			}
 			break;
-		case 69:	/* service_event: ftrace before tracing_started is dropped */
+		case 69: /* service_event: ftrace before tracing_started is dropped */
 			if (x.wt == PB_LEN) {
 				struct pb q = x.s;
 				struct pb_field y;
@@ -994,13 +1012,21 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 						started = true;
 			}
 			/* fallthrough */
-		case 33:	/* trace_config: traced wrote this */
+		case 33: /* trace_config: traced wrote this */
 			if (r->t->producer == SCX_PF_PROD_UNKNOWN)
 				r->t->producer = SCX_PF_PROD_TRACED;
 			r->t->stat.other_packets++;
 			break;
-		case 3: case 13: case 41: case 42: case 58: case 59: case 79: case 87: case 98:
-			break;	/* common fields */
+		case 3:
+		case 13:
+		case 41:
+		case 42:
+		case 58:
+		case 59:
+		case 79:
+		case 87:
+		case 98:
+			break; /* common fields */
 		default:
 			if (x.wt == PB_LEN && x.num != 12)
 				r->t->stat.other_packets++;
@@ -1028,7 +1054,7 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 		return system_info(r, data);
 	case 11:
 		if (r->pass == 1 && !r->inner)
-			return 0;	/* pass 2 */
+			return 0; /* pass 2 */
 		r->t->stat.track_events++;
 		return pf_track_event(r, seq, ts, data);
 	case 60:
@@ -1061,16 +1087,17 @@ static int walk(struct pf_rd *r, const uint8_t *buf, size_t len)
 		if (rc == 0)
 			return 0;
 		if (rc < 0 && at == buf && !r->inner && *at == '{')
-			return pf_bad(r, at, "not a Perfetto trace (an event stream? read it without -i)");
+			return pf_bad(r, at,
+				      "not a Perfetto trace (an event stream? read it without -i)");
 		if (rc < 0)
 			return pf_bad(r, at, "truncated or malformed trace packet");
 		if (x.num != 1 || x.wt != PB_LEN)
-			continue;	/* unknown Trace field: skip */
+			continue; /* unknown Trace field: skip */
 		rc = packet(r, x.s, at);
 		if (!rc && rd_mem(r) > r->limit)
 			rc = too_big(r->t, r->name, "the trace and its events need", r->limit);
 		if (rc) {
-			r->nr = keep;	/* drop the half-decoded packet */
+			r->nr = keep; /* drop the half-decoded packet */
 			return rc;
 		}
 	}
@@ -1097,13 +1124,13 @@ static int key_cmp(const void *a, const void *b)
 /* The kernel's __task_state_index() on a raw __state (wprof 907fa19 writes those). */
 static int64_t state_from_raw(int64_t s)
 {
-	if ((s & 0xfff) == 0x402)	/* TASK_IDLE = UNINTERRUPTIBLE | NOLOAD */
+	if ((s & 0xfff) == 0x402) /* TASK_IDLE = UNINTERRUPTIBLE | NOLOAD */
 		return SCX_STATE_IDLE;
-	if (s & 0x1000)			/* TASK_RTLOCK_WAIT */
+	if (s & 0x1000) /* TASK_RTLOCK_WAIT */
 		return SCX_STATE_UNINTERRUPTIBLE;
 	int64_t v = s & 0x7f;
 	if (!v)
-		return s & 0x80 ? SCX_STATE_DEAD : 0;	/* TASK_DEAD while exiting */
+		return s & 0x80 ? SCX_STATE_DEAD : 0; /* TASK_DEAD while exiting */
 	return (int64_t)1 << (63 - __builtin_clzll((uint64_t)v));
 }
 
@@ -1141,7 +1168,7 @@ static int32_t tg_lookup(struct pf_rd *r, int32_t tid, uint64_t ts, int depth)
 	if (!g->tgid && g->via && depth < 8) {
 		g->tgid = tg_lookup(r, g->via, g->ts, depth + 1);
 		if (!g->tgid)
-			g->tgid = g->via;	/* the creator's process was never named */
+			g->tgid = g->via; /* the creator's process was never named */
 	}
 	return g->tgid;
 }
@@ -1198,7 +1225,7 @@ static void resolve_sources(struct pf_rd *r)
 {
 	int ncpu = r->max_cpu + 1;
 	enum { SW, WK, NCLS };
-	uint64_t (*span)[NCLS][2] = scx_xcalloc(ncpu > 0 ? ncpu : 1, sizeof(*span));
+	uint64_t(*span)[NCLS][2] = scx_xcalloc(ncpu > 0 ? ncpu : 1, sizeof(*span));
 	bool ftrace = false, track = false;
 	enum scx_pf_source src = r->o->source;
 
@@ -1207,11 +1234,13 @@ static void resolve_sources(struct pf_rd *r)
 			span[c][k][0] = UINT64_MAX;
 	for (size_t i = 0; i < r->nr; i++) {
 		struct pf_rec *e = &r->recs[i];
-		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? SW
-			: e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ||
-				  e->type == SCX_EV_WAKEUP ? WK : -1;
+		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? SW :
+			e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ||
+					e->type == SCX_EV_WAKEUP ?
+									  WK :
+									  -1;
 		if (e->type == SCX_EV_FORK && (e->flags & REC_F_NEWTASK) && r->has_fork)
-			e->flags |= REC_F_DROP;	/* real fork events are there */
+			e->flags |= REC_F_DROP; /* real fork events are there */
 		if (e->ts < r->ftrace_cut && !(e->flags & REC_F_TRACK) && e->type != REC_SEED) {
 			/* before the data is complete: a switch still says who runs */
 			if (e->type == SCX_EV_SWITCH && !(e->flags & REC_F_SIDE))
@@ -1235,23 +1264,29 @@ static void resolve_sources(struct pf_rd *r)
 	for (size_t i = 0; i < r->nr; i++) {
 		struct pf_rec *e = &r->recs[i];
 		bool is_track = e->flags & REC_F_TRACK;
-		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? SW
-			: e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ||
-				  e->type == SCX_EV_WAKEUP ? WK : -1;
+		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? SW :
+			e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ||
+					e->type == SCX_EV_WAKEUP ?
+									  WK :
+									  -1;
 		if (src == SCX_PF_SRC_FTRACE && is_track && k >= 0)
 			e->flags |= REC_F_DROP;
 		else if (src == SCX_PF_SRC_TRACK && !is_track && k >= 0)
 			e->flags |= REC_F_DROP;
-		else if (src == SCX_PF_SRC_AUTO && is_track && k >= 0 && e->cpu >= 0 && e->cpu < ncpu &&
-			 e->ts >= span[e->cpu][k][0] && e->ts <= span[e->cpu][k][1])
+		else if (src == SCX_PF_SRC_AUTO && is_track && k >= 0 && e->cpu >= 0 &&
+			 e->cpu < ncpu && e->ts >= span[e->cpu][k][0] &&
+			 e->ts <= span[e->cpu][k][1])
 			e->flags |= REC_F_DROP;
 		if ((e->flags & REC_F_DROP) && e->type != REC_SEED && !(e->flags & REC_F_NEWTASK))
 			r->t->stat.skipped_events++;
 	}
-	r->t->stat.sched_source = ftrace && track && src == SCX_PF_SRC_AUTO ? "mixed"
-				  : ftrace && src != SCX_PF_SRC_TRACK
-					  ? (r->t->stat.compact_switches ? "compact_sched" : "ftrace")
-				  : track && src != SCX_PF_SRC_FTRACE ? "track_event" : "none";
+	r->t->stat.sched_source =
+		ftrace && track && src == SCX_PF_SRC_AUTO ?
+			"mixed" :
+		ftrace && src != SCX_PF_SRC_TRACK ?
+			(r->t->stat.compact_switches ? "compact_sched" : "ftrace") :
+		track && src != SCX_PF_SRC_FTRACE ? "track_event" :
+						    "none";
 	free(span);
 }
 
@@ -1261,7 +1296,10 @@ static int deliver(struct pf_rd *r)
 	struct key *keys = NULL;
 	size_t nk = 0;
 	int ncpu = r->max_cpu + 1 > 0 ? r->max_cpu + 1 : 1;
-	struct { int32_t pid; bool known; } *cur = scx_xcalloc(ncpu, sizeof(*cur));
+	struct {
+		int32_t pid;
+		bool known;
+	} *cur = scx_xcalloc(ncpu, sizeof(*cur));
 	bool raw = r->has_state_raw || (t->producer == SCX_PF_PROD_WPROF && !r->has_sysname_linux);
 	bool wprof = t->producer == SCX_PF_PROD_WPROF;
 	bool sorted = true;
@@ -1335,7 +1373,7 @@ static int deliver(struct pf_rd *r)
 					if (on && cur[cpu].known) {
 						ev.wake.waker_pid = cur[cpu].pid;
 					} else if (e->flags & REC_F_WAKER_CPU) {
-						t->stat.skipped_events++;	/* as trace_processor */
+						t->stat.skipped_events++; /* as trace_processor */
 						continue;
 					} else {
 						ev.wake.waker_pid = 0;
@@ -1495,7 +1533,7 @@ static int read_buf(const uint8_t *buf, size_t len, uint64_t file_len, uint64_t 
 	r->limit = limit;
 	r->held = owned ? owned->cap : len;
 	r->max_cpu = -1;
-	r->skip_from = 1;	/* nothing skipped until the spans are known */
+	r->skip_from = 1; /* nothing skipped until the spans are known */
 	t->stat.bytes = len;
 	t->stat.file_bytes = file_len;
 	r->pass = 1;
@@ -1596,8 +1634,9 @@ static int read_input(int fd, const void *mem, size_t memlen, const char *name,
 		scx_zin_close(&z);
 		return err;
 	}
-	t->stat.file_compression = z.comp == SCX_COMP_GZIP ? "gzip"
-				   : z.comp == SCX_COMP_ZSTD ? "zstd" : "none";
+	t->stat.file_compression = z.comp == SCX_COMP_GZIP ? "gzip" :
+				   z.comp == SCX_COMP_ZSTD ? "zstd" :
+							     "none";
 	if (scx_zin_is_plain_mem(&z)) {
 		scx_zin_close(&z);
 		if (memlen > limit)
@@ -1610,7 +1649,7 @@ static int read_input(int fd, const void *mem, size_t memlen, const char *name,
 			scx_zin_close(&z);
 			return too_big(t, name, "holds", limit);
 		}
-		scx_buf_reserve(&un, st.st_size + 1);	/* one allocation, no growth */
+		scx_buf_reserve(&un, st.st_size + 1); /* one allocation, no growth */
 	}
 	if (z.comp == SCX_COMP_ZSTD) {
 		/* the frame's size claim sizes the buffer, never past the limit */
@@ -1671,7 +1710,7 @@ void scx_pf_trace__free(struct scx_pf_trace *t)
 		free(t->processes[i].cmdline);
 	free(t->processes);
 	free(t->threads);
-	free(t->hdr.options_json);	/* topo is never set here */
+	free(t->hdr.options_json); /* topo is never set here */
 	free(t);
 }
 
@@ -1686,8 +1725,9 @@ const struct scx_pf_process *scx_pf_trace__process(const struct scx_pf_trace *t,
 {
 	struct scx_pf_process k = { .pid = pid };
 
-	return t->nr_processes ? bsearch(&k, t->processes, t->nr_processes, sizeof(k), cmp_process)
-			       : NULL;
+	return t->nr_processes ?
+		       bsearch(&k, t->processes, t->nr_processes, sizeof(k), cmp_process) :
+		       NULL;
 }
 
 const char *scx_pf_producer_name(enum scx_pf_producer p)

@@ -36,38 +36,38 @@
 
 /* Where the scheduler events come from when a trace has both kinds. */
 enum scx_pf_source {
-	SCX_PF_SRC_AUTO = 0,	/* ftrace where it covers a cpu's span, TrackEvent elsewhere */
-	SCX_PF_SRC_FTRACE,	/* FtraceEventBundles only */
-	SCX_PF_SRC_TRACK,	/* wprof TrackEvents only */
+	SCX_PF_SRC_AUTO = 0, /* ftrace where it covers a cpu's span, TrackEvent elsewhere */
+	SCX_PF_SRC_FTRACE,   /* FtraceEventBundles only */
+	SCX_PF_SRC_TRACK,    /* wprof TrackEvents only */
 };
 
 /* Who wrote the trace, guessed from its packets. */
 enum scx_pf_producer {
 	SCX_PF_PROD_UNKNOWN = 0,
-	SCX_PF_PROD_SCX,	/* scx-perfetto */
-	SCX_PF_PROD_TRACED,	/* Perfetto's traced (trace_config / service events) */
-	SCX_PF_PROD_WPROF,	/* wprof (TrackEvent categories ONCPU/WAKER...) */
+	SCX_PF_PROD_SCX,    /* scx-perfetto */
+	SCX_PF_PROD_TRACED, /* Perfetto's traced (trace_config / service events) */
+	SCX_PF_PROD_WPROF,  /* wprof (TrackEvent categories ONCPU/WAKER...) */
 };
 
 struct scx_pf_thread {
 	int32_t tid;
-	int32_t tgid;		/* 0 when unknown */
+	int32_t tgid; /* 0 when unknown */
 	char comm[SCX_COMM_LEN];
 };
 
 struct scx_pf_process {
 	int32_t pid;
-	int32_t ppid;		/* 0 when unknown */
-	char *cmdline;		/* argv joined by spaces, or the process name; never NULL */
+	int32_t ppid;  /* 0 when unknown */
+	char *cmdline; /* argv joined by spaces, or the process name; never NULL */
 };
 
 /* Counts for --stat; all of them describe the input, not what was delivered. */
 struct scx_pf_stats {
-	uint64_t bytes;			/* uncompressed trace bytes */
-	uint64_t file_bytes;		/* bytes as stored (compressed) */
-	uint64_t packets;		/* TracePackets, including those inside compressed ones */
-	uint64_t bundles;		/* FtraceEventBundles */
-	uint64_t ftrace_events;		/* FtraceEvents (verbose) */
+	uint64_t bytes;		/* uncompressed trace bytes */
+	uint64_t file_bytes;	/* bytes as stored (compressed) */
+	uint64_t packets;	/* TracePackets, including those inside compressed ones */
+	uint64_t bundles;	/* FtraceEventBundles */
+	uint64_t ftrace_events; /* FtraceEvents (verbose) */
 	uint64_t compact_switches, compact_wakings;
 	uint64_t track_events, track_descriptors;
 	uint64_t process_trees, system_infos, clock_snapshots;
@@ -78,10 +78,10 @@ struct scx_pf_stats {
 	uint64_t dropped_bundles;	/* bundles of cpus >= SCX_MAX_CPUS, not read */
 	uint64_t skipped_events;	/* events dropped: first compact switch per cpu,
 					   waking with no known waker cpu, overlap of sources */
-	uint64_t events[SCX_EV__COUNT];	/* delivered, by type */
+	uint64_t events[SCX_EV__COUNT]; /* delivered, by type */
 	uint64_t first_ts, last_ts;	/* of delivered events */
 	const char *file_compression;	/* "none", "gzip", "zstd" */
-	const char *sched_source;	/* "ftrace", "compact_sched", "track_event", "mixed", "none" */
+	const char *sched_source; /* "ftrace", "compact_sched", "track_event", "mixed", "none" */
 };
 
 struct scx_pf_trace {
@@ -93,12 +93,12 @@ struct scx_pf_trace {
 	 */
 	struct scx_header hdr;
 	enum scx_pf_producer producer;
-	bool ts_relative;		/* timestamps start near 0 (wprof) */
-	uint64_t realtime_at_zero;	/* REALTIME of boot time 0 per ClockSnapshot, 0 if none */
+	bool ts_relative;	   /* timestamps start near 0 (wprof) */
+	uint64_t realtime_at_zero; /* REALTIME of boot time 0 per ClockSnapshot, 0 if none */
 
-	struct scx_pf_thread *threads;	/* sorted by tid */
+	struct scx_pf_thread *threads; /* sorted by tid */
 	unsigned nr_threads;
-	struct scx_pf_process *processes;	/* sorted by pid */
+	struct scx_pf_process *processes; /* sorted by pid */
 	unsigned nr_processes;
 
 	struct scx_pf_stats stat;
@@ -114,8 +114,8 @@ typedef int (*scx_pf_event_fn)(void *ctx, const struct scx_event *e);
 typedef int (*scx_pf_trace_fn)(void *ctx, const struct scx_pf_trace *t);
 
 struct scx_pf_opts {
-	scx_pf_event_fn on_event;	/* may be NULL (statistics only) */
-	scx_pf_trace_fn on_trace;	/* may be NULL */
+	scx_pf_event_fn on_event; /* may be NULL (statistics only) */
+	scx_pf_trace_fn on_trace; /* may be NULL */
 	void *ctx;
 	enum scx_pf_source source;
 	/*
@@ -132,7 +132,7 @@ struct scx_pf_opts {
 	uint64_t max_bytes;
 };
 
-#define SCX_PF_MAX_BYTES_DEFAULT (1ull << 30)	/* 1 GiB */
+#define SCX_PF_MAX_BYTES_DEFAULT (1ull << 30) /* 1 GiB */
 
 /*
  * Read a trace from path ("-" or NULL: stdin) or from memory (buf must stay
@@ -155,7 +155,7 @@ void scx_pf_trace__free(struct scx_pf_trace *t);
 const struct scx_pf_thread *scx_pf_trace__thread(const struct scx_pf_trace *t, int32_t tid);
 const struct scx_pf_process *scx_pf_trace__process(const struct scx_pf_trace *t, int32_t pid);
 
-const char *scx_pf_producer_name(enum scx_pf_producer p);	/* "scx", "traced", "wprof" */
+const char *scx_pf_producer_name(enum scx_pf_producer p); /* "scx", "traced", "wprof" */
 
 /* The --stat summary of a read trace, as "key: value" lines appended to b. */
 struct scx_buf;

@@ -14,13 +14,15 @@ void scx_pf_stat_format(struct scx_buf *b, const struct scx_pf_trace *t)
 	uint64_t total = 0;
 
 	scx_buf_printf(b, "producer: %s\n", scx_pf_producer_name(t->producer));
-	scx_buf_printf(b, "compression: file %s, compressed_packets %" PRIu64
-			  ", zstd_compressed_packets %" PRIu64 "\n",
+	scx_buf_printf(b,
+		       "compression: file %s, compressed_packets %" PRIu64
+		       ", zstd_compressed_packets %" PRIu64 "\n",
 		       s->file_compression, s->compressed_packets, s->zstd_packets);
 	scx_buf_printf(b, "bytes: %" PRIu64 " (%" PRIu64 " stored)\n", s->bytes, s->file_bytes);
 	scx_buf_printf(b, "packets: %" PRIu64 "\n", s->packets);
-	scx_buf_printf(b, "  ftrace_bundles: %" PRIu64 " (%" PRIu64 " events, %" PRIu64
-			  " compact switches, %" PRIu64 " compact wakings)\n",
+	scx_buf_printf(b,
+		       "  ftrace_bundles: %" PRIu64 " (%" PRIu64 " events, %" PRIu64
+		       " compact switches, %" PRIu64 " compact wakings)\n",
 		       s->bundles, s->ftrace_events, s->compact_switches, s->compact_wakings);
 	scx_buf_printf(b, "  track_events: %" PRIu64 "\n", s->track_events);
 	scx_buf_printf(b, "  track_descriptors: %" PRIu64 "\n", s->track_descriptors);
@@ -55,7 +57,8 @@ void scx_pf_stat_format(struct scx_buf *b, const struct scx_pf_trace *t)
 		scx_buf_add_printable(b, t->hdr.hostname, strlen(t->hdr.hostname));
 		scx_buf_addstr(b, "\n");
 	}
-	scx_buf_printf(b, "clock: boottime%s\n", t->ts_relative ? " (relative to capture start)" : "");
+	scx_buf_printf(b, "clock: boottime%s\n",
+		       t->ts_relative ? " (relative to capture start)" : "");
 	scx_buf_printf(b, "time: %" PRIu64 " .. %" PRIu64 " (%s)\n", s->first_ts, s->last_ts,
 		       scx_fmt_ns(s->last_ts - s->first_ts, a, sizeof(a)));
 	(void)c;

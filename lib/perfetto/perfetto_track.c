@@ -21,28 +21,83 @@
 #define WPROF_KERNEL_PID 2000000001
 
 enum {
-	N_ONCPU, N_WAKER, N_WAKEE, N_WAKER_NEW, N_WAKEE_NEW, N_WAKER_UNKNOWN, N_WAKEE_UNKNOWN,
-	N_WAKING, N_FORKING, N_FORKED, N_EXEC, N_EXIT, N_FREE, N_RENAME, N_HARDIRQ, N_SOFTIRQ,
+	N_ONCPU,
+	N_WAKER,
+	N_WAKEE,
+	N_WAKER_NEW,
+	N_WAKEE_NEW,
+	N_WAKER_UNKNOWN,
+	N_WAKEE_UNKNOWN,
+	N_WAKING,
+	N_FORKING,
+	N_FORKED,
+	N_EXEC,
+	N_EXIT,
+	N_FREE,
+	N_RENAME,
+	N_HARDIRQ,
+	N_SOFTIRQ,
 	/* annotation names */
-	N_CPU, N_OFFCPU_REASON, N_PREV_STATE, N_SCX_DSQ_ID, N_DSQ_ID, N_SCX_LAYER_ID, N_FILENAME,
+	N_CPU,
+	N_OFFCPU_REASON,
+	N_PREV_STATE,
+	N_SCX_DSQ_ID,
+	N_DSQ_ID,
+	N_SCX_LAYER_ID,
+	N_FILENAME,
 	N_NEW_NAME,
-	N_OLD_NAME, N_RENAMED_TO, N_IRQ, N_ACTION, N_WAKER_TID, N_FORKED_INTO_TID, N_FORKED_FROM_TID,
+	N_OLD_NAME,
+	N_RENAMED_TO,
+	N_IRQ,
+	N_ACTION,
+	N_WAKER_TID,
+	N_FORKED_INTO_TID,
+	N_FORKED_FROM_TID,
 	/* values */
-	N_PREEMPTED, N_BLOCKED,
+	N_PREEMPTED,
+	N_BLOCKED,
 	N__COUNT
 };
 
 static const char *const known[N__COUNT] = {
-	"ONCPU", "WAKER", "WAKEE", "WAKER_NEW", "WAKEE_NEW", "WAKER_UNKNOWN", "WAKEE_UNKNOWN",
-	"WAKING", "FORKING", "FORKED", "EXEC", "EXIT", "FREE", "RENAME", "HARDIRQ", "SOFTIRQ",
-	"cpu", "offcpu_reason", "prev_state", "scx_dsq_id", "dsq_id", "scx_layer_id", "filename",
+	"ONCPU",
+	"WAKER",
+	"WAKEE",
+	"WAKER_NEW",
+	"WAKEE_NEW",
+	"WAKER_UNKNOWN",
+	"WAKEE_UNKNOWN",
+	"WAKING",
+	"FORKING",
+	"FORKED",
+	"EXEC",
+	"EXIT",
+	"FREE",
+	"RENAME",
+	"HARDIRQ",
+	"SOFTIRQ",
+	"cpu",
+	"offcpu_reason",
+	"prev_state",
+	"scx_dsq_id",
+	"dsq_id",
+	"scx_layer_id",
+	"filename",
 	"new_name",
-	"old_name", "renamed_to", "irq", "action", "waker_tid", "forked_into_tid", "forked_from_tid",
-	"preempted", "blocked",
+	"old_name",
+	"renamed_to",
+	"irq",
+	"action",
+	"waker_tid",
+	"forked_into_tid",
+	"forked_from_tid",
+	"preempted",
+	"blocked",
 };
 
 static const char *const softirq_names[] = {
-	"hi", "timer", "net-tx", "net-rx", "block", "irq-poll", "tasklet", "sched", "hrtimer", "rcu",
+	"hi",	    "timer",   "net-tx", "net-rx",  "block",
+	"irq-poll", "tasklet", "sched",	 "hrtimer", "rcu",
 };
 
 enum { K_CAT, K_NAME, K_ANN, K_VAL };
@@ -76,11 +131,20 @@ int pf_track_interned(struct pf_rd *r, uint32_t seq, struct pb m)
 	while ((rc = pb_next(&m, &x)) > 0) {
 		unsigned kind;
 		switch (x.num) {
-		case 1: kind = K_CAT; break;
-		case 2: kind = K_NAME; break;
-		case 3: kind = K_ANN; break;
-		case 29: kind = K_VAL; break;
-		default: continue;
+		case 1:
+			kind = K_CAT;
+			break;
+		case 2:
+			kind = K_NAME;
+			break;
+		case 3:
+			kind = K_ANN;
+			break;
+		case 29:
+			kind = K_VAL;
+			break;
+		default:
+			continue;
 		}
 		if (x.wt != PB_LEN)
 			continue;
@@ -146,22 +210,24 @@ int pf_track_descriptor(struct pf_rd *r, struct pb m)
 	if (rc < 0)
 		return pf_bad(r, m.p, "malformed track descriptor");
 	if (tk.kind == 1 && (tk.pid == WPROF_IDLE_PID || tk.tid < 0)) {
-		tk.tid = 0;	/* idle: swapper */
+		tk.tid = 0; /* idle: swapper */
 		tk.pid = 0;
 	} else if (tk.kind == 2 && tk.pid > 0 && tk.pid < WPROF_IDLE_PID) {
-		pf_thread_set(r, tk.pid, tk.pid,
-			      tname.p ? pf_str(r, tname.p, SCX_MIN((size_t)(tname.end - tname.p),
-								  SCX_COMM_LEN - 1))
-				      : 0,
-			      3);
+		pf_thread_set(
+			r, tk.pid, tk.pid,
+			tname.p ? pf_str(r, tname.p,
+					 SCX_MIN((size_t)(tname.end - tname.p), SCX_COMM_LEN - 1)) :
+				  0,
+			3);
 	} else if (tk.kind == 1) {
-		if (tk.pid > WPROF_IDLE_PID)	/* wprof's fake KERNEL process */
+		if (tk.pid > WPROF_IDLE_PID) /* wprof's fake KERNEL process */
 			tk.pid = tk.tid;
 		if (tk.tid > 0)
 			pf_thread_set(r, tk.tid, tk.pid,
-				      tname.p ? pf_str(r, tname.p, SCX_MIN((size_t)(tname.end - tname.p),
-									  SCX_COMM_LEN - 1))
-					      : 0,
+				      tname.p ? pf_str(r, tname.p,
+						       SCX_MIN((size_t)(tname.end - tname.p),
+							       SCX_COMM_LEN - 1)) :
+						0,
 				      3);
 	}
 	if (tk.kind == 0 && tk.parent) {
@@ -224,17 +290,27 @@ static int annotation(struct pf_rd *r, uint32_t seq, struct pb m, struct te *e)
 
 	while ((rc = pb_next(&m, &x)) > 0) {
 		switch (x.num) {
-		case 1: name = interned(r, K_ANN, seq, x.v); break;
+		case 1:
+			name = interned(r, K_ANN, seq, x.v);
+			break;
 		case 10:
 			if (x.wt == PB_LEN)
 				name = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
 			break;
-		case 3: case 4: case 2: ival = (int64_t)x.v; has_int = true; break;
+		case 3:
+		case 4:
+		case 2:
+			ival = (int64_t)x.v;
+			has_int = true;
+			break;
 		case 6:
 			if (x.wt == PB_LEN)
-				sval = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), SCX_PATH_LEN - 1));
+				sval = pf_str(r, x.s.p,
+					      SCX_MIN((size_t)(x.s.end - x.s.p), SCX_PATH_LEN - 1));
 			break;
-		case 17: sval = interned(r, K_VAL, seq, x.v); break;
+		case 17:
+			sval = interned(r, K_VAL, seq, x.v);
+			break;
 		}
 	}
 	if (rc < 0)
@@ -308,7 +384,7 @@ static struct pf_rec *flow_rec(struct pf_rd *r, const struct te *e, unsigned kin
 static void flow_bind(struct pf_rd *r, const struct te *e, unsigned kind)
 {
 	if (e->nflows)
-		*pf_map_put(&r->flows, e->flows[0] << 1 | kind) = r->nr;	/* last rec, +1 */
+		*pf_map_put(&r->flows, e->flows[0] << 1 | kind) = r->nr; /* last rec, +1 */
 }
 
 static int softirq_vec(const struct pf_rd *r, uint32_t action, uint32_t name)
@@ -334,9 +410,15 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 	init_names(r);
 	while ((rc = pb_next(&m, &x)) > 0) {
 		switch (x.num) {
-		case 9: e.type = x.v; break;
-		case 11: e.track = x.v; break;
-		case 10: e.name = interned(r, K_NAME, seq, x.v); break;
+		case 9:
+			e.type = x.v;
+			break;
+		case 11:
+			e.track = x.v;
+			break;
+		case 10:
+			e.name = interned(r, K_NAME, seq, x.v);
+			break;
 		case 23:
 			if (x.wt == PB_LEN)
 				e.name = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
@@ -357,15 +439,20 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 			break;
 		case 22:
 			if (x.wt == PB_LEN && e.ncats < 4)
-				e.cats[e.ncats++] = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
+				e.cats[e.ncats++] =
+					pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
 			break;
 		case 4:
 			if (x.wt == PB_LEN && nann < SCX_ARRAY_SIZE(ann))
 				ann[nann++] = x.s;
 			break;
-		case 47: case 48: case 36: case 42:
-			if (x.wt == PB_LEN) {	/* packed fixed64 */
-				for (const uint8_t *p = x.s.p; p + 8 <= x.s.end && e.nflows < 4; p += 8)
+		case 47:
+		case 48:
+		case 36:
+		case 42:
+			if (x.wt == PB_LEN) { /* packed fixed64 */
+				for (const uint8_t *p = x.s.p; p + 8 <= x.s.end && e.nflows < 4;
+				     p += 8)
 					memcpy(&e.flows[e.nflows++], p, 8);
 			} else if (e.nflows < 4) {
 				e.flows[e.nflows++] = x.v;
@@ -382,7 +469,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 	     has_cat(r, &e, N_WAKER_NEW) || has_cat(r, &e, N_WAKEE_NEW) ||
 	     has_cat(r, &e, N_WAKER_UNKNOWN) || has_cat(r, &e, N_WAKEE_UNKNOWN) ||
 	     has_cat(r, &e, N_WAKING))) {
-		r->t->stat.skipped_events++;	/* ftrace has these: one source per span */
+		r->t->stat.skipped_events++; /* ftrace has these: one source per span */
 		return 0;
 	}
 	for (unsigned i = 0; i < nann; i++)
@@ -398,7 +485,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 	if (cpu >= 0)
 		pf_note_cpu(r, cpu);
 	if (tid < 0)
-		return 0;	/* counters and other non-thread tracks */
+		return 0; /* counters and other non-thread tracks */
 
 	/* an END without names closes the innermost open slice of the track */
 	bool bare_end = e.type == 2 && !e.ncats && !e.name;
@@ -411,7 +498,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 	}
 	if (has_cat(r, &e, N_ONCPU) && (e.type == 1 || e.type == 2)) {
 		struct pf_mark *k;
-		uint64_t *open = pf_map_put(&r->open, ~e.track);	/* cpu + 1 of the open slice */
+		uint64_t *open = pf_map_put(&r->open, ~e.track); /* cpu + 1 of the open slice */
 		if (e.type == 1) {
 			*open = cpu + 1;
 		} else {
@@ -427,9 +514,11 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		k->tid = tid;
 		k->begin = e.type == 1;
 		k->dsq = e.has_dsq ? (uint64_t)e.dsq : SCX_DSQ_NONE;
-		k->layer = e.has_layer && e.layer >= 0 && e.layer <= INT16_MAX ? (int16_t)e.layer : -1;
-		k->state = e.reason == r->name_iid[N_PREEMPTED] ? SCX_STATE_PREEMPTED
-			   : SCX_STATE_INTERRUPTIBLE;	/* "blocked": S or D is not said */
+		k->layer =
+			e.has_layer && e.layer >= 0 && e.layer <= INT16_MAX ? (int16_t)e.layer : -1;
+		k->state = e.reason == r->name_iid[N_PREEMPTED] ?
+				   SCX_STATE_PREEMPTED :
+				   SCX_STATE_INTERRUPTIBLE; /* "blocked": S or D is not said */
 		if (k->begin) {
 			k->comm = e.name == r->name_iid[N_ONCPU] ? 0 : e.name;
 			/* the wakee runs: the waking's target cpu */
@@ -460,7 +549,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		if (waker) {
 			rec->b = tid;
 			if (cpu >= 0)
-				rec->cpu = (int16_t)cpu;	/* wakings happen on the waker's cpu */
+				rec->cpu = (int16_t)cpu; /* wakings happen on the waker's cpu */
 			rec->ts = ts;
 		} else {
 			rec->a = tid;
@@ -505,7 +594,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		s->task.pid = tid;
 		strncpy(s->task.comm, pf_strp(r, e.name), SCX_COMM_LEN - 1);
 		if (has_cat(r, &e, N_EXIT) || has_cat(r, &e, N_FREE))
-			s->task.comm[0] = 0;	/* filled from the thread table */
+			s->task.comm[0] = 0; /* filled from the thread table */
 	} else if (e.type == 3 && has_cat(r, &e, N_RENAME)) {
 		s = pf_side_new(r, &rec, SCX_EV_TASK_RENAME);
 		s->rename.pid = tid;
@@ -525,8 +614,8 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 				s->irq.irq = v;
 			else
 				s->softirq.vec = (uint32_t)v;
-			*pf_map_put(&r->open, e.track) =
-				1ull << 63 | (uint64_t)hard << 62 | (uint64_t)cpu << 32 | (uint32_t)v;
+			*pf_map_put(&r->open, e.track) = 1ull << 63 | (uint64_t)hard << 62 |
+							 (uint64_t)cpu << 32 | (uint32_t)v;
 		} else {
 			open = pf_map_get(&r->open, e.track);
 			if (!open || !(*open >> 63))
@@ -558,7 +647,7 @@ static int mark_cmp(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	if (x->begin != y->begin)
-		return x->begin - y->begin;	/* END before BEGIN */
+		return x->begin - y->begin; /* END before BEGIN */
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -577,14 +666,15 @@ void pf_track_finish(struct pf_rd *r)
 	qsort(r->marks, n, sizeof(*r->marks), mark_cmp);
 	for (size_t i = 0; i < n;) {
 		int cpu = r->marks[i].cpu;
-		int32_t cur = -1;	/* running tid, -1 unknown */
+		int32_t cur = -1; /* running tid, -1 unknown */
 		uint32_t cur_comm = 0;
 		for (; i < n && r->marks[i].cpu == cpu; i++) {
 			struct pf_mark *k = &r->marks[i];
 			struct pf_rec *e;
 			if (!k->begin) {
 				bool next_begin = i + 1 < n && r->marks[i + 1].cpu == cpu &&
-						  r->marks[i + 1].ts == k->ts && r->marks[i + 1].begin;
+						  r->marks[i + 1].ts == k->ts &&
+						  r->marks[i + 1].begin;
 				if (next_begin) {
 					/* the BEGIN makes the switch; carry prev over */
 					r->marks[i + 1].state = k->state;
@@ -596,7 +686,7 @@ void pf_track_finish(struct pf_rd *r)
 					continue;
 				}
 				if (k->tid == 0)
-					continue;	/* idle ends with nothing after it */
+					continue; /* idle ends with nothing after it */
 				e = pf_rec_new(r);
 				e->type = SCX_EV_SWITCH;
 				e->flags = REC_F_TRACK;
@@ -639,8 +729,10 @@ void pf_track_finish(struct pf_rd *r)
 					s->sw.prev_pid = tmp.a;
 					s->sw.next_pid = tmp.b;
 					s->sw.prev_state = tmp.x;
-					strncpy(s->sw.prev_comm, pf_strp(r, tmp.s1), SCX_COMM_LEN - 1);
-					strncpy(s->sw.next_comm, pf_strp(r, tmp.s2), SCX_COMM_LEN - 1);
+					strncpy(s->sw.prev_comm, pf_strp(r, tmp.s1),
+						SCX_COMM_LEN - 1);
+					strncpy(s->sw.next_comm, pf_strp(r, tmp.s2),
+						SCX_COMM_LEN - 1);
 					s->sw.dsq_id = k->dsq;
 					s->sw.layer_id = k->layer;
 					e2->flags |= REC_F_TRACK;
@@ -661,7 +753,7 @@ void pf_track_finish(struct pf_rd *r)
 void pf_track_spans(struct pf_rd *r)
 {
 	int ncpu = SCX_MAX(r->max_cpu + 1, (int)r->t->hdr.nr_cpus);
-	uint64_t (*span)[2][2];
+	uint64_t(*span)[2][2];
 	uint64_t from = 0, to = UINT64_MAX;
 
 	r->skip_from = 1;
@@ -678,8 +770,9 @@ void pf_track_spans(struct pf_rd *r)
 		span[c][0][0] = span[c][1][0] = UINT64_MAX;
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct pf_rec *e = &r->recs[i];
-		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED ? 0
-			: e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ? 1 : -1;
+		int k = e->type == SCX_EV_SWITCH || e->type == REC_SEED		 ? 0 :
+			e->type == SCX_EV_WAKING || e->type == SCX_EV_WAKEUP_NEW ? 1 :
+										   -1;
 		if (k < 0 || e->cpu < 0 || e->cpu >= ncpu || (e->flags & REC_F_TRACK))
 			continue;
 		if (e->ts < span[e->cpu][k][0])
@@ -691,7 +784,7 @@ void pf_track_spans(struct pf_rd *r)
 		for (int k = 0; k < 2; k++) {
 			if (span[c][k][0] == UINT64_MAX) {
 				free(span);
-				return;	/* a cpu without ftrace: parse everything */
+				return; /* a cpu without ftrace: parse everything */
 			}
 			from = SCX_MAX(from, span[c][k][0]);
 			to = SCX_MIN(to, span[c][k][1]);

@@ -85,7 +85,7 @@ static inline int pb_next(struct pb *b, struct pb_field *f)
 		f->s.end = b->p + len;
 		b->p += len;
 		return 1;
-	default:	/* groups are never used by Perfetto */
+	default: /* groups are never used by Perfetto */
 		goto bad;
 	}
 bad:

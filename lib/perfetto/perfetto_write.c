@@ -31,7 +31,7 @@
 #define SCX_VERSION "unknown"
 #endif
 
-#define OUT_FLUSH (256u << 10)	/* write out (or compress) every 256 KiB */
+#define OUT_FLUSH (256u << 10) /* write out (or compress) every 256 KiB */
 #define BUNDLE_BYTES (192u << 10)
 #define ITAB_MAX 4096
 #define ITAB_HASH 8192
@@ -39,15 +39,26 @@
 enum { SEQ_FTRACE = 2, SEQ_TRACK = 3 };
 
 /* compact_sched array field numbers */
-enum { C_SW_TS = 1, C_SW_STATE = 2, C_SW_PID = 3, C_SW_PRIO = 4, C_SW_COMM = 6,
-       C_WK_TS = 7, C_WK_PID = 8, C_WK_CPU = 9, C_WK_PRIO = 10, C_WK_COMM = 11, C_N = 12 };
+enum {
+	C_SW_TS = 1,
+	C_SW_STATE = 2,
+	C_SW_PID = 3,
+	C_SW_PRIO = 4,
+	C_SW_COMM = 6,
+	C_WK_TS = 7,
+	C_WK_PID = 8,
+	C_WK_CPU = 9,
+	C_WK_PRIO = 10,
+	C_WK_COMM = 11,
+	C_N = 12
+};
 
 struct wcpu {
-	struct scx_buf ev;		/* encoded "event" entries of the bundle */
-	struct scx_buf arr[C_N];	/* packed compact arrays */
-	struct scx_buf itab;		/* encoded intern_table entries */
+	struct scx_buf ev;	 /* encoded "event" entries of the bundle */
+	struct scx_buf arr[C_N]; /* packed compact arrays */
+	struct scx_buf itab;	 /* encoded intern_table entries */
 	char (*comms)[SCX_COMM_LEN];
-	uint16_t hash[ITAB_HASH];	/* comm -> index + 1 */
+	uint16_t hash[ITAB_HASH]; /* comm -> index + 1 */
 	unsigned nitab, nev, nsw, nwk;
 	uint64_t last_sw_ts, last_wk_ts;
 	int32_t cur_pid, cur_prio;
@@ -55,19 +66,19 @@ struct wcpu {
 	bool known;
 	bool lost;
 	uint64_t lost_count, lost_ts;
-	uint8_t dsq_tracks;		/* counter descriptors written, one bit each */
+	uint8_t dsq_tracks; /* counter descriptors written, one bit each */
 };
 
 struct scx_pf_writer {
 	int fd;
 	bool own_fd;
 	struct scx_pf_write_opts o;
-	struct scx_buf out;		/* framed packets not yet written (or compressed) */
-	struct scx_buf pkt;		/* scratch */
-	struct scx_buf pt_threads;	/* pending ProcessTree.threads / processes entries */
+	struct scx_buf out;	   /* framed packets not yet written (or compressed) */
+	struct scx_buf pkt;	   /* scratch */
+	struct scx_buf pt_threads; /* pending ProcessTree.threads / processes entries */
 	struct scx_buf pt_procs;
 	struct wcpu *cpu[SCX_MAX_CPUS];
-	struct scx_map tids;		/* tid -> tgid + 1 (named in a ProcessTree) */
+	struct scx_map tids; /* tid -> tgid + 1 (named in a ProcessTree) */
 	bool header_done, track_seq_started;
 	uint64_t bytes;
 	int err;
@@ -107,7 +118,7 @@ static int out_drain(struct scx_pf_writer *w)
 		free(z);
 		return w->err = -ENOMEM;
 	}
-	size_t inner = 1 + pb_varint_len(zlen) + zlen;	/* field 50 is two tag bytes */
+	size_t inner = 1 + pb_varint_len(zlen) + zlen; /* field 50 is two tag bytes */
 	inner += 1;
 	p = hdr;
 	*p++ = 0x0a;
@@ -436,7 +447,12 @@ static uint64_t dsq_uuid(int cpu, int k)
 static int dsq_counters(struct scx_pf_writer *w, int cpu, const struct scx_event *e)
 {
 	static const char *const names[] = { "DSQ latency", "DSQ depth", "DSQ vtime", "slice" };
-	const uint64_t vals[] = { e->sw.dsq_lat_ns, e->sw.dsq_depth, e->sw.dsq_vtime, e->sw.slice_ns };
+	const uint64_t vals[] = {
+		e->sw.dsq_lat_ns,
+		e->sw.dsq_depth,
+		e->sw.dsq_vtime,
+		e->sw.slice_ns,
+	};
 	struct wcpu *c = w->cpu[cpu];
 	uint8_t buf[160], *p, d[128], *q, cd[16], *r;
 	int rc;
@@ -454,14 +470,14 @@ static int dsq_counters(struct scx_pf_writer *w, int cpu, const struct scx_event
 			p = pb_put_u64(buf, 8, e->ts);
 			p = pb_put_u64(p, 10, SEQ_TRACK);
 			if (!w->track_seq_started) {
-				p = pb_put_u64(p, 13, 1);	/* SEQ_INCREMENTAL_STATE_CLEARED */
+				p = pb_put_u64(p, 13, 1); /* SEQ_INCREMENTAL_STATE_CLEARED */
 				w->track_seq_started = true;
 			}
 			p = pb_put_bytes(p, 60, d, q - d);
 			if ((rc = emit_packet(w, buf, p - buf)))
 				return rc;
 		}
-		q = pb_put_u64(d, 9, 4);	/* TYPE_COUNTER */
+		q = pb_put_u64(d, 9, 4); /* TYPE_COUNTER */
 		q = pb_put_u64(q, 11, dsq_uuid(cpu, k));
 		q = pb_put_u64(q, 30, vals[k]);
 		p = pb_put_u64(buf, 8, e->ts);
@@ -554,7 +570,7 @@ static int write_wake(struct scx_pf_writer *w, struct wcpu *c, const struct scx_
 
 int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 {
-	int cpu = e->cpu >= 0 ? e->cpu : 0;	/* unknown cpu: bundled with cpu 0 */
+	int cpu = e->cpu >= 0 ? e->cpu : 0; /* unknown cpu: bundled with cpu 0 */
 	struct wcpu *c;
 	uint8_t pl[256], *p = pl;
 	uint32_t id, common;
@@ -621,7 +637,7 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		p = pb_put_str(p, 1, e->exec.filename, SCX_PATH_LEN);
 		p = pb_put_i64(p, 2, e->exec.pid);
 		p = pb_put_i64(p, 3, e->exec.old_pid);
-		p = pb_put_str(p, 50001, e->exec.comm, SCX_COMM_LEN);	/* ours: the new comm */
+		p = pb_put_str(p, 50001, e->exec.comm, SCX_COMM_LEN); /* ours: the new comm */
 		break;
 	case SCX_EV_EXIT:
 	case SCX_EV_FREE:
@@ -660,7 +676,7 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		break;
 	case SCX_EV_IPI_SEND:
 		if (!e->ipi.callsite && e->ipi.target_cpu >= 0 && e->ipi.target_cpu < 32) {
-			id = 23;	/* ipi_raise: trace_processor's raw table shows it */
+			id = 23; /* ipi_raise: trace_processor's raw table shows it */
 			p = pb_put_u64(p, 1, 1u << e->ipi.target_cpu);
 		} else {
 			id = 50007;

@@ -29,7 +29,7 @@ struct scx_pf_write_opts {
 	bool no_compact;	/* plain sched_switch / sched_waking events */
 	bool deflate;		/* compressed_packets (zlib), each under 512 KiB */
 	int level;		/* zlib level, 0 = 6 like traced */
-	unsigned bundle_events;	/* events per bundle, 0 = 1024 */
+	unsigned bundle_events; /* events per bundle, 0 = 1024 */
 };
 
 struct scx_pf_writer;

@@ -42,15 +42,15 @@ static inline bool prof_str_eq(struct prof_str s, const char *lit)
 
 enum prof_line {
 	PROF_LINE_OK,
-	PROF_LINE_BLANK,	/* only whitespace: not counted at all */
-	PROF_LINE_BAD,		/* unparseable; *why says why */
-	PROF_LINE_NO_CGROUP,	/* a well-formed line without the cgroup field (perf < 6.3) */
+	PROF_LINE_BLANK,     /* only whitespace: not counted at all */
+	PROF_LINE_BAD,	     /* unparseable; *why says why */
+	PROF_LINE_NO_CGROUP, /* a well-formed line without the cgroup field (perf < 6.3) */
 };
 
 struct prof_sample {
 	struct prof_str comm, time, addr, cgroup, ip, sym, dso, phys;
-	uint32_t pid, tid;	/* perf prints PID/TID: pid is the first number */
-	uint64_t page_size;	/* bytes; 0 for N/A or unparseable */
+	uint32_t pid, tid;  /* perf prints PID/TID: pid is the first number */
+	uint64_t page_size; /* bytes; 0 for N/A or unparseable */
 };
 
 /*
@@ -61,12 +61,12 @@ struct prof_sample {
 int prof_script_parse(const char *line, size_t len, struct prof_sample *s, const char **why);
 /* "4K", "2M", "1G", "N/A", "8192": bytes, 0 when unknown */
 uint64_t prof_page_size(const char *s, size_t n);
-#define PROF_PAGE_BAD UINT64_MAX	/* prof_page_size() of something that is no page size */
+#define PROF_PAGE_BAD UINT64_MAX /* prof_page_size() of something that is no page size */
 
 enum prof_skip {
 	PROF_KEEP,
-	PROF_SKIP_NO_PHYS,	/* phys_addr 0 or missing */
-	PROF_SKIP_COMM,		/* perf itself or the idle task */
+	PROF_SKIP_NO_PHYS, /* phys_addr 0 or missing */
+	PROF_SKIP_COMM,	   /* perf itself or the idle task */
 };
 int prof_sample_filter(const struct prof_sample *s);
 
@@ -84,10 +84,10 @@ size_t prof_utf8_prefix(const char *s, size_t n, size_t max);
 
 /* One task-storage hint update, as recorded into hints.jsonl. */
 struct prof_hint_rec {
-	int32_t pid;		/* thread id of the task the hint belongs to */
+	int32_t pid; /* thread id of the task the hint belongs to */
 	int32_t tgid;
-	uint64_t hints;		/* first 8 bytes of the task-storage value */
-	uint64_t ts;		/* CLOCK_MONOTONIC ns */
+	uint64_t hints; /* first 8 bytes of the task-storage value */
+	uint64_t ts;	/* CLOCK_MONOTONIC ns */
 };
 
 void prof_hint_write(struct scx_buf *b, const struct prof_hint_rec *r);
@@ -111,12 +111,12 @@ bool prof_time_ns(struct prof_str t, uint64_t *ns);
 /* ---- process: perf.script stream -> perf.jsonl stream (prof_process.c) -------- */
 
 struct prof_process {
-	FILE *verbose;		/* -v: the reason for every skipped line, or NULL */
-	struct prof_hints *hints;	/* attach hints when non-NULL */
-	volatile sig_atomic_t *stop;	/* prof_process__fd returns -EINTR once set */
+	FILE *verbose;		     /* -v: the reason for every skipped line, or NULL */
+	struct prof_hints *hints;    /* attach hints when non-NULL */
+	volatile sig_atomic_t *stop; /* prof_process__fd returns -EINTR once set */
 	uint64_t parsed, skipped, bad, lineno;
-	char err[512];		/* set when a call returns an error */
-	struct scx_buf carry;	/* partial line between feeds */
+	char err[512];	      /* set when a call returns an error */
+	struct scx_buf carry; /* partial line between feeds */
 };
 
 /*
@@ -167,10 +167,10 @@ int prof_rec_parse(const char *line, size_t len, struct prof_rec *r, struct scx_
 enum prof_format { PROF_FMT_MITOSIS, PROF_FMT_PR };
 
 struct prof_extract_opts {
-	const char *workload;	/* substring; default "workload.slice" */
-	const char *allotment_re;	/* POSIX ERE; default PROF_ALLOTMENT_RE */
-	double threshold;	/* percent of allotment samples a comm must exceed; 5 */
-	int format;		/* enum prof_format */
+	const char *workload;	  /* substring; default "workload.slice" */
+	const char *allotment_re; /* POSIX ERE; default PROF_ALLOTMENT_RE */
+	double threshold;	  /* percent of allotment samples a comm must exceed; 5 */
+	int format;		  /* enum prof_format */
 };
 #define PROF_WORKLOAD_DEFAULT "workload.slice"
 #define PROF_ALLOTMENT_RE "workload-tw-[^/]+\\.allotment\\.slice"
@@ -229,15 +229,15 @@ int prof_rmtree(const char *path);
 /* ---- record (prof_record.c, prof_hintrec.c) ------------------------------------ */
 
 struct prof_record_opts {
-	const char *out;	/* output directory */
+	const char *out; /* output directory */
 	uint64_t timeout_ns;
 	unsigned ldlat;
 	const char *hints_map;	/* pinned task-storage map, or NULL */
-	unsigned hints_ring_mb;	/* power of two */
+	unsigned hints_ring_mb; /* power of two */
 	bool perf_script;
 	bool no_archive;
-	const char *perf;	/* perf binary */
-	volatile sig_atomic_t *stop;	/* set by the caller's signal handler */
+	const char *perf;	     /* perf binary */
+	volatile sig_atomic_t *stop; /* set by the caller's signal handler */
 };
 
 /* perf binary: $SCX_PROF_PERF, then $SCXPROF_PERF, then "perf" */
@@ -267,8 +267,8 @@ struct prof_hintrec;
 struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, int out_fd,
 				       char *err, size_t errsz);
 const char *prof_hintrec__how(const struct prof_hintrec *r);
-int prof_hintrec__fd(const struct prof_hintrec *r);	/* epoll fd of the ring buffer */
-int prof_hintrec__poll(struct prof_hintrec *r, int timeout_ms);	/* consume, write */
+int prof_hintrec__fd(const struct prof_hintrec *r);		/* epoll fd of the ring buffer */
+int prof_hintrec__poll(struct prof_hintrec *r, int timeout_ms); /* consume, write */
 uint64_t prof_hintrec__written(const struct prof_hintrec *r);
 /* detach, final drain; returns the number of dropped updates */
 uint64_t prof_hintrec__free(struct prof_hintrec *r);

@@ -18,13 +18,13 @@ enum { G_ALLOT, G_WL, G_REST };
 
 /* An entry of the table: keyed by the hash of (tag, bytes), see core/hashmap.h */
 struct ent {
-	uint32_t off, len;	/* key bytes in the arena */
-	uint32_t tag;		/* 0: cgroup -> group; g+1: comm in group g */
+	uint32_t off, len; /* key bytes in the arena */
+	uint32_t tag;	   /* 0: cgroup -> group; g+1: comm in group g */
 	uint64_t val;
 };
 
 struct group {
-	uint32_t off, len;	/* name in the arena */
+	uint32_t off, len; /* name in the arena */
 	int kind;
 	uint64_t n;
 };
@@ -68,8 +68,7 @@ static inline uint64_t hash_bytes(const char *p, size_t n, uint64_t seed)
 }
 
 /* find or insert (tag, key); returns the entry, *fresh when inserted */
-static struct ent *t_get(struct prof_extract *x, uint32_t tag, const char *p, size_t n,
-			 bool *fresh)
+static struct ent *t_get(struct prof_extract *x, uint32_t tag, const char *p, size_t n, bool *fresh)
 {
 	uint64_t h;
 	struct ent *e;
@@ -256,8 +255,8 @@ struct cnt {
 	const char *s;
 	size_t n;
 	uint64_t c;
-	uint32_t members;	/* merged comms */
-	const char *one;	/* the member when there is only one */
+	uint32_t members; /* merged comms */
+	const char *one;  /* the member when there is only one */
 	size_t one_n;
 };
 
@@ -428,15 +427,17 @@ static bool subcell(struct scx_buf *b, struct scx_buf *warn, const char *name, s
 		scx_buf_addstr(warn, "comm ");
 		jstr(warn, prefix, pn);
 		scx_buf_addstr(warn, " does not start with valid UTF-8: no subcell for it, its "
-			       "tasks stay in rest\n");
+				     "tasks stay in rest\n");
 		return false;
 	}
 	if (keep < PROF_MITOSIS_PREFIX_MAX && prof_utf8_prefix(prefix, pn, pn) < pn) {
 		/* cut by a bad byte, not by the 15-byte limit */
 		scx_buf_addstr(warn, "comm ");
 		jstr(warn, prefix, pn);
-		scx_buf_printf(warn, " is not valid UTF-8 after byte %zu: its subcell matches the "
-			       "first %zu bytes\n", keep, keep);
+		scx_buf_printf(warn,
+			       " is not valid UTF-8 after byte %zu: its subcell matches the "
+			       "first %zu bytes\n",
+			       keep, keep);
 	}
 	scx_buf_addstr(b, "{\"name\":");
 	jstr(b, name, nn);
@@ -487,9 +488,10 @@ static size_t allot_subcells(struct prof_extract *x, struct scx_buf *b, struct s
 	ns = nc;
 	if (ns > max) {
 		qsort(sig, ns, sizeof(*sig), by_count);
-		scx_buf_printf(warn, "%zu comm groups are above %g%% of the allotment samples but "
-			       "scx_mitosis allows %d subcells: folding into rest:", ns,
-			       x->o.threshold, PROF_MITOSIS_MAX_SUBCELLS);
+		scx_buf_printf(warn,
+			       "%zu comm groups are above %g%% of the allotment samples but "
+			       "scx_mitosis allows %d subcells: folding into rest:",
+			       ns, x->o.threshold, PROF_MITOSIS_MAX_SUBCELLS);
 		for (size_t j = max; j < ns; j++)
 			scx_buf_printf(warn, " %.*s", (int)sig[j].n, sig[j].s);
 		ns = max;
@@ -527,7 +529,7 @@ int prof_extract__config(struct prof_extract *x, struct scx_buf *out, struct scx
 		size_t at;
 
 		scx_buf_addstr(&b, pr ? "{\"name\":\"allotment\",\"match\":{\"CgroupRegex\":" :
-				   "{\"name\":\"allotment\",\"matches\":{\"CgroupRegex\":");
+					"{\"name\":\"allotment\",\"matches\":{\"CgroupRegex\":");
 		jcstr(&b, x->o.allotment_re);
 		scx_buf_addstr(&b, "},\"subcells\":[");
 		at = b.len;
@@ -543,14 +545,14 @@ int prof_extract__config(struct prof_extract *x, struct scx_buf *out, struct scx
 		scx_buf_addstr(&b, "{\"name\":");
 		jcstr(&b, x->o.workload);
 		scx_buf_addstr(&b, pr ? ",\"matches\":[[{\"CgroupContains\":" :
-				   ",\"matches\":{\"CgroupContains\":");
+					",\"matches\":{\"CgroupContains\":");
 		jcstr(&b, x->o.workload);
 		scx_buf_addstr(&b, pr ? "}]]}," : "}},");
 	}
 	/* mitosis needs the final catch-all; the original emitted it only with samples */
 	if (nr || (!pr && x->total))
 		scx_buf_addstr(&b, pr ? "{\"name\":\"rest\",\"matches\":[[]]}," :
-				   "{\"name\":\"rest\",\"matches\":{}},");
+					"{\"name\":\"rest\",\"matches\":{}},");
 	if (b.data[b.len - 1] == ',')
 		b.len--;
 	scx_buf_addstr(&b, "]");

@@ -21,14 +21,14 @@
 
 #include "../../bpf/hints.h"
 
-#define PROF_HINT_SCAN_NS 10000000ULL	/* iter/task scan every 10 ms */
+#define PROF_HINT_SCAN_NS 10000000ULL /* iter/task scan every 10 ms */
 
 struct prof_hintrec {
 	struct hints_bpf *skel;
-	int map_fd;		/* the pinned map */
-	bool scan;		/* iter/task attached */
+	int map_fd; /* the pinned map */
+	bool scan;  /* iter/task attached */
 	uint64_t last_scan;
-	struct scx_map seen;	/* tid -> the last hints written (uint64_t) */
+	struct scx_map seen; /* tid -> the last hints written (uint64_t) */
 	char how[128];
 	struct ring_buffer *rb;
 	int out_fd;
@@ -88,7 +88,7 @@ static int on_event(void *ctx, void *data, size_t size)
 		long long id = proc_field((int)e->tgid, NULL, e->map_fd, "map_id");
 
 		if (id < 0) {
-			r->unresolved++;	/* the updater exited or closed the fd */
+			r->unresolved++; /* the updater exited or closed the fd */
 			return 0;
 		}
 		if ((uint32_t)id != r->map_id)
@@ -121,8 +121,12 @@ static void scan(struct prof_hintrec *r)
 		return;
 	while ((n = read(fd, rec, sizeof(rec))) > 0) {
 		for (size_t i = 0; i < (size_t)n / sizeof(rec[0]); i++) {
-			struct prof_hint_rec h = { (int32_t)rec[i].pid, (int32_t)rec[i].tgid,
-						   rec[i].hints, rec[i].ts };
+			struct prof_hint_rec h = {
+				(int32_t)rec[i].pid,
+				(int32_t)rec[i].tgid,
+				rec[i].hints,
+				rec[i].ts,
+			};
 
 			emit(r, &h, true);
 		}
@@ -163,9 +167,10 @@ static int try_load(struct prof_hintrec *r, bool fentry, bool iter, unsigned rin
 	if (!e)
 		e = hints_bpf__attach(s);
 	if (e) {
-		snprintf(err, errsz, "%s%s: %s", fentry ? "fentry/bpf_map_update_value" :
-			 "tracepoint/syscalls/sys_enter_bpf", iter ? " with iter/task" : "",
-			 strerror(-e));
+		snprintf(err, errsz, "%s%s: %s",
+			 fentry ? "fentry/bpf_map_update_value" :
+				  "tracepoint/syscalls/sys_enter_bpf",
+			 iter ? " with iter/task" : "", strerror(-e));
 		hints_bpf__destroy(s);
 		return e;
 	}
@@ -212,14 +217,20 @@ struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, i
 	r->map_fd = fd;
 	/* preferred first: exact user-space updates plus the scan for BPF-side stores */
 	{
-		static const struct { bool fentry, iter; } tries[] = {
-			{ true, true }, { false, true }, { true, false }, { false, false },
+		static const struct {
+			bool fentry, iter;
+		} tries[] = {
+			{ true, true },
+			{ false, true },
+			{ true, false },
+			{ false, false },
 		};
 		char e[4][160];
 		size_t k;
 
 		for (k = 0; k < SCX_ARRAY_SIZE(tries); k++)
-			if (!try_load(r, tries[k].fentry, tries[k].iter, ring_mb, e[k], sizeof(e[k])))
+			if (!try_load(r, tries[k].fentry, tries[k].iter, ring_mb, e[k],
+				      sizeof(e[k])))
 				break;
 		if (k == SCX_ARRAY_SIZE(tries)) {
 			snprintf(err, errsz, "hints unavailable: %s; %s", e[0], e[3]);
@@ -244,7 +255,7 @@ struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, i
 		return NULL;
 	}
 	if (r->scan)
-		scan(r);	/* the hints already set when recording starts */
+		scan(r); /* the hints already set when recording starts */
 	flush(r);
 	return r;
 }
@@ -292,8 +303,8 @@ uint64_t prof_hintrec__free(struct prof_hintrec *r)
 	dropped = __atomic_load_n(&r->skel->bss->dropped, __ATOMIC_RELAXED);
 	if (r->unresolved)
 		scx_warn("%llu hint update%s could not be attributed (the updater exited or the "
-			 "key was not a pidfd)", (unsigned long long)r->unresolved,
-			 r->unresolved == 1 ? "" : "s");
+			 "key was not a pidfd)",
+			 (unsigned long long)r->unresolved, r->unresolved == 1 ? "" : "s");
 	ring_buffer__free(r->rb);
 	hints_bpf__destroy(r->skel);
 	close(r->map_fd);

@@ -16,7 +16,8 @@ void prof_hint_write(struct scx_buf *b, const struct prof_hint_rec *r)
 
 void prof_hints_dropped_msg(struct scx_buf *b, uint64_t dropped)
 {
-	scx_buf_printf(b, "warning: %llu hint update%s dropped because the ring buffer was full; "
+	scx_buf_printf(b,
+		       "warning: %llu hint update%s dropped because the ring buffer was full; "
 		       "hints.jsonl is incomplete (try a larger --hints-ring-mb)",
 		       (unsigned long long)dropped, dropped == 1 ? " was" : "s were");
 }
@@ -24,7 +25,7 @@ void prof_hints_dropped_msg(struct scx_buf *b, uint64_t dropped)
 struct hent {
 	uint32_t tid;
 	uint64_t ts, hint;
-	size_t seq;	/* file order breaks timestamp ties: the later write wins */
+	size_t seq; /* file order breaks timestamp ties: the later write wins */
 };
 
 struct prof_hints {

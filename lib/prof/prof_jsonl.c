@@ -85,12 +85,20 @@ static int str(struct jp *p, struct prof_str *body, bool *esc)
 				return -EINVAL;
 			}
 			switch (p->s[i + 1]) {
-			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			case '"':
+			case '\\':
+			case '/':
+			case 'b':
+			case 'f':
+			case 'n':
+			case 'r':
+			case 't':
 				i += 2;
 				continue;
 			case 'u':
-				if (i + 6 > p->n || !is_hexc(p->s[i + 2]) || !is_hexc(p->s[i + 3]) ||
-				    !is_hexc(p->s[i + 4]) || !is_hexc(p->s[i + 5])) {
+				if (i + 6 > p->n || !is_hexc(p->s[i + 2]) ||
+				    !is_hexc(p->s[i + 3]) || !is_hexc(p->s[i + 4]) ||
+				    !is_hexc(p->s[i + 5])) {
 					p->i = i;
 					p->why = "bad \\u escape";
 					return -EINVAL;
@@ -377,16 +385,34 @@ int prof_json_unescape(struct prof_str raw, struct scx_buf *b)
 		c = raw.p[i + 1];
 		i += 2;
 		switch (c) {
-		case '"': scx_buf_add(b, "\"", 1); continue;
-		case '\\': scx_buf_add(b, "\\", 1); continue;
-		case '/': scx_buf_add(b, "/", 1); continue;
-		case 'b': scx_buf_add(b, "\b", 1); continue;
-		case 'f': scx_buf_add(b, "\f", 1); continue;
-		case 'n': scx_buf_add(b, "\n", 1); continue;
-		case 'r': scx_buf_add(b, "\r", 1); continue;
-		case 't': scx_buf_add(b, "\t", 1); continue;
-		case 'u': break;
-		default: return -EINVAL;
+		case '"':
+			scx_buf_add(b, "\"", 1);
+			continue;
+		case '\\':
+			scx_buf_add(b, "\\", 1);
+			continue;
+		case '/':
+			scx_buf_add(b, "/", 1);
+			continue;
+		case 'b':
+			scx_buf_add(b, "\b", 1);
+			continue;
+		case 'f':
+			scx_buf_add(b, "\f", 1);
+			continue;
+		case 'n':
+			scx_buf_add(b, "\n", 1);
+			continue;
+		case 'r':
+			scx_buf_add(b, "\r", 1);
+			continue;
+		case 't':
+			scx_buf_add(b, "\t", 1);
+			continue;
+		case 'u':
+			break;
+		default:
+			return -EINVAL;
 		}
 		if (i + 4 > raw.n)
 			return -EINVAL;
@@ -413,7 +439,7 @@ int prof_json_unescape(struct prof_str raw, struct scx_buf *b)
 			}
 		}
 		if (cp >= 0xd800 && cp < 0xe000)
-			cp = 0xfffd;	/* lone surrogate */
+			cp = 0xfffd; /* lone surrogate */
 		put_utf8(b, cp);
 	}
 	return 0;
@@ -455,19 +481,30 @@ static int to_i64(struct prof_str v, int64_t min, int64_t max, int64_t *out)
 /* ---- perf.jsonl records --------------------------------------------------- */
 
 enum {
-	F_COMM, F_TID, F_PID, F_TIME, F_ADDR, F_CGROUP, F_IP, F_SYM, F_DSO, F_PHYS, F_PAGE,
-	F_HINT, F_NR
+	F_COMM,
+	F_TID,
+	F_PID,
+	F_TIME,
+	F_ADDR,
+	F_CGROUP,
+	F_IP,
+	F_SYM,
+	F_DSO,
+	F_PHYS,
+	F_PAGE,
+	F_HINT,
+	F_NR
 };
 static const char *const fnames[F_NR] = {
-	"comm", "tid", "pid", "time", "addr", "cgroup", "ip", "sym", "dso", "phys_addr",
-	"data_page_size", "hint",
+	"comm", "tid", "pid", "time",	   "addr",	     "cgroup",
+	"ip",	"sym", "dso", "phys_addr", "data_page_size", "hint",
 };
 
 struct rec_ctx {
 	struct prof_rec *r;
 	struct scx_buf *scratch;
 	unsigned seen;
-	size_t off[F_NR];	/* unescaped strings: offset into scratch, +1 */
+	size_t off[F_NR]; /* unescaped strings: offset into scratch, +1 */
 	const char *why;
 	struct scx_buf key;
 };
@@ -475,7 +512,8 @@ struct rec_ctx {
 static int field_of(struct prof_str k)
 {
 	switch (k.n) {
-	case 2: return prof_str_eq(k, "ip") ? F_IP : -1;
+	case 2:
+		return prof_str_eq(k, "ip") ? F_IP : -1;
 	case 3:
 		if (prof_str_eq(k, "tid"))
 			return F_TID;
@@ -492,9 +530,12 @@ static int field_of(struct prof_str k)
 		if (prof_str_eq(k, "addr"))
 			return F_ADDR;
 		return prof_str_eq(k, "hint") ? F_HINT : -1;
-	case 6: return prof_str_eq(k, "cgroup") ? F_CGROUP : -1;
-	case 9: return prof_str_eq(k, "phys_addr") ? F_PHYS : -1;
-	case 14: return prof_str_eq(k, "data_page_size") ? F_PAGE : -1;
+	case 6:
+		return prof_str_eq(k, "cgroup") ? F_CGROUP : -1;
+	case 9:
+		return prof_str_eq(k, "phys_addr") ? F_PHYS : -1;
+	case 14:
+		return prof_str_eq(k, "data_page_size") ? F_PAGE : -1;
 	}
 	return -1;
 }
@@ -502,14 +543,22 @@ static int field_of(struct prof_str k)
 static struct prof_str *str_field(struct prof_rec *r, int f)
 {
 	switch (f) {
-	case F_COMM: return &r->comm;
-	case F_TIME: return &r->time;
-	case F_ADDR: return &r->addr;
-	case F_CGROUP: return &r->cgroup;
-	case F_IP: return &r->ip;
-	case F_SYM: return &r->sym;
-	case F_DSO: return &r->dso;
-	case F_PHYS: return &r->phys;
+	case F_COMM:
+		return &r->comm;
+	case F_TIME:
+		return &r->time;
+	case F_ADDR:
+		return &r->addr;
+	case F_CGROUP:
+		return &r->cgroup;
+	case F_IP:
+		return &r->ip;
+	case F_SYM:
+		return &r->sym;
+	case F_DSO:
+		return &r->dso;
+	case F_PHYS:
+		return &r->phys;
 	}
 	return NULL;
 }
@@ -544,8 +593,8 @@ static int rec_member(void *ctx, struct prof_str k, bool kesc, int type, struct 
 	case F_PID:
 	case F_PAGE:
 	case F_HINT:
-		if (type != PROF_JNUM || to_u64(v, f == F_PAGE || f == F_HINT ? UINT64_MAX :
-						   UINT32_MAX, &u)) {
+		if (type != PROF_JNUM ||
+		    to_u64(v, f == F_PAGE || f == F_HINT ? UINT64_MAX : UINT32_MAX, &u)) {
 			static char msg[64];
 
 			snprintf(msg, sizeof(msg), "'%s' must be an unsigned %s-bit integer",
@@ -619,8 +668,8 @@ static bool fast_uint(const char *s, size_t n, size_t *i, uint64_t max, uint64_t
 	size_t j = *i;
 	uint64_t v = 0;
 
-	if (j >= n || s[j] < '0' || s[j] > '9' || (s[j] == '0' && j + 1 < n && s[j + 1] >= '0' &&
-						      s[j + 1] <= '9'))
+	if (j >= n || s[j] < '0' || s[j] > '9' ||
+	    (s[j] == '0' && j + 1 < n && s[j + 1] >= '0' && s[j + 1] <= '9'))
 		return false;
 	for (; j < n && s[j] >= '0' && s[j] <= '9'; j++) {
 		if (v > (UINT64_MAX - 9) / 10)

@@ -26,7 +26,7 @@ struct v {
 	int n;
 	char *err;
 	size_t errsz;
-	int pass;	/* 0: types, 1: rules */
+	int pass; /* 0: types, 1: rules */
 };
 
 static int fail(struct v *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -84,10 +84,14 @@ static const char *tstr(const struct v *v, int i)
 static const char *type_name(const struct v *v, int i)
 {
 	switch (v->t[i].type) {
-	case JSMN_OBJECT: return "map";
-	case JSMN_ARRAY: return "sequence";
-	case JSMN_STRING: return "string";
-	default: return "primitive";
+	case JSMN_OBJECT:
+		return "map";
+	case JSMN_ARRAY:
+		return "sequence";
+	case JSMN_STRING:
+		return "string";
+	default:
+		return "primitive";
 	}
 }
 
@@ -103,11 +107,13 @@ static int subcell(struct v *v, int c, int ci, int si, bool *catchall)
 		return fail(v, "cell %d subcell %d: 'name' must be a string", ci, c);
 	m = get(v, si, "matches");
 	*catchall = m < 0 || (is(v, m, JSMN_ARRAY) && v->t[m].size == 0);
-	if (m < 0 || is(v, m, JSMN_PRIMITIVE))	/* absent or null */
+	if (m < 0 || is(v, m, JSMN_PRIMITIVE)) /* absent or null */
 		return (*catchall = true), 0;
 	if (!is(v, m, JSMN_ARRAY))
-		return fail(v, "cell %d subcell '%.*s': invalid type: %s, expected a sequence of "
-			    "sequences", ci, (int)tlen(v, name), tstr(v, name), type_name(v, m));
+		return fail(v,
+			    "cell %d subcell '%.*s': invalid type: %s, expected a sequence of "
+			    "sequences",
+			    ci, (int)tlen(v, name), tstr(v, name), type_name(v, m));
 	if (v->t[m].size == 1 && is(v, m + 1, JSMN_ARRAY) && v->t[m + 1].size == 0)
 		*catchall = true;
 	if (v->pass && v->t[m].size > PROF_MITOSIS_MAX_OR)
@@ -117,13 +123,16 @@ static int subcell(struct v *v, int c, int ci, int si, bool *catchall)
 	g = m + 1;
 	for (int k = 0; k < v->t[m].size; k++, g = skip(v, g)) {
 		if (!is(v, g, JSMN_ARRAY))
-			return fail(v, "cell %d subcell '%.*s': invalid type: %s, expected a "
-				    "sequence", ci, (int)tlen(v, name), tstr(v, name),
-				    type_name(v, g));
+			return fail(v,
+				    "cell %d subcell '%.*s': invalid type: %s, expected a "
+				    "sequence",
+				    ci, (int)tlen(v, name), tstr(v, name), type_name(v, g));
 		if (v->pass && v->t[g].size > PROF_MITOSIS_MAX_AND)
-			return fail(v, "cell %d subcell '%.*s': too many ANDs in a match group: "
-				    "%d > %d", ci, (int)tlen(v, name), tstr(v, name),
-				    v->t[g].size, PROF_MITOSIS_MAX_AND);
+			return fail(v,
+				    "cell %d subcell '%.*s': too many ANDs in a match group: "
+				    "%d > %d",
+				    ci, (int)tlen(v, name), tstr(v, name), v->t[g].size,
+				    PROF_MITOSIS_MAX_AND);
 		if (v->pass && v->t[g].size == 0 && !*catchall)
 			return fail(v, "cell %d subcell '%.*s': an empty match group among others",
 				    ci, (int)tlen(v, name), tstr(v, name));
@@ -133,21 +142,26 @@ static int subcell(struct v *v, int c, int ci, int si, bool *catchall)
 
 			if (!is(v, a, JSMN_OBJECT) || v->t[a].size != 1 ||
 			    !key_is(v, a + 1, "CommPrefix"))
-				return fail(v, "cell %d subcell '%.*s': a match must be "
-					    "{\"CommPrefix\": string}", ci, (int)tlen(v, name),
-					    tstr(v, name));
+				return fail(v,
+					    "cell %d subcell '%.*s': a match must be "
+					    "{\"CommPrefix\": string}",
+					    ci, (int)tlen(v, name), tstr(v, name));
 			p = a + 2;
 			if (!is(v, p, JSMN_STRING))
-				return fail(v, "cell %d subcell '%.*s': CommPrefix must be a string",
+				return fail(v,
+					    "cell %d subcell '%.*s': CommPrefix must be a string",
 					    ci, (int)tlen(v, name), tstr(v, name));
 			/* a comm is a C string: a NUL would end it early in the kernel */
 			if (memmem(tstr(v, p), (size_t)tlen(v, p), "\\u0000", 6))
-				return fail(v, "cell %d subcell '%.*s': CommPrefix holds a NUL "
-					    "(\\u0000)", ci, (int)tlen(v, name), tstr(v, name));
+				return fail(v,
+					    "cell %d subcell '%.*s': CommPrefix holds a NUL "
+					    "(\\u0000)",
+					    ci, (int)tlen(v, name), tstr(v, name));
 			if (v->pass && tlen(v, p) > PROF_MITOSIS_PREFIX_MAX)
-				return fail(v, "cell %d subcell '%.*s': CommPrefix '%.*s' is longer "
-					    "than %d bytes (task comms are at most 15)", ci,
-					    (int)tlen(v, name), tstr(v, name), (int)tlen(v, p),
+				return fail(v,
+					    "cell %d subcell '%.*s': CommPrefix '%.*s' is longer "
+					    "than %d bytes (task comms are at most 15)",
+					    ci, (int)tlen(v, name), tstr(v, name), (int)tlen(v, p),
 					    tstr(v, p), PROF_MITOSIS_PREFIX_MAX);
 		}
 	}
@@ -166,23 +180,26 @@ static int cell(struct v *v, int ci, int c, bool last)
 		return fail(v, "cell %d: 'name' must be a string", ci);
 	m = get(v, c, "matches");
 	catchall = m < 0 || is(v, m, JSMN_PRIMITIVE);
-	if (m >= 0 && is(v, m, JSMN_PRIMITIVE) && !(tlen(v, m) == 4 && !memcmp(tstr(v, m), "null", 4)))
+	if (m >= 0 && is(v, m, JSMN_PRIMITIVE) &&
+	    !(tlen(v, m) == 4 && !memcmp(tstr(v, m), "null", 4)))
 		return fail(v, "cell %d ('%.*s'): invalid type: %s, expected string or map", ci,
 			    (int)tlen(v, name), tstr(v, name), type_name(v, m));
 	if (m >= 0 && !is(v, m, JSMN_PRIMITIVE)) {
 		if (!is(v, m, JSMN_OBJECT))
-			return fail(v, "cell %d ('%.*s'): matches: invalid type: %s, expected "
-				    "string or map", ci, (int)tlen(v, name), tstr(v, name),
-				    type_name(v, m));
+			return fail(v,
+				    "cell %d ('%.*s'): matches: invalid type: %s, expected "
+				    "string or map",
+				    ci, (int)tlen(v, name), tstr(v, name), type_name(v, m));
 		if (v->t[m].size == 0) {
 			catchall = true;
 		} else {
 			bool re = key_is(v, m + 1, "CgroupRegex");
 
 			if (v->t[m].size != 1 || (!re && !key_is(v, m + 1, "CgroupContains")))
-				return fail(v, "cell %d ('%.*s'): matches must hold exactly one of "
-					    "CgroupContains, CgroupRegex", ci, (int)tlen(v, name),
-					    tstr(v, name));
+				return fail(v,
+					    "cell %d ('%.*s'): matches must hold exactly one of "
+					    "CgroupContains, CgroupRegex",
+					    ci, (int)tlen(v, name), tstr(v, name));
 			if (!is(v, m + 2, JSMN_STRING))
 				return fail(v, "cell %d ('%.*s'): the match value must be a string",
 					    ci, (int)tlen(v, name), tstr(v, name));
@@ -195,22 +212,26 @@ static int cell(struct v *v, int ci, int c, bool last)
 					regfree(&rx);
 				free(pat);
 				if (r)
-					return fail(v, "cell %d ('%.*s'): CgroupRegex does not compile",
-						    ci, (int)tlen(v, name), tstr(v, name));
+					return fail(
+						v, "cell %d ('%.*s'): CgroupRegex does not compile",
+						ci, (int)tlen(v, name), tstr(v, name));
 			}
 		}
 	}
 	if (v->pass && catchall && !last)
-		return fail(v, "cell %d ('%.*s'): only the final catch-all cell spec may use an "
-			    "empty match", ci, (int)tlen(v, name), tstr(v, name));
+		return fail(v,
+			    "cell %d ('%.*s'): only the final catch-all cell spec may use an "
+			    "empty match",
+			    ci, (int)tlen(v, name), tstr(v, name));
 	s = get(v, c, "subcells");
 	if (s >= 0 && !is(v, s, JSMN_PRIMITIVE)) {
 		int nsub, ncatch = 0, e = s + 1;
 
 		if (!is(v, s, JSMN_ARRAY))
-			return fail(v, "cell %d ('%.*s'): subcells: invalid type: %s, expected a "
-				    "sequence", ci, (int)tlen(v, name), tstr(v, name),
-				    type_name(v, s));
+			return fail(v,
+				    "cell %d ('%.*s'): subcells: invalid type: %s, expected a "
+				    "sequence",
+				    ci, (int)tlen(v, name), tstr(v, name), type_name(v, s));
 		nsub = v->t[s].size;
 		for (int k = 0; k < nsub; k++, e = skip(v, e)) {
 			bool ca = false;
@@ -222,10 +243,10 @@ static int cell(struct v *v, int ci, int c, bool last)
 		}
 		if (v->pass) {
 			if (ncatch > 1)
-				return fail(v, "cell %d ('%.*s'): more than one catch-all subcell", ci,
-					    (int)tlen(v, name), tstr(v, name));
+				return fail(v, "cell %d ('%.*s'): more than one catch-all subcell",
+					    ci, (int)tlen(v, name), tstr(v, name));
 			if (!ncatch)
-				nsub++;	/* mitosis adds the default rest subcell */
+				nsub++; /* mitosis adds the default rest subcell */
 			if (nsub > PROF_MITOSIS_MAX_SUBCELLS)
 				return fail(v, "cell %d ('%.*s'): too many subcells: %d > %d", ci,
 					    (int)tlen(v, name), tstr(v, name), nsub,

@@ -16,7 +16,7 @@ static void verbose_line(struct prof_process *p, const char *what, const char *w
 		len--;
 	struct scx_buf b = { 0 };
 
-	scx_buf_add_printable(&b, line, len);	/* the input's comms, to a terminal */
+	scx_buf_add_printable(&b, line, len); /* the input's comms, to a terminal */
 	if (why)
 		fprintf(p->verbose, "%s (%s): %s\n", what, why, b.data);
 	else
@@ -45,7 +45,8 @@ static int one_line(struct prof_process *p, const char *line, size_t len, struct
 			 "line %llu has no cgroup field: this perf.script was written by a perf "
 			 "older than 6.3 or without the field list " PROF_SCRIPT_FIELDS
 			 "; regenerate it with perf >= 6.3 ('perf script -F " PROF_SCRIPT_FIELDS
-			 "')", (unsigned long long)p->lineno);
+			 "')",
+			 (unsigned long long)p->lineno);
 		return -EPROTO;
 	}
 	switch (prof_sample_filter(&s)) {

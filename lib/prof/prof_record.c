@@ -62,8 +62,8 @@ int prof_record_argv(const struct prof_record_opts *o, const char **argv, size_t
 
 struct child {
 	pid_t pid;
-	int err_fd;		/* its stderr, or -1 once closed */
-	struct scx_buf tail;	/* what it said on stderr */
+	int err_fd;	     /* its stderr, or -1 once closed */
+	struct scx_buf tail; /* what it said on stderr */
 	bool relay;
 	int status;
 	bool exited;
@@ -122,7 +122,7 @@ static bool drain(struct child *c)
 	if (c->relay)
 		scx_write_all(STDERR_FILENO, buf, (size_t)n);
 	scx_buf_add(&c->tail, buf, (size_t)n);
-	if (c->tail.len > 8192) {	/* keep the end: that is where perf says why */
+	if (c->tail.len > 8192) { /* keep the end: that is where perf says why */
 		memmove(c->tail.data, c->tail.data + c->tail.len - 4096, 4096);
 		c->tail.len = 4096;
 	}
@@ -170,7 +170,7 @@ static const char *said(struct child *c)
 		s[n - 1] = 0;
 	for (char *q = s; *q; q++)
 		if (*q == '\n')
-			*q = ' ';	/* one line: "failed: memory events not supported" */
+			*q = ' '; /* one line: "failed: memory events not supported" */
 	return *s ? s : "no message";
 }
 
@@ -390,10 +390,12 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 	}
 	deadline = scx_now_mono_ns() + o->timeout_ns;
 	while (!reap(&perf, false)) {
-		struct pollfd pfd[2] = { { perf.err_fd, POLLIN, 0 },
-					 { hr ? prof_hintrec__fd(hr) : -1, POLLIN, 0 } };
+		struct pollfd pfd[2] = {
+			{ perf.err_fd, POLLIN, 0 },
+			{ hr ? prof_hintrec__fd(hr) : -1, POLLIN, 0 },
+		};
 		uint64_t now = scx_now_mono_ns();
-		int ms = hr ? 10 : 100;	/* the hint scan runs every 10 ms */
+		int ms = hr ? 10 : 100; /* the hint scan runs every 10 ms */
 
 		if (*o->stop) {
 			if (!*interrupted) {
@@ -414,7 +416,7 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 			 */
 			deadline = now + STOP_GRACE_NS;
 		} else if (stopping && now >= deadline) {
-			kill(-perf.pid, SIGKILL);	/* its process group: children too */
+			kill(-perf.pid, SIGKILL); /* its process group: children too */
 		}
 		if (!stopping && !*interrupted && deadline > now)
 			ms = (int)SCX_MIN((deadline - now) / 1000000 + 1, (uint64_t)ms);

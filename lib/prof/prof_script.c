@@ -92,13 +92,25 @@ uint64_t prof_page_size(const char *s, size_t n)
 	uint64_t v = 0, mult = 1;
 	size_t i = 0;
 
-	if (!n || (n == 3 && (s[0] == 'N' || s[0] == 'n') && s[1] == '/' &&
-		   (s[2] == 'A' || s[2] == 'a')))
-		return 0;	/* perf did not know */
+	if (!n ||
+	    (n == 3 && (s[0] == 'N' || s[0] == 'n') && s[1] == '/' && (s[2] == 'A' || s[2] == 'a')))
+		return 0; /* perf did not know */
 	switch (s[n - 1]) {
-	case 'k': case 'K': mult = 1ULL << 10; n--; break;
-	case 'm': case 'M': mult = 1ULL << 20; n--; break;
-	case 'g': case 'G': mult = 1ULL << 30; n--; break;
+	case 'k':
+	case 'K':
+		mult = 1ULL << 10;
+		n--;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1ULL << 20;
+		n--;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1ULL << 30;
+		n--;
+		break;
 	}
 	if (!n)
 		return PROF_PAGE_BAD;
@@ -283,7 +295,7 @@ size_t prof_utf8_prefix(const char *s, size_t n, size_t max)
 		size_t l = scx_utf8_seq(p + i, n - i);
 
 		if (!l)
-			break;	/* invalid, or cut by max */
+			break; /* invalid, or cut by max */
 		i += l;
 	}
 	return i;
@@ -307,7 +319,11 @@ static void add_u64(struct scx_buf *b, uint64_t v)
 	scx_buf_add(b, tmp + i, sizeof(tmp) - (size_t)i);
 }
 
-#define LIT(b, s) do { scx_buf_reserve(b, sizeof(s)); add_lit(b, s, sizeof(s) - 1); } while (0)
+#define LIT(b, s) \
+	do { \
+		scx_buf_reserve(b, sizeof(s)); \
+		add_lit(b, s, sizeof(s) - 1); \
+	} while (0)
 
 void prof_jsonl_write(struct scx_buf *b, const struct prof_sample *s, const uint64_t *hint)
 {

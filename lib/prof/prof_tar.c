@@ -21,8 +21,8 @@
 
 struct hdr {
 	char name[100], mode[8], uid[8], gid[8], size[12], mtime[12], chksum[8], type;
-	char linkname[100], magic[6], version[2], uname[32], gname[32], devmajor[8],
-		devminor[8], prefix[155], pad[12];
+	char linkname[100], magic[6], version[2], uname[32], gname[32], devmajor[8], devminor[8],
+		prefix[155], pad[12];
 };
 _Static_assert(sizeof(struct hdr) == BLK, "ustar header is one block");
 
@@ -363,7 +363,8 @@ int prof_tar_extract(const char *archive, const char *parent, const char *root, 
 		ret = gzr(gz, &h, BLK);
 		if (ret) {
 			snprintf(err, errsz, "%s: %s at byte %llu", archive,
-				 ret == -ENODATA ? "truncated archive" : "not a gzip-compressed tar",
+				 ret == -ENODATA ? "truncated archive" :
+						   "not a gzip-compressed tar",
 				 (unsigned long long)off);
 			ret = -EINVAL;
 			goto out;
@@ -371,7 +372,7 @@ int prof_tar_extract(const char *archive, const char *parent, const char *root, 
 		for (size_t i = 0; i < BLK && zero; i++)
 			zero = !((char *)&h)[i];
 		if (zero)
-			break;	/* end of archive */
+			break; /* end of archive */
 		if (num(h.chksum, sizeof(h.chksum), &ok) != checksum(&h) || !ok) {
 			snprintf(err, errsz, "%s: bad tar header checksum at byte %llu", archive,
 				 (unsigned long long)off);
@@ -411,8 +412,10 @@ int prof_tar_extract(const char *archive, const char *parent, const char *root, 
 			continue;
 		}
 		if (!map_path(name, parent, root, top, sizeof(top), path, sizeof(path))) {
-			snprintf(err, errsz, "%s: refusing entry '%s' (absolute, '..' or outside "
-				 "the archive's single top directory)", archive, name);
+			snprintf(err, errsz,
+				 "%s: refusing entry '%s' (absolute, '..' or outside "
+				 "the archive's single top directory)",
+				 archive, name);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -427,14 +430,17 @@ int prof_tar_extract(const char *archive, const char *parent, const char *root, 
 		}
 		if (h.type == '5') {
 			if ((ret = mkdirs(path))) {
-				snprintf(err, errsz, "cannot create '%s': %s", path, strerror(-ret));
+				snprintf(err, errsz, "cannot create '%s': %s", path,
+					 strerror(-ret));
 				goto out;
 			}
 			continue;
 		}
 		if (h.type != '0' && h.type != 0) {
-			snprintf(err, errsz, "%s: refusing entry '%s' of type '%c' (only files and "
-				 "directories)", archive, name, h.type);
+			snprintf(err, errsz,
+				 "%s: refusing entry '%s' of type '%c' (only files and "
+				 "directories)",
+				 archive, name, h.type);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -445,7 +451,8 @@ int prof_tar_extract(const char *archive, const char *parent, const char *root, 
 			ret = mkdirs(path);
 			*slash = '/';
 			if (ret) {
-				snprintf(err, errsz, "cannot create '%s': %s", path, strerror(-ret));
+				snprintf(err, errsz, "cannot create '%s': %s", path,
+					 strerror(-ret));
 				goto out;
 			}
 		}
@@ -458,7 +465,8 @@ int prof_tar_extract(const char *archive, const char *parent, const char *root, 
 		for (left = (size + BLK - 1) / BLK * BLK; left;) {
 			size_t k = left < sizeof(buf) ? (size_t)left : sizeof(buf);
 			if ((ret = gzr(gz, buf, k))) {
-				snprintf(err, errsz, "%s: truncated archive in '%s'", archive, name);
+				snprintf(err, errsz, "%s: truncated archive in '%s'", archive,
+					 name);
 				ret = -EINVAL;
 				close(fd);
 				goto out;

@@ -138,7 +138,7 @@ static inline bool get_comm(const char **pp, const char *end, size_t after, char
 	return true;
 }
 
-#define SW_EXT_BYTES (8 + 8 + 4 + 8 + 8 + 8 + 4)	/* dsq_id .. layer_id; cgroups: 16 more */
+#define SW_EXT_BYTES (8 + 8 + 4 + 8 + 8 + 8 + 4) /* dsq_id .. layer_id; cgroups: 16 more */
 
 static bool parse_switch_fast(const char *p, const char *end, struct scx_ev_switch *sw)
 {
@@ -217,8 +217,8 @@ static bool parse_fast(const char *p, size_t n, unsigned kind, struct scx_event 
 	return false;
 }
 
-int scx_bin_parse_event(const char *p, size_t n, unsigned kind, struct scx_event *e,
-			char *err, size_t errsz)
+int scx_bin_parse_event(const char *p, size_t n, unsigned kind, struct scx_event *e, char *err,
+			size_t errsz)
 {
 	if (parse_fast(p, n, kind, e))
 		return 0;

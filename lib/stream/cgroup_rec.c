@@ -18,8 +18,8 @@ void scx_cgroup_rec_json(struct scx_buf *b, uint64_t id, const char *path)
 	size_t n = strnlen(path, SCX_CGROUP_PATH_MAX - 1);
 
 	scx_buf_reserve(b, 48 + 6 * n);
-	b->len += snprintf(b->data + b->len, 48, "{\"type\":\"cgroup\",\"id\":%llu,\"path\":",
-			   (unsigned long long)id);
+	b->len += snprintf(b->data + b->len, 48,
+			   "{\"type\":\"cgroup\",\"id\":%llu,\"path\":", (unsigned long long)id);
 	b->len += scx_json_escape_to(b->data + b->len, path, n, true);
 	b->data[b->len++] = '}';
 }
@@ -36,7 +36,8 @@ int scx_cgroup_rec_parse(const struct scx_json_doc *d, uint64_t *id, char *path,
 	i = scx_json_get(d, 0, "id");
 	p = scx_json_get(d, 0, "path");
 	if (i < 0 || scx_json_uint(d, i, id) || *id == SCX_CGROUP_NONE) {
-		snprintf(err, errsz, "cgroup record: \"id\" is not a cgroup id (an integer from 1)");
+		snprintf(err, errsz,
+			 "cgroup record: \"id\" is not a cgroup id (an integer from 1)");
 		return -EINVAL;
 	}
 	if (p < 0 || !scx_json_is_str(d, p)) {
@@ -47,8 +48,10 @@ int scx_cgroup_rec_parse(const struct scx_json_doc *d, uint64_t *id, char *path,
 	tok = &d->tok[p];
 	n = scx_json_unescape(d->js + tok->start, tok->end - tok->start, path, size - 1, true);
 	if (n < 0 || (size_t)n >= size || n == 0 || path[0] != '/' || memchr(path, 0, n)) {
-		snprintf(err, errsz, "cgroup record %llu: \"path\" is not an absolute path of "
-			 "at most %zu bytes", (unsigned long long)*id, size - 1);
+		snprintf(err, errsz,
+			 "cgroup record %llu: \"path\" is not an absolute path of "
+			 "at most %zu bytes",
+			 (unsigned long long)*id, size - 1);
 		return -EINVAL;
 	}
 	path[n] = 0;

@@ -10,9 +10,9 @@
 #include "stream/ksnap.h"
 
 const char *const scx_ksnap_counter_names[SCX_KS__COUNT] = {
-	"switches", "voluntary", "involuntary", "slices", "wakeups", "wakeups_new",
-	"migrations", "migr_cross_llc", "migr_cross_node", "busy_ns", "idle_ns",
-	"rq_depth_ns", "rq_depth_max", "wc_loss_ns",
+	"switches",    "voluntary",   "involuntary",	"slices",	   "wakeups",
+	"wakeups_new", "migrations",  "migr_cross_llc", "migr_cross_node", "busy_ns",
+	"idle_ns",     "rq_depth_ns", "rq_depth_max",	"wc_loss_ns",
 };
 
 const char *const scx_ksnap_hist_names[SCX_KSH__COUNT] = { "wake_lat", "rq_delay", "slice" };
@@ -130,8 +130,8 @@ bool scx_ksnap_is(const struct scx_json_doc *d)
 
 static int bad(const struct scx_json_doc *d, int tok, char *err, size_t errsz, const char *what)
 {
-	snprintf(err, errsz, "byte %zu: kernel_snapshot: %s", tok >= 0 ? (size_t)d->tok[tok].start : 0,
-		 what);
+	snprintf(err, errsz, "byte %zu: kernel_snapshot: %s",
+		 tok >= 0 ? (size_t)d->tok[tok].start : 0, what);
 	return -EINVAL;
 }
 
@@ -156,8 +156,10 @@ static int hist_from_json(const struct scx_json_doc *d, int obj, struct scx_ksna
 
 	if (obj < 0 || d->tok[obj].type != JSMN_OBJECT)
 		return bad(d, obj, err, errsz, "a histogram is not an object");
-	if (get_u(d, obj, "count", &h->count, err, errsz) || get_u(d, obj, "sum", &h->sum, err, errsz) ||
-	    get_u(d, obj, "min", &h->min, err, errsz) || get_u(d, obj, "max", &h->max, err, errsz) ||
+	if (get_u(d, obj, "count", &h->count, err, errsz) ||
+	    get_u(d, obj, "sum", &h->sum, err, errsz) ||
+	    get_u(d, obj, "min", &h->min, err, errsz) ||
+	    get_u(d, obj, "max", &h->max, err, errsz) ||
 	    get_u(d, obj, "clamped", &h->clamped, err, errsz))
 		return -EINVAL;
 	arr = scx_json_get(d, obj, "b");
@@ -192,7 +194,8 @@ int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char 
 	scx_ksnap_reset(s);
 	if (!scx_ksnap_is(d))
 		return bad(d, 0, err, errsz, "not a kernel snapshot");
-	if (get_u(d, 0, "seq", &s->seq, err, errsz) || get_u(d, 0, "start_ns", &s->start_ns, err, errsz) ||
+	if (get_u(d, 0, "seq", &s->seq, err, errsz) ||
+	    get_u(d, 0, "start_ns", &s->start_ns, err, errsz) ||
 	    get_u(d, 0, "end_ns", &s->end_ns, err, errsz) ||
 	    get_u(d, 0, "dropped_tasks", &s->dropped_tasks, err, errsz) ||
 	    get_u(d, 0, "dropped_cpu", &s->dropped_cpu, err, errsz) ||
@@ -222,8 +225,8 @@ int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char 
 			if (get_u(d, i, scx_ksnap_counter_names[n], &c->c[n], err, errsz))
 				return -EINVAL;
 		for (unsigned h = 0; h < SCX_KSH__COUNT; h++)
-			if (hist_from_json(d, scx_json_get(d, i, scx_ksnap_hist_names[h]), &c->h[h], err,
-					   errsz))
+			if (hist_from_json(d, scx_json_get(d, i, scx_ksnap_hist_names[h]), &c->h[h],
+					   err, errsz))
 				return -EINVAL;
 	}
 	return 0;

@@ -37,27 +37,22 @@ enum scx_ksnap_counter {
 	SCX_KS_MIGR_CROSS_NODE,
 	SCX_KS_BUSY_NS,
 	SCX_KS_IDLE_NS,
-	SCX_KS_RQ_DEPTH_NS,	/* integral of the queue length over the interval */
-	SCX_KS_RQ_DEPTH_MAX,	/* longest queue since the collector started */
-	SCX_KS_WC_LOSS_NS,	/* lib/agg/agg.h's wc_loss */
+	SCX_KS_RQ_DEPTH_NS,  /* integral of the queue length over the interval */
+	SCX_KS_RQ_DEPTH_MAX, /* longest queue since the collector started */
+	SCX_KS_WC_LOSS_NS,   /* lib/agg/agg.h's wc_loss */
 	SCX_KS__COUNT
 };
 
-enum scx_ksnap_hist_id {
-	SCX_KSH_WAKE_LAT,
-	SCX_KSH_RQ_DELAY,
-	SCX_KSH_SLICE,
-	SCX_KSH__COUNT
-};
+enum scx_ksnap_hist_id { SCX_KSH_WAKE_LAT, SCX_KSH_RQ_DELAY, SCX_KSH_SLICE, SCX_KSH__COUNT };
 
 extern const char *const scx_ksnap_counter_names[SCX_KS__COUNT];
 extern const char *const scx_ksnap_hist_names[SCX_KSH__COUNT];
 
 struct scx_ksnap_hist {
-	uint64_t count, sum, min, max;	/* min, max: 0 when empty */
-	uint64_t clamped;		/* values past the buckets kept, in the last one */
-	unsigned nr, cap;		/* non-empty buckets */
-	uint32_t *idx;			/* ascending */
+	uint64_t count, sum, min, max; /* min, max: 0 when empty */
+	uint64_t clamped;	       /* values past the buckets kept, in the last one */
+	unsigned nr, cap;	       /* non-empty buckets */
+	uint32_t *idx;		       /* ascending */
 	uint64_t *n;
 };
 
@@ -69,10 +64,10 @@ struct scx_ksnap_cpu {
 
 struct scx_ksnap {
 	uint64_t seq;
-	uint64_t start_ns, end_ns;	/* [start, end), CLOCK_BOOTTIME */
-	uint64_t dropped_tasks;		/* task state not kept (allocation failed) */
-	uint64_t dropped_cpu;		/* events on CPUs past the collector's table */
-	uint64_t missed;		/* program runs the kernel skipped (recursion) */
+	uint64_t start_ns, end_ns; /* [start, end), CLOCK_BOOTTIME */
+	uint64_t dropped_tasks;	   /* task state not kept (allocation failed) */
+	uint64_t dropped_cpu;	   /* events on CPUs past the collector's table */
+	uint64_t missed;	   /* program runs the kernel skipped (recursion) */
 	unsigned nr_cpus, cap;
 	struct scx_ksnap_cpu *cpus;
 };

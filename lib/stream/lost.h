@@ -13,9 +13,9 @@
 #include "stream/stream.h"
 
 struct scx_lost_tally {
-	uint64_t *cpu;		/* by cpu id, n entries */
+	uint64_t *cpu; /* by cpu id, n entries */
 	unsigned n;
-	uint64_t unknown;	/* records with cpu -1 */
+	uint64_t unknown; /* records with cpu -1 */
 };
 
 /* Count e if it is a LOST record; other events are ignored. */

@@ -24,7 +24,7 @@
 #include "core/util.h"
 
 struct key {
-	char text[32];	/* ,"name": or ,"type":"kind" (at most 28 bytes today) */
+	char text[32]; /* ,"name": or ,"type":"kind" (at most 28 bytes today) */
 	uint8_t len;
 	uint8_t name_len;
 };
@@ -32,7 +32,7 @@ struct key {
 bool scx_ndjson_no_fast;
 
 static struct key field_keys[SCX_EV__COUNT][32];
-static struct key type_keys[SCX_EV__COUNT];	/* ,"type":"sched_switch" */
+static struct key type_keys[SCX_EV__COUNT]; /* ,"type":"sched_switch" */
 static uint8_t name_lens[SCX_EV__COUNT];
 static size_t line_max;
 static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
@@ -55,7 +55,7 @@ static void init_keys(void)
 			k->name_len = strlen(f->name);
 			max += k->len + (f->kind == SCX_F_STR ? 6 * f->size + 2 : 21);
 		}
-		max += sizeof(k->text);	/* slack for the fixed-size key copies */
+		max += sizeof(k->text); /* slack for the fixed-size key copies */
 		if (max > line_max)
 			line_max = max;
 	}
@@ -67,7 +67,6 @@ size_t scx_ndjson_event_max(void)
 	pthread_once(&keys_once, init_keys);
 	return line_max;
 }
-
 
 size_t scx_ndjson_format_event(char *out, const struct scx_event *e)
 {
@@ -226,9 +225,9 @@ struct val {
 	const char *s;
 	size_t n;
 	bool str;
-	size_t off;	/* column of s in the line, as reported in errors */
-	bool plain;	/* the fast path saw no escape in this string */
-	bool is_int;	/* the fast path parsed an integer literal: */
+	size_t off;  /* column of s in the line, as reported in errors */
+	bool plain;  /* the fast path saw no escape in this string */
+	bool is_int; /* the fast path parsed an integer literal: */
 	bool neg;
 	uint64_t mag;
 };
@@ -237,8 +236,14 @@ static struct val tok_val(const struct scx_json_doc *d, int idx)
 {
 	const jsmntok_t *t = &d->tok[idx];
 
-	return (struct val){ d->js + t->start, t->end - t->start, t->type == JSMN_STRING,
-			     t->start, false, false, false, 0 };
+	return (struct val){ d->js + t->start,
+			     t->end - t->start,
+			     t->type == JSMN_STRING,
+			     t->start,
+			     false,
+			     false,
+			     false,
+			     0 };
 }
 
 /* An integer literal for a field of kind 'kind': range-checked. */
@@ -283,7 +288,7 @@ HOT int get_num(const struct val *x, int kind, int64_t *v)
 }
 
 HOT int get_field(const struct val *x, const struct scx_field *f, struct scx_event *e,
-		     const char *kname, char *err, size_t errsz, size_t *col)
+		  const char *kname, char *err, size_t errsz, size_t *col)
 {
 	int64_t v;
 	int r;
@@ -338,8 +343,8 @@ static inline bool key_eq(const char *a, const char *b, size_t n)
 }
 
 /* ts, cpu and the fields of one key/value pair of an event line. */
-HOT int event_kv(unsigned kind, const char *ks, size_t kl, const struct val *x,
-		    struct scx_event *e, unsigned *cursor, char *err, size_t errsz, size_t *col)
+HOT int event_kv(unsigned kind, const char *ks, size_t kl, const struct val *x, struct scx_event *e,
+		 unsigned *cursor, char *err, size_t errsz, size_t *col)
 {
 	const struct scx_ev_desc *desc = scx_ev_desc(kind);
 	const struct scx_field *f = NULL;
@@ -399,8 +404,8 @@ static unsigned kind_by_token(const struct scx_json_doc *d, int idx)
 	return SCX_EV_NONE;
 }
 
-static int parse_event(const struct scx_json_doc *d, unsigned kind, struct scx_event *e,
-		       char *err, size_t errsz, size_t *col)
+static int parse_event(const struct scx_json_doc *d, unsigned kind, struct scx_event *e, char *err,
+		       size_t errsz, size_t *col)
 {
 	const jsmntok_t *tok = d->tok;
 	unsigned cursor = 0;
@@ -422,7 +427,7 @@ static int parse_event(const struct scx_json_doc *d, unsigned kind, struct scx_e
 		}
 		struct val x = tok_val(d, v);
 		if (tok[v].type == JSMN_OBJECT || tok[v].type == JSMN_ARRAY)
-			x.str = false;	/* get_num rejects "[" */
+			x.str = false; /* get_num rejects "[" */
 		if ((r = event_kv(kind, ks, kl, &x, e, &cursor, err, errsz, col)))
 			return r;
 		i = tok[v].size ? scx_json_next(d, v) : v + 1;
@@ -448,8 +453,8 @@ static int get_u64(const struct scx_json_doc *d, int obj, const char *key, uint6
 	return scx_json_uint(d, i, v);
 }
 
-static int parse_header(const struct scx_json_doc *d, struct scx_header *h, char *err,
-			size_t errsz, size_t *col)
+static int parse_header(const struct scx_json_doc *d, struct scx_header *h, char *err, size_t errsz,
+			size_t *col)
 {
 	int64_t ver;
 	uint64_t v;
@@ -573,8 +578,14 @@ static size_t scan_str(const char *s, size_t i, size_t n, bool *esc)
 			if (i + 1 >= n)
 				return 0;
 			switch (s[i + 1]) {
-			case '"': case '\\': case '/': case 'b':
-			case 'f': case 'n': case 'r': case 't':
+			case '"':
+			case '\\':
+			case '/':
+			case 'b':
+			case 'f':
+			case 'n':
+			case 'r':
+			case 't':
 				i += 2;
 				continue;
 			case 'u':
@@ -604,7 +615,8 @@ static size_t scan_str(const char *s, size_t i, size_t n, bool *esc)
 static inline size_t skip_ws1(const char *s, size_t i, size_t n)
 {
 	return i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') ?
-		       skip_ws(s, i, n) : i;
+		       skip_ws(s, i, n) :
+		       i;
 }
 
 /*
@@ -614,8 +626,9 @@ static inline size_t skip_ws1(const char *s, size_t i, size_t n)
  */
 static inline unsigned digits8(const char *p, uint64_t *m)
 {
-	static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-					   100000000 };
+	static const uint64_t pow10[9] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	};
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	uint64_t w, d, bad;
 	unsigned k;
@@ -629,10 +642,11 @@ static inline unsigned digits8(const char *p, uint64_t *m)
 	if (!k)
 		return 0;
 	if (k < 8)
-		d <<= (8 - k) * 8;	/* drop what follows, pad with leading zeros */
+		d <<= (8 - k) * 8; /* drop what follows, pad with leading zeros */
 	d = d * 10 + (d >> 8);
 	d = (((d & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
-	     (((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
+	     (((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >>
+	    32;
 	*m = *m * pow10[k] + d;
 	return k;
 #else
@@ -671,8 +685,7 @@ static inline size_t int_literal(const char *s, size_t i, size_t n, uint64_t *ma
 			return 0;
 		m = m * 10 + dig;
 	}
-	if (j == d0 || (s[d0] == '0' && j - d0 > 1) ||
-	    (j < n && (unsigned char)(s[j] - '0') <= 9))
+	if (j == d0 || (s[d0] == '0' && j - d0 > 1) || (j < n && (unsigned char)(s[j] - '0') <= 9))
 		return 0;
 	*mag = m;
 	return j;
@@ -711,8 +724,8 @@ static int flat_scan(const char *s, size_t n, struct kv *kv)
 			q = scan_str(s, i + 1, n, &esc);
 			if (!q)
 				return -1;
-			p->v = (struct val){ s + i + 1, q - i - 1, true, i + 1, !esc, false, false,
-					     0 };
+			p->v = (struct val){ s + i + 1, q - i - 1, true,  i + 1,
+					     !esc,	false,	   false, 0 };
 			i = q + 1;
 		} else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
 			/* integers are parsed here, once; other numbers take the slow path */
@@ -771,7 +784,7 @@ static int fast_event(const char *line, size_t n, struct scx_event *e, char *err
 		}
 	}
 	if (!kind)
-		return -1;	/* header, trailer, other, escaped type: the slow way */
+		return -1; /* header, trailer, other, escaped type: the slow way */
 	scx_event_init_fast(e, kind);
 	for (int i = 0; i < cnt; i++)
 		if ((r = event_kv(kind, kv[i].k, kv[i].kl, &kv[i].v, e, &cursor, err, errsz, col)))
@@ -793,7 +806,7 @@ static int fast_event(const char *line, size_t n, struct scx_event *e, char *err
 bool scx_ndjson_no_canon;
 
 #define KIND_SLOTS 64
-static uint8_t kind_slot[KIND_SLOTS];	/* kind + open addressing; 0 = empty */
+static uint8_t kind_slot[KIND_SLOTS]; /* kind + open addressing; 0 = empty */
 
 /* Hash of a kind name from the 8 bytes that end it (the name may be shorter:
  * the bytes before it are then the same '"type":"' on every line). */
@@ -875,7 +888,7 @@ static inline bool canon_str(const char *s, size_t n, size_t *i, char *dst, size
 	for (q = scx_json_plain_end(s, a, n); q < n && s[q] != '"';
 	     q = scx_json_plain_end(s, q, n)) {
 		size_t l;
-		if ((unsigned char)s[q] < 0x80 ||	/* a backslash or a control */
+		if ((unsigned char)s[q] < 0x80 || /* a backslash or a control */
 		    !(l = scx_utf8_seq((const unsigned char *)s + q, n - q)))
 			return false;
 		q += l;
@@ -910,8 +923,9 @@ int scx_ndjson_canon(const char *s, size_t n, struct scx_event *e)
 	i++;
 
 	const struct scx_ev_desc *d = scx_ev_desc(kind);
-	stop = kind == SCX_EV_SWITCH ? SCX_SW_SCX_FIRST :
-	       scx_event_is_wakeup(kind) ? d->nr_fields - 1 : d->nr_fields;
+	stop = kind == SCX_EV_SWITCH	 ? SCX_SW_SCX_FIRST :
+	       scx_event_is_wakeup(kind) ? d->nr_fields - 1 :
+					   d->nr_fields;
 	scx_event_init_fast(e, kind);
 	e->ts = ts;
 	e->cpu = cpu;

@@ -41,16 +41,16 @@ static inline void scx_event_init_fast(struct scx_event *e, unsigned type)
 
 #define SCX_BIN_MAGIC "\x89SCX\r\n\x1a\n"
 #define SCX_BIN_MAGIC_LEN 8
-#define SCX_BIN_FILE_HDR 12		/* magic + u32 version */
-#define SCX_BIN_REC_HDR 8		/* u16 kind, u16 flags, u32 length */
-#define SCX_BIN_MAX_EVENT 4096		/* payload cap of an event record */
-#define SCX_BIN_MAX_RECORD (16u << 20)	/* payload cap of any record */
-#define SCX_MAX_LINE (16u << 20)	/* NDJSON line cap */
+#define SCX_BIN_FILE_HDR 12	       /* magic + u32 version */
+#define SCX_BIN_REC_HDR 8	       /* u16 kind, u16 flags, u32 length */
+#define SCX_BIN_MAX_EVENT 4096	       /* payload cap of an event record */
+#define SCX_BIN_MAX_RECORD (16u << 20) /* payload cap of any record */
+#define SCX_MAX_LINE (16u << 20)       /* NDJSON line cap */
 
 /* record kinds above the event kinds */
-#define SCX_REC_HEADER 0x8001	/* payload: the header as a JSON object */
-#define SCX_REC_TRAILER 0x8002	/* payload: the trailer as a JSON object */
-#define SCX_REC_JSON 0x8003	/* payload: any other JSON object (passed through) */
+#define SCX_REC_HEADER 0x8001  /* payload: the header as a JSON object */
+#define SCX_REC_TRAILER 0x8002 /* payload: the trailer as a JSON object */
+#define SCX_REC_JSON 0x8003    /* payload: any other JSON object (passed through) */
 
 /* Largest encoded event record (header included) and NDJSON line. */
 size_t scx_bin_event_max(void);
@@ -59,8 +59,8 @@ size_t scx_ndjson_event_max(void);
 /* Encode e as a whole record at out; returns bytes, 0 for an unknown type. */
 size_t scx_bin_format_event(char *out, const struct scx_event *e);
 /* Decode an event payload of record 'kind'; 0 or -EINVAL with err set. */
-int scx_bin_parse_event(const char *p, size_t n, unsigned kind, struct scx_event *e,
-			char *err, size_t errsz);
+int scx_bin_parse_event(const char *p, size_t n, unsigned kind, struct scx_event *e, char *err,
+			size_t errsz);
 /* The same through the field table only (the fast paths must agree with it). */
 int scx_bin_parse_event_table(const char *p, size_t n, unsigned kind, struct scx_event *e,
 			      char *err, size_t errsz);

@@ -84,7 +84,7 @@ struct scx_reader {
 	char *buf;
 	size_t cap, pos, len;
 	bool eof;
-	uint64_t base;		/* stream offset of data[0] */
+	uint64_t base; /* stream offset of data[0] */
 
 	enum scx_format fmt;
 	uint64_t line;
@@ -95,7 +95,7 @@ struct scx_reader {
 	bool have_trl;
 	const char *other;
 	size_t other_len;
-	bool other_parsed;	/* doc holds other (the last item read) */
+	bool other_parsed; /* doc holds other (the last item read) */
 	uint64_t skipped;
 
 	/* the first item, read early by scx_reader__header() */
@@ -363,7 +363,7 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 		len = le32toh(len);
 		if (len > SCX_BIN_MAX_RECORD ||
 		    (kind < SCX_EV__COUNT && kind && len > SCX_BIN_MAX_EVENT))
-			return fail(r, "byte %llu: record length %u exceeds the limit", 
+			return fail(r, "byte %llu: record length %u exceeds the limit",
 				    (unsigned long long)off, len);
 		if (r->len - r->pos < SCX_BIN_REC_HDR + (size_t)len &&
 		    fill(r, SCX_BIN_REC_HDR + (size_t)len) < 0)
@@ -426,7 +426,7 @@ static void prime(struct scx_reader *r)
 	else if (k > 0)
 		r->pending = k;
 	else if (k == 0)
-		r->pending = -1;	/* nothing but a header-less empty stream */
+		r->pending = -1; /* nothing but a header-less empty stream */
 }
 
 int scx_reader__next(struct scx_reader *r, struct scx_event *e)
@@ -653,7 +653,10 @@ static void trl_json(struct scx_buf *b, const void *t)
 
 static void raw_json(struct scx_buf *b, const void *s)
 {
-	const struct { const char *p; size_t n; } *r = s;
+	const struct {
+		const char *p;
+		size_t n;
+	} *r = s;
 
 	scx_buf_add(b, r->p, r->n);
 }
@@ -679,7 +682,10 @@ int scx_writer__trailer(struct scx_writer *w, const struct scx_trailer *t)
 
 int scx_writer__raw(struct scx_writer *w, const char *json, size_t n)
 {
-	struct { const char *p; size_t n; } r = { json, n };
+	struct {
+		const char *p;
+		size_t n;
+	} r = { json, n };
 
 	while (n && (json[n - 1] == '\n' || json[n - 1] == '\r'))
 		r.n = --n;

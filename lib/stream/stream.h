@@ -22,36 +22,36 @@ enum scx_format { SCX_FMT_AUTO = 0, SCX_FMT_NDJSON, SCX_FMT_BINARY };
 enum scx_compress { SCX_COMP_NONE = 0, SCX_COMP_GZIP, SCX_COMP_ZSTD };
 
 struct scx_header {
-	int version;			/* SCX_WIRE_VERSION */
-	char producer[32];		/* "scx-events", "scx-perfetto" ... */
-	char clock[16];			/* "boottime" */
+	int version;	   /* SCX_WIRE_VERSION */
+	char producer[32]; /* "scx-events", "scx-perfetto" ... */
+	char clock[16];	   /* "boottime" */
 	char hostname[256];
-	char kernel[128];		/* uname -r */
-	unsigned nr_cpus;		/* possible cpus of the traced machine */
-	struct scx_topo *topo;		/* owned; NULL when the producer had none */
-	char scheduler[64];		/* sched_ext ops name, "" when none */
-	char *options_json;		/* owned; capture options as a JSON object, or NULL */
-	uint64_t start_ns;		/* capture start (clock above), 0 if unknown */
+	char kernel[128];      /* uname -r */
+	unsigned nr_cpus;      /* possible cpus of the traced machine */
+	struct scx_topo *topo; /* owned; NULL when the producer had none */
+	char scheduler[64];    /* sched_ext ops name, "" when none */
+	char *options_json;    /* owned; capture options as a JSON object, or NULL */
+	uint64_t start_ns;     /* capture start (clock above), 0 if unknown */
 };
 
 struct scx_trailer {
-	uint64_t counts[SCX_EV__COUNT];	/* events written, by type */
+	uint64_t counts[SCX_EV__COUNT]; /* events written, by type */
 	unsigned nr_cpus;		/* entries in lost[] */
 	uint64_t *lost;			/* owned; events lost per cpu */
 	uint64_t lost_total;
-	uint64_t end_ns;		/* capture end, 0 if unknown */
+	uint64_t end_ns; /* capture end, 0 if unknown */
 };
 
-void scx_header_free(struct scx_header *h);	/* frees owned members only */
+void scx_header_free(struct scx_header *h); /* frees owned members only */
 void scx_trailer_free(struct scx_trailer *t);
 
 /* ---- reading ------------------------------------------------------------- */
 
 enum scx_read {
-	SCX_READ_ERROR = -1,	/* scx_reader__error() says what and where */
-	SCX_READ_END = 0,	/* end of input (the trailer, if any, was read) */
-	SCX_READ_EVENT = 1,	/* *e holds the next event */
-	SCX_READ_OTHER = 2,	/* an NDJSON object that is not an event (e.g. an
+	SCX_READ_ERROR = -1, /* scx_reader__error() says what and where */
+	SCX_READ_END = 0,    /* end of input (the trailer, if any, was read) */
+	SCX_READ_EVENT = 1,  /* *e holds the next event */
+	SCX_READ_OTHER = 2,  /* an NDJSON object that is not an event (e.g. an
 				   scx-agg snapshot): scx_reader__line() has it */
 };
 
@@ -81,8 +81,8 @@ const char *scx_reader__line(struct scx_reader *r, size_t *len);
 const struct scx_json_doc *scx_reader__doc(struct scx_reader *r);
 enum scx_format scx_reader__format(struct scx_reader *r);
 enum scx_compress scx_reader__compression(struct scx_reader *r);
-uint64_t scx_reader__skipped(struct scx_reader *r);	/* unknown lines/records */
-uint64_t scx_reader__offset(struct scx_reader *r);	/* bytes consumed (decompressed) */
+uint64_t scx_reader__skipped(struct scx_reader *r); /* unknown lines/records */
+uint64_t scx_reader__offset(struct scx_reader *r);  /* bytes consumed (decompressed) */
 /*
  * After SCX_READ_END: "name: byte N: stream ends without a trailer" when the
  * stream had no trailer (the producer was killed, or the file was cut at a
@@ -93,9 +93,9 @@ const char *scx_reader__warning(struct scx_reader *r);
 /* ---- writing ------------------------------------------------------------- */
 
 struct scx_writer_opts {
-	enum scx_format format;		/* NDJSON when AUTO */
+	enum scx_format format; /* NDJSON when AUTO */
 	enum scx_compress compress;
-	int level;			/* compression level, 0 = library default */
+	int level; /* compression level, 0 = library default */
 };
 
 struct scx_writer;

@@ -111,7 +111,8 @@ struct scx_topo *scx_topo__from_file(const char *path, char *err, size_t errsz)
 		goto cleanup;
 	}
 	if (scx_topo_from_json(&d, arr, &t, &off)) {
-		snprintf(err, errsz, "%s: byte %zu: bad topology entry (ids from -1 to %d, cpus distinct)",
+		snprintf(err, errsz,
+			 "%s: byte %zu: bad topology entry (ids from -1 to %d, cpus distinct)",
 			 path, off, SCX_MAX_CPUS - 1);
 		e = EINVAL;
 	}

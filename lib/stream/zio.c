@@ -168,8 +168,7 @@ static ssize_t read_gzip(struct scx_zin *z, char *dst, size_t n)
 			z->member_done = true;
 		} else if (ret == Z_BUF_ERROR || (ret == Z_OK && !used && !got)) {
 			if (z->cpos == z->clen && z->eof) {
-				snprintf(z->err, sizeof(z->err),
-					 "byte %llu: truncated gzip stream",
+				snprintf(z->err, sizeof(z->err), "byte %llu: truncated gzip stream",
 					 (unsigned long long)(z->raw_off + z->cpos));
 				return -EINVAL;
 			}
@@ -267,8 +266,8 @@ int scx_zout_open(struct scx_zout *z, int fd, enum scx_compress comp, int level)
 		z->zc = ZSTD_createCCtx();
 		if (!z->zc)
 			return -ENOMEM;
-		if (level && ZSTD_isError(ZSTD_CCtx_setParameter(z->zc, ZSTD_c_compressionLevel,
-								  level)))
+		if (level &&
+		    ZSTD_isError(ZSTD_CCtx_setParameter(z->zc, ZSTD_c_compressionLevel, level)))
 			return -EINVAL;
 	}
 	return 0;

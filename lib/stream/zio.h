@@ -19,18 +19,18 @@
 /* ---- compressed input --------------------------------------------------- */
 
 struct scx_zin {
-	int fd;				/* -1 for memory */
+	int fd; /* -1 for memory */
 	enum scx_compress comp;
-	const char *src;		/* staged raw bytes: cbuf or the caller's memory */
+	const char *src; /* staged raw bytes: cbuf or the caller's memory */
 	char *cbuf;
 	size_t ccap, clen, cpos;
-	bool eof;			/* no more raw bytes */
-	uint64_t raw_off;		/* raw bytes consumed before src[0] */
+	bool eof;	  /* no more raw bytes */
+	uint64_t raw_off; /* raw bytes consumed before src[0] */
 	z_stream zs;
 	bool zs_live, member_done;
 	ZSTD_DStream *zd;
 	size_t zret;
-	char err[160];			/* "byte N: ..." */
+	char err[160]; /* "byte N: ..." */
 };
 
 /* Stage the first bytes and detect the compression; -errno, or -EINVAL + err. */

@@ -142,9 +142,17 @@ size_t scx_term_decode(const unsigned char *b, size_t len, int *key)
 		return 0;
 	if (b[0] != 0x1b) {
 		switch (b[0]) {
-		case '\r': case '\n': *key = SCX_KEY_ENTER; break;
-		case 127: case 8: *key = SCX_KEY_BACKSPACE; break;
-		case '\t': *key = SCX_KEY_TAB; break;
+		case '\r':
+		case '\n':
+			*key = SCX_KEY_ENTER;
+			break;
+		case 127:
+		case 8:
+			*key = SCX_KEY_BACKSPACE;
+			break;
+		case '\t':
+			*key = SCX_KEY_TAB;
+			break;
 		default:
 			if (b[0] >= 32 && b[0] < 127)
 				*key = b[0];
@@ -165,13 +173,30 @@ size_t scx_term_decode(const unsigned char *b, size_t len, int *key)
 	if (b[1] == 'O' && len >= 3) {
 		/* SS3: application-mode cursor keys and F1-F4 */
 		switch (b[2]) {
-		case 'A': *key = SCX_KEY_UP; break;
-		case 'B': *key = SCX_KEY_DOWN; break;
-		case 'C': *key = SCX_KEY_RIGHT; break;
-		case 'D': *key = SCX_KEY_LEFT; break;
-		case 'H': *key = SCX_KEY_HOME; break;
-		case 'F': *key = SCX_KEY_END; break;
-		case 'P': case 'Q': case 'R': case 'S': *key = SCX_KEY_F1 + (b[2] - 'P'); break;
+		case 'A':
+			*key = SCX_KEY_UP;
+			break;
+		case 'B':
+			*key = SCX_KEY_DOWN;
+			break;
+		case 'C':
+			*key = SCX_KEY_RIGHT;
+			break;
+		case 'D':
+			*key = SCX_KEY_LEFT;
+			break;
+		case 'H':
+			*key = SCX_KEY_HOME;
+			break;
+		case 'F':
+			*key = SCX_KEY_END;
+			break;
+		case 'P':
+		case 'Q':
+		case 'R':
+		case 'S':
+			*key = SCX_KEY_F1 + (b[2] - 'P');
+			break;
 		}
 		return 3;
 	}
@@ -198,26 +223,65 @@ size_t scx_term_decode(const unsigned char *b, size_t len, int *key)
 		}
 	}
 	if (i < len && (b[i] < 0x40 || b[i] > 0x7e))
-		return i;	/* a broken sequence: drop what came before */
+		return i; /* a broken sequence: drop what came before */
 	if (i >= len)
-		return len;	/* unterminated: swallow it */
+		return len; /* unterminated: swallow it */
 	switch (b[i]) {
-	case 'A': *key = SCX_KEY_UP; break;
-	case 'B': *key = SCX_KEY_DOWN; break;
-	case 'C': *key = SCX_KEY_RIGHT; break;
-	case 'D': *key = SCX_KEY_LEFT; break;
-	case 'H': *key = SCX_KEY_HOME; break;
-	case 'F': *key = SCX_KEY_END; break;
-	case 'Z': *key = SCX_KEY_TAB; break;
+	case 'A':
+		*key = SCX_KEY_UP;
+		break;
+	case 'B':
+		*key = SCX_KEY_DOWN;
+		break;
+	case 'C':
+		*key = SCX_KEY_RIGHT;
+		break;
+	case 'D':
+		*key = SCX_KEY_LEFT;
+		break;
+	case 'H':
+		*key = SCX_KEY_HOME;
+		break;
+	case 'F':
+		*key = SCX_KEY_END;
+		break;
+	case 'Z':
+		*key = SCX_KEY_TAB;
+		break;
 	case '~':
 		switch (p) {
-		case 1: case 7: *key = SCX_KEY_HOME; break;
-		case 4: case 8: *key = SCX_KEY_END; break;
-		case 5: *key = SCX_KEY_PGUP; break;
-		case 6: *key = SCX_KEY_PGDN; break;
-		case 11: case 12: case 13: case 14: case 15: *key = SCX_KEY_F1 + p - 11; break;
-		case 17: case 18: case 19: case 20: case 21: *key = SCX_KEY_F1 + p - 12; break;
-		case 23: case 24: *key = SCX_KEY_F1 + p - 13; break;
+		case 1:
+		case 7:
+			*key = SCX_KEY_HOME;
+			break;
+		case 4:
+		case 8:
+			*key = SCX_KEY_END;
+			break;
+		case 5:
+			*key = SCX_KEY_PGUP;
+			break;
+		case 6:
+			*key = SCX_KEY_PGDN;
+			break;
+		case 11:
+		case 12:
+		case 13:
+		case 14:
+		case 15:
+			*key = SCX_KEY_F1 + p - 11;
+			break;
+		case 17:
+		case 18:
+		case 19:
+		case 20:
+		case 21:
+			*key = SCX_KEY_F1 + p - 12;
+			break;
+		case 23:
+		case 24:
+			*key = SCX_KEY_F1 + p - 13;
+			break;
 		}
 		break;
 	}
@@ -245,12 +309,25 @@ int scx_term__read_keys(void (*fn)(int key, void *ctx), void *ctx)
 	return 0;
 }
 
-static const struct { int key; const char *name; } key_names[] = {
-	{ SCX_KEY_ENTER, "Enter" }, { SCX_KEY_ESC, "Esc" }, { SCX_KEY_BACKSPACE, "Backspace" },
-	{ SCX_KEY_TAB, "Tab" }, { SCX_KEY_UP, "Up" }, { SCX_KEY_DOWN, "Down" },
-	{ SCX_KEY_LEFT, "Left" }, { SCX_KEY_RIGHT, "Right" }, { SCX_KEY_PGUP, "PgUp" },
-	{ SCX_KEY_PGDN, "PgDn" }, { SCX_KEY_HOME, "Home" }, { SCX_KEY_END, "End" },
-	{ ' ', "Space" }, { '#', "Hash" }, { '=', "Equals" },
+static const struct {
+	int key;
+	const char *name;
+} key_names[] = {
+	{ SCX_KEY_ENTER, "Enter" },
+	{ SCX_KEY_ESC, "Esc" },
+	{ SCX_KEY_BACKSPACE, "Backspace" },
+	{ SCX_KEY_TAB, "Tab" },
+	{ SCX_KEY_UP, "Up" },
+	{ SCX_KEY_DOWN, "Down" },
+	{ SCX_KEY_LEFT, "Left" },
+	{ SCX_KEY_RIGHT, "Right" },
+	{ SCX_KEY_PGUP, "PgUp" },
+	{ SCX_KEY_PGDN, "PgDn" },
+	{ SCX_KEY_HOME, "Home" },
+	{ SCX_KEY_END, "End" },
+	{ ' ', "Space" },
+	{ '#', "Hash" },
+	{ '=', "Equals" },
 };
 
 const char *scx_term_key_name(int key, char *buf, size_t size)
@@ -283,8 +360,8 @@ int scx_term_key_by_name(const char *name)
 	if ((name[0] == 'F' || name[0] == 'f') && name[1] >= '1' && name[1] <= '9') {
 		int n = atoi(name + 1);
 
-		if (n >= 1 && n <= 12 && (name[2] == 0 || (name[3] == 0 && name[2] >= '0' &&
-							     name[2] <= '9')))
+		if (n >= 1 && n <= 12 &&
+		    (name[2] == 0 || (name[3] == 0 && name[2] >= '0' && name[2] <= '9')))
 			return SCX_KEY_F1 + n - 1;
 	}
 	if (name[0] > 32 && name[0] < 127 && name[1] == 0)

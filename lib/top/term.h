@@ -15,15 +15,24 @@
 /* Keys: printable ASCII as itself, the rest from 0x100. */
 enum {
 	SCX_KEY_NONE = -1,
-	SCX_KEY_ENTER = 0x100, SCX_KEY_ESC, SCX_KEY_BACKSPACE, SCX_KEY_TAB,
-	SCX_KEY_UP, SCX_KEY_DOWN, SCX_KEY_LEFT, SCX_KEY_RIGHT,
-	SCX_KEY_PGUP, SCX_KEY_PGDN, SCX_KEY_HOME, SCX_KEY_END,
-	SCX_KEY_F1,	/* F1..F12 follow */
+	SCX_KEY_ENTER = 0x100,
+	SCX_KEY_ESC,
+	SCX_KEY_BACKSPACE,
+	SCX_KEY_TAB,
+	SCX_KEY_UP,
+	SCX_KEY_DOWN,
+	SCX_KEY_LEFT,
+	SCX_KEY_RIGHT,
+	SCX_KEY_PGUP,
+	SCX_KEY_PGDN,
+	SCX_KEY_HOME,
+	SCX_KEY_END,
+	SCX_KEY_F1, /* F1..F12 follow */
 	SCX_KEY__MAX = SCX_KEY_F1 + 12,
 };
 
-extern volatile sig_atomic_t scx_term_winch;	/* set on SIGWINCH */
-extern volatile sig_atomic_t scx_term_quit;	/* set to the signal on INT/TERM/HUP */
+extern volatile sig_atomic_t scx_term_winch; /* set on SIGWINCH */
+extern volatile sig_atomic_t scx_term_quit;  /* set to the signal on INT/TERM/HUP */
 
 /*
  * Open /dev/tty, switch it to raw mode (no echo, no line buffering; ^C still
@@ -33,8 +42,8 @@ extern volatile sig_atomic_t scx_term_quit;	/* set to the signal on INT/TERM/HUP
 int scx_term__open(void);
 /* Undo everything scx_term__open did; safe to call more than once. */
 void scx_term__restore(void);
-int scx_term__fd(void);				/* -1 when not open */
-int scx_term__size(int *rows, int *cols);	/* 0 or -errno */
+int scx_term__fd(void);			  /* -1 when not open */
+int scx_term__size(int *rows, int *cols); /* 0 or -errno */
 /* Write all of a frame; 0 or -errno. */
 int scx_term__write(const void *buf, size_t len);
 /*
@@ -52,6 +61,6 @@ size_t scx_term_decode(const unsigned char *buf, size_t len, int *key);
 
 /* Key names for config files: "q", "Up", "PgDn", "Space", "F5"...  */
 const char *scx_term_key_name(int key, char *buf, size_t size);
-int scx_term_key_by_name(const char *name);	/* SCX_KEY_NONE if unknown */
+int scx_term_key_by_name(const char *name); /* SCX_KEY_NONE if unknown */
 
 #endif

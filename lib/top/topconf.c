@@ -11,16 +11,22 @@
 
 #include "top/topconf.h"
 
-static const struct { int key; enum top_action a; } default_keys[] = {
-	{ 'c', TA_VIEW_CPU }, { 'l', TA_VIEW_LLC }, { 'n', TA_VIEW_NODE }, { 'p', TA_VIEW_PROC },
-	{ 's', TA_VIEW_DSQ }, { 'h', TA_HELP }, { '?', TA_HELP }, { 'm', TA_MODE }, { 'v', TA_MODE },
-	{ '>', TA_SORT_NEXT }, { '.', TA_SORT_NEXT }, { '<', TA_SORT_PREV }, { ',', TA_SORT_PREV },
-	{ 'r', TA_SORT_REVERSE }, { '/', TA_FILTER }, { 'f', TA_FILTER }, { ' ', TA_PAUSE },
-	{ '+', TA_FASTER }, { '=', TA_FASTER }, { '-', TA_SLOWER }, { 't', TA_THEME },
-	{ 'S', TA_SAVE }, { 'W', TA_SAVE }, { 'q', TA_QUIT }, { 'Q', TA_QUIT },
-	{ SCX_KEY_UP, TA_UP }, { 'k', TA_UP }, { SCX_KEY_DOWN, TA_DOWN }, { 'j', TA_DOWN },
-	{ SCX_KEY_PGUP, TA_PGUP }, { SCX_KEY_PGDN, TA_PGDN }, { SCX_KEY_HOME, TA_HOME },
-	{ 'g', TA_HOME }, { SCX_KEY_END, TA_END }, { 'G', TA_END }, { SCX_KEY_ENTER, TA_ENTER },
+static const struct {
+	int key;
+	enum top_action a;
+} default_keys[] = {
+	{ 'c', TA_VIEW_CPU },	   { 'l', TA_VIEW_LLC },      { 'n', TA_VIEW_NODE },
+	{ 'p', TA_VIEW_PROC },	   { 's', TA_VIEW_DSQ },      { 'h', TA_HELP },
+	{ '?', TA_HELP },	   { 'm', TA_MODE },	      { 'v', TA_MODE },
+	{ '>', TA_SORT_NEXT },	   { '.', TA_SORT_NEXT },     { '<', TA_SORT_PREV },
+	{ ',', TA_SORT_PREV },	   { 'r', TA_SORT_REVERSE },  { '/', TA_FILTER },
+	{ 'f', TA_FILTER },	   { ' ', TA_PAUSE },	      { '+', TA_FASTER },
+	{ '=', TA_FASTER },	   { '-', TA_SLOWER },	      { 't', TA_THEME },
+	{ 'S', TA_SAVE },	   { 'W', TA_SAVE },	      { 'q', TA_QUIT },
+	{ 'Q', TA_QUIT },	   { SCX_KEY_UP, TA_UP },     { 'k', TA_UP },
+	{ SCX_KEY_DOWN, TA_DOWN }, { 'j', TA_DOWN },	      { SCX_KEY_PGUP, TA_PGUP },
+	{ SCX_KEY_PGDN, TA_PGDN }, { SCX_KEY_HOME, TA_HOME }, { 'g', TA_HOME },
+	{ SCX_KEY_END, TA_END },   { 'G', TA_END },	      { SCX_KEY_ENTER, TA_ENTER },
 	{ SCX_KEY_ESC, TA_ESC },
 };
 
@@ -151,7 +157,7 @@ int top_conf_parse(const char *text, size_t len, const char *name, struct top_vi
 		   struct top_keymap *km, top_conf_warn_fn warn, void *ctx)
 {
 	struct pctx p = { .name = name, .warn = warn, .ctx = ctx };
-	int sect = 0;	/* 0 settings, 1 keys, 2 an unknown section */
+	int sect = 0; /* 0 settings, 1 keys, 2 an unknown section */
 	size_t off = 0;
 
 	while (off < len) {
@@ -244,7 +250,8 @@ void top_conf_format(struct scx_buf *b, const struct top_view *v, const struct t
 	char name[16];
 
 	scx_buf_printf(b, "# scx-top settings, written by scx-top (see scx-top(1), FILES)\n");
-	scx_buf_printf(b, "view = %s\n", top_view_name(v->view == TV_HELP ? v->prev_view : v->view));
+	scx_buf_printf(b, "view = %s\n",
+		       top_view_name(v->view == TV_HELP ? v->prev_view : v->view));
 	scx_buf_printf(b, "mode = %s\n", top_mode_name(v->mode));
 	scx_buf_printf(b, "theme = %s\n", top_theme_name(v->theme));
 	scx_buf_printf(b, "refresh_ms = %u\n", v->refresh_ms);

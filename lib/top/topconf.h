@@ -15,7 +15,7 @@
 #include "top/topview.h"
 
 struct top_keymap {
-	uint8_t act[SCX_KEY__MAX];	/* key -> enum top_action */
+	uint8_t act[SCX_KEY__MAX]; /* key -> enum top_action */
 };
 
 void top_keymap_defaults(struct top_keymap *km);

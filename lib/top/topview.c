@@ -148,7 +148,8 @@ void top_model_carry_hist(struct top_model *m, const struct top_model *prev)
 
 				while (k < np && pt->rows[k].id < r->id)
 					k++;
-				carry_row(r, k < np && pt->rows[k].id == r->id ? &pt->rows[k] : NULL);
+				carry_row(r,
+					  k < np && pt->rows[k].id == r->id ? &pt->rows[k] : NULL);
 			}
 			continue;
 		}
@@ -184,37 +185,78 @@ static int by_name(const char *const *names, int n, const char *s)
 	return -1;
 }
 
-const char *top_view_name(enum top_viewid v) { return v < TV__COUNT ? view_names[v] : "?"; }
-int top_view_by_name(const char *s) { return by_name(view_names, TV__COUNT, s); }
-const char *top_mode_name(enum top_mode m) { return m < TM__COUNT ? mode_names[m] : "?"; }
-int top_mode_by_name(const char *s) { return by_name(mode_names, TM__COUNT, s); }
-const char *top_theme_name(enum top_theme t) { return t < TH__COUNT ? theme_names[t] : "?"; }
-int top_theme_by_name(const char *s) { return by_name(theme_names, TH__COUNT, s); }
+const char *top_view_name(enum top_viewid v)
+{
+	return v < TV__COUNT ? view_names[v] : "?";
+}
+int top_view_by_name(const char *s)
+{
+	return by_name(view_names, TV__COUNT, s);
+}
+const char *top_mode_name(enum top_mode m)
+{
+	return m < TM__COUNT ? mode_names[m] : "?";
+}
+int top_mode_by_name(const char *s)
+{
+	return by_name(mode_names, TM__COUNT, s);
+}
+const char *top_theme_name(enum top_theme t)
+{
+	return t < TH__COUNT ? theme_names[t] : "?";
+}
+int top_theme_by_name(const char *s)
+{
+	return by_name(theme_names, TH__COUNT, s);
+}
 
 static const char *const action_names[TA__COUNT] = {
 	[TA_NONE] = "none",
-	[TA_VIEW_CPU] = "view-cpu", [TA_VIEW_LLC] = "view-llc", [TA_VIEW_NODE] = "view-node",
-	[TA_VIEW_PROC] = "view-proc", [TA_VIEW_DSQ] = "view-dsq", [TA_HELP] = "help",
-	[TA_MODE] = "mode", [TA_SORT_NEXT] = "sort-next", [TA_SORT_PREV] = "sort-prev",
-	[TA_SORT_REVERSE] = "sort-reverse", [TA_FILTER] = "filter", [TA_PAUSE] = "pause",
-	[TA_FASTER] = "faster", [TA_SLOWER] = "slower", [TA_THEME] = "theme",
-	[TA_SAVE] = "save-config", [TA_QUIT] = "quit",
-	[TA_UP] = "up", [TA_DOWN] = "down", [TA_PGUP] = "page-up", [TA_PGDN] = "page-down",
-	[TA_HOME] = "home", [TA_END] = "end", [TA_ENTER] = "enter", [TA_ESC] = "escape",
+	[TA_VIEW_CPU] = "view-cpu",
+	[TA_VIEW_LLC] = "view-llc",
+	[TA_VIEW_NODE] = "view-node",
+	[TA_VIEW_PROC] = "view-proc",
+	[TA_VIEW_DSQ] = "view-dsq",
+	[TA_HELP] = "help",
+	[TA_MODE] = "mode",
+	[TA_SORT_NEXT] = "sort-next",
+	[TA_SORT_PREV] = "sort-prev",
+	[TA_SORT_REVERSE] = "sort-reverse",
+	[TA_FILTER] = "filter",
+	[TA_PAUSE] = "pause",
+	[TA_FASTER] = "faster",
+	[TA_SLOWER] = "slower",
+	[TA_THEME] = "theme",
+	[TA_SAVE] = "save-config",
+	[TA_QUIT] = "quit",
+	[TA_UP] = "up",
+	[TA_DOWN] = "down",
+	[TA_PGUP] = "page-up",
+	[TA_PGDN] = "page-down",
+	[TA_HOME] = "home",
+	[TA_END] = "end",
+	[TA_ENTER] = "enter",
+	[TA_ESC] = "escape",
 };
 
-const char *top_action_name(enum top_action a) { return a < TA__COUNT ? action_names[a] : "?"; }
-int top_action_by_name(const char *s) { return by_name(action_names, TA__COUNT, s); }
+const char *top_action_name(enum top_action a)
+{
+	return a < TA__COUNT ? action_names[a] : "?";
+}
+int top_action_by_name(const char *s)
+{
+	return by_name(action_names, TA__COUNT, s);
+}
 
 /* ---- columns ---------------------------------------------------------------- */
 
 enum cfmt { CF_ID, CF_HEX, CF_LABEL, CF_PARENT, CF_PCT, CF_RATE, CF_NS, CF_MHZ, CF_NUM, CF_NUM1 };
 
 struct col {
-	const char *name;	/* config/sort name */
+	const char *name; /* config/sort name */
 	const char *head;
 	int width;
-	int c;			/* enum top_col, or -1 for id/label/parent */
+	int c; /* enum top_col, or -1 for id/label/parent */
 	enum cfmt fmt;
 };
 
@@ -222,49 +264,76 @@ struct col {
 #define V(n, h, w, c, f) { n, h, w, c, f }
 #define LAT_COLS \
 	V("p50", "LAT.p50", 9, TC_P50, CF_NS), V("p90", "LAT.p90", 9, TC_P90, CF_NS), \
-	V("p99", "LAT.p99", 9, TC_P99, CF_NS)
+		V("p99", "LAT.p99", 9, TC_P99, CF_NS)
 #define MIG_COLS \
 	V("mig", "MIG/s", 7, TC_MIG, CF_RATE), V("xllc", "XLLC/s", 8, TC_XLLC, CF_RATE), \
-	V("xnode", "XNODE/s", 9, TC_XNODE, CF_RATE)
+		V("xnode", "XNODE/s", 9, TC_XNODE, CF_RATE)
 
 static const struct col cpu_cols[] = {
-	ID("cpu", "CPU", 5), { "llc", "LLC", 4, -1, CF_PARENT },
-	V("util", "UTIL%", 7, TC_UTIL, CF_PCT), V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS, MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT), { 0 }
+	ID("cpu", "CPU", 5),
+	{ "llc", "LLC", 4, -1, CF_PARENT },
+	V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
+	V("sw", "SW/s", 7, TC_SW, CF_RATE),
+	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
+	LAT_COLS,
+	MIG_COLS,
+	V("freq", "MHz", 6, TC_FREQ, CF_MHZ),
+	V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
+	{ 0 },
 };
 static const struct col llc_cols[] = {
-	ID("llc", "LLC", 5), { "node", "NODE", 5, -1, CF_PARENT },
-	V("util", "UTIL%", 7, TC_UTIL, CF_PCT), V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS, MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT), { 0 }
+	ID("llc", "LLC", 5),
+	{ "node", "NODE", 5, -1, CF_PARENT },
+	V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
+	V("sw", "SW/s", 7, TC_SW, CF_RATE),
+	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
+	LAT_COLS,
+	MIG_COLS,
+	V("freq", "MHz", 6, TC_FREQ, CF_MHZ),
+	V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
+	{ 0 },
 };
 static const struct col node_cols[] = {
-	ID("node", "NODE", 5), V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE), V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS,
-	MIG_COLS, V("freq", "MHz", 6, TC_FREQ, CF_MHZ), V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
-	{ 0 }
+	ID("node", "NODE", 5),
+	V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
+	V("sw", "SW/s", 7, TC_SW, CF_RATE),
+	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
+	LAT_COLS,
+	MIG_COLS,
+	V("freq", "MHz", 6, TC_FREQ, CF_MHZ),
+	V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
+	{ 0 },
 };
 static const struct col proc_cols[] = {
-	ID("pid", "PID", 8), { "comm", "COMM", 17, -1, CF_LABEL },
-	V("threads", "THR", 5, TC_THREADS, CF_NUM), V("util", "CPU%", 6, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE), V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE), LAT_COLS,
-	MIG_COLS, V("slice", "SLICE", 8, TC_SLICE, CF_NS), { 0 }
+	ID("pid", "PID", 8),
+	{ "comm", "COMM", 17, -1, CF_LABEL },
+	V("threads", "THR", 5, TC_THREADS, CF_NUM),
+	V("util", "CPU%", 6, TC_UTIL, CF_PCT),
+	V("sw", "SW/s", 7, TC_SW, CF_RATE),
+	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
+	LAT_COLS,
+	MIG_COLS,
+	V("slice", "SLICE", 8, TC_SLICE, CF_NS),
+	{ 0 },
 };
 static const struct col dsq_cols[] = {
-	{ "dsq", "DSQ", 18, -1, CF_HEX }, V("disp", "DISP/s", 8, TC_DISP, CF_RATE),
-	V("p50", "QLAT.p50", 10, TC_P50, CF_NS), V("p90", "QLAT.p90", 10, TC_P90, CF_NS),
-	V("p99", "QLAT.p99", 10, TC_P99, CF_NS), V("depth", "DEPTH", 7, TC_DEPTH, CF_NUM1),
+	{ "dsq", "DSQ", 18, -1, CF_HEX },
+	V("disp", "DISP/s", 8, TC_DISP, CF_RATE),
+	V("p50", "QLAT.p50", 10, TC_P50, CF_NS),
+	V("p90", "QLAT.p90", 10, TC_P90, CF_NS),
+	V("p99", "QLAT.p99", 10, TC_P99, CF_NS),
+	V("depth", "DEPTH", 7, TC_DEPTH, CF_NUM1),
 	V("maxdepth", "MAXDEP", 8, TC_DEPTHMAX, CF_NUM),
-	V("vtime", "VTIME+", 9, TC_VTIME, CF_RATE), V("slice", "SLICE", 8, TC_SLICE, CF_NS),
-	{ 0 }
+	V("vtime", "VTIME+", 9, TC_VTIME, CF_RATE),
+	V("slice", "SLICE", 8, TC_SLICE, CF_NS),
+	{ 0 },
 };
 
 static const struct col *const view_cols[TV__COUNT] = {
-	cpu_cols, llc_cols, node_cols, proc_cols, dsq_cols, NULL
+	cpu_cols, llc_cols, node_cols, proc_cols, dsq_cols, NULL,
 };
 static const enum top_table_id view_table[TV__COUNT] = {
-	TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_DSQ, TT_CPU
+	TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_DSQ, TT_CPU,
 };
 
 static int ncols(enum top_viewid v)
@@ -364,13 +433,27 @@ int top_view_action(struct top_view *v, enum top_action a)
 		return 0;
 	}
 	switch (a) {
-	case TA_VIEW_CPU: set_view(v, TV_CPU); break;
-	case TA_VIEW_LLC: set_view(v, TV_LLC); break;
-	case TA_VIEW_NODE: set_view(v, TV_NODE); break;
-	case TA_VIEW_PROC: set_view(v, TV_PROC); break;
-	case TA_VIEW_DSQ: set_view(v, TV_DSQ); break;
-	case TA_HELP: set_view(v, TV_HELP); break;
-	case TA_MODE: v->mode = (v->mode + 1) % TM__COUNT; break;
+	case TA_VIEW_CPU:
+		set_view(v, TV_CPU);
+		break;
+	case TA_VIEW_LLC:
+		set_view(v, TV_LLC);
+		break;
+	case TA_VIEW_NODE:
+		set_view(v, TV_NODE);
+		break;
+	case TA_VIEW_PROC:
+		set_view(v, TV_PROC);
+		break;
+	case TA_VIEW_DSQ:
+		set_view(v, TV_DSQ);
+		break;
+	case TA_HELP:
+		set_view(v, TV_HELP);
+		break;
+	case TA_MODE:
+		v->mode = (v->mode + 1) % TM__COUNT;
+		break;
 	case TA_SORT_NEXT:
 	case TA_SORT_PREV:
 		n = ncols(v->view);
@@ -380,23 +463,31 @@ int top_view_action(struct top_view *v, enum top_action a)
 		/* ids and names read best ascending, numbers descending */
 		v->sort_asc[v->view] = view_cols[v->view][v->sort[v->view]].c < 0;
 		break;
-	case TA_SORT_REVERSE: v->sort_asc[v->view] = !v->sort_asc[v->view]; break;
+	case TA_SORT_REVERSE:
+		v->sort_asc[v->view] = !v->sort_asc[v->view];
+		break;
 	case TA_FILTER:
 		v->editing = true;
 		strcpy(v->edit, v->filter);
 		break;
-	case TA_PAUSE: v->paused = !v->paused; break;
+	case TA_PAUSE:
+		v->paused = !v->paused;
+		break;
 	case TA_FASTER:
 		/* steps as in scxtop: 100 ms down to 100, then halving, 50 ms minimum */
-		v->refresh_ms = v->refresh_ms > 100 ? v->refresh_ms - 100 : SCX_MAX(v->refresh_ms / 2, 50u);
+		v->refresh_ms =
+			v->refresh_ms > 100 ? v->refresh_ms - 100 : SCX_MAX(v->refresh_ms / 2, 50u);
 		break;
 	case TA_SLOWER:
 		v->refresh_ms = v->refresh_ms >= 100 ? v->refresh_ms + 100 : v->refresh_ms * 2;
 		if (v->refresh_ms > 60000)
 			v->refresh_ms = 60000;
 		break;
-	case TA_THEME: v->theme = (v->theme + 1) % TH__COUNT; break;
-	case TA_SAVE: return 2;
+	case TA_THEME:
+		v->theme = (v->theme + 1) % TH__COUNT;
+		break;
+	case TA_SAVE:
+		return 2;
 	case TA_QUIT:
 		if (v->view == TV_HELP) {
 			set_view(v, TV_HELP);
@@ -411,14 +502,29 @@ int top_view_action(struct top_view *v, enum top_action a)
 		else
 			v->expanded = -1;
 		break;
-	case TA_UP: move(v, -1); break;
-	case TA_DOWN: move(v, 1); break;
-	case TA_PGUP: move(v, -page); break;
-	case TA_PGDN: move(v, page); break;
-	case TA_HOME: move(v, -(1 << 30)); break;
-	case TA_END: move(v, 1 << 30); break;
-	case TA_ENTER: v->want_toggle = true; break;
-	default: break;
+	case TA_UP:
+		move(v, -1);
+		break;
+	case TA_DOWN:
+		move(v, 1);
+		break;
+	case TA_PGUP:
+		move(v, -page);
+		break;
+	case TA_PGDN:
+		move(v, page);
+		break;
+	case TA_HOME:
+		move(v, -(1 << 30));
+		break;
+	case TA_END:
+		move(v, 1 << 30);
+		break;
+	case TA_ENTER:
+		v->want_toggle = true;
+		break;
+	default:
+		break;
 	}
 	return 0;
 }
@@ -514,16 +620,28 @@ const char *top_fmt_ns(double ns, char *buf, size_t size)
 /* ---- frame building --------------------------------------------------------- */
 
 /* Colour roles; a theme maps each to SGR parameters. */
-enum role { R_NONE, R_TITLE, R_HEAD, R_TAB, R_LOW, R_MID, R_HIGH, R_ALERT, R_DIM, R_GROUP, R_SEL,
-	    R__COUNT };
+enum role {
+	R_NONE,
+	R_TITLE,
+	R_HEAD,
+	R_TAB,
+	R_LOW,
+	R_MID,
+	R_HIGH,
+	R_ALERT,
+	R_DIM,
+	R_GROUP,
+	R_SEL,
+	R__COUNT
+};
 
 static const char *const themes[TH__COUNT][R__COUNT] = {
 	[TH_DEFAULT] = { "", "1;36", "30;46", "1;30;46", "32", "33", "31", "1;37;41", "90",
-			 "1;34", "30;47" },
+			 "1;34", "30;47", },
 	[TH_OCEAN] = { "", "1;34", "37;44", "1;33;44", "36", "34", "35", "1;37;45", "90", "1;36",
-		       "30;46" },
+		       "30;46", },
 	[TH_FOREST] = { "", "1;32", "30;42", "1;37;42", "32", "92", "33", "1;37;41", "90", "1;32",
-			"30;42" },
+			"30;42", },
 	[TH_GREY] = { "", "1", "7", "1;7", "37", "97", "1;97", "1;7", "90", "1", "7" },
 };
 
@@ -535,7 +653,7 @@ struct frame {
 	int line;	/* lines emitted */
 	bool sgr;	/* an SGR is active */
 	bool insel;	/* drawing the selected row: one attribute for all of it */
-	enum role role;	/* of the active SGR */
+	enum role role; /* of the active SGR */
 };
 
 static void f_sgr(struct frame *f, enum role r)
@@ -554,12 +672,13 @@ static void f_sgr(struct frame *f, enum role r)
 		/* NO_COLOR: reverse video and bold only, so the header and the
 		 * selection still stand out without any colour */
 		p = r == R_HEAD || r == R_SEL || r == R_TAB || r == R_ALERT ? "7" :
-		    r == R_TITLE || r == R_GROUP ? "1" : NULL;
+		    r == R_TITLE || r == R_GROUP			    ? "1" :
+									      NULL;
 	} else {
 		p = themes[f->v->theme][r];
 	}
 	if (f->sgr && f->role == r)
-		return;		/* already on: sparklines repeat a colour a lot */
+		return; /* already on: sparklines repeat a colour a lot */
 	if (f->sgr)
 		scx_buf_addstr(f->out, "\033[0m");
 	f->sgr = false;
@@ -686,27 +805,39 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 		else
 			snprintf(buf, size, "%lld", (long long)r->id);
 		return buf;
-	case CF_LABEL: return r->label;
+	case CF_LABEL:
+		return r->label;
 	case CF_PARENT:
 		if (r->aux < 0 && r->parent < 0)
 			return "-";
 		snprintf(buf, size, "%lld", (long long)(c->name[0] == 'l' ? r->aux : r->parent));
 		return buf;
-	default: break;
+	default:
+		break;
 	}
 	if (!r->has[c->c])
 		return "-";
 	switch (c->fmt) {
-	case CF_PCT: fixed(r->v[c->c] * 100, 1, "", buf, size); break;
-	case CF_RATE: top_fmt_rate(r->v[c->c], buf, size); break;
-	case CF_NS: top_fmt_ns(r->v[c->c], buf, size); break;
+	case CF_PCT:
+		fixed(r->v[c->c] * 100, 1, "", buf, size);
+		break;
+	case CF_RATE:
+		top_fmt_rate(r->v[c->c], buf, size);
+		break;
+	case CF_NS:
+		top_fmt_ns(r->v[c->c], buf, size);
+		break;
 	case CF_MHZ:
 		if (r->v[c->c] <= 0)
 			return "-";
 		fixed(r->v[c->c] / 1000, 0, "", buf, size);
 		break;
-	case CF_NUM1: fixed(r->v[c->c], 1, "", buf, size); break;
-	default: fixed(r->v[c->c], 0, "", buf, size); break;
+	case CF_NUM1:
+		fixed(r->v[c->c], 1, "", buf, size);
+		break;
+	default:
+		fixed(r->v[c->c], 0, "", buf, size);
+		break;
 	}
 	return buf;
 }
@@ -840,10 +971,10 @@ static void f_header(struct frame *f, const struct col *cols, int sort, bool asc
 struct sort_ctx {
 	const struct col *c;
 	bool asc;
-	bool group;	/* cpu view: keep nodes together */
+	bool group; /* cpu view: keep nodes together */
 };
 
-static struct sort_ctx sctx;	/* qsort has no context argument in C11 */
+static struct sort_ctx sctx; /* qsort has no context argument in C11 */
 
 static int cmp_rows(const void *a, const void *b)
 {
@@ -866,7 +997,7 @@ static int cmp_rows(const void *a, const void *b)
 
 		r = px < py ? -1 : px > py;
 	} else if (sctx.c->fmt == CF_HEX) {
-		r = (uint64_t)x->id < (uint64_t)y->id ? -1 : (uint64_t)x->id > (uint64_t)y->id;
+		r = (uint64_t)x->id<(uint64_t)y->id ? -1 : (uint64_t)x->id>(uint64_t) y->id;
 	}
 	if (!sctx.asc)
 		r = -r;
@@ -940,7 +1071,7 @@ static void f_title(struct frame *f, const struct top_model *m)
 			 (unsigned long long)m->lost);
 		f_sgr(f, R_NONE);
 	}
-	if (m->tasks_dropped_total) {	/* their per-task rows are incomplete */
+	if (m->tasks_dropped_total) { /* their per-task rows are incomplete */
 		f_text(f, "  ", 2);
 		f_sgr(f, R_ALERT);
 		f_printf(f, "TASKS DROPPED %llu (%llu in window)",
@@ -971,7 +1102,7 @@ static void f_summary(struct frame *f, const struct top_model *m)
 		util += r->v[TC_UTIL];
 		ncpu++;
 	}
-	ncpu = SCX_MAX(ncpu, m->nr_cpus);	/* cpus with no row were idle */
+	ncpu = SCX_MAX(ncpu, m->nr_cpus); /* cpus with no row were idle */
 	for (unsigned i = 0; i < t->n; i++) {
 		sw += t->rows[i].v[TC_SW];
 		wake += t->rows[i].v[TC_WAKE];
@@ -981,19 +1112,23 @@ static void f_summary(struct frame *f, const struct top_model *m)
 		if (t->rows[i].has[TC_P99])
 			p99 = SCX_MAX(p99, t->rows[i].v[TC_P99]);
 	}
-	f_printf(f, "util %.1f%%  sw %s/s  wake %s/s  worst %s lat.p99 %s  mig %s/s (xllc %s  xnode %s)",
-		 ncpu ? util * 100 / ncpu : 0, top_fmt_rate(sw, a[0], 32), top_fmt_rate(wake, a[1], 32),
-		 nodes ? "node" : "cpu",
-		 p99 > 0 ? top_fmt_ns(p99, a[2], 32) : "-", top_fmt_rate(mig, a[3], 32),
-		 top_fmt_rate(xllc, a[4], 32), top_fmt_rate(xnode, a[5], 32));
+	f_printf(
+		f,
+		"util %.1f%%  sw %s/s  wake %s/s  worst %s lat.p99 %s  mig %s/s (xllc %s  xnode %s)",
+		ncpu ? util * 100 / ncpu : 0, top_fmt_rate(sw, a[0], 32),
+		top_fmt_rate(wake, a[1], 32), nodes ? "node" : "cpu",
+		p99 > 0 ? top_fmt_ns(p99, a[2], 32) : "-", top_fmt_rate(mig, a[3], 32),
+		top_fmt_rate(xllc, a[4], 32), top_fmt_rate(xnode, a[5], 32));
 	f_eol(f);
 }
 
 static void f_tabs(struct frame *f)
 {
-	static const struct { const char *key, *name; } tabs[] = {
-		{ "c", "cpu" }, { "l", "llc" }, { "n", "node" }, { "p", "proc" }, { "s", "dsq" },
-		{ "h", "help" },
+	static const struct {
+		const char *key, *name;
+	} tabs[] = {
+		{ "c", "cpu" },	 { "l", "llc" }, { "n", "node" },
+		{ "p", "proc" }, { "s", "dsq" }, { "h", "help" },
 	};
 	const struct col *cols = view_cols[f->v->view];
 
@@ -1030,12 +1165,12 @@ static void f_footer(struct frame *f)
 		return;
 	while (f->line < f->v->rows - 1)
 		f_eol(f);
-	f->max = f->v->cols - 1;	/* never write the last cell: it may scroll */
+	f->max = f->v->cols - 1; /* never write the last cell: it may scroll */
 	if (f->v->editing) {
 		f_sgr(f, R_SEL);
 		f_printf(f, "filter (comm or pid, Enter applies, Esc cancels): %s", f->v->edit);
 		f_sgr(f, R_NONE);
-		scx_buf_addstr(f->out, "\033[?25h");	/* a cursor where the typing goes */
+		scx_buf_addstr(f->out, "\033[?25h"); /* a cursor where the typing goes */
 	} else if (f->v->status[0]) {
 		f_sgr(f, R_ALERT);
 		f_str(f, f->v->status);
@@ -1047,7 +1182,10 @@ static void f_footer(struct frame *f)
 	f_eol(f);
 }
 
-struct help_line { enum top_action a; const char *what; };
+struct help_line {
+	enum top_action a;
+	const char *what;
+};
 
 static int f_help(struct frame *f, const struct top_model *m, int first, int avail)
 {
@@ -1068,9 +1206,12 @@ static int f_help(struct frame *f, const struct top_model *m, int first, int ava
 		{ TA_SLOWER, "refresh slower" },
 		{ TA_THEME, "next colour theme (NO_COLOR disables colour)" },
 		{ TA_SAVE, "write settings and keymap to the config file" },
-		{ TA_UP, "scroll/select up" }, { TA_DOWN, "scroll/select down" },
-		{ TA_PGUP, "page up" }, { TA_PGDN, "page down" },
-		{ TA_HOME, "top" }, { TA_END, "bottom" },
+		{ TA_UP, "scroll/select up" },
+		{ TA_DOWN, "scroll/select down" },
+		{ TA_PGUP, "page up" },
+		{ TA_PGDN, "page down" },
+		{ TA_HOME, "top" },
+		{ TA_END, "bottom" },
 		{ TA_ESC, "leave help, clear the filter, fold threads" },
 		{ TA_QUIT, "quit" },
 	};
@@ -1089,11 +1230,12 @@ static int f_help(struct frame *f, const struct top_model *m, int first, int ava
 		scx_buf_printf(&lines, "%-11s %-15s %s\n",
 			       f->v->keyname[keys[k].a][0] ? f->v->keyname[keys[k].a] : "-",
 			       top_action_name(keys[k].a), keys[k].what);
-	scx_buf_printf(&lines,
-		       "\nLAT.pNN: wakeup-to-run latency percentiles (waking until switched in).\n"
-		       "MIG/s: migrations in; XLLC/s and XNODE/s: those that crossed an LLC or node.\n"
-		       "SIRQ%%: softirq time; MHz: last reported frequency; rates are per second\n"
-		       "of event time, over the last window.\n");
+	scx_buf_printf(
+		&lines,
+		"\nLAT.pNN: wakeup-to-run latency percentiles (waking until switched in).\n"
+		"MIG/s: migrations in; XLLC/s and XNODE/s: those that crossed an LLC or node.\n"
+		"SIRQ%%: softirq time; MHz: last reported frequency; rates are per second\n"
+		"of event time, over the last window.\n");
 	scx_buf_add(&lines, "", 1);
 	for (p = lines.data; p && *p; p = nl + 1, i++) {
 		nl = strchr(p, '\n');
@@ -1133,11 +1275,10 @@ static void f_group(struct frame *f, const struct top_model *m, int64_t node)
  */
 struct dline {
 	const struct top_row *r;
-	int kind;	/* 0 row, 1 node header, 2 thread */
+	int kind; /* 0 row, 1 node header, 2 thread */
 };
 
-static unsigned build_lines(const struct top_model *m, const struct top_view *v,
-			    struct dline **out)
+static unsigned build_lines(const struct top_model *m, const struct top_view *v, struct dline **out)
 {
 	const struct top_row **idx, **tidx;
 	enum top_viewid view = v->view;
@@ -1157,8 +1298,8 @@ static unsigned build_lines(const struct top_model *m, const struct top_view *v,
 		l[nl++] = (struct dline){ idx[i], 0 };
 		if (view == TV_PROC && idx[i]->id == v->expanded) {
 			/* the threads, sorted like their processes */
-			unsigned nt = sorted(&m->t[TT_THREAD], v, TV_PROC, &tidx, false,
-					     idx[i]->id);
+			unsigned nt =
+				sorted(&m->t[TT_THREAD], v, TV_PROC, &tidx, false, idx[i]->id);
 
 			if (nl + nt + (n - i) + 1 > cap) {
 				cap = nl + nt + (n - i) + 16;
@@ -1189,7 +1330,7 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 	f_tabs(&f);
 	avail = v->escapes && v->rows > 0 ? v->rows - f.line - 1 - (cols ? 1 : 0) : -1;
 	if (avail == 0)
-		avail = -2;	/* too small: draw no data lines */
+		avail = -2; /* too small: draw no data lines */
 	v->page = avail > 0 ? avail : 0;
 	if (!cols) {
 		first = v->scroll;
@@ -1236,7 +1377,9 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 				v->scroll = v->sel - avail + 1;
 		}
 		if (v->view == TV_PROC)
-			v->sel_id = v->sel < (int)nl && lines[v->sel].kind == 0 ? lines[v->sel].r->id : -1;
+			v->sel_id = v->sel < (int)nl && lines[v->sel].kind == 0 ?
+					    lines[v->sel].r->id :
+					    -1;
 		first = v->scroll;
 		for (unsigned i = first; i < nl; i++) {
 			if (avail == -2 || (avail > 0 && (int)i >= first + avail))
@@ -1265,8 +1408,9 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 			else if (v->filter[0] && v->view == TV_PROC)
 				f_str(&f, "no process matches the filter");
 			else
-				f_str(&f, m->seq ? "no data in this window" :
-					  v->ended ? "the input held no events" : "waiting for input...");
+				f_str(&f, m->seq   ? "no data in this window" :
+					  v->ended ? "the input held no events" :
+						     "waiting for input...");
 			f_eol(&f);
 		}
 		free(lines);

@@ -23,23 +23,23 @@
 
 /* Columns: the value index in top_row.v[]. */
 enum top_col {
-	TC_UTIL,	/* busy fraction of the window, 0..1 (per cpu; summed for procs) */
-	TC_SW,		/* context switches /s */
-	TC_WAKE,	/* wakeups /s */
-	TC_P50,		/* wakeup-to-run latency, ns */
+	TC_UTIL, /* busy fraction of the window, 0..1 (per cpu; summed for procs) */
+	TC_SW,	 /* context switches /s */
+	TC_WAKE, /* wakeups /s */
+	TC_P50,	 /* wakeup-to-run latency, ns */
 	TC_P90,
 	TC_P99,
-	TC_MIG,		/* migrations /s */
-	TC_XLLC,	/* ... of which across LLCs /s */
-	TC_XNODE,	/* ... of which across nodes /s */
-	TC_FREQ,	/* kHz, 0 when unknown */
-	TC_SIRQ,	/* softirq time fraction of the window, 0..1 */
-	TC_THREADS,	/* processes: live threads */
-	TC_DEPTH,	/* DSQ: average depth seen when a task left it */
-	TC_DEPTHMAX,	/* DSQ: max depth */
-	TC_VTIME,	/* DSQ: vtime progression over the window */
-	TC_SLICE,	/* average slice used, ns */
-	TC_DISP,	/* DSQ: dispatches /s */
+	TC_MIG,	     /* migrations /s */
+	TC_XLLC,     /* ... of which across LLCs /s */
+	TC_XNODE,    /* ... of which across nodes /s */
+	TC_FREQ,     /* kHz, 0 when unknown */
+	TC_SIRQ,     /* softirq time fraction of the window, 0..1 */
+	TC_THREADS,  /* processes: live threads */
+	TC_DEPTH,    /* DSQ: average depth seen when a task left it */
+	TC_DEPTHMAX, /* DSQ: max depth */
+	TC_VTIME,    /* DSQ: vtime progression over the window */
+	TC_SLICE,    /* average slice used, ns */
+	TC_DISP,     /* DSQ: dispatches /s */
 	TC__COUNT
 };
 
@@ -49,17 +49,17 @@ enum top_viewid { TV_CPU, TV_LLC, TV_NODE, TV_PROC, TV_DSQ, TV_HELP, TV__COUNT }
 
 enum top_mode { TM_NUM, TM_BAR, TM_SPARK, TM__COUNT };
 
-#define TOP_HIST 64	/* samples of utilisation history per row (sparklines) */
+#define TOP_HIST 64 /* samples of utilisation history per row (sparklines) */
 #define TOP_LABEL 24
 
 struct top_row {
-	int64_t id;		/* cpu, llc, node, pid, tid or dsq id */
-	int64_t parent;		/* cpu: node; llc: node; thread: tgid; else -1 */
-	int64_t aux;		/* cpu: llc */
-	char label[TOP_LABEL];	/* comm for processes and threads */
+	int64_t id;	       /* cpu, llc, node, pid, tid or dsq id */
+	int64_t parent;	       /* cpu: node; llc: node; thread: tgid; else -1 */
+	int64_t aux;	       /* cpu: llc */
+	char label[TOP_LABEL]; /* comm for processes and threads */
 	double v[TC__COUNT];
-	bool has[TC__COUNT];	/* value known (else rendered "-") */
-	float hist[TOP_HIST];	/* utilisation history, newest last */
+	bool has[TC__COUNT];  /* value known (else rendered "-") */
+	float hist[TOP_HIST]; /* utilisation history, newest last */
 	unsigned nr_hist;
 };
 
@@ -72,16 +72,16 @@ struct top_table {
 #define TOP_SOURCE_KERNEL "kernel aggregates"
 
 struct top_model {
-	uint64_t start_ns, end_ns;	/* event-time window */
-	uint64_t seq;			/* windows so far */
-	uint64_t events;		/* events in the window */
-	uint64_t lost;			/* lost events reported in the window */
-	uint64_t lost_total;		/* ... and since the start */
-	uint64_t tasks_dropped;		/* tasks forgotten past --max-tasks in the window */
-	uint64_t tasks_dropped_total;	/* ... and since the start */
+	uint64_t start_ns, end_ns;    /* event-time window */
+	uint64_t seq;		      /* windows so far */
+	uint64_t events;	      /* events in the window */
+	uint64_t lost;		      /* lost events reported in the window */
+	uint64_t lost_total;	      /* ... and since the start */
+	uint64_t tasks_dropped;	      /* tasks forgotten past --max-tasks in the window */
+	uint64_t tasks_dropped_total; /* ... and since the start */
 	unsigned nr_cpus, nr_llcs, nr_nodes;
-	char source[32];		/* "events", "scx-agg", TOP_SOURCE_KERNEL */
-	bool tasks_off;			/* no per-task tables asked for in this window */
+	char source[32]; /* "events", "scx-agg", TOP_SOURCE_KERNEL */
+	bool tasks_off;	 /* no per-task tables asked for in this window */
 	char scheduler[64];
 	struct top_table t[TT__COUNT];
 };
@@ -92,7 +92,7 @@ struct top_row *top_table_find(const struct top_table *t, int64_t id);
 /* Append a row without looking for an existing one (the feeder knows ids are unique). */
 struct top_row *top_table_add(struct top_table *t, int64_t id, int64_t parent);
 void top_table_clear(struct top_table *t);
-void top_model_reset(struct top_model *m);	/* keeps allocations */
+void top_model_reset(struct top_model *m); /* keeps allocations */
 void top_model_free(struct top_model *m);
 /* Deep copy (dst's old content freed). */
 void top_model_copy(struct top_model *dst, const struct top_model *src);
@@ -106,10 +106,31 @@ void top_model_carry_hist(struct top_model *m, const struct top_model *prev);
 
 enum top_action {
 	TA_NONE,
-	TA_VIEW_CPU, TA_VIEW_LLC, TA_VIEW_NODE, TA_VIEW_PROC, TA_VIEW_DSQ, TA_HELP,
-	TA_MODE, TA_SORT_NEXT, TA_SORT_PREV, TA_SORT_REVERSE, TA_FILTER, TA_PAUSE,
-	TA_FASTER, TA_SLOWER, TA_THEME, TA_SAVE, TA_QUIT,
-	TA_UP, TA_DOWN, TA_PGUP, TA_PGDN, TA_HOME, TA_END, TA_ENTER, TA_ESC,
+	TA_VIEW_CPU,
+	TA_VIEW_LLC,
+	TA_VIEW_NODE,
+	TA_VIEW_PROC,
+	TA_VIEW_DSQ,
+	TA_HELP,
+	TA_MODE,
+	TA_SORT_NEXT,
+	TA_SORT_PREV,
+	TA_SORT_REVERSE,
+	TA_FILTER,
+	TA_PAUSE,
+	TA_FASTER,
+	TA_SLOWER,
+	TA_THEME,
+	TA_SAVE,
+	TA_QUIT,
+	TA_UP,
+	TA_DOWN,
+	TA_PGUP,
+	TA_PGDN,
+	TA_HOME,
+	TA_END,
+	TA_ENTER,
+	TA_ESC,
 	TA__COUNT
 };
 
@@ -121,27 +142,27 @@ struct top_view {
 	enum top_viewid view, prev_view;
 	enum top_mode mode;
 	enum top_theme theme;
-	int sort[TV__COUNT];		/* column index in the view's column list */
+	int sort[TV__COUNT]; /* column index in the view's column list */
 	bool sort_asc[TV__COUNT];
-	int scroll;			/* first data line shown */
-	int sel;			/* selected line (process view) */
-	int64_t sel_id;			/* ... and its pid: the selection follows it */
-	bool sel_moved;			/* sel changed by a key: sel_id follows sel */
-	int64_t expanded;		/* pid whose threads are shown, -1 none */
-	char filter[64];		/* comm substring or pid; "" none */
-	bool editing;			/* filter prompt open */
+	int scroll;	  /* first data line shown */
+	int sel;	  /* selected line (process view) */
+	int64_t sel_id;	  /* ... and its pid: the selection follows it */
+	bool sel_moved;	  /* sel changed by a key: sel_id follows sel */
+	int64_t expanded; /* pid whose threads are shown, -1 none */
+	char filter[64];  /* comm substring or pid; "" none */
+	bool editing;	  /* filter prompt open */
 	char edit[64];
 	bool paused;
-	bool ended;			/* input ended */
-	bool color;			/* false: NO_COLOR or batch */
-	bool escapes;			/* false in batch mode: plain text */
-	bool utf8;			/* sparkline/bar glyphs */
+	bool ended;   /* input ended */
+	bool color;   /* false: NO_COLOR or batch */
+	bool escapes; /* false in batch mode: plain text */
+	bool utf8;    /* sparkline/bar glyphs */
 	unsigned refresh_ms;
-	int rows, cols;			/* terminal size; rows <= 0: no limit */
-	char status[512];		/* one-shot message in the footer */
-	const char *config_path;	/* for the help view */
-	char keyname[TA__COUNT][12];	/* key bound to each action, for help */
-	bool want_toggle;		/* Enter: fold/unfold at the next render */
+	int rows, cols;		     /* terminal size; rows <= 0: no limit */
+	char status[512];	     /* one-shot message in the footer */
+	const char *config_path;     /* for the help view */
+	char keyname[TA__COUNT][12]; /* key bound to each action, for help */
+	bool want_toggle;	     /* Enter: fold/unfold at the next render */
 	/* filled by top_render: lines of data, for scrolling */
 	int nr_lines, page;
 };
@@ -150,17 +171,17 @@ void top_view_init(struct top_view *v);
 
 /* View and column names as used in the config file and on the command line. */
 const char *top_view_name(enum top_viewid v);
-int top_view_by_name(const char *s);		/* -1 if unknown */
+int top_view_by_name(const char *s); /* -1 if unknown */
 const char *top_mode_name(enum top_mode m);
 int top_mode_by_name(const char *s);
 const char *top_theme_name(enum top_theme t);
 int top_theme_by_name(const char *s);
 /* Column names of a view ("util", "sw", ...), for sort settings. */
-int top_col_by_name(enum top_viewid v, const char *s);	/* index or -1 */
-const char *top_col_name(enum top_viewid v, int idx);	/* NULL past the end */
+int top_col_by_name(enum top_viewid v, const char *s); /* index or -1 */
+const char *top_col_name(enum top_viewid v, int idx);  /* NULL past the end */
 
 const char *top_action_name(enum top_action a);
-int top_action_by_name(const char *s);	/* -1 if unknown */
+int top_action_by_name(const char *s); /* -1 if unknown */
 
 /*
  * Apply an action.  Returns 1 for TA_QUIT (outside help and the filter
@@ -181,8 +202,8 @@ void top_view_edit_key(struct top_view *v, int ch);
 void top_render(struct scx_buf *out, const struct top_model *m, struct top_view *v);
 
 /* Number formats used by the renderer (exported for tests). */
-const char *top_fmt_rate(double v, char *buf, size_t size);	/* 12.3k */
-const char *top_fmt_ns(double ns, char *buf, size_t size);	/* 12.3us */
+const char *top_fmt_rate(double v, char *buf, size_t size); /* 12.3k */
+const char *top_fmt_ns(double ns, char *buf, size_t size);  /* 12.3us */
 
 struct scx_topo;
 

@@ -45,16 +45,21 @@ static void fill(struct top_row *r, const struct scx_agg_snap *s, const struct s
 		double v;
 
 		/* a quantile costs a pass over a histogram: only those shown here */
-		if ((mb->key == K_WAKE_LAT && f.dsq) || ((mb->key == K_DSQ_LAT ||
-		     mb->key == K_DSQ_DEPTH) && !f.dsq))
+		if ((mb->key == K_WAKE_LAT && f.dsq) ||
+		    ((mb->key == K_DSQ_LAT || mb->key == K_DSQ_DEPTH) && !f.dsq))
 			continue;
 		if (!scx_agg_metric_get(s, g, shown_idx[k], &v, &d))
 			continue;
 		if (scx_agg_metrics[shown_idx[k]].kind == SCX_AGG_M_DIST ||
 		    scx_agg_metrics[shown_idx[k]].kind == SCX_AGG_M_DISTN) {
 			struct top_dist td = {
-				.count = d.count, .avg = d.avg, .p50 = d.p50, .p90 = d.p90,
-				.p99 = d.p99, .max = d.max, .have = ~0u,
+				.count = d.count,
+				.avg = d.avg,
+				.p50 = d.p50,
+				.p90 = d.p90,
+				.p99 = d.p99,
+				.max = d.max,
+				.have = ~0u,
 			};
 
 			top_fill_metric(r, &f, mb, 0, &td);
@@ -78,9 +83,9 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 {
 	double secs = s->end_ns > s->start_ns ? (s->end_ns - s->start_ns) / 1e9 : 1e-9;
 	static const enum top_table_id tt[SCX_AGG_BY__COUNT] = {
-		[SCX_AGG_CPU] = TT_CPU, [SCX_AGG_LLC] = TT_LLC, [SCX_AGG_NODE] = TT_NODE,
-		[SCX_AGG_PID] = TT_THREAD, [SCX_AGG_TGID] = TT_PROC, [SCX_AGG_COMM] = TT__COUNT,
-		[SCX_AGG_DSQ] = TT_DSQ, [SCX_AGG_CGROUP] = TT__COUNT,
+		[SCX_AGG_CPU] = TT_CPU,	   [SCX_AGG_LLC] = TT_LLC,	 [SCX_AGG_NODE] = TT_NODE,
+		[SCX_AGG_PID] = TT_THREAD, [SCX_AGG_TGID] = TT_PROC,	 [SCX_AGG_COMM] = TT__COUNT,
+		[SCX_AGG_DSQ] = TT_DSQ,	   [SCX_AGG_CGROUP] = TT__COUNT,
 	};
 
 	top_model_reset(m);
@@ -105,8 +110,12 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 				c = topo ? scx_topo__cpu(topo, (int)g->key) : NULL;
 				parent = c ? c->node : 0;
 				break;
-			case SCX_AGG_LLC: parent = llc_node(topo, g->key); break;
-			case SCX_AGG_PID: parent = g->tgid; break;
+			case SCX_AGG_LLC:
+				parent = llc_node(topo, g->key);
+				break;
+			case SCX_AGG_PID:
+				parent = g->tgid;
+				break;
 			}
 			r = top_table_add(&m->t[tt[by]], g->key, parent);
 			if (by == SCX_AGG_CPU) {

@@ -17,16 +17,16 @@
 
 /* What a member of a snapshot's group object is to scx-top. */
 enum top_key {
-	K_COL,		/* a metric shown as is (or per second: rate) in one column */
-	K_ID,		/* a group's id or its parent's ("cpu", "tgid", ...) */
+	K_COL, /* a metric shown as is (or per second: rate) in one column */
+	K_ID,  /* a group's id or its parent's ("cpu", "tgid", ...) */
 	K_COMM,
-	K_CPUS,		/* the CPUs of an LLC or node group */
-	K_THREADS,	/* the threads of a process */
-	K_SIRQ,		/* softirq ns: a share of the CPUs' time */
-	K_WAKE_LAT,	/* distributions: their p50, p90, p99 */
+	K_CPUS,	    /* the CPUs of an LLC or node group */
+	K_THREADS,  /* the threads of a process */
+	K_SIRQ,	    /* softirq ns: a share of the CPUs' time */
+	K_WAKE_LAT, /* distributions: their p50, p90, p99 */
 	K_DSQ_LAT,
-	K_SLICE_USED,	/* its average */
-	K_DSQ_DEPTH,	/* its average and largest */
+	K_SLICE_USED, /* its average */
+	K_DSQ_DEPTH,  /* its average and largest */
 };
 
 struct top_member {
@@ -57,9 +57,9 @@ struct top_dist {
 
 /* A row being filled: what the columns need beyond one metric. */
 struct top_fill {
-	double secs;	/* the interval */
-	bool dsq;	/* a DSQ row: its latency is dsq_lat, not wake_lat */
-	double sirq;	/* softirq ns, -1 unknown */
+	double secs; /* the interval */
+	bool dsq;    /* a DSQ row: its latency is dsq_lat, not wake_lat */
+	double sirq; /* softirq ns, -1 unknown */
 };
 
 /*

@@ -12,16 +12,28 @@
 
 static const struct top_member members[] = {
 #define M(s, k, c, r) { s, sizeof(s) - 1, k, c, r }
-	M("util", K_COL, TC_UTIL, false), M("switches", K_COL, TC_SW, true),
-	M("wakeups", K_COL, TC_WAKE, true), M("migrations", K_COL, TC_MIG, true),
-	M("migr_cross_llc", K_COL, TC_XLLC, true), M("migr_cross_node", K_COL, TC_XNODE, true),
-	M("dsq_dispatches", K_COL, TC_DISP, true), M("avg_freq_khz", K_COL, TC_FREQ, false),
-	M("threads", K_THREADS, TC_THREADS, false), M("vtime_delta", K_COL, TC_VTIME, false),
-	M("cpu", K_ID, 0, false), M("llc", K_ID, 0, false), M("node", K_ID, 0, false),
-	M("tgid", K_ID, 0, false), M("pid", K_ID, 0, false), M("dsq", K_ID, 0, false),
-	M("comm", K_COMM, 0, false), M("cpus", K_CPUS, 0, false),
-	M("softirq_ns", K_SIRQ, 0, false), M("wake_lat", K_WAKE_LAT, 0, false),
-	M("dsq_lat", K_DSQ_LAT, 0, false), M("slice_used", K_SLICE_USED, 0, false),
+	M("util", K_COL, TC_UTIL, false),
+	M("switches", K_COL, TC_SW, true),
+	M("wakeups", K_COL, TC_WAKE, true),
+	M("migrations", K_COL, TC_MIG, true),
+	M("migr_cross_llc", K_COL, TC_XLLC, true),
+	M("migr_cross_node", K_COL, TC_XNODE, true),
+	M("dsq_dispatches", K_COL, TC_DISP, true),
+	M("avg_freq_khz", K_COL, TC_FREQ, false),
+	M("threads", K_THREADS, TC_THREADS, false),
+	M("vtime_delta", K_COL, TC_VTIME, false),
+	M("cpu", K_ID, 0, false),
+	M("llc", K_ID, 0, false),
+	M("node", K_ID, 0, false),
+	M("tgid", K_ID, 0, false),
+	M("pid", K_ID, 0, false),
+	M("dsq", K_ID, 0, false),
+	M("comm", K_COMM, 0, false),
+	M("cpus", K_CPUS, 0, false),
+	M("softirq_ns", K_SIRQ, 0, false),
+	M("wake_lat", K_WAKE_LAT, 0, false),
+	M("dsq_lat", K_DSQ_LAT, 0, false),
+	M("slice_used", K_SLICE_USED, 0, false),
 	M("dsq_depth", K_DSQ_DEPTH, 0, false),
 #undef M
 };
@@ -32,7 +44,7 @@ static const struct top_member members[] = {
  * machines hold thousands of groups with dozens of members each).
  */
 #define MEMBER_MAXLEN 16
-static uint32_t member_by_len[MEMBER_MAXLEN];	/* bit i: members[i] has that length */
+static uint32_t member_by_len[MEMBER_MAXLEN]; /* bit i: members[i] has that length */
 static pthread_once_t member_once = PTHREAD_ONCE_INIT;
 
 static void member_index(void)
@@ -103,7 +115,7 @@ void top_fill_metric(struct top_row *r, struct top_fill *f, const struct top_mem
 	case K_ID:
 	case K_COMM:
 	case K_CPUS:
-		break;	/* the group's keys: each input reads them its own way */
+		break; /* the group's keys: each input reads them its own way */
 	}
 }
 

@@ -29,10 +29,14 @@ static bool val(const struct sp *p, int t, double *v);
 /* A distribution object's parts scx-top shows, in one pass over its members. */
 static void dist(const struct sp *p, int t, struct top_dist *out)
 {
-	static const struct { const char *key; unsigned len, bit; size_t off; } q[] = {
+	static const struct {
+		const char *key;
+		unsigned len, bit;
+		size_t off;
+	} q[] = {
 #define Q(k, b) { #k, sizeof(#k) - 1, b, offsetof(struct top_dist, k) }
-		Q(count, TOP_D_COUNT), Q(avg, TOP_D_AVG), Q(p50, TOP_D_P50), Q(p90, TOP_D_P90),
-		Q(p99, TOP_D_P99), Q(max, TOP_D_MAX),
+		Q(count, TOP_D_COUNT), Q(avg, TOP_D_AVG), Q(p50, TOP_D_P50),
+		Q(p90, TOP_D_P90),     Q(p99, TOP_D_P99), Q(max, TOP_D_MAX),
 #undef Q
 	};
 	const struct scx_json_doc *d = p->d;
@@ -65,7 +69,7 @@ static bool int_val(const struct sp *p, int t, int64_t *v)
 		return true;
 	if (scx_json_uint(p->d, t, &u))
 		return false;
-	*v = (int64_t)u;	/* DSQ ids above INT64_MAX: built-in DSQs */
+	*v = (int64_t)u; /* DSQ ids above INT64_MAX: built-in DSQs */
 	return true;
 }
 
@@ -151,8 +155,9 @@ static int64_t ikey(const struct sp *p, int obj, const char *key, int64_t def)
 int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *err, size_t errsz)
 {
 	static const char *const kinds[] = { "cpu", "llc", "node", "tgid", "pid", "dsq" };
-	static const enum top_table_id tables[] = { TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_THREAD,
-						    TT_DSQ };
+	static const enum top_table_id tables[] = {
+		TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_THREAD, TT_DSQ,
+	};
 	struct sp p = { .d = d };
 	double v, dur = 0;
 	int t, g;

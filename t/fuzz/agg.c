@@ -15,7 +15,7 @@
 #include "stream/stream.h"
 #include "core/util.h"
 
-static struct scx_prom *prom;	/* the cumulative exporter, per input */
+static struct scx_prom *prom; /* the cumulative exporter, per input */
 
 static int emit(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
@@ -45,8 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct scx_reader *r = scx_reader__mem(data, size, "fuzz");
 	struct scx_buf b = { 0 };
-	struct scx_agg_opts o = { .interval_ns = 100000, .by = (1u << SCX_AGG_BY__COUNT) - 1,
-				  .emit = emit, .ctx = &b, .cgroup_top = 2, .cgroup_depth = 1 };
+	struct scx_agg_opts o = {
+		.interval_ns = 100000,
+		.by = (1u << SCX_AGG_BY__COUNT) - 1,
+		.emit = emit,
+		.ctx = &b,
+		.cgroup_top = 2,
+		.cgroup_depth = 1,
+	};
 	struct scx_agg *a = NULL;
 	struct scx_ksnap k = { 0 };
 	struct scx_event e;
@@ -75,7 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (st == SCX_READ_EVENT && scx_agg__add(a, &e))
 			break;
 		/* kernel snapshots, as intervals of their own or in the engine's */
-		if (st == SCX_READ_OTHER && scx_reader__doc(r) && scx_ksnap_is(scx_reader__doc(r)) &&
+		if (st == SCX_READ_OTHER && scx_reader__doc(r) &&
+		    scx_ksnap_is(scx_reader__doc(r)) &&
 		    !scx_ksnap_from_json(scx_reader__doc(r), &k, err, sizeof(err)) &&
 		    scx_agg__add_ksnap(a, &k, k.seq & 1))
 			break;

@@ -25,8 +25,7 @@ static bool same_tokens(const struct scx_json_doc *a, const struct scx_json_doc 
 }
 
 /* As t/unit/0002-json.c: equal, or a top-level primitive jsmn wants a delimiter after. */
-static void against_reference(const struct scx_json_doc *d, int r, const uint8_t *data,
-			      size_t size)
+static void against_reference(const struct scx_json_doc *d, int r, const uint8_t *data, size_t size)
 {
 	struct scx_json_doc ref = { 0 };
 	int rr = scx_json_parse_ref(&ref, (const char *)data, size);
@@ -77,9 +76,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			num[d.tok[i].end - d.tok[i].start] = 0;
 			y = strtod(num, NULL);
 			if (!rd && memcmp(&x, &y, sizeof(x)))
-				abort();	/* the fast path is not strtod */
+				abort(); /* the fast path is not strtod */
 			if (rd == -ERANGE && !isinf(y))
-				abort();	/* out of range only where strtod overflows */
+				abort(); /* out of range only where strtod overflows */
 		}
 		scx_json_bool(&d, i, &bo);
 		scx_json_is_null(&d, i);

@@ -23,7 +23,7 @@ static struct mcp_server *server(int era)
 {
 	static struct mcp_server *s[NR_ERAS];
 	static char dir[] = "/tmp/scx-mcp-fuzz.XXXXXX";
-	static const char *roots[1];	/* one empty root for all three */
+	static const char *roots[1]; /* one empty root for all three */
 	static const char *const init[NR_ERAS] = {
 		"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
 		"{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
@@ -77,7 +77,8 @@ static void check(const struct scx_buf *out)
 
 		if (!nl || scx_json_parse(&d, out->data + i, nl - (out->data + i)) ||
 		    !all_objects(&d)) {
-			fprintf(stderr, "bad output line: %.*s\n", (int)(out->len - i), out->data + i);
+			fprintf(stderr, "bad output line: %.*s\n", (int)(out->len - i),
+				out->data + i);
 			abort();
 		}
 		i = nl - out->data + 1;

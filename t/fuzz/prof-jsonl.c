@@ -45,8 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			scx_buf_reset(&cfg);
 			if (prof_extract__config(x, &cfg, &warn))
 				abort();
-			if (fmt == PROF_FMT_MITOSIS && prof_mitosis_validate(cfg.data, cfg.len, err,
-									     sizeof(err)))
+			if (fmt == PROF_FMT_MITOSIS &&
+			    prof_mitosis_validate(cfg.data, cfg.len, err, sizeof(err)))
 				abort();
 		}
 		prof_extract__free(x);

@@ -29,8 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((k == PROF_LINE_BAD || k == PROF_LINE_NO_CGROUP) && !why)
 			abort();
 		if (k == PROF_LINE_OK) {
-			const struct prof_str *f[] = { &smp.comm, &smp.time, &smp.addr, &smp.cgroup,
-						       &smp.ip, &smp.sym, &smp.dso, &smp.phys };
+			const struct prof_str *f[] = {
+				&smp.comm, &smp.time, &smp.addr, &smp.cgroup,
+				&smp.ip,   &smp.sym,  &smp.dso,	 &smp.phys,
+			};
 
 			for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 				if (f[i]->n && (f[i]->p < s + start || f[i]->p + f[i]->n > s + end))

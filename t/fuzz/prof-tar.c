@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	if (prof_tar_extract(arc, dir, "out", err, sizeof(err)) && !stat(root, &st))
-		abort();	/* a failed extraction must not leave a partial tree */
+		abort(); /* a failed extraction must not leave a partial tree */
 	/* the input itself as an archive (it may be a real .tar.gz) */
 	f = fopen(arc, "wb");
 	if (f) {

@@ -24,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    out[1].type != SCX_EV_SCX_DUMP_TASK)
 			abort();
 		if (n == 2 && out[1].type == SCX_EV_SCX_DUMP_TASK &&
-		    (out[1].dump_task.comm[SCX_COMM_LEN - 1] || out[1].dump_task.cpus[SCX_DUMP_MASK_LEN - 1]))
+		    (out[1].dump_task.comm[SCX_COMM_LEN - 1] ||
+		     out[1].dump_task.cpus[SCX_DUMP_MASK_LEN - 1]))
 			abort();
 		p += len + 1;
 	}

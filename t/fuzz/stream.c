@@ -29,7 +29,7 @@ static void normalize(struct scx_event *e)
 		e->sw.dsq_lat_ns = e->sw.dsq_vtime = e->sw.slice_ns = 0;
 		e->sw.prev_slice_used_ns = 0;
 		e->sw.dsq_depth = 0;
-		e->sw.layer_id = -1;	/* NDJSON writes it with a DSQ only */
+		e->sw.layer_id = -1; /* NDJSON writes it with a DSQ only */
 	}
 }
 
@@ -84,13 +84,13 @@ static void differential(const char *line, size_t n)
 	memset(&e1, 0, sizeof(e1));
 	memset(&e2, 0, sizeof(e2));
 	bool canon = scx_ndjson_canon(line, n, &e0) == SCX_LINE_EVENT;
-	scx_ndjson_no_canon = true;	/* r1: the flat path, r2: jsmn */
+	scx_ndjson_no_canon = true; /* r1: the flat path, r2: jsmn */
 	scx_ndjson_no_fast = false;
 	int r1 = scx_ndjson_parse(&d1, line, n, &e1, &h1, &t1, m1, sizeof(m1), &c1);
 	scx_ndjson_no_fast = true;
 	int r2 = scx_ndjson_parse(&d2, line, n, &e2, &h2, &t2, m2, sizeof(m2), &c2);
 	if (canon && (r1 != SCX_LINE_EVENT || memcmp(&e0, &e1, sizeof(e0))))
-		abort();	/* what the canonical path takes, the flat path reads alike */
+		abort(); /* what the canonical path takes, the flat path reads alike */
 	scx_ndjson_no_fast = scx_ndjson_no_canon = false;
 	if (r1 != r2 || (r1 == SCX_LINE_EVENT && memcmp(&e1, &e2, sizeof(e1))))
 		abort();

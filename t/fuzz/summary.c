@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct scx_diff_verdict v;
 
 		if (scx_sum__add_json(a, (const char *)data, size, err, sizeof(err)))
-			abort();	/* read once, read twice */
+			abort(); /* read once, read twice */
 		if (scx_sum__add_json(b, (const char *)data, size, err, sizeof(err)))
 			abort();
 		if (a->total.h[H_WAKE].count != 2 * b->total.h[H_WAKE].count ||

@@ -16,7 +16,8 @@ int main(void)
 	for (unsigned t = 1; t < SCX_EV__COUNT; t++) {
 		const struct scx_ev_desc *d = scx_ev_desc(t);
 		ok(d && d->name && d->nr_fields, "kind %u has a name and fields", t);
-		is_int(scx_ev_type_by_name(d->name, strlen(d->name)), t, "name %s maps back", d->name);
+		is_int(scx_ev_type_by_name(d->name, strlen(d->name)), t, "name %s maps back",
+		       d->name);
 		for (unsigned i = 0; i < d->nr_fields; i++) {
 			const struct scx_field *f = &d->fields[i];
 			ok(f->offset + f->size <= offsetof(struct scx_event, sw) + d->payload_size,

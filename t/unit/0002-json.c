@@ -34,7 +34,11 @@ static void writer(void)
 	       "control characters escaped");
 	is_str(esc("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14),
 	       "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"", "valid UTF-8 kept");
-	is_str(esc("a\xff" "b\xc3", 4), "\"a\xef\xbf\xbd" "b\xef\xbf\xbd\"",
+	is_str(esc("a\xff"
+		   "b\xc3",
+		   4),
+	       "\"a\xef\xbf\xbd"
+	       "b\xef\xbf\xbd\"",
 	       "invalid bytes and a cut sequence become U+FFFD");
 	is_str(esc("\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80", 9),
 	       "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
@@ -150,7 +154,8 @@ static void reader_ok(void)
 	 * or LF inside a string (jsmn lets them through).  The tokens are read;
 	 * the string's value is refused.
 	 */
-	ok(!parse(&d, "[\"a\tb\",\"\r\n\"]") && d.ntok == 3, "raw tab, CR, LF in strings tokenized");
+	ok(!parse(&d, "[\"a\tb\",\"\r\n\"]") && d.ntok == 3,
+	   "raw tab, CR, LF in strings tokenized");
 	is_int(scx_json_str(&d, 1, buf, sizeof(buf)), -EINVAL, "a raw tab has no value");
 	is_int(scx_json_str(&d, 2, buf, sizeof(buf)), -EINVAL, "nor a raw CR LF");
 
@@ -171,7 +176,8 @@ static void reader_ok(void)
 	for (int k = 0; k < 20000; k++)
 		scx_buf_printf(&big, "%s%d", k ? "," : "", k);
 	scx_buf_addstr(&big, "]]");
-	ok(!scx_json_parse(&d, big.data, big.len) && d.ntok == 35002, "a reused document grows to 35002 tokens");
+	ok(!scx_json_parse(&d, big.data, big.len) && d.ntok == 35002,
+	   "a reused document grows to 35002 tokens");
 	ok(!scx_json_int(&d, scx_json_at(&d, scx_json_at(&d, 0, 5000), 19999), &i) && i == 19999,
 	   "last element after regrowth");
 	scx_buf_free(&big);
@@ -210,7 +216,8 @@ static void reader_bad(void)
 	for (size_t k = 0; k < SCX_ARRAY_SIZE(bad); k++) {
 		int r = scx_json_parse(&d, bad[k].js, strlen(bad[k].js));
 		ok(r == -EINVAL && d.err, "rejected: %s", bad[k].what);
-		is_int(d.err_off, bad[k].off, "offset of: %s (%s)", bad[k].what, d.err ? d.err : "");
+		is_int(d.err_off, bad[k].off, "offset of: %s (%s)", bad[k].what,
+		       d.err ? d.err : "");
 	}
 	ok(scx_json_parse(&d, "[\"a\0b\"]", 7) == -EINVAL && d.err_off == 3, "NUL byte at 3");
 
@@ -228,13 +235,14 @@ static void reader_bad(void)
 	for (int k = 0; k <= SCX_JSON_MAX_DEPTH; k++)
 		scx_buf_add(&b, "}", 1);
 	ok(scx_json_parse(&d, b.data, b.len) == -EINVAL && !strcmp(d.err, "nesting too deep") &&
-	   d.err_off == 5 * SCX_JSON_MAX_DEPTH, "depth %d rejected at its bracket",
-	   SCX_JSON_MAX_DEPTH + 1);
+		   d.err_off == 5 * SCX_JSON_MAX_DEPTH,
+	   "depth %d rejected at its bracket", SCX_JSON_MAX_DEPTH + 1);
 	b.len = 0;
 	for (int k = 0; k < 1000000; k++)
 		scx_buf_add(&b, "[", 1);
 	ok(scx_json_parse(&d, b.data, b.len) == -EINVAL && !strcmp(d.err, "nesting too deep") &&
-	   d.cap <= 2048, "a million brackets rejected without a million tokens");
+		   d.cap <= 2048,
+	   "a million brackets rejected without a million tokens");
 	scx_buf_free(&b);
 	scx_json_free(&d);
 }
@@ -296,9 +304,28 @@ static void gen_number(struct scx_buf *b)
 static void gen_string(struct scx_buf *b)
 {
 	static const char *const piece[] = {
-		"sched_switch", " ", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
-		"\\u0000", "\\u00e9", "\\uD83D\\uDE00", "\\udc00", "\\uABCD", "\xc3\xa9",
-		"\xe2\x82\xac", "\xf0\x9f\x98\x80", "\t", "\r\n", "{}[],:", "x",
+		"sched_switch",
+		" ",
+		"\\\"",
+		"\\\\",
+		"\\/",
+		"\\b",
+		"\\f",
+		"\\n",
+		"\\r",
+		"\\t",
+		"\\u0000",
+		"\\u00e9",
+		"\\uD83D\\uDE00",
+		"\\udc00",
+		"\\uABCD",
+		"\xc3\xa9",
+		"\xe2\x82\xac",
+		"\xf0\x9f\x98\x80",
+		"\t",
+		"\r\n",
+		"{}[],:",
+		"x",
 	};
 	unsigned n = rnd(rnd(4) ? 8 : 120);
 
@@ -312,12 +339,38 @@ static void gen_string(struct scx_buf *b)
 static void gen_value(struct scx_buf *b, int depth)
 {
 	static const char *const prim[] = {
-		"0", "-0", "1", "-1", "12", "1.5", "-1.5e3", "2.5E-3", "1e308", "1e309", "0.1",
-		"123456789012345678901234567890", "9007199254740993", "true", "false", "null",
+		"0",
+		"-0",
+		"1",
+		"-1",
+		"12",
+		"1.5",
+		"-1.5e3",
+		"2.5E-3",
+		"1e308",
+		"1e309",
+		"0.1",
+		"123456789012345678901234567890",
+		"9007199254740993",
+		"true",
+		"false",
+		"null",
 	};
 	static const char *const str[] = {
-		"", "a", "type", "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\uD83D\\uDE00",
-		"\xc3\xa9", "\xf0\x9f\x98\x80", "kworker/0:1", "\t", ",:[]{}",
+		"",
+		"a",
+		"type",
+		"\\n",
+		"\\\"",
+		"\\\\",
+		"\\/",
+		"\\u00e9",
+		"\\uD83D\\uDE00",
+		"\xc3\xa9",
+		"\xf0\x9f\x98\x80",
+		"kworker/0:1",
+		"\t",
+		",:[]{}",
 	};
 	unsigned k = depth > 4 ? rnd(2) + 2 : rnd(4);
 
@@ -452,11 +505,46 @@ static void reader_vs_reference(void)
 	struct scx_buf b = { 0 };
 	unsigned docs = 0, bad = 0, accepted = 0;
 	static const char *const fixed[] = {
-		"", " ", "3", "-0", "true", "nul", "\"a\"", "[]", "{}", "[1,2]", "{\"a\":[{}]}",
-		"[1 2]", "{\"a\" 1}", "{\"a\":1,}", "[,1]", "[1,]", "{1:2}", "[\"\\q\"]", "[\"a",
-		"[\"a\\", "[\"\\u12\"]", "{\"a\":}", "{\"a\"}", "[[[", "]", "1 2", "[1]x",
-		"{\"a\":1}}", "[01]", "[-]", "[1e]", "[.5]", "[+1]", "[1.5e+3]", "[TRUE]",
-		"[\"a\tb\"]", "{\"\r\n\":1}", "[\"\\u00E9\\uDC00\"]", "[\"\\u00g0\"]", "[1]\x01",
+		"",
+		" ",
+		"3",
+		"-0",
+		"true",
+		"nul",
+		"\"a\"",
+		"[]",
+		"{}",
+		"[1,2]",
+		"{\"a\":[{}]}",
+		"[1 2]",
+		"{\"a\" 1}",
+		"{\"a\":1,}",
+		"[,1]",
+		"[1,]",
+		"{1:2}",
+		"[\"\\q\"]",
+		"[\"a",
+		"[\"a\\",
+		"[\"\\u12\"]",
+		"{\"a\":}",
+		"{\"a\"}",
+		"[[[",
+		"]",
+		"1 2",
+		"[1]x",
+		"{\"a\":1}}",
+		"[01]",
+		"[-]",
+		"[1e]",
+		"[.5]",
+		"[+1]",
+		"[1.5e+3]",
+		"[TRUE]",
+		"[\"a\tb\"]",
+		"{\"\r\n\":1}",
+		"[\"\\u00E9\\uDC00\"]",
+		"[\"\\u00g0\"]",
+		"[1]\x01",
 	};
 	unsigned deep_in = 0, deep_out = 0;
 
@@ -481,9 +569,11 @@ static void reader_vs_reference(void)
 		scx_buf_reserve(&b, 1);
 		size_t at = n ? rnd((unsigned)n) : 0;
 		/* JSON's own bytes, and bytes no JSON text holds outside a string */
-		static const char mut[] = { '{', '}', '[', ']', ',', ':', '"', ' ', '\\', 'x',
-					    '0', '-', 'e', '.', '1', 't', 'n', '\t', 0, 1, 0x7f,
-					    (char)0x80, (char)0xc3, (char)0xff };
+		static const char mut[] = {
+			'{',  '}',  '[', ']', ',',  ':',	'"',	    ' ',
+			'\\', 'x',  '0', '-', 'e',  '.',	'1',	    't',
+			'n',  '\t', 0,	 1,   0x7f, (char)0x80, (char)0xc3, (char)0xff,
+		};
 		switch (rnd(3)) {
 		case 0:
 			if (n)
@@ -556,7 +646,7 @@ static void edge_number(char *txt)
 		m = 1 + rnd64() % (1ull << (1 + rnd(63)));
 	}
 	if (rnd(8) == 0 && m < UINT64_MAX / 10)
-		m = m * 10 + rnd(10);	/* 20 digits now and then */
+		m = m * 10 + rnd(10); /* 20 digits now and then */
 	nd = sprintf(dig, "%" PRIu64, m);
 	if (rnd(2))
 		txt[o++] = '-';
@@ -598,8 +688,9 @@ static void doubles_vs_strtod(void)
 			if (i == dot && i)
 				txt[o++] = '.';
 			/* no leading zero but a lone one: JSON's grammar */
-			txt[o++] = (char)('0' + (i == 0 ? (len > 1 && dot != 1 ? 1 + rnd(9) : rnd(10))
-						: rnd(10)));
+			txt[o++] = (char)('0' +
+					  (i == 0 ? (len > 1 && dot != 1 ? 1 + rnd(9) : rnd(10)) :
+						    rnd(10)));
 		}
 		if (rnd(3))
 			o += sprintf(txt + o, "%s%d", rnd(2) ? "e" : "E", e);
@@ -614,10 +705,24 @@ static void doubles_vs_strtod(void)
 	}
 	is_int(bad, 0, "%u numbers at the fast path's edges read as strtod reads them", n);
 	static const char *const fixed[] = {
-		"9007199254740992", "9007199254740993", "-9007199254740993e-22", "9007199254740992e22",
-		"1e22", "1e23", "1e-22", "1e-23", "0.1", "1e308", "1.7976931348623157e308",
-		"4.9e-324", "2.2250738585072014e-308", "9999999999999999999", "18446744073709551615",
-		"18446744073709551616", "0.000000000000000000000000000001", "123456789012345678e-3",
+		"9007199254740992",
+		"9007199254740993",
+		"-9007199254740993e-22",
+		"9007199254740992e22",
+		"1e22",
+		"1e23",
+		"1e-22",
+		"1e-23",
+		"0.1",
+		"1e308",
+		"1.7976931348623157e308",
+		"4.9e-324",
+		"2.2250738585072014e-308",
+		"9999999999999999999",
+		"18446744073709551615",
+		"18446744073709551616",
+		"0.000000000000000000000000000001",
+		"123456789012345678e-3",
 	};
 	bad = n = 0;
 	for (size_t k = 0; k < SCX_ARRAY_SIZE(fixed); k++)
@@ -625,10 +730,9 @@ static void doubles_vs_strtod(void)
 	is_int(n, SCX_ARRAY_SIZE(fixed), "2^53 +- 1, 10^+-22 and 23, the double range's edges");
 	double x;
 	ok(!parse(&d, "[1e309,-1e309,1e-400]") && scx_json_double(&d, 1, &x) == -ERANGE &&
-	   scx_json_double(&d, 2, &x) == -ERANGE && !scx_json_double(&d, 3, &x) && x == 0,
+		   scx_json_double(&d, 2, &x) == -ERANGE && !scx_json_double(&d, 3, &x) && x == 0,
 	   "overflow is -ERANGE, underflow reads as 0");
-	ok(!scx_json_parse(&d, "-0", 2) && !scx_json_double(&d, 0, &(double){ 0 }),
-	   "-0 reads");
+	ok(!scx_json_parse(&d, "-0", 2) && !scx_json_double(&d, 0, &(double){ 0 }), "-0 reads");
 	double z = 1;
 	ok(!scx_json_double(&d, 0, &z) && z == 0 && signbit(z), "-0 keeps its sign");
 	scx_json_free(&d);

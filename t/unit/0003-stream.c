@@ -51,9 +51,14 @@ static int64_t edge_int(int kind)
 /* Bytes that stress the string codec: quotes, controls, valid and invalid UTF-8. */
 static void rand_str(char *dst, unsigned size)
 {
-	static const char *pieces[] = { "a", "\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9",
-					"\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff", "\xc3",
-					"\xed\xa0\x80", "\xc0\xaf", "\x80", "/", "kworker/0:1" };
+	static const char *pieces[] = {
+		"a",	       "\"",	       "\\",
+		"\n",	       "\x01",	       "\x7f",
+		"\xc3\xa9",    "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+		"\xff",	       "\xc3",	       "\xed\xa0\x80",
+		"\xc0\xaf",    "\x80",	       "/",
+		"kworker/0:1",
+	};
 	unsigned len = rnd() % (size + 1), n = 0;
 
 	memset(dst, 0, size);
@@ -66,7 +71,7 @@ static void rand_str(char *dst, unsigned size)
 		n += l;
 	}
 	if (rnd() % 8 == 0)
-		memset(dst, 'x', size);	/* full length, no NUL */
+		memset(dst, 'x', size); /* full length, no NUL */
 }
 
 static void rand_event(struct scx_event *e, unsigned type)
@@ -205,7 +210,8 @@ static void round_trips(void)
 			       how);
 			long n = read_all(r);
 			is_int(n, NEV, "%s %s: all events read", what, how);
-			ok(n == NEV && same_events(evs, got, NEV), "%s %s: events equal", what, how);
+			ok(n == NEV && same_events(evs, got, NEV), "%s %s: events equal", what,
+			   how);
 			ok(same_trailer(scx_reader__trailer(r), &trl), "%s %s: trailer", what, how);
 			ok(!scx_reader__warning(r), "%s %s: no warning", what, how);
 			is_int(scx_reader__skipped(r), 0, "%s %s: nothing skipped", what, how);
@@ -219,8 +225,8 @@ static void round_trips(void)
 			r = scx_reader__open(path);
 			n = read_all(r);
 			ok(n == NEV && same_events(evs, got, NEV) &&
-			   same_header(scx_reader__header(r), &hdr) &&
-			   same_trailer(scx_reader__trailer(r), &trl),
+				   same_header(scx_reader__header(r), &hdr) &&
+				   same_trailer(scx_reader__trailer(r), &trl),
 			   "%s %s: from a file", what, how);
 			scx_reader__free(r);
 			unlink(path);
@@ -235,9 +241,8 @@ static void round_trips(void)
 			int k;
 			while ((k = scx_reader__next(r, &both[m % (2 * NEV)])) > 0)
 				m += k == SCX_READ_EVENT;
-			ok(k == SCX_READ_END && m == 2 * NEV &&
-			   same_events(evs, both + NEV, NEV), "%s %s: concatenated streams", what,
-			   how);
+			ok(k == SCX_READ_END && m == 2 * NEV && same_events(evs, both + NEV, NEV),
+			   "%s %s: concatenated streams", what, how);
 			scx_reader__free(r);
 			free(two);
 			free(buf);
@@ -281,7 +286,10 @@ static void every_kind_text(void)
 	e.cpu = 1;
 	e.sw.prev_pid = 7;
 	e.sw.prev_tgid = 7;
-	memcpy(e.sw.prev_comm, "a\xff" "b\"", 4);
+	memcpy(e.sw.prev_comm,
+	       "a\xff"
+	       "b\"",
+	       4);
 	e.sw.prev_prio = 120;
 	e.sw.prev_state = SCX_STATE_PREEMPTED;
 	e.sw.next_pid = 0;
@@ -299,14 +307,17 @@ static void every_kind_text(void)
 	e.sw.dsq_depth = 3;
 	scx_event_to_json(&b, &e);
 	scx_buf_add(&b, "", 1);
-	ok(strstr(b.data, ",\"dsq_id\":9223372036854775810,\"dsq_lat_ns\":0,\"dsq_depth\":3,"
-			  "\"dsq_vtime\":0,\"slice_ns\":0,\"prev_slice_used_ns\":0,\"layer_id\":-1}\n") != NULL,
+	ok(strstr(b.data,
+		  ",\"dsq_id\":9223372036854775810,\"dsq_lat_ns\":0,\"dsq_depth\":3,"
+		  "\"dsq_vtime\":0,\"slice_ns\":0,\"prev_slice_used_ns\":0,\"layer_id\":-1}\n") !=
+		   NULL,
 	   "switch line with sched_ext fields");
 
 	/* the binary writer cuts a dsq-less switch right before dsq_id */
 	const struct scx_ev_desc *d = scx_ev_desc(SCX_EV_SWITCH);
 	ok(!strcmp(d->fields[SCX_SW_SCX_FIRST].name, "dsq_id") &&
-	   d->fields[SCX_SW_SCX_FIRST].offset == offsetof(struct scx_event, sw) + SCX_SW_SCX_OFFSET,
+		   d->fields[SCX_SW_SCX_FIRST].offset ==
+			   offsetof(struct scx_event, sw) + SCX_SW_SCX_OFFSET,
 	   "dsq_id is switch field SCX_SW_SCX_FIRST, at byte SCX_SW_SCX_OFFSET of the payload");
 	char rec[512];
 	e.sw.dsq_id = SCX_DSQ_NONE;
@@ -318,15 +329,11 @@ static void every_kind_text(void)
 
 	/* the example record of man/scx.7, byte for byte */
 	static const unsigned char man_example[67] = {
-		0x01, 0x00, 0x00, 0x00, 0x3b, 0x00, 0x00, 0x00,
-		0xe8, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
-		0x07, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00,
-		0x04, 'b', 'a', 's', 'h',
-		0x78, 0x00, 0x00, 0x00,
-		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-		0x09, 's', 'w', 'a', 'p', 'p', 'e', 'r', '/', '1',
-		0x78, 0x00, 0x00, 0x00,
+		0x01, 0x00, 0x00, 0x00, 0x3b, 0x00, 0x00, 0x00, 0xe8, 0x03, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00,
+		0x04, 'b',  'a',  's',	'h',  0x78, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x09, 's',  'w',
+		'a',  'p',  'p',  'e',	'r',  '/',  '1',  0x78, 0x00, 0x00, 0x00,
 	};
 	scx_event_init(&e, SCX_EV_SWITCH);
 	e.ts = 1000;
@@ -373,8 +380,8 @@ static void errors(void)
 	ok(k == 0, "ndjson without trailer reads");
 	struct scx_reader *r = scx_reader__mem(buf, len, "in");
 	ok(read_all(r) == 3 && scx_reader__warning(r) &&
-	   has(scx_reader__warning(r), "without a trailer"), "missing trailer reported: %s",
-	   scx_reader__warning(r));
+		   has(scx_reader__warning(r), "without a trailer"),
+	   "missing trailer reported: %s", scx_reader__warning(r));
 	scx_reader__free(r);
 	free(buf);
 
@@ -384,7 +391,8 @@ static void errors(void)
 		{ "{\"ts\":1,\"cpu\":0,\"type\":\"sched_waking\",\"pid\":1}\n{\"ts\":\n",
 		  "in: line 2: unexpected end of JSON (column 7)", "truncated line" },
 		{ "\n\n{\"type\":\"sched_waking\",\"pid\":\"x\"}\n",
-		  "in: line 3: sched_waking.pid: expected an integer (column 31)", "string for int" },
+		  "in: line 3: sched_waking.pid: expected an integer (column 31)",
+		  "string for int" },
 		{ "{\"type\":\"sched_waking\",\"pid\":2147483648}\n",
 		  "in: line 1: sched_waking.pid: number out of range (column 30)", "int32 range" },
 		{ "{\"type\":\"cpu_idle\",\"state\":-1}\n",
@@ -392,13 +400,14 @@ static void errors(void)
 		{ "{\"type\":\"sched_waking\",\"comm\":\"a\xff\"}\n",
 		  "in: line 1: invalid UTF-8 (column 33)", "raw invalid UTF-8" },
 		{ "{\"type\":\"sched_waking\",\"comm\":\"a\\ud800\"}\n",
-		  "in: line 1: sched_waking.comm: bad string escape (column 32)", "lone surrogate" },
+		  "in: line 1: sched_waking.comm: bad string escape (column 32)",
+		  "lone surrogate" },
 		{ "[1]\n", "in: line 1: expected a JSON object (column 1)", "not an object" },
 		{ "{\"type\":\"header\",\"version\":2}\n",
 		  "in: line 1: header: unsupported version 2 (this reader knows 1) (column 28)",
 		  "future version" },
-		{ "{\"type\":\"header\"}\n", "in: line 1: header: missing or bad \"version\" (column 1)",
-		  "no version" },
+		{ "{\"type\":\"header\"}\n",
+		  "in: line 1: header: missing or bad \"version\" (column 1)", "no version" },
 	};
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(nd); i++) {
 		k = read_err(nd[i].in, strlen(nd[i].in), &m);
@@ -427,12 +436,13 @@ static void errors(void)
 	ok(l == 27 && !memcmp(line, "{\"type\":\"snapshot\",\"x\":[1]}", l), "raw line kept");
 	const struct scx_json_doc *doc = scx_reader__doc(r);
 	ok(doc && doc->js == line && doc->ntok == 6 &&
-	   scx_json_eq(doc, scx_json_get(doc, 0, "type"), "snapshot"),
+		   scx_json_eq(doc, scx_json_get(doc, 0, "type"), "snapshot"),
 	   "the line comes parsed too (no second parse for snapshot readers)");
 	is_int(scx_reader__next(r, &e), SCX_READ_EVENT, "event after it");
 	ok(scx_reader__doc(r) == NULL, "no parsed line after an event");
 	ok(e.type == SCX_EV_WAKEUP && e.wake.pid == 9 && e.ts == 5 && e.cpu == 1 &&
-	   e.wake.tgid == 0, "unknown field ignored, missing fields zero");
+		   e.wake.tgid == 0,
+	   "unknown field ignored, missing fields zero");
 	is_int(scx_reader__next(r, &e), SCX_READ_OTHER, "object without type is OTHER");
 	is_int(scx_reader__next(r, &e), SCX_READ_END, "end");
 	is_int(scx_reader__skipped(r), 2, "two lines counted as skipped");
@@ -441,8 +451,9 @@ static void errors(void)
 	/* \u00XX in event strings are bytes; elsewhere they are code points */
 	const char *bytes = "{\"type\":\"sched_waking\",\"comm\":\"\\u00e9\\u00ff\\u0041\\u20ac\"}";
 	r = scx_reader__mem(bytes, strlen(bytes), "b");
-	ok(scx_reader__next(r, &e) == SCX_READ_EVENT &&
-	   !strcmp(e.wake.comm, "\xe9\xff" "A\xe2\x82\xac"), "\\u00XX decodes to one byte");
+	ok(scx_reader__next(r, &e) == SCX_READ_EVENT && !strcmp(e.wake.comm, "\xe9\xff"
+									     "A\xe2\x82\xac"),
+	   "\\u00XX decodes to one byte");
 	scx_reader__free(r);
 
 	/* binary: cut at every byte, and a few hostile records */
@@ -480,17 +491,20 @@ static void errors(void)
 	hostile[44] = 3;
 	r = scx_reader__mem(hostile, 48, "in");
 	ok(scx_reader__next(r, &e) == SCX_READ_EVENT && e.type == SCX_EV_SOFTIRQ_ENTRY &&
-	   e.softirq.vec == 3 && scx_reader__skipped(r) == 1, "unknown kind skipped");
+		   e.softirq.vec == 3 && scx_reader__skipped(r) == 1,
+	   "unknown kind skipped");
 	scx_reader__free(r);
 	scx_bin_rec_hdr(hostile + 12, SCX_EV_TASK_RENAME, 12 + 4 + 4 + 1);
 	memset(hostile + 20, 0, 21);
-	hostile[40] = 17;	/* oldcomm length 17 > 16 */
+	hostile[40] = 17; /* oldcomm length 17 > 16 */
 	k = read_err(hostile, 41, &m);
 	ok(k < 0 && !strcmp(m, "in: byte 12: task_rename.oldcomm: string length 17 exceeds 16"),
 	   "string longer than its field: %s", m);
 	scx_bin_rec_hdr(hostile + 12, SCX_EV_FORK, 14);
 	k = read_err(hostile, 34, &m);
-	ok(k < 0 && !strcmp(m, "in: byte 12: sched_process_fork.parent_pid: record ends inside the field"),
+	ok(k < 0 &&
+		   !strcmp(m,
+			   "in: byte 12: sched_process_fork.parent_pid: record ends inside the field"),
 	   "field cut by the record length: %s", m);
 	memcpy(hostile, SCX_BIN_MAGIC "\x02\0\0\0", 12);
 	k = read_err(hostile, 12, &m);
@@ -532,7 +546,7 @@ static void trickle(void)
 			if (pid == 0) {
 				close(p[0]);
 				for (size_t off = 0; off < len;) {
-					size_t n = 1 + rnd() % 700;	/* SCX_MIN evaluates twice */
+					size_t n = 1 + rnd() % 700; /* SCX_MIN evaluates twice */
 					n = SCX_MIN(len - off, n);
 					if (write(p[1], buf + off, n) != (ssize_t)n)
 						_exit(1);
@@ -544,8 +558,8 @@ static void trickle(void)
 			struct scx_reader *r = scx_reader__fdopen(p[0], "pipe");
 			long n = read_all(r);
 			ok(n == 3000 && same_events(evs, got, 3000) &&
-			   same_header(scx_reader__header(r), &hdr) &&
-			   same_trailer(scx_reader__trailer(r), &trl),
+				   same_header(scx_reader__header(r), &hdr) &&
+				   same_trailer(scx_reader__trailer(r), &trl),
 			   "%s %s: trickled through a pipe", fmt_name[f], comp_name[c]);
 			scx_reader__free(r);
 			close(p[0]);
@@ -569,8 +583,8 @@ static void long_lines(void)
 	big[n - 2] = '}';
 	big[n - 1] = '\n';
 	k = read_err(big, n, &m);
-	ok(k < 0 && !strcmp(m, "in: line 1: line longer than 16777216 bytes"), "line over 16 MiB: %s",
-	   m);
+	ok(k < 0 && !strcmp(m, "in: line 1: line longer than 16777216 bytes"),
+	   "line over 16 MiB: %s", m);
 	/* just under the cap is fine, and passes through as an other line */
 	n = 1 << 20;
 	big[n - 3] = '"';
@@ -600,8 +614,9 @@ static void numbers(void)
 			if (rep == 1)
 				memset(num, '9', len);
 			num[len] = 0;
-			snprintf(line, sizeof(line), "{\"ts\":%s,\"type\":\"lost\",\"count\":%s%s}  ",
-				 num, neg ? "-" : "", num);
+			snprintf(line, sizeof(line),
+				 "{\"ts\":%s,\"type\":\"lost\",\"count\":%s%s}  ", num,
+				 neg ? "-" : "", num);
 			size_t n = strlen(line) - 2 + rep % 3;
 			scx_ndjson_no_fast = false;
 			int r1 = scx_ndjson_parse(&d, line, n, &e1, &h, &t, m1, sizeof(m1), &c);
@@ -609,7 +624,8 @@ static void numbers(void)
 			int r2 = scx_ndjson_parse(&d, line, n, &e2, &h, &t, m2, sizeof(m2), &c);
 			scx_ndjson_no_fast = false;
 			unsigned long long want = strtoull(num, NULL, 10);
-			if (r1 != r2 || (r1 > 0 && (memcmp(&e1, &e2, sizeof(e1)) || e1.ts != want)) ||
+			if (r1 != r2 ||
+			    (r1 > 0 && (memcmp(&e1, &e2, sizeof(e1)) || e1.ts != want)) ||
 			    (r1 < 0 && strcmp(m1, m2))) {
 				printf("# %s: %d %d %s %s\n", line, r1, r2, r1 < 0 ? m1 : "",
 				       r2 < 0 ? m2 : "");
@@ -622,8 +638,7 @@ static void numbers(void)
 }
 
 /* parse a line the way 'path' says: 0 canonical first, 1 flat first, 2 jsmn */
-static int parse_by(int path, const char *line, size_t n, struct scx_event *e, char *m,
-		    size_t msz)
+static int parse_by(int path, const char *line, size_t n, struct scx_event *e, char *m, size_t msz)
 {
 	static struct scx_json_doc d;
 	struct scx_header h = { 0 };
@@ -647,14 +662,16 @@ static int parse_by(int path, const char *line, size_t n, struct scx_event *e, c
  */
 static void canonical_path(void)
 {
-	static const char bytes[] = { ' ', '"', '\\', ',', '}', '{', ':', '0', '9', '-', 'a',
-				      '.', 'e', '\t', '\x1f', '\x80', '\xc3', '\xa9', '\xff' };
+	static const char bytes[] = {
+		' ', '"', '\\', ',',  '}',    '{',    ':',    '0',    '9',    '-',
+		'a', '.', 'e',	'\t', '\x1f', '\x80', '\xc3', '\xa9', '\xff',
+	};
 	char line[2048], mut[2048], m[3][256];
 	struct scx_event e[3], ec;
 	unsigned plain = 0, taken = 0, mismatch = 0, wrong = 0, mutants = 0, mut_taken = 0;
 
 	for (unsigned i = 0; i < NEV; i++) {
-		size_t n = scx_ndjson_format_event(line, &evs[i]) - 1;	/* no '\n' */
+		size_t n = scx_ndjson_format_event(line, &evs[i]) - 1; /* no '\n' */
 		bool esc = memchr(line, '\\', n) != NULL;
 		int r = scx_ndjson_canon(line, n, &ec);
 
@@ -662,30 +679,29 @@ static void canonical_path(void)
 		taken += r == SCX_LINE_EVENT;
 		if ((r == SCX_LINE_EVENT) == esc)
 			wrong++;
-		if (r == SCX_LINE_EVENT &&
-		    (parse_by(2, line, n, &e[2], m[2], sizeof(m[2])) != r ||
-		     memcmp(&ec, &e[2], sizeof(ec))))
+		if (r == SCX_LINE_EVENT && (parse_by(2, line, n, &e[2], m[2], sizeof(m[2])) != r ||
+					    memcmp(&ec, &e[2], sizeof(ec))))
 			mismatch++;
 		for (int k = 0; k < 10; k++) {
 			size_t at = rnd() % n, mn = n;
 			memcpy(mut, line, n);
 			switch (rnd() % 5) {
-			case 0:	/* replace a byte */
+			case 0: /* replace a byte */
 				mut[at] = bytes[rnd() % sizeof(bytes)];
 				break;
-			case 1:	/* delete one */
+			case 1: /* delete one */
 				memmove(mut + at, mut + at + 1, n - at - 1);
 				mn--;
 				break;
-			case 2:	/* insert one */
+			case 2: /* insert one */
 				memmove(mut + at + 1, mut + at, n - at);
 				mut[at] = bytes[rnd() % sizeof(bytes)];
 				mn++;
 				break;
-			case 3:	/* cut the line */
+			case 3: /* cut the line */
 				mn = at;
 				break;
-			case 4:	/* a digit more or another digit: ranges and leading zeros */
+			case 4: /* a digit more or another digit: ranges and leading zeros */
 				while (at < n && (unsigned char)(mut[at] - '0') > 9)
 					at++;
 				if (at == n)
@@ -701,8 +717,8 @@ static void canonical_path(void)
 			mutants++;
 			mut_taken += scx_ndjson_canon(mut, mn, &ec) == SCX_LINE_EVENT;
 			if (r0 != r1 || r1 != r2 ||
-			    (r0 == SCX_LINE_EVENT &&
-			     (memcmp(&e[0], &e[1], sizeof(ec)) || memcmp(&e[1], &e[2], sizeof(ec)))) ||
+			    (r0 == SCX_LINE_EVENT && (memcmp(&e[0], &e[1], sizeof(ec)) ||
+						      memcmp(&e[1], &e[2], sizeof(ec)))) ||
 			    (r0 < 0 && strcmp(m[0], m[1]))) {
 				if (mismatch++ < 5)
 					printf("# %.*s: %d %d %d\n", (int)mn, mut, r0, r1, r2);
@@ -786,8 +802,10 @@ static void binary_fast_paths(void)
 			}
 		}
 	}
-	is_int(bad, 0, "binary decoder: fast paths and the field table agree on %u records "
-	       "(%u accepted)", records, accepted);
+	is_int(bad, 0,
+	       "binary decoder: fast paths and the field table agree on %u records "
+	       "(%u accepted)",
+	       records, accepted);
 }
 
 /* Cgroup ids: left out when unknown; binary switches pull in the sched_ext fields. */
@@ -813,14 +831,16 @@ static void cgroup_fields(void)
 	       "{\"ts\":1000,\"cpu\":1,\"type\":\"sched_switch\",\"prev_pid\":7,\"prev_tgid\":7,"
 	       "\"prev_comm\":\"bash\",\"prev_prio\":120,\"prev_state\":0,"
 	       "\"next_pid\":0,\"next_tgid\":0,\"next_comm\":\"swapper/1\",\"next_prio\":120,"
-	       "\"prev_cgroup\":44}\n", "switch line: a known cgroup, no unknown one, no sched_ext");
+	       "\"prev_cgroup\":44}\n",
+	       "switch line: a known cgroup, no unknown one, no sched_ext");
 	ok(scx_ndjson_canon(b.data, b.len - 2, &g) == SCX_LINE_EVENT && !memcmp(&g, &e, sizeof(e)),
 	   "the canonical reader takes the writer's cgroup layout");
 	n = scx_bin_format_event(rec, &e);
 	is_int(n, n0 + 48 + 16, "binary switch with a cgroup carries the sched_ext fields as none");
 	memset(&g, 0x5a, sizeof(g));
 	ok(!scx_bin_parse_event(rec + SCX_BIN_REC_HDR, n - SCX_BIN_REC_HDR, SCX_EV_SWITCH, &g, m,
-				sizeof(m)) && !memcmp(&g, &e, sizeof(e)) && g.sw.dsq_id == SCX_DSQ_NONE,
+				sizeof(m)) &&
+		   !memcmp(&g, &e, sizeof(e)) && g.sw.dsq_id == SCX_DSQ_NONE,
 	   "... and reads back without sched_ext data");
 
 	scx_event_init(&e, SCX_EV_WAKING);
@@ -829,7 +849,8 @@ static void cgroup_fields(void)
 	n0 = scx_bin_format_event(rec, &e);
 	memset(&g, 0x5a, sizeof(g));
 	ok(!scx_bin_parse_event(rec + SCX_BIN_REC_HDR, n0 - SCX_BIN_REC_HDR, SCX_EV_WAKING, &g, m,
-				sizeof(m)) && g.wake.cgroup == SCX_CGROUP_NONE,
+				sizeof(m)) &&
+		   g.wake.cgroup == SCX_CGROUP_NONE,
 	   "an old binary wakeup reads as cgroup unknown, not the root");
 	e.wake.cgroup = 1;
 	n = scx_bin_format_event(rec, &e);
@@ -837,7 +858,8 @@ static void cgroup_fields(void)
 	b.len = 0;
 	scx_event_to_json(&b, &e);
 	scx_buf_add(&b, "", 1);
-	ok(strstr(b.data, ",\"waker_tgid\":0,\"cgroup\":1}\n") != NULL, "wakeup line ends in its cgroup");
+	ok(strstr(b.data, ",\"waker_tgid\":0,\"cgroup\":1}\n") != NULL,
+	   "wakeup line ends in its cgroup");
 
 	/* the side record */
 	struct scx_json_doc d = { 0 };
@@ -848,8 +870,9 @@ static void cgroup_fields(void)
 	scx_buf_add(&b, "", 1);
 	is_str(b.data, "{\"type\":\"cgroup\",\"id\":44,\"path\":\"/a/b\\u00ff\"}", "cgroup record");
 	ok(!scx_json_parse(&d, b.data, b.len - 1) &&
-	   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) == 1 && id == 44 &&
-	   !strcmp(path, "/a/b\xff"), "cgroup record reads back, bytes and all");
+		   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) == 1 &&
+		   id == 44 && !strcmp(path, "/a/b\xff"),
+	   "cgroup record reads back, bytes and all");
 	static const char *const bad[] = {
 		"{\"type\":\"cgroup\",\"id\":0,\"path\":\"/\"}",
 		"{\"type\":\"cgroup\",\"id\":-3,\"path\":\"/\"}",
@@ -861,10 +884,12 @@ static void cgroup_fields(void)
 	};
 	for (unsigned i = 0; i < SCX_ARRAY_SIZE(bad); i++)
 		ok(!scx_json_parse(&d, bad[i], strlen(bad[i])) &&
-		   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) == -EINVAL &&
-		   strstr(m, "cgroup record"), "bad cgroup record %u: %s", i, m);
+			   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) ==
+				   -EINVAL &&
+			   strstr(m, "cgroup record"),
+		   "bad cgroup record %u: %s", i, m);
 	ok(!scx_json_parse(&d, "{\"type\":\"snapshot\"}", 19) &&
-	   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) == 0,
+		   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), m, sizeof(m)) == 0,
 	   "another object is not a cgroup record");
 	scx_json_free(&d);
 	scx_buf_free(&b);
@@ -873,7 +898,9 @@ static void cgroup_fields(void)
 int main(void)
 {
 	static const struct scx_cpu_topo cpus[] = {
-		{ 0, 0, 0, 0, true }, { 2, 1, 0, 0, true }, { 5, 2, 1, 1, false },
+		{ 0, 0, 0, 0, true },
+		{ 2, 1, 0, 0, true },
+		{ 5, 2, 1, 1, false },
 	};
 
 	for (unsigned i = 0; i < NEV; i++)

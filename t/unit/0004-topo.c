@@ -9,7 +9,6 @@
 #include "stream/stream.h"
 #include "core/util.h"
 
-
 static struct scx_topo *load(const char *tree)
 {
 	char path[4200];
@@ -43,7 +42,8 @@ static void sysfs(void)
 	       "0:0/0/0/1 1:0/0/0/1 2:1/0/0/1 3:1/0/0/1 4:2/1/1/1 5:-1/-1/-1/0 6:3/1/1/1 7:3/1/1/1",
 	       "two sockets: SMT pairs, L3 per package, node per package, cpu 5 offline");
 	ok(t && t->nr_cpus == 8 && t->max_cpu == 7 && t->nr_cores == 4 && t->nr_llcs == 2 &&
-	   t->nr_nodes == 2, "two sockets: counts");
+		   t->nr_nodes == 2,
+	   "two sockets: counts");
 	ok(t && scx_topo__cpu(t, 6) && scx_topo__cpu(t, 6)->core == 3, "lookup by id");
 	ok(t && !scx_topo__cpu(t, 8) && !scx_topo__cpu(t, -1), "unknown ids");
 	scx_topo__free(t);
@@ -52,7 +52,8 @@ static void sysfs(void)
 	is_str(dump(t), "0:0/0/0/1 1:1/0/0/1 4:2/1/0/1 5:3/1/0/1",
 	       "sparse ids: highest cache level wins whatever its index, no NUMA = node 0");
 	ok(t && t->nr_cpus == 4 && t->max_cpu == 5 && !scx_topo__cpu(t, 2) &&
-	   scx_topo__cpu(t, 5)->llc == 1, "sparse ids: index has holes");
+		   scx_topo__cpu(t, 5)->llc == 1,
+	   "sparse ids: index has holes");
 	scx_topo__free(t);
 
 	t = load("sysfs-nocache");
@@ -111,8 +112,8 @@ static void against_lscpu(void)
 				bad++;
 		}
 	}
-	ok(t && n <= (int)t->nr_cpus && !bad, "/sys agrees with lscpu on %d cpus (%d mismatches)", n,
-	   bad);
+	ok(t && n <= (int)t->nr_cpus && !bad, "/sys agrees with lscpu on %d cpus (%d mismatches)",
+	   n, bad);
 	scx_topo__free(t);
 }
 
@@ -120,11 +121,13 @@ static void synthetic_and_copies(void)
 {
 	struct scx_topo *t = scx_topo__synthetic(8, 4, 1), *d;
 
-	is_str(dump(t), "0:0/0/0/1 1:1/0/0/1 2:2/0/0/1 3:3/0/0/1 4:4/1/1/1 5:5/1/1/1 6:6/1/1/1 7:7/1/1/1",
+	is_str(dump(t),
+	       "0:0/0/0/1 1:1/0/0/1 2:2/0/0/1 3:3/0/0/1 4:4/1/1/1 5:5/1/1/1 6:6/1/1/1 7:7/1/1/1",
 	       "synthetic 8 cpus, 4 per LLC, 1 LLC per node");
 	d = scx_topo__dup(t);
-	ok(d && d != t && d->cpus != t->cpus && !strcmp(dump(d), dump(t)) &&
-	   d->nr_llcs == 2 && d->nr_nodes == 2 && d->nr_cores == 8, "dup is deep and equal");
+	ok(d && d != t && d->cpus != t->cpus && !strcmp(dump(d), dump(t)) && d->nr_llcs == 2 &&
+		   d->nr_nodes == 2 && d->nr_cores == 8,
+	   "dup is deep and equal");
 	scx_topo__free(t);
 	scx_topo__free(d);
 	scx_topo__free(NULL);

@@ -87,30 +87,30 @@ static unsigned run(unsigned nr_cpus, uint64_t window, unsigned nr_ops, unsigned
 	for (unsigned op = 0; op < nr_ops; op++) {
 		unsigned what = rnd() % 100;
 
-		if (what < 85) {	/* a batch of one CPU, in its own order mostly */
+		if (what < 85) { /* a batch of one CPU, in its own order mostly */
 			unsigned cpu = rnd() % nr_cpus, len = 1 + rnd() % 8;
 			for (unsigned k = 0; k < len; k++) {
 				struct scx_event e;
 				scx_event_init(&e, SCX_EV_SWITCH);
 				e.cpu = (int32_t)cpu;
 				switch (rnd() % 16) {
-				case 0:	/* older than its queue's tail */
+				case 0: /* older than its queue's tail */
 					e.ts = last[cpu] > 50 ? last[cpu] - rnd() % 50 : 0;
 					break;
-				case 1:	/* the same time as the tail */
+				case 1: /* the same time as the tail */
 					e.ts = last[cpu];
 					break;
-				case 2:	/* a stray cpu id: the shared queue */
+				case 2: /* a stray cpu id: the shared queue */
 					e.cpu = rnd() % 2 ? -1 : 8192 + (int32_t)(rnd() % 100);
 					e.ts = now - rnd() % (window + 1);
 					break;
 				default:
-					e.ts = last[cpu] > now ? last[cpu] + rnd() % 5
-							       : now - rnd() % (window / 2 + 1);
+					e.ts = last[cpu] > now ? last[cpu] + rnd() % 5 :
+								 now - rnd() % (window / 2 + 1);
 				}
 				if (e.cpu == (int32_t)cpu && e.ts > last[cpu])
 					last[cpu] = e.ts;
-				e.sw.next_pid = (int32_t)(*events)++;	/* tells events apart */
+				e.sw.next_pid = (int32_t)(*events)++; /* tells events apart */
 				scx_reorder__push(o, &e);
 				model_push(&m, &e);
 			}
@@ -170,8 +170,12 @@ static void huge_window(void)
 
 int main(void)
 {
-	static const struct { unsigned cpus; uint64_t window; unsigned ops; } runs[] = {
-		{ 1, 100, 20000 }, { 2, 100, 20000 }, { 7, 1000, 20000 },
+	static const struct {
+		unsigned cpus;
+		uint64_t window;
+		unsigned ops;
+	} runs[] = {
+		{ 1, 100, 20000 },   { 2, 100, 20000 },	   { 7, 1000, 20000 },
 		{ 64, 1000, 20000 }, { 512, 5000, 20000 }, { 700, 200, 20000 },
 	};
 
@@ -179,7 +183,8 @@ int main(void)
 		size_t peak = 0;
 		unsigned events = 0,
 			 bad = run(runs[i].cpus, runs[i].window, runs[i].ops, &events, &peak);
-		is_int(bad, 0, "%u cpus, window %llu: %u events as the model releases them (%zu held at most)",
+		is_int(bad, 0,
+		       "%u cpus, window %llu: %u events as the model releases them (%zu held at most)",
 		       runs[i].cpus, (unsigned long long)runs[i].window, events, peak);
 	}
 	huge_window();

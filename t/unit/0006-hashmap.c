@@ -18,7 +18,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 struct val {
 	uint64_t a;
-	uint32_t b;	/* 12-byte values: the stride rounds up */
+	uint32_t b; /* 12-byte values: the stride rounds up */
 };
 
 struct model {
@@ -48,11 +48,11 @@ static uint64_t pick_key(unsigned kind)
 
 	switch (kind) {
 	case 0:
-		return r % 64;			/* dense, key 0 included */
+		return r % 64; /* dense, key 0 included */
 	case 1:
-		return (r % 512) << 40;		/* only high bits differ */
+		return (r % 512) << 40; /* only high bits differ */
 	default:
-		return r % 4 ? r % 3000 : r;	/* mostly repeats, some wide */
+		return r % 4 ? r % 3000 : r; /* mostly repeats, some wide */
 	}
 }
 
@@ -104,7 +104,7 @@ static unsigned run(unsigned kind, unsigned ops, size_t *peak)
 		uint64_t k = pick_key(kind);
 		long i = model_find(&m, k);
 
-		if (what < 55) {	/* insert or update */
+		if (what < 55) { /* insert or update */
 			bool added;
 			struct val *v = scx_map_put(&s, k, &added);
 
@@ -122,24 +122,24 @@ static unsigned run(unsigned kind, unsigned ops, size_t *peak)
 			v->a = scx_xorshift64(&rng);
 			v->b = (uint32_t)op;
 			m.v[i] = *v;
-		} else if (what < 75) {	/* lookup */
+		} else if (what < 75) { /* lookup */
 			struct val *v = scx_map_get(&s, k);
 
 			if ((v != NULL) != (i >= 0) || (v && memcmp(v, &m.v[i], sizeof(*v))))
 				bad++;
-		} else if (what < 93) {	/* delete */
+		} else if (what < 93) { /* delete */
 			if (scx_map_del(&s, k) != (i >= 0))
 				bad++;
 			if (i >= 0)
 				model_del(&m, (size_t)i);
-		} else if (what < 99) {	/* delete a third of the entries while iterating */
+		} else if (what < 99) { /* delete a third of the entries while iterating */
 			size_t pos = 0;
 			uint64_t key;
 
 			while (scx_map_next(&s, &pos, &key)) {
 				long j = model_find(&m, key);
 
-				if (j < 0) {	/* deleted, yet returned */
+				if (j < 0) { /* deleted, yet returned */
 					bad++;
 					break;
 				}
@@ -193,7 +193,8 @@ int main(void)
 		size_t peak = 0;
 
 		bad = run(kind, 30000, &peak);
-		is_int(bad, 0, "%s: 30000 random operations agree with the model (%zu entries at most)",
+		is_int(bad, 0,
+		       "%s: 30000 random operations agree with the model (%zu entries at most)",
 		       kinds[kind], peak);
 	}
 	return done_testing();

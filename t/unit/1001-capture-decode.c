@@ -102,8 +102,10 @@ static void test_scx_exit(void)
 	is_str(e.ops.reason, "unregistered from user space", "reason of a normal unload");
 	scx_event_to_json(&b, &e);
 	scx_buf_add(&b, "", 1);
-	ok(strstr(b.data, "\"type\":\"scx_disable\",\"name\":\"qmap\",\"exit_kind\":64,"
-			  "\"exit_code\":-3,\"reason\":\"unregistered from user space\",\"msg\":\"bye\"}") != NULL,
+	ok(strstr(b.data,
+		  "\"type\":\"scx_disable\",\"name\":\"qmap\",\"exit_kind\":64,"
+		  "\"exit_code\":-3,\"reason\":\"unregistered from user space\",\"msg\":\"bye\"}") !=
+		   NULL,
 	   "exit fields reach the NDJSON line: %s", b.data);
 	{
 		struct scx_buf in = { 0 };
@@ -112,9 +114,10 @@ static void test_scx_exit(void)
 		scx_buf_printf(&in, "{\"type\":\"header\",\"version\":1}\n%s\n", b.data);
 		rd = scx_reader__mem(in.data, in.len, "exit");
 		ok(rd && scx_reader__next(rd, &back) == 1 && back.ops.exit_kind == 64 &&
-		   back.ops.exit_code == -3 &&
-		   !strcmp(back.ops.reason, "unregistered from user space") &&
-		   !strcmp(back.ops.msg, "bye"), "and read back");
+			   back.ops.exit_code == -3 &&
+			   !strcmp(back.ops.reason, "unregistered from user space") &&
+			   !strcmp(back.ops.msg, "bye"),
+		   "and read back");
 		scx_reader__free(rd);
 		scx_buf_free(&in);
 	}
@@ -196,14 +199,17 @@ static void test_chunk(void)
 	is_int(n, 8, "eight known records in the chunk, the unknown one skipped");
 	is_int(ev[0].type, SCX_EV_WAKEUP, "wakeup");
 	ok(ev[0].wake.pid == 42 && ev[0].wake.tgid == 40 && ev[0].wake.target_cpu == 1 &&
-	   ev[0].wake.waker_pid == 5 && ev[0].wake.waker_tgid == 4 && !strcmp(ev[0].wake.comm, "wl"),
+		   ev[0].wake.waker_pid == 5 && ev[0].wake.waker_tgid == 4 &&
+		   !strcmp(ev[0].wake.comm, "wl"),
 	   "wakeup fields");
 	ok(ev[1].type == SCX_EV_FORK && ev[1].fork.child_pid == 43 && ev[1].cpu == 1, "fork");
 	ok(ev[2].type == SCX_EV_EXEC && !strcmp(ev[2].exec.filename, "/bin/true") &&
-	   !strcmp(ev[2].exec.comm, "true") && ev[2].exec.old_pid == 43, "exec");
+		   !strcmp(ev[2].exec.comm, "true") && ev[2].exec.old_pid == 43,
+	   "exec");
 	ok(ev[3].type == SCX_EV_SOFTIRQ_ENTRY && ev[3].softirq.vec == 9, "softirq vec from aux");
 	ok(ev[4].type == SCX_EV_IPI_SEND && ev[4].ipi.target_cpu == 1 &&
-	   ev[4].ipi.callsite == 0xffffffff81000000ull, "ipi_send");
+		   ev[4].ipi.callsite == 0xffffffff81000000ull,
+	   "ipi_send");
 	ok(ev[5].type == SCX_EV_CPU_IDLE && ev[5].idle.state == SCX_IDLE_EXIT, "cpu_idle exit");
 	ok(ev[6].type == SCX_EV_CPUHP_EXIT && ev[6].cpuhp.target == 88 && ev[6].cpuhp.ret == -16,
 	   "cpuhp_exit");
@@ -234,8 +240,10 @@ static void test_event_words(void)
 	is_int(scx_capture_parse_events("switch,wakeup", &m), 0, "switch,wakeup parses");
 	is_int(m, SCX_CAP_SWITCH | SCX_CAP_WAKEUP, "to two bits");
 	is_int(scx_capture_parse_events("sched", &m), 0, "a group");
-	is_int(m, SCX_CAP_SWITCH | SCX_CAP_WAKING | SCX_CAP_WAKEUP | SCX_CAP_WAKEUP_NEW |
-			  SCX_CAP_MIGRATE, "sched = the five sched events");
+	is_int(m,
+	       SCX_CAP_SWITCH | SCX_CAP_WAKING | SCX_CAP_WAKEUP | SCX_CAP_WAKEUP_NEW |
+		       SCX_CAP_MIGRATE,
+	       "sched = the five sched events");
 	is_int(scx_capture_parse_events("switch,bogus", &m), -EINVAL, "unknown word refused");
 	is_int(scx_capture_parse_events("", &m), -EINVAL, "empty list refused");
 	scx_capture_parse_events("process,idle", &m);

@@ -78,14 +78,16 @@ int main(void)
 	is_int(d.switch_all, 1, "switch_all is a state, not a delta");
 
 	/* a later kernel: root/events */
-	put(dir, "root/events", "SCX_EV_SELECT_CPU_FALLBACK 10\nSCX_EV_DISPATCH_KEEP_LAST 4\n"
-				"SCX_EV_BYPASS_DURATION 1000\n");
+	put(dir, "root/events",
+	    "SCX_EV_SELECT_CPU_FALLBACK 10\nSCX_EV_DISPATCH_KEEP_LAST 4\n"
+	    "SCX_EV_BYPASS_DURATION 1000\n");
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), 0, "tree with root/events reads");
 	ok(a.has_events && a.nr_events == 3, "three counters");
 	is_str(a.events[0].name, "SELECT_CPU_FALLBACK", "name without the SCX_EV_ prefix");
 	is_int(a.events[2].value, 1000, "value");
-	put(dir, "root/events", "SCX_EV_SELECT_CPU_FALLBACK 25\nSCX_EV_DISPATCH_KEEP_LAST 4\n"
-				"SCX_EV_BYPASS_DURATION 0\nSCX_EV_NEW_ONE 7\n");
+	put(dir, "root/events",
+	    "SCX_EV_SELECT_CPU_FALLBACK 25\nSCX_EV_DISPATCH_KEEP_LAST 4\n"
+	    "SCX_EV_BYPASS_DURATION 0\nSCX_EV_NEW_ONE 7\n");
 	scx_sysfs__read(dir, &b, err, sizeof(err));
 	scx_sysfs__delta(&b, &a, &d);
 	is_int(d.events[0].value, 15, "counter delta");
@@ -95,7 +97,8 @@ int main(void)
 
 	/* memory stays bounded: counters past the cap are counted, not kept */
 	for (int i = 0; i < SCX_SYSFS_MAX_EVENTS + 5; i++)
-		snprintf(lines + strlen(lines), sizeof(lines) - strlen(lines), "SCX_EV_C%d %d\n", i, i);
+		snprintf(lines + strlen(lines), sizeof(lines) - strlen(lines), "SCX_EV_C%d %d\n", i,
+			 i);
 	put(dir, "root/events", lines);
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), 0, "many counters read");
 	is_int(a.nr_events, SCX_SYSFS_MAX_EVENTS, "kept up to the cap");
@@ -104,7 +107,8 @@ int main(void)
 	/* bad input: named by file and line */
 	put(dir, "root/events", "SCX_EV_A 1\nSCX_EV_B x\n");
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), -EINVAL, "a counter without a value");
-	ok(strstr(err, "root/events:2:") && strstr(err, "SCX_EV_B"), "names file and line: %s", err);
+	ok(strstr(err, "root/events:2:") && strstr(err, "SCX_EV_B"), "names file and line: %s",
+	   err);
 	put(dir, "root/events", "SCX_EV_A -1\n");
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), -EINVAL, "a negative counter");
 	put(dir, "root/events", "SCX_EV_A 1 2\n");

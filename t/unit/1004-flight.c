@@ -134,9 +134,9 @@ static void latency(void)
 	int hits = 0;
 
 	scx_runqlat__init(&r);
-	e = ev(1000, 42);	/* woken at 1000 */
+	e = ev(1000, 42); /* woken at 1000 */
 	hits += scx_runqlat__event(&r, &e, 500, &hit);
-	e.type = SCX_EV_WAKEUP;	/* the wakeup after the waking does not move the start */
+	e.type = SCX_EV_WAKEUP; /* the wakeup after the waking does not move the start */
 	e.ts = 1100;
 	hits += scx_runqlat__event(&r, &e, 500, &hit);
 	scx_event_init(&e, SCX_EV_SWITCH);

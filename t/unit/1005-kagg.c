@@ -55,7 +55,8 @@ static void bucket_layout(void)
 		}
 	}
 	is_int(bad, 0, "kagg_bucket() is scx_hist_index() below 2^37 ns");
-	is_int(kagg_bucket((1ull << 37) - 1), KAGG_NR_BUCKETS - 1, "2^37 - 1 ns is the last bucket");
+	is_int(kagg_bucket((1ull << 37) - 1), KAGG_NR_BUCKETS - 1,
+	       "2^37 - 1 ns is the last bucket");
 	for (unsigned bits = 38; bits <= 64; bits++)
 		clamped_ok &= kagg_bucket(rnd_bits(bits)) == KAGG_NR_BUCKETS - 1;
 	ok(clamped_ok, "larger values are clamped to the last bucket");
@@ -71,9 +72,8 @@ static bool same_hist(const struct scx_hist *a, const struct scx_hist *b, const 
 	is_int(bad, 0, "%s: every bucket count agrees", what);
 	ok(a->count == b->count && a->sum == b->sum && a->min == b->min && a->max == b->max,
 	   "%s: count %llu/%llu sum %llu/%llu min %llu/%llu max %llu/%llu", what,
-	   (unsigned long long)a->count, (unsigned long long)b->count,
-	   (unsigned long long)a->sum, (unsigned long long)b->sum,
-	   (unsigned long long)a->min, (unsigned long long)b->min,
+	   (unsigned long long)a->count, (unsigned long long)b->count, (unsigned long long)a->sum,
+	   (unsigned long long)b->sum, (unsigned long long)a->min, (unsigned long long)b->min,
 	   (unsigned long long)a->max, (unsigned long long)b->max);
 	for (double q = 0; q <= 1.0; q += 0.125)
 		if (scx_hist_quantile(a, q) != scx_hist_quantile(b, q))
@@ -124,17 +124,20 @@ static void round_trip(unsigned n, const char *what)
 		is_int(nz, 0, "%s: ... every bucket of them", what);
 	}
 	scx_ksnap_to_json(&b, &k);
-	ok(!scx_json_parse(&d, b.data, b.len) && scx_ksnap_is(&d), "%s: the record is JSON of its type",
-	   what);
+	ok(!scx_json_parse(&d, b.data, b.len) && scx_ksnap_is(&d),
+	   "%s: the record is JSON of its type", what);
 	ok(!scx_ksnap_from_json(&d, &back, err, sizeof(err)), "%s: decodes (%s)", what, err);
-	ok(back.seq == 7 && back.start_ns == 1000 && back.end_ns == 2000 && back.dropped_tasks == 3 &&
-	   back.nr_cpus == 2 && back.cpus[1].c[SCX_KS_SWITCHES] == 12345 &&
-	   back.cpus[1].c[SCX_KS_WC_LOSS_NS] == 99, "%s: header and counters survive", what);
+	ok(back.seq == 7 && back.start_ns == 1000 && back.end_ns == 2000 &&
+		   back.dropped_tasks == 3 && back.nr_cpus == 2 &&
+		   back.cpus[1].c[SCX_KS_SWITCHES] == 12345 &&
+		   back.cpus[1].c[SCX_KS_WC_LOSS_NS] == 99,
+	   "%s: header and counters survive", what);
 	for (unsigned c = 0; c < 2 && back.nr_cpus == 2; c++)
 		for (unsigned h = 0; h < KH__COUNT; h++) {
 			scx_hist_init(&got);
 			scx_ksnap_hist_to(&back.cpus[c].h[h], &got);
-			snprintf(name, sizeof(name), "%s: cpu %u %s", what, c, scx_ksnap_hist_names[h]);
+			snprintf(name, sizeof(name), "%s: cpu %u %s", what, c,
+				 scx_ksnap_hist_names[h]);
 			same_hist(&got, &want[c][h], name);
 			/* and merged into a histogram holding events already */
 			scx_hist_add(&got, 5000);
@@ -166,12 +169,14 @@ static void refuses(const char *json, const char *want, const char *what)
 	scx_ksnap_free(&k);
 }
 
-#define HDR "{\"type\":\"kernel_snapshot\",\"seq\":0,\"start_ns\":1,\"end_ns\":2,\"dropped_tasks\":0," \
-	    "\"dropped_cpu\":0,\"missed\":0,\"cpus\":"
+#define HDR \
+	"{\"type\":\"kernel_snapshot\",\"seq\":0,\"start_ns\":1,\"end_ns\":2,\"dropped_tasks\":0," \
+	"\"dropped_cpu\":0,\"missed\":0,\"cpus\":"
 #define H0 "{\"count\":0,\"sum\":0,\"min\":0,\"max\":0,\"clamped\":0,\"b\":[]}"
-#define CNT "\"switches\":1,\"voluntary\":1,\"involuntary\":0,\"slices\":1,\"wakeups\":0," \
-	    "\"wakeups_new\":0,\"migrations\":0,\"migr_cross_llc\":0,\"migr_cross_node\":0," \
-	    "\"busy_ns\":0,\"idle_ns\":0,\"rq_depth_ns\":0,\"rq_depth_max\":0,\"wc_loss_ns\":0"
+#define CNT \
+	"\"switches\":1,\"voluntary\":1,\"involuntary\":0,\"slices\":1,\"wakeups\":0," \
+	"\"wakeups_new\":0,\"migrations\":0,\"migr_cross_llc\":0,\"migr_cross_node\":0," \
+	"\"busy_ns\":0,\"idle_ns\":0,\"rq_depth_ns\":0,\"rq_depth_max\":0,\"wc_loss_ns\":0"
 #define CPU0(wl) "{\"cpu\":0," CNT ",\"wake_lat\":" wl ",\"rq_delay\":" H0 ",\"slice\":" H0 "}"
 
 static void bad_input(void)
@@ -179,26 +184,34 @@ static void bad_input(void)
 	struct scx_json_doc d = { 0 };
 	struct scx_ksnap k = { 0 };
 	char err[256] = "";
-	const char *good = HDR "[" CPU0("{\"count\":3,\"sum\":300,\"min\":90,\"max\":110,\"clamped\":0,"
-				      "\"b\":[90,1,100,2]}") "]}";
+	const char *good =
+		HDR "[" CPU0("{\"count\":3,\"sum\":300,\"min\":90,\"max\":110,\"clamped\":0,"
+			     "\"b\":[90,1,100,2]}") "]}";
 
-	ok(!scx_json_parse(&d, good, strlen(good)) && !scx_ksnap_from_json(&d, &k, err, sizeof(err)) &&
-	   k.nr_cpus == 1 && k.cpus[0].h[0].nr == 2, "a hand-written record decodes (%s)", err);
+	ok(!scx_json_parse(&d, good, strlen(good)) &&
+		   !scx_ksnap_from_json(&d, &k, err, sizeof(err)) && k.nr_cpus == 1 &&
+		   k.cpus[0].h[0].nr == 2,
+	   "a hand-written record decodes (%s)", err);
 	scx_json_free(&d);
 	scx_ksnap_free(&k);
 	refuses(HDR "[" CPU0("{\"count\":4,\"sum\":300,\"min\":90,\"max\":110,\"clamped\":0,"
-			     "\"b\":[90,1,100,2]}") "]}", "do not add up to \"count\"", "a wrong count");
+			     "\"b\":[90,1,100,2]}") "]}",
+		"do not add up to \"count\"", "a wrong count");
 	refuses(HDR "[" CPU0("{\"count\":3,\"sum\":300,\"min\":90,\"max\":110,\"clamped\":0,"
-			     "\"b\":[100,1,90,2]}") "]}", "out of order", "unsorted buckets");
+			     "\"b\":[100,1,90,2]}") "]}",
+		"out of order", "unsorted buckets");
 	refuses(HDR "[" CPU0("{\"count\":3,\"sum\":300,\"min\":90,\"max\":110,\"clamped\":0,"
-			     "\"b\":[99999,3]}") "]}", "out of range", "a bucket past the layout");
+			     "\"b\":[99999,3]}") "]}",
+		"out of range", "a bucket past the layout");
 	refuses(HDR "[" CPU0("{\"count\":1,\"sum\":1,\"min\":1,\"max\":1,\"clamped\":0,"
-			     "\"b\":[1]}") "]}", "pairs", "an odd bucket list");
+			     "\"b\":[1]}") "]}",
+		"pairs", "an odd bucket list");
 	refuses(HDR "[" CPU0(H0) "," CPU0(H0) "]}", "twice", "a cpu twice");
 	refuses(HDR "[{\"cpu\":0}]}", "\"switches\"", "a missing counter");
 	refuses(HDR "[{\"cpu\":-1}]}", "\"cpu\"", "a negative cpu");
 	refuses("{\"type\":\"kernel_snapshot\",\"seq\":0,\"start_ns\":5,\"end_ns\":2,\"dropped_tasks\":0,"
-		"\"dropped_cpu\":0,\"missed\":0,\"cpus\":[]}", "before", "time running backwards");
+		"\"dropped_cpu\":0,\"missed\":0,\"cpus\":[]}",
+		"before", "time running backwards");
 	refuses(HDR "{}}", "byte 110", "cpus not an array, with its byte offset");
 }
 

@@ -55,8 +55,8 @@ static void rm_tree(void)
 }
 
 static const char *const tree[] = {
-	"/a", "/a/x", "/a/x/deep", "/a/x/deep/deeper", "/a/y", "/b", "/b/z",
-	"/odd name\\with\"quote",
+	"/a",	"/a/x", "/a/x/deep", "/a/x/deep/deeper",
+	"/a/y", "/b",	"/b/z",	     "/odd name\\with\"quote",
 };
 
 static void walk_maps_every_directory(void)
@@ -100,14 +100,15 @@ static void announce_once(void)
 
 	ok(scx_cgroups__announce(c, ino(tree[7]), &b) == 1, "first sight of an id: a record");
 	ok(!scx_json_parse(&d, b.data, b.len) &&
-	   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), err, sizeof(err)) == 1 &&
-	   id == ino(tree[7]) && !strcmp(path, tree[7]), "the record reads back: %.*s",
-	   (int)b.len, b.data);
+		   scx_cgroup_rec_parse(&d, &id, path, sizeof(path), err, sizeof(err)) == 1 &&
+		   id == ino(tree[7]) && !strcmp(path, tree[7]),
+	   "the record reads back: %.*s", (int)b.len, b.data);
 	b.len = 0;
 	ok(scx_cgroups__announce(c, ino(tree[7]), &b) == 0 && !b.len, "second sight: nothing");
 	ok(scx_cgroups__announce(c, 0, &b) == 0 && !b.len, "unknown id: nothing");
 	ok(scx_cgroups__announce(c, 0x7fffffff12345ull, &b) == 0 && !b.len &&
-	   scx_cgroups__unnamed(c) == 1, "an id without a path: no record, counted");
+		   scx_cgroups__unnamed(c) == 1,
+	   "an id without a path: no record, counted");
 	scx_json_free(&d);
 	scx_buf_free(&b);
 	scx_cgroups__free(c);
@@ -123,7 +124,8 @@ static void mounts(void)
 	f = fopen(mf, "w");
 	fputs("sysfs /sys sysfs rw 0 0\n"
 	      "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n"
-	      "cgroup2 /sys/fs/cgroup/unified cgroup2 rw,nsdelegate 0 0\n", f);
+	      "cgroup2 /sys/fs/cgroup/unified cgroup2 rw,nsdelegate 0 0\n",
+	      f);
 	fclose(f);
 	is_str(scx_cgroup2_mount(mf, buf, sizeof(buf)), "/sys/fs/cgroup/unified",
 	       "the cgroup2 mount point, not a v1 hierarchy");

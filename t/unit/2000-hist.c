@@ -24,8 +24,8 @@ static uint64_t rnd(uint64_t *s)
 /* Buckets differing between x and y, plus 1 if count, sum, min or max differ. */
 static unsigned differ(const struct scx_hist *x, const struct scx_hist *y)
 {
-	unsigned bad = x->count != y->count || x->sum != y->sum || x->min != y->min ||
-		       x->max != y->max;
+	unsigned bad =
+		x->count != y->count || x->sum != y->sum || x->min != y->min || x->max != y->max;
 
 	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++)
 		bad += scx_hist_bucket_count(x, i) != scx_hist_bucket_count(y, i);
@@ -63,7 +63,8 @@ static void test_inline(uint64_t *seed)
 		scx_hist_free(&h);
 		scx_hist_free(&copy);
 	}
-	is_int(bad, 0, "1..18 values, inline and in buckets, merged or not: every quantile as defined");
+	is_int(bad, 0,
+	       "1..18 values, inline and in buckets, merged or not: every quantile as defined");
 
 	/* add_n across the switch: 5 copies, then 5 more of another value */
 	struct scx_hist h = SCX_HIST_INIT;
@@ -72,14 +73,17 @@ static void test_inline(uint64_t *seed)
 	is_int(scx_hist_bucket_count(&h, scx_hist_index(1000)), 5, "add_n inline: 5 counted");
 	scx_hist_add_n(&h, 5000, 5);
 	ok(h.count == 10 && scx_hist_bucket_count(&h, scx_hist_index(1000)) == 5 &&
-	   scx_hist_bucket_count(&h, scx_hist_index(5000)) == 5,
+		   scx_hist_bucket_count(&h, scx_hist_index(5000)) == 5,
 	   "add_n past inline: both values counted in buckets");
-	is_int(scx_hist_quantile(&h, 0.5), 1004, "p50 of 5x1000 and 5x5000 is 1000's bucket middle");
-	is_int(scx_hist_quantile(&h, 0.6), 5000, "p60 is 5000's bucket middle (5024) clamped to the max");
+	is_int(scx_hist_quantile(&h, 0.5), 1004,
+	       "p50 of 5x1000 and 5x5000 is 1000's bucket middle");
+	is_int(scx_hist_quantile(&h, 0.6), 5000,
+	       "p60 is 5000's bucket middle (5024) clamped to the max");
 	scx_hist_reset(&h);
 	scx_hist_add(&h, 7);
-	ok(h.count == 1 && scx_hist_bucket_count(&h, 7) == 1 && scx_hist_bucket_count(&h, 1000 >> 3) == 0 &&
-	   scx_hist_quantile(&h, 0.5) == 7, "after a reset, inline again with nothing left over");
+	ok(h.count == 1 && scx_hist_bucket_count(&h, 7) == 1 &&
+		   scx_hist_bucket_count(&h, 1000 >> 3) == 0 && scx_hist_quantile(&h, 0.5) == 7,
+	   "after a reset, inline again with nothing left over");
 	scx_hist_free(&h);
 }
 
@@ -100,7 +104,7 @@ static void test_reuse(uint64_t *seed)
 		scx_hist_init(&fresh_sum);
 		scx_hist_reset(&sum);
 		for (int p = 0; p < 4; p++) {
-			unsigned nv = rnd(seed) % 6;	/* 0..5 values, some rounds empty */
+			unsigned nv = rnd(seed) % 6; /* 0..5 values, some rounds empty */
 
 			scx_hist_reset(&part[p]);
 			scx_hist_init(&fresh);
@@ -113,7 +117,8 @@ static void test_reuse(uint64_t *seed)
 			}
 			bad += differ(&part[p], &fresh);
 			for (double q = 0; q <= 1; q += 0.125)
-				qbad += scx_hist_quantile(&part[p], q) != scx_hist_quantile(&fresh, q);
+				qbad += scx_hist_quantile(&part[p], q) !=
+					scx_hist_quantile(&fresh, q);
 			scx_hist_merge(&sum, &part[p]);
 			scx_hist_free(&fresh);
 		}
@@ -122,7 +127,8 @@ static void test_reuse(uint64_t *seed)
 			qbad += scx_hist_quantile(&sum, q) != scx_hist_quantile(&fresh_sum, q);
 		scx_hist_free(&fresh_sum);
 	}
-	is_int(bad, 0, "200 rounds of reset, refill and merge equal fresh histograms, bucket by bucket");
+	is_int(bad, 0,
+	       "200 rounds of reset, refill and merge equal fresh histograms, bucket by bucket");
 	is_int(qbad, 0, "and report the same quantiles");
 	for (int p = 0; p < 4; p++)
 		scx_hist_free(&part[p]);
@@ -147,7 +153,8 @@ int main(void)
 			bad++;
 	}
 	is_int(bad, 0, "every bucket covers [low, low+width) with width/2 <= low/128");
-	is_int(scx_hist_index(UINT64_MAX), SCX_HIST_NR_BUCKETS - 1, "the largest value has the last bucket");
+	is_int(scx_hist_index(UINT64_MAX), SCX_HIST_NR_BUCKETS - 1,
+	       "the largest value has the last bucket");
 
 	scx_hist_init(&h);
 	for (uint64_t x = 0; x < 128; x++)
@@ -172,7 +179,7 @@ int main(void)
 		double q = k / 1000.0;
 		uint64_t rank = (uint64_t)(q * n), want;
 
-		if ((double)rank < q * n)	/* nearest rank: ceil(q * n) */
+		if ((double)rank < q * n) /* nearest rank: ceil(q * n) */
 			rank++;
 		want = v[rank ? rank - 1 : 0];
 		uint64_t got = scx_hist_quantile(&h, q);
@@ -181,7 +188,8 @@ int main(void)
 		if (err > worst)
 			worst = err;
 	}
-	ok(worst <= SCX_HIST_REL_ERROR, "worst relative error over 999 quantiles %.5f <= 1/128", worst);
+	ok(worst <= SCX_HIST_REL_ERROR, "worst relative error over 999 quantiles %.5f <= 1/128",
+	   worst);
 	is_int(scx_hist_quantile(&h, 1), v[n - 1], "q=1 is the exact max");
 	is_int(scx_hist_quantile(&h, 0), v[0], "q=0 is the exact min");
 
@@ -196,11 +204,13 @@ int main(void)
 		scx_hist_add(&ab, x);
 	}
 	scx_hist_merge(&a, &b);
-	is_int(differ(&a, &ab), 0, "merged histogram equals the one fed with all values, bucket by bucket");
+	is_int(differ(&a, &ab), 0,
+	       "merged histogram equals the one fed with all values, bucket by bucket");
 	scx_hist_reset(&a);
 	is_int(a.count, 0, "reset empties");
 	scx_hist_add(&a, 1000);
-	is_int(scx_hist_quantile(&a, 0.5), 1000, "a single value is reported exactly (clamped to min/max)");
+	is_int(scx_hist_quantile(&a, 0.5), 1000,
+	       "a single value is reported exactly (clamped to min/max)");
 	scx_hist_free(&a);
 	scx_hist_free(&b);
 	scx_hist_free(&ab);

@@ -77,7 +77,8 @@ static const struct scx_agg_group *find(const struct scx_agg_snap *s, int by, in
 
 static bool same_hist(const struct scx_hist *x, const struct scx_hist *y)
 {
-	if (x->count != y->count || x->sum != y->sum || (x->count && (x->min != y->min || x->max != y->max)))
+	if (x->count != y->count || x->sum != y->sum ||
+	    (x->count && (x->min != y->min || x->max != y->max)))
 		return false;
 	for (unsigned i = 0; i < SCX_HIST_NR_BUCKETS; i++)
 		if (scx_hist_bucket_count(x, i) != scx_hist_bucket_count(y, i))
@@ -156,7 +157,7 @@ static void scenario(struct scx_event *e, unsigned *n)
 	e[(*n)++] = sw(1000, 2, 300, SCX_STATE_INTERRUPTIBLE, 0);
 	e[(*n)++] = wake(2000, 0, 200, 2, 100);
 	e[(*n)++] = mig(2500, 200, 2, 0);
-	e[(*n)++] = u;	/* a type the engine does not know */
+	e[(*n)++] = u; /* a type the engine does not know */
 	e[(*n)++] = sw(3000, 0, 100, SCX_STATE_PREEMPTED, 200);
 	e[(*n)++] = wake(4000, 3, 300, 2, 0);
 	e[(*n)++] = sw(4500, 2, 0, 0, 300);
@@ -182,10 +183,11 @@ static uint64_t report_cell(struct scx_agg *a, const char *rep, const char *tabl
 			if (strcmp(x->cols[c].name, col))
 				continue;
 			*found = true;
-			v = x->cols[c].kind == SCX_COL_INT ? (uint64_t)x->cells[row * x->ncols + c].i :
+			v = x->cols[c].kind == SCX_COL_INT ?
+				    (uint64_t)x->cells[row * x->ncols + c].i :
 			    x->cols[c].kind == SCX_COL_NUM || x->cols[c].kind == SCX_COL_PCT ?
-				(uint64_t)(x->cells[row * x->ncols + c].d * 1000 + 0.5) :
-				x->cells[row * x->ncols + c].u;
+				    (uint64_t)(x->cells[row * x->ncols + c].d * 1000 + 0.5) :
+				    x->cells[row * x->ncols + c].u;
 		}
 	}
 	scx_table_free(t);
@@ -211,7 +213,9 @@ static int report_rows(struct scx_agg *a, const char *rep, const char *table)
 
 static void test_mutual(struct scx_topo *topo)
 {
-	struct scx_agg_opts o = { 0 };
+	struct scx_agg_opts o = {
+		0,
+	};
 	/*
 	 * cpu0: 100 wakes 200 (runs 100 ns later), 200 wakes 100 (300 ns),
 	 * 100 wakes 200 again (200 ns); cpu2: 300 wakes 400 (400 ns), and 400
@@ -219,18 +223,26 @@ static void test_mutual(struct scx_topo *topo)
 	 * 100 -> 200 at 150 ns on average and 200 at most, 200 -> 100 300 ns.
 	 */
 	struct scx_event e[] = {
-		sw(1000, 0, 0, 0, 100), sw(1000, 2, 0, 0, 300),
-		wake(2000, 0, 200, 0, 100), sw(2100, 0, 100, SCX_STATE_INTERRUPTIBLE, 200),
-		wake(3000, 0, 100, 0, 200), sw(3300, 0, 200, SCX_STATE_INTERRUPTIBLE, 100),
-		wake(4000, 0, 200, 0, 100), sw(4200, 0, 100, SCX_STATE_INTERRUPTIBLE, 200),
-		wake(5000, 2, 400, 2, 300), sw(5400, 2, 300, SCX_STATE_INTERRUPTIBLE, 400),
+		sw(1000, 0, 0, 0, 100),
+		sw(1000, 2, 0, 0, 300),
+		wake(2000, 0, 200, 0, 100),
+		sw(2100, 0, 100, SCX_STATE_INTERRUPTIBLE, 200),
+		wake(3000, 0, 100, 0, 200),
+		sw(3300, 0, 200, SCX_STATE_INTERRUPTIBLE, 100),
+		wake(4000, 0, 200, 0, 100),
+		sw(4200, 0, 100, SCX_STATE_INTERRUPTIBLE, 200),
+		wake(5000, 2, 400, 2, 300),
+		sw(5400, 2, 300, SCX_STATE_INTERRUPTIBLE, 400),
 		sw(6000, 0, 200, SCX_STATE_INTERRUPTIBLE, 0),
 		sw(6000, 2, 400, SCX_STATE_INTERRUPTIBLE, 0),
 	};
-	static const struct { const char *col; uint64_t want; } cells[] = {
-		{ "pid_a", 100 }, { "pid_b", 200 }, { "count", 3 }, { "a_wakes_b", 2 },
-		{ "b_wakes_a", 1 }, { "a_b_lat_avg", 150 }, { "a_b_lat_max", 200 },
-		{ "b_a_lat_avg", 300 }, { "b_a_lat_max", 300 },
+	static const struct {
+		const char *col;
+		uint64_t want;
+	} cells[] = {
+		{ "pid_a", 100 },	{ "pid_b", 200 },	{ "count", 3 },
+		{ "a_wakes_b", 2 },	{ "b_wakes_a", 1 },	{ "a_b_lat_avg", 150 },
+		{ "a_b_lat_max", 200 }, { "b_a_lat_avg", 300 }, { "b_a_lat_max", 300 },
 	};
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	bool f;
@@ -251,8 +263,8 @@ static void test_mutual(struct scx_topo *topo)
 /* ---- outliers among CPUs */
 
 struct flagged {
-	unsigned n;		/* rows of the cpus table for the metric and method */
-	int64_t cpu;		/* of the last such row */
+	unsigned n;  /* rows of the cpus table for the metric and method */
+	int64_t cpu; /* of the last such row */
 	double value, bound, score;
 };
 
@@ -305,7 +317,9 @@ static bool near(double x, double want)
  */
 static struct scx_agg *cpu_spread(struct scx_topo *topo, const uint64_t *busy)
 {
-	struct scx_agg_opts o = { 0 };
+	struct scx_agg_opts o = {
+		0,
+	};
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	struct scx_event e[17];
 	unsigned n = 0;
@@ -323,16 +337,24 @@ static struct scx_agg *cpu_spread(struct scx_topo *topo, const uint64_t *busy)
 
 static void test_cpu_outliers(void)
 {
-	static const uint64_t skewed[8] = { 100000, 110000, 120000, 130000, 140000, 150000, 160000,
-					    900000 };
-	static const uint64_t even[8] = { 130000, 130000, 130000, 130000, 130000, 130000, 130000,
-					  130000 };
-	static const struct { const char *method; double bound, score; } want[] = {
-		{ "iqr", 20.5, 74.75 / 3.5 }, { "mad", 13.5 + 7 / 0.6745, 0.6745 * 76.5 / 2 },
+	static const uint64_t skewed[8] = {
+		100000, 110000, 120000, 130000, 140000, 150000, 160000, 900000,
+	};
+	static const uint64_t even[8] = {
+		130000, 130000, 130000, 130000, 130000, 130000, 130000, 130000,
+	};
+	static const struct {
+		const char *method;
+		double bound, score;
+	} want[] = {
+		{ "iqr", 20.5, 74.75 / 3.5 },
+		{ "mad", 13.5 + 7 / 0.6745, 0.6745 * 76.5 / 2 },
 		{ "percentile", 84.82, 90 / 84.82 },
 	};
-	static const char *const metrics[] = { "cpu_util", "cpu_switch_rate", "cpu_wake_lat_p99",
-					       "cpu_rq_delay_p99", "cpu_softirq_pct" };
+	static const char *const metrics[] = {
+		"cpu_util",	    "cpu_switch_rate", "cpu_wake_lat_p99",
+		"cpu_rq_delay_p99", "cpu_softirq_pct",
+	};
 	static const char *const methods[] = { "iqr", "mad", "stddev", "percentile" };
 	struct scx_topo *topo = scx_topo__synthetic(8, 4, 1);
 	struct scx_agg *a = cpu_spread(topo, skewed);
@@ -342,10 +364,11 @@ static void test_cpu_outliers(void)
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(want); i++) {
 		f = cpu_outliers(a, "cpu_util", want[i].method);
 		ok(f.n == 1 && f.cpu == 7 && near(f.value, 90) && near(f.bound, want[i].bound) &&
-		   near(f.score, want[i].score),
+			   near(f.score, want[i].score),
 		   "cpu outliers: %s flags cpu 7 at 90%% past %.3f, score %.3f (%u rows, cpu %lld, "
-		   "bound %.3f, score %.3f)", want[i].method, want[i].bound, want[i].score, f.n,
-		   (long long)f.cpu, f.bound, f.score);
+		   "bound %.3f, score %.3f)",
+		   want[i].method, want[i].bound, want[i].score, f.n, (long long)f.cpu, f.bound,
+		   f.score);
 	}
 	f = cpu_outliers(a, "cpu_util", "stddev");
 	is_int(f.n, 0, "cpu outliers: stddev at 3 sigma flags none of 8 values");
@@ -353,7 +376,8 @@ static void test_cpu_outliers(void)
 	f = cpu_outliers(a, "cpu_util", "stddev");
 	ok(f.n == 1 && f.cpu == 7 && near(f.bound, 73.693) && near(f.score, 2.639),
 	   "cpu outliers: stddev at 2 sigma flags cpu 7 past 73.693, z 2.639 (%u rows, bound %.3f, "
-	   "score %.3f)", f.n, f.bound, f.score);
+	   "score %.3f)",
+	   f.n, f.bound, f.score);
 	for (int m = 1; m < 5; m++)
 		for (int me = 0; me < 4; me++)
 			all += cpu_outliers(a, metrics[m], methods[me]).n;
@@ -373,7 +397,10 @@ static void test_cpu_outliers(void)
 
 /* ---- process groups are recycled between intervals (gtab spares) */
 
-static struct { uint64_t count, min, max, p50; bool found, other_found; } tg[2];
+static struct {
+	uint64_t count, min, max, p50;
+	bool found, other_found;
+} tg[2];
 static unsigned ntg;
 
 static int on_snap_tgid(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
@@ -397,8 +424,11 @@ static int on_snap_tgid(struct scx_agg *a, const struct scx_agg_snap *s, void *c
 
 static void test_group_reuse(struct scx_topo *topo)
 {
-	struct scx_agg_opts o = { .emit = on_snap_tgid, .by = 1u << SCX_AGG_TGID,
-				  .interval_ns = 100000 };
+	struct scx_agg_opts o = {
+		.emit = on_snap_tgid,
+		.by = 1u << SCX_AGG_TGID,
+		.interval_ns = 100000,
+	};
 	/*
 	 * [0, 100000): 500 waits 30000 and 40000 on cpu1; [100000, 200000): only
 	 * 600, waiting 70.  The second interval's group reuses the first's
@@ -406,11 +436,14 @@ static void test_group_reuse(struct scx_topo *topo)
 	 */
 	struct scx_event e[] = {
 		sw(0, 1, 0, 0, 0),
-		wake(1000, 0, 500, 1, 0), sw(31000, 1, 0, 0, 500),
+		wake(1000, 0, 500, 1, 0),
+		sw(31000, 1, 0, 0, 500),
 		sw(32000, 1, 500, SCX_STATE_INTERRUPTIBLE, 0),
-		wake(50000, 0, 500, 1, 0), sw(90000, 1, 0, 0, 500),
+		wake(50000, 0, 500, 1, 0),
+		sw(90000, 1, 0, 0, 500),
 		sw(95000, 1, 500, SCX_STATE_INTERRUPTIBLE, 0),
-		wake(150000, 0, 600, 1, 0), sw(150070, 1, 0, 0, 600),
+		wake(150000, 0, 600, 1, 0),
+		sw(150070, 1, 0, 0, 600),
 		sw(160000, 1, 600, SCX_STATE_INTERRUPTIBLE, 0),
 		ev(199999, 2, SCX_EV_CPU_FREQUENCY),
 	};
@@ -430,7 +463,11 @@ static void test_group_reuse(struct scx_topo *topo)
 
 /* ---- groups switched on and off between intervals (scx_agg__set_by) */
 
-static struct { unsigned nr_pid; bool found; uint64_t sleeping, runnable, wakes; } sb[4];
+static struct {
+	unsigned nr_pid;
+	bool found;
+	uint64_t sleeping, runnable, wakes;
+} sb[4];
 static unsigned nsb;
 
 static int on_snap_by(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
@@ -452,8 +489,12 @@ static int on_snap_by(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx
 
 static void test_set_by(struct scx_topo *topo)
 {
-	struct scx_agg_opts o = { .emit = on_snap_by, .by = 1u << SCX_AGG_CPU,
-				  .need = SCX_AGG_NEED_CPUS, .interval_ns = 100000 };
+	struct scx_agg_opts o = {
+		.emit = on_snap_by,
+		.by = 1u << SCX_AGG_CPU,
+		.need = SCX_AGG_NEED_CPUS,
+		.interval_ns = 100000,
+	};
 	/* 500 runs in [0, 100000), sleeps from 32000, wakes at 150000 and runs at 150500 */
 	struct scx_event e1[] = {
 		wake(1000, 0, 500, 1, 0), sw(2000, 1, 0, 0, 500),
@@ -512,7 +553,8 @@ static void test_table_sort(void)
 		bad += a != a || a < b || (a == b && ia > ib);
 	}
 	is_int(bad, 0, "65536 rows sorted by value, descending, equal values in their old order");
-	ok(t->cells[(n - 1) * 2 + 1].d != t->cells[(n - 1) * 2 + 1].d && t->cells[(n - 1) * 2].u == 7,
+	ok(t->cells[(n - 1) * 2 + 1].d != t->cells[(n - 1) * 2 + 1].d &&
+		   t->cells[(n - 1) * 2].u == 7,
 	   "a NaN value sorts last");
 	scx_table_free(t);
 }
@@ -521,8 +563,11 @@ static void test_table_sort(void)
 
 static void test_no_task_stats(struct scx_topo *topo)
 {
-	struct scx_agg_opts o = { .by = 1u << SCX_AGG_CPU, .need = SCX_AGG_NEED_CPUS,
-				  .interval_ns = 1000000000 };
+	struct scx_agg_opts o = {
+		.by = 1u << SCX_AGG_CPU,
+		.need = SCX_AGG_NEED_CPUS,
+		.interval_ns = 1000000000,
+	};
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	size_t mem_100 = 0;
 	uint64_t ts = 1000;
@@ -548,7 +593,9 @@ static void test_no_task_stats(struct scx_topo *topo)
 
 /* ---- histograms a consumer skips stay empty; nothing else changes (scx-top) */
 
-static struct { uint64_t slice, rq_delay, rq_depth, wake, wake_max, sw, busy, depth_max; } sk[2];
+static struct {
+	uint64_t slice, rq_delay, rq_depth, wake, wake_max, sw, busy, depth_max;
+} sk[2];
 
 static int on_snap_skip(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
@@ -577,13 +624,17 @@ static void test_skip_hists(struct scx_topo *topo)
 
 	scenario(e, &n);
 	for (unsigned k = 0; k < 2; k++) {
-		struct scx_agg_opts o = { .emit = on_snap_skip, .ctx = &k, .by = 1u << SCX_AGG_CPU,
-					  .need = SCX_AGG_NEED_CPUS };
+		struct scx_agg_opts o = {
+			.emit = on_snap_skip,
+			.ctx = &k,
+			.by = 1u << SCX_AGG_CPU,
+			.need = SCX_AGG_NEED_CPUS,
+		};
 		struct scx_agg *a;
 
 		if (k)
-			o.skip_hists = SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY |
-				       SCX_AGG_HIST_RQ_DEPTH;
+			o.skip_hists =
+				SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY | SCX_AGG_HIST_RQ_DEPTH;
 		a = scx_agg__new(topo, &o);
 		feed(a, e, n);
 		scx_agg__flush(a);
@@ -596,7 +647,8 @@ static void test_skip_hists(struct scx_topo *topo)
 	ok(!sk[1].slice && !sk[1].rq_delay && !sk[1].rq_depth,
 	   "skip_hists: with it they stay empty");
 	ok(sk[1].wake == sk[0].wake && sk[1].wake_max == sk[0].wake_max && sk[1].sw == sk[0].sw &&
-	   sk[1].busy == sk[0].busy && sk[1].depth_max == sk[0].depth_max && sk[0].depth_max,
+		   sk[1].busy == sk[0].busy && sk[1].depth_max == sk[0].depth_max &&
+		   sk[0].depth_max,
 	   "skip_hists: wakeup latency, switches, busy time and the deepest queue are unchanged");
 }
 
@@ -621,17 +673,19 @@ static int on_snap_skip_cpu(struct scx_agg *a, const struct scx_agg_snap *s, voi
 
 static void test_skip_cpu_hists(struct scx_topo *topo)
 {
-	struct scx_agg_opts o = { .emit = on_snap_skip_cpu,
-				  .by = 1u << SCX_AGG_CPU | 1u << SCX_AGG_DSQ,
-				  .need = SCX_AGG_NEED_CPUS,
-				  .skip_hists = SCX_AGG_HIST_SLICE_USED,
-				  .skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH };
+	struct scx_agg_opts o = {
+		.emit = on_snap_skip_cpu,
+		.by = 1u << SCX_AGG_CPU | 1u << SCX_AGG_DSQ,
+		.need = SCX_AGG_NEED_CPUS,
+		.skip_hists = SCX_AGG_HIST_SLICE_USED,
+		.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH,
+	};
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	uint64_t ts = 1000;
 
 	for (int i = 0; i < 20; i++) {
-		struct scx_event s = sw(ts, 1, i & 1 ? 500 : 600, SCX_STATE_INTERRUPTIBLE,
-					i & 1 ? 600 : 500);
+		struct scx_event s =
+			sw(ts, 1, i & 1 ? 500 : 600, SCX_STATE_INTERRUPTIBLE, i & 1 ? 600 : 500);
 
 		s.sw.dsq_id = 5;
 		s.sw.dsq_lat_ns = 1000 + i;
@@ -646,18 +700,23 @@ static void test_skip_cpu_hists(struct scx_topo *topo)
 	   "skip_cpu_hists: cpu 1 counts 20 dispatches, its DSQ latency histogram stays empty");
 	ok(skc_dsq_lat == 20 && skc_dsq_depth == 20,
 	   "skip_cpu_hists: the DSQ group keeps its latency and depth histograms, 20 values each "
-	   "(%llu %llu)", (unsigned long long)skc_dsq_lat, (unsigned long long)skc_dsq_depth);
+	   "(%llu %llu)",
+	   (unsigned long long)skc_dsq_lat, (unsigned long long)skc_dsq_depth);
 	/* 20 switch-outs used 100..119 ns; the DSQ saw the 19 after the first switch-in */
 	ok(skc_used_hist == 0 && skc_used_n == 20 && skc_used_ns == 2190 && skc_dsq_used_n == 19,
 	   "skip_hists: no slice_used histogram, but its counters for the mean (cpu %llu/%llu, "
-	   "dsq %llu)", (unsigned long long)skc_used_ns, (unsigned long long)skc_used_n,
+	   "dsq %llu)",
+	   (unsigned long long)skc_used_ns, (unsigned long long)skc_used_n,
 	   (unsigned long long)skc_dsq_used_n);
 }
 
 int main(void)
 {
 	struct scx_topo *topo = scx_topo__synthetic(4, 2, 1);
-	struct scx_agg_opts o = { .emit = on_snap, .by = (1u << SCX_AGG_BY__COUNT) - 1 };
+	struct scx_agg_opts o = {
+		.emit = on_snap,
+		.by = (1u << SCX_AGG_BY__COUNT) - 1,
+	};
 	/* by all: the process tables are kept (see the memory test below) */
 	struct scx_event e[32];
 	struct scx_agg *a;
@@ -700,23 +759,26 @@ int main(void)
 	is_int(got[0].unknown, 1, "unknown event type counted");
 	is_int(got[0].nr_pid, 3, "three threads");
 
-	is_int(report_cell(a, "preemptions", "pairs", 0, "preemptor", &f), 200, "200 preempted ...");
+	is_int(report_cell(a, "preemptions", "pairs", 0, "preemptor", &f), 200,
+	       "200 preempted ...");
 	is_int(report_cell(a, "preemptions", "pairs", 0, "preempted", &f), 100, "... 100");
 	is_int(report_cell(a, "preemptions", "pairs", 0, "count", &f), 1, "once");
-	is_int(report_cell(a, "migrations", "summary", 0, "cross_node", &f), 1, "migrations report");
+	is_int(report_cell(a, "migrations", "summary", 0, "cross_node", &f), 1,
+	       "migrations report");
 	is_int(report_cell(a, "task-states", "threads", 0, "preempted", &f), 2000,
 	       "100 spent 2000 preempted (R+)");
 	is_int(report_cell(a, "task-states", "threads", 0, "running", &f), 7000, "100 ran 7000");
 	is_int(report_cell(a, "wakeup-graph", "pairs", 1, "lat_max", &f) +
-	       report_cell(a, "wakeup-graph", "pairs", 0, "lat_max", &f), 1500,
-	       "wakeup-graph: 100->200 took 1000, irq->300 500");
+		       report_cell(a, "wakeup-graph", "pairs", 0, "lat_max", &f),
+	       1500, "wakeup-graph: 100->200 took 1000, irq->300 500");
 	/* fairness: runtimes 1500, 2000, 7000: gini = 2*(1500+4000+21000)/(3*10500) - 4/3 */
 	is_int(report_cell(a, "fairness", "summary", 0, "gini", &f),
 	       (uint64_t)((2.0 * 26500 / 31500 - 4.0 / 3) * 1000 + 0.5), "fairness gini");
 	{
 		struct scx_table *t;
 
-		is_int(scx_agg__report(a, "no-such-report", &t), -ENOENT, "unknown report: -ENOENT");
+		is_int(scx_agg__report(a, "no-such-report", &t), -ENOENT,
+		       "unknown report: -ENOENT");
 	}
 	scx_agg__free(a);
 
@@ -757,7 +819,8 @@ int main(void)
 		feed(a, sh, n);
 		scx_agg__flush(a);
 		is_int(nsnap, 3, "reordered: three intervals");
-		ok(!memcmp(&got[0], &want, sizeof(want)), "reordered: interval 0 as from sorted input");
+		ok(!memcmp(&got[0], &want, sizeof(want)),
+		   "reordered: interval 0 as from sorted input");
 		is_int(scx_agg__snapshot(a)->out_of_order, 0, "nothing left out of order");
 		o.reorder_ns = 0;
 		scx_agg__free(a);
@@ -786,13 +849,14 @@ int main(void)
 			if (scx_agg__snapshot(a) == NULL && i % 1000 == 0) {
 				const struct scx_agg_snap *s;
 
-				scx_agg__advance(a, t);	/* no interval: nothing closes */
+				scx_agg__advance(a, t); /* no interval: nothing closes */
 				s = scx_agg__snapshot(a);
 				(void)s;
 			}
 		}
 		mem_big = scx_agg__mem(a);
-		ok(mem_big <= mem_small + mem_small / 10, "memory after 200k threads %zu about as after 100k (%zu): bounded", mem_big,
+		ok(mem_big <= mem_small + mem_small / 10,
+		   "memory after 200k threads %zu about as after 100k (%zu): bounded", mem_big,
 		   mem_small);
 		scx_agg__flush(a);
 		maxthr = scx_agg__snapshot(a)->nr_threads;
@@ -804,9 +868,11 @@ int main(void)
 	{
 		struct scx_agg_opts o3 = { .emit = on_snap };
 		struct scx_event x[] = {
-			sw(1000, 0, 0, 0, 7), wake(1500, 1, 7, 0, 9),	/* 7 is running: spurious */
-			sw(2000, 0, 7, SCX_STATE_INTERRUPTIBLE, 0), wake(3000, 1, 7, 0, 9),
-			sw(2500, 1, 0, 0, 0),	/* late */
+			sw(1000, 0, 0, 0, 7),
+			wake(1500, 1, 7, 0, 9), /* 7 is running: spurious */
+			sw(2000, 0, 7, SCX_STATE_INTERRUPTIBLE, 0),
+			wake(3000, 1, 7, 0, 9),
+			sw(2500, 1, 0, 0, 0), /* late */
 			sw(3700, 0, 0, 0, 7),
 		};
 
@@ -814,8 +880,10 @@ int main(void)
 		a = scx_agg__new(topo, &o3);
 		feed(a, x, SCX_ARRAY_SIZE(x));
 		scx_agg__flush(a);
-		is_int(scx_agg__snapshot(a)->out_of_order, 1, "an older event is counted out of order");
-		is_int(scx_agg__snapshot(a)->total.wake_lat.count, 1, "the spurious waking gave no latency");
+		is_int(scx_agg__snapshot(a)->out_of_order, 1,
+		       "an older event is counted out of order");
+		is_int(scx_agg__snapshot(a)->total.wake_lat.count, 1,
+		       "the spurious waking gave no latency");
 		is_int(scx_agg__snapshot(a)->total.wake_lat.max, 700, "wake latency 3000 -> 3700");
 		scx_agg__free(a);
 	}

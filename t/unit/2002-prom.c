@@ -54,7 +54,8 @@ int main(void)
 
 		/* every octave, and the values right at and around each bound */
 		v[i] = i % 3 == 0 ? (r & ((1ull << bits) - 1)) :
-		       i % 3 == 1 ? (1ull << bits) - 1 : (1ull << bits) + (r & 1);
+		       i % 3 == 1 ? (1ull << bits) - 1 :
+				    (1ull << bits) + (r & 1);
 	}
 	check(v, 3, true, "ns, inline form");
 	check(v, NV, true, "ns, bucket form");

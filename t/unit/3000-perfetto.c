@@ -81,8 +81,8 @@ static void sample(struct evs *v)
 
 	sw(v, 1000, 0, 0, 0, "swapper/0", 0, 100, 100, "app");
 	sw(v, 1100, 1, 0, 0, "swapper/1", 0, 200, 200, "db");
-	wake(v, SCX_EV_WAKING, 1200, 0, 101, 100, "worker", 1, 100, 100);	/* compact */
-	wake(v, SCX_EV_WAKING, 1250, 0, 201, 200, "dbw", 1, 0, 0);	/* waker from irq: plain */
+	wake(v, SCX_EV_WAKING, 1200, 0, 101, 100, "worker", 1, 100, 100); /* compact */
+	wake(v, SCX_EV_WAKING, 1250, 0, 201, 200, "dbw", 1, 0, 0); /* waker from irq: plain */
 	wake(v, SCX_EV_WAKEUP, 1300, 1, 101, 100, "worker", 1, 200, 200);
 	sw(v, 1400, 1, 200, 200, "db", SCX_STATE_PREEMPTED, 101, 100, "worker");
 	scx_event_init(&e, SCX_EV_FORK);
@@ -92,7 +92,7 @@ static void sample(struct evs *v)
 	strcpy(e.fork.parent_comm, "app");
 	strcpy(e.fork.child_comm, "app");
 	push(v, &e);
-	scx_event_init(&e, SCX_EV_FORK);	/* a thread */
+	scx_event_init(&e, SCX_EV_FORK); /* a thread */
 	e.ts = 1510, e.cpu = 0;
 	e.fork.parent_pid = 100, e.fork.parent_tgid = 100, e.fork.child_pid = 103;
 	e.fork.child_tgid = 100;
@@ -257,14 +257,17 @@ static void test_wire(void)
 	buf[0] = 0x0a, buf[1] = 0x05, buf[2] = 0x00;
 	b = (struct pb){ buf, buf + 3 };
 	ok(pb_next(&b, &f) < 0 && b.p == buf, "length past the end is malformed, position kept");
-	buf[0] = 0x0b;	/* group start */
+	buf[0] = 0x0b; /* group start */
 	b = (struct pb){ buf, buf + 3 };
 	ok(pb_next(&b, &f) < 0, "groups are rejected");
 }
 
 static void test_round_trip(void)
 {
-	static const struct { const char *name; struct scx_pf_write_opts o; } modes[] = {
+	static const struct {
+		const char *name;
+		struct scx_pf_write_opts o;
+	} modes[] = {
 		{ "compact", { 0 } },
 		{ "no-compact", { .no_compact = true } },
 		{ "deflate", { .deflate = true } },
@@ -283,7 +286,8 @@ static void test_round_trip(void)
 		int rc = scx_pf_read_mem(buf, len, "rt", &o, &t);
 
 		is_int(rc, 0, "%s: reads back", modes[m].name);
-		ok(same_events(&in, &out, modes[m].name), "%s: same %zu events", modes[m].name, in.n);
+		ok(same_events(&in, &out, modes[m].name), "%s: same %zu events", modes[m].name,
+		   in.n);
 		is_int(t->producer, SCX_PF_PROD_SCX, "%s: producer is scx", modes[m].name);
 		is_int(t->stat.lost_bundles, 1, "%s: one bundle flagged lost", modes[m].name);
 		if (m == 0) {
@@ -324,8 +328,8 @@ static void test_deflate_limit(void)
 		char c1[16], c2[16];
 		snprintf(c1, sizeof(c1), "t%d", prev);
 		snprintf(c2, sizeof(c2), "t%d", next);
-		sw(&in, 1000 + (uint64_t)i * 997, cpu, prev, prev, prev ? c1 : "swapper", 1, next, next,
-		   c2);
+		sw(&in, 1000 + (uint64_t)i * 997, cpu, prev, prev, prev ? c1 : "swapper", 1, next,
+		   next, c2);
 	}
 	buf = write_trace(&in, &wo, &len);
 	struct pb b = { (uint8_t *)buf, (uint8_t *)buf + len };
@@ -336,7 +340,8 @@ static void test_deflate_limit(void)
 		if (sz > max)
 			max = sz;
 	}
-	ok(npk > 3 && max < 512 * 1024, "deflate: %zu packets, largest %zu bytes < 512 KiB", npk, max);
+	ok(npk > 3 && max < 512 * 1024, "deflate: %zu packets, largest %zu bytes < 512 KiB", npk,
+	   max);
 	is_int(scx_pf_read_mem(buf, len, "big", &o, &t), 0, "deflate: 400k switches read back");
 	ok(same_events(&in, &out, "deflate big"), "deflate: same 400k events");
 	scx_pf_trace__free(t);
@@ -373,7 +378,8 @@ static void test_errors(void)
 	cut = starts[ns - 3] - (uint8_t *)buf + 3;
 	int rc = scx_pf_read_mem(buf, cut, "cut", &o, &t);
 	is_int(rc, -EBADMSG, "truncated: -EBADMSG");
-	is_int(t->error_offset, starts[ns - 3] - (uint8_t *)buf, "truncated: offset of the cut packet");
+	is_int(t->error_offset, starts[ns - 3] - (uint8_t *)buf,
+	       "truncated: offset of the cut packet");
 	ok(strstr(t->error, "cut: byte ") != NULL, "truncated: message names input and byte (%s)",
 	   t->error);
 	/* events of the complete packets were delivered */
@@ -450,13 +456,14 @@ static void te(struct scx_buf *b, uint64_t ts, int type, uint64_t track, uint64_
 	if (name_iid)
 		q = pb_put_u64(q, 10, name_iid);
 	if (cpu >= 0) {
-		r = pb_put_u64(a, 1, 100);	/* "cpu" */
+		r = pb_put_u64(a, 1, 100); /* "cpu" */
 		r = pb_put_i64(r, 4, cpu);
 		q = sub(q, 4, a, r);
 	}
 	if (extra_name) {
 		r = pb_put_u64(a, 1, extra_name);
-		r = extra_name == 102 ? pb_put_u64(r, 17, (uint64_t)extra) : pb_put_i64(r, 4, extra);
+		r = extra_name == 102 ? pb_put_u64(r, 17, (uint64_t)extra) :
+					pb_put_i64(r, 4, extra);
 		q = sub(q, 4, a, r);
 	}
 	if (te_layer >= 0) {
@@ -515,19 +522,19 @@ static void test_trackevent(void)
 	p = sub(p, 12, in, q);
 	packet(&b, pk, p - pk);
 	thread_track(&b, 1000, 10, 10, "app");
-	thread_track(&b, 1001, 2000000001, 20, "db");	/* wprof's KERNEL process */
-	thread_track(&b, 1002, 2000000000, 1, "swapper/0");	/* idle */
-	te(&b, 0, 1, 1000, ONCPU, 50, 0, 0, 0, 0);	/* synthetic: app runs at start */
-	te(&b, 150, 3, 1000, WAKER, 0, 0, 0, 0, 77);	/* app wakes db */
+	thread_track(&b, 1001, 2000000001, 20, "db");	    /* wprof's KERNEL process */
+	thread_track(&b, 1002, 2000000000, 1, "swapper/0"); /* idle */
+	te(&b, 0, 1, 1000, ONCPU, 50, 0, 0, 0, 0);	    /* synthetic: app runs at start */
+	te(&b, 150, 3, 1000, WAKER, 0, 0, 0, 0, 77);	    /* app wakes db */
 	te(&b, 150, 3, 1001, WAKEE, 0, 0, 0, 0, 77);
-	te(&b, 200, 2, 1000, ONCPU, 0, 0, 102, 200, 0);	/* app preempted */
+	te(&b, 200, 2, 1000, ONCPU, 0, 0, 102, 200, 0); /* app preempted */
 	te_layer = 3;
-	te(&b, 200, 1, 1001, ONCPU, 51, 0, 101, 5, 77);	/* db runs from DSQ 5, layer 3 */
+	te(&b, 200, 1, 1001, ONCPU, 51, 0, 101, 5, 77); /* db runs from DSQ 5, layer 3 */
 	te_layer = -1;
 	te(&b, 300, 3, 1001, FORKING, 0, 0, 0, 0, 88);
 	te(&b, 300, 3, 1000, FORKED, 0, 0, 0, 0, 88);
-	te(&b, 400, 2, 1001, ONCPU, 0, 0, 0, 0, 0);	/* db blocks */
-	te(&b, 400, 1, 1002, ONCPU, 0, 0, 0, 0, 0);	/* idle */
+	te(&b, 400, 2, 1001, ONCPU, 0, 0, 0, 0, 0); /* db blocks */
+	te(&b, 400, 1, 1002, ONCPU, 0, 0, 0, 0, 0); /* idle */
 
 	is_int(scx_pf_read_mem(b.data, b.len, "te", &o, &t), 0, "track events: read");
 	is_int(t->producer, SCX_PF_PROD_WPROF, "track events: producer wprof (ONCPU category)");
@@ -535,19 +542,20 @@ static void test_trackevent(void)
 	if (out.n == 4) {
 		struct scx_event *w = &out.e[0], *s1 = &out.e[1], *f = &out.e[2], *s2 = &out.e[3];
 		ok(w->type == SCX_EV_WAKING && w->ts == 150 && w->cpu == 0 && w->wake.pid == 20 &&
-		   w->wake.waker_pid == 10 && w->wake.target_cpu == 0 && !strcmp(w->wake.comm, "db"),
+			   w->wake.waker_pid == 10 && w->wake.target_cpu == 0 &&
+			   !strcmp(w->wake.comm, "db"),
 		   "WAKER/WAKEE by flow: waking of 20 by 10, target cpu from the ONCPU begin");
 		ok(s1->type == SCX_EV_SWITCH && s1->ts == 200 && s1->sw.prev_pid == 10 &&
-		   s1->sw.prev_state == SCX_STATE_PREEMPTED && s1->sw.next_pid == 20 &&
-		   s1->sw.next_tgid == 20 && s1->sw.dsq_id == 5 && !strcmp(s1->sw.next_comm, "db") &&
-		   !strcmp(s1->sw.prev_comm, "app"),
+			   s1->sw.prev_state == SCX_STATE_PREEMPTED && s1->sw.next_pid == 20 &&
+			   s1->sw.next_tgid == 20 && s1->sw.dsq_id == 5 &&
+			   !strcmp(s1->sw.next_comm, "db") && !strcmp(s1->sw.prev_comm, "app"),
 		   "END+BEGIN: switch 10 (R+) -> 20 with dsq 5, kernel thread is its own tgid");
 		is_int(s1->sw.layer_id, 3, "scx_layer_id annotation kept as the switch's layer_id");
 		ok(f->type == SCX_EV_FORK && f->fork.parent_pid == 20 && f->fork.child_pid == 10,
 		   "FORKING/FORKED by flow: fork 20 -> 10");
 		ok(s2->type == SCX_EV_SWITCH && s2->ts == 400 && s2->sw.prev_pid == 20 &&
-		   s2->sw.prev_state == SCX_STATE_INTERRUPTIBLE && s2->sw.next_pid == 0 &&
-		   !strcmp(s2->sw.next_comm, "swapper/0"),
+			   s2->sw.prev_state == SCX_STATE_INTERRUPTIBLE && s2->sw.next_pid == 0 &&
+			   !strcmp(s2->sw.next_comm, "swapper/0"),
 		   "idle thread of the fake IDLE process is pid 0");
 	}
 	scx_pf_trace__free(t);
@@ -565,7 +573,8 @@ static void test_gzip_packets(void)
 {
 	struct evs in = { 0 }, a = { 0 }, b = { 0 };
 	struct scx_pf_write_opts wo = { .no_compact = true };
-	struct scx_pf_opts oa = { .on_event = collect, .ctx = &a }, ob = { .on_event = collect, .ctx = &b };
+	struct scx_pf_opts oa = { .on_event = collect, .ctx = &a },
+			   ob = { .on_event = collect, .ctx = &b };
 	struct scx_pf_trace *t;
 	size_t len;
 	char *inner;
@@ -595,10 +604,12 @@ static void test_gzip_packets(void)
 	scx_buf_add(&trace, gz, zn);
 	is_int(scx_pf_read_mem(inner, len, "plain", &oa, &t), 0, "plain trace reads");
 	scx_pf_trace__free(t);
-	is_int(scx_pf_read_mem(trace.data, trace.len, "gz", &ob, &t), 0, "gzip compressed_packets read");
+	is_int(scx_pf_read_mem(trace.data, trace.len, "gz", &ob, &t), 0,
+	       "gzip compressed_packets read");
 	is_int(t->stat.compressed_packets, 1, "one compressed packet");
 	scx_pf_trace__free(t);
-	ok(a.n > 0 && same_events(&a, &b, "gzip packets"), "same %zu events as the plain trace", a.n);
+	ok(a.n > 0 && same_events(&a, &b, "gzip packets"), "same %zu events as the plain trace",
+	   a.n);
 	free(inner);
 	free(gz);
 	scx_buf_free(&trace);

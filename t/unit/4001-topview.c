@@ -155,8 +155,8 @@ static void model(struct top_model *m)
 		r->v[TC_UTIL] = p / 10.0;
 		r->has[TC_UTIL] = true;
 		for (int t = 0; t < 2; t++) {
-			struct top_row *th = top_table_get(&m->t[TT_THREAD], 100 * (p + 1) + t,
-							   100 * (p + 1));
+			struct top_row *th =
+				top_table_get(&m->t[TT_THREAD], 100 * (p + 1) + t, 100 * (p + 1));
 
 			strcpy(th->label, comms[p]);
 		}
@@ -212,7 +212,7 @@ static void test_render(void)
 	top_render(&b, &m, &v);
 	is_int(v.nr_lines, 1, "filter by pid");
 	v.filter[0] = 0;
-	top_view_action(&v, TA_HOME);	/* select the first line again */
+	top_view_action(&v, TA_HOME); /* select the first line again */
 	top_view_action(&v, TA_ENTER);
 	scx_buf_reset(&b);
 	top_render(&b, &m, &v);
@@ -221,7 +221,7 @@ static void test_render(void)
 	ok(!strncmp(line(&b, 5, l, sizeof(l)), "    400   delta", 15), "thread row, comm indented");
 
 	/* the selection follows its process when the order changes */
-	top_view_action(&v, TA_ENTER);		/* fold again */
+	top_view_action(&v, TA_ENTER); /* fold again */
 	scx_buf_reset(&b);
 	top_render(&b, &m, &v);
 	is_int(v.sel_id, 400, "delta selected");
@@ -372,8 +372,9 @@ static void test_carry_hist(void)
 			bool seen = r->id == 1 || r->id == 5;
 
 			good += seen ? r->nr_hist == 3 && r->hist[0] == r->id / 10.0f &&
-					       r->hist[1] == r->id / 10.0f + 1 && r->hist[2] == 0.5f
-				     : r->nr_hist == 1 && r->hist[0] == 0.5f;
+						r->hist[1] == r->id / 10.0f + 1 &&
+						r->hist[2] == 0.5f :
+				       r->nr_hist == 1 && r->hist[0] == 0.5f;
 		}
 		is_int(good, 4, "history carried by id (previous rows %s, current rows %s)",
 		       k & 1 ? "unsorted" : "sorted", k >> 1 ? "unsorted" : "sorted");

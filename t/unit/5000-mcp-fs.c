@@ -69,7 +69,7 @@ int main(void)
 		char t[PATH_MAX + 16];
 
 		snprintf(t, sizeof(t), "%s/sub/b.pb", root);
-		symlink(t, p);	/* absolute, pointing inside: still refused by RESOLVE_BENEATH */
+		symlink(t, p); /* absolute, pointing inside: still refused by RESOLVE_BENEATH */
 	}
 
 	roots[0] = root;
@@ -97,7 +97,8 @@ int main(void)
 	       "create through a symlink to outside");
 	snprintf(p, sizeof(p), "%s/new.json", outside);
 	ok(access(p, F_OK) != 0, "nothing was created outside");
-	is_int(try_open(s, "sub/new.json", O_WRONLY | O_CREAT | O_TRUNC), 0, "create under the root");
+	is_int(try_open(s, "sub/new.json", O_WRONLY | O_CREAT | O_TRUNC), 0,
+	       "create under the root");
 	is_int(try_open(s, "", O_RDONLY), -EINVAL, "empty path");
 	mcp_server__free(s);
 

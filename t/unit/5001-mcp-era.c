@@ -18,8 +18,9 @@
 #include "core/util.h"
 #include "tap.h"
 
-#define MODERN_META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
-		    "\"io.modelcontextprotocol/clientCapabilities\":{}}"
+#define MODERN_META \
+	"\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
+	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
 
 static struct scx_buf out;
 static struct scx_json_doc doc;
@@ -43,7 +44,7 @@ static int ask(struct mcp_server *s, const char *line)
 	mcp_server__handle(s, line, strlen(line), &out);
 	if (!out.len)
 		return -1;
-	out.data[--out.len] = 0;	/* the final newline */
+	out.data[--out.len] = 0; /* the final newline */
 	last = strrchr(out.data, '\n');
 	last = last ? last + 1 : out.data;
 	return scx_json_parse(&doc, last, strlen(last));
@@ -78,9 +79,11 @@ static void initialize(struct mcp_server *s, const char *version)
 {
 	char line[256];
 
-	snprintf(line, sizeof(line), "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
+	snprintf(line, sizeof(line),
+		 "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
 		 "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},\"clientInfo\":"
-		 "{\"name\":\"t\",\"version\":\"1\"}}}", version);
+		 "{\"name\":\"t\",\"version\":\"1\"}}}",
+		 version);
 	ask(s, line);
 }
 
@@ -93,62 +96,75 @@ static void legacy_session(void)
 
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
 	ok(at("result", "tools", NULL) >= 0 && at("result", "resultType", NULL) < 0 &&
-	   at("result", "ttlMs", NULL) < 0, "legacy: tools/list has no 2026 fields");
+		   at("result", "ttlMs", NULL) < 0,
+	   "legacy: tools/list has no 2026 fields");
 
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{" MODERN_META "}}");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{" MODERN_META
+	       "}}");
 	ok(str_is(at("result", "resultType", NULL), "complete") &&
-	   num(at("result", "ttlMs", NULL)) > 0 && str_is(at("result", "cacheScope", NULL), "public") &&
-	   str_is(at("result", "_meta", "io.modelcontextprotocol/serverInfo", "name", NULL), "scx-mcp"),
+		   num(at("result", "ttlMs", NULL)) > 0 &&
+		   str_is(at("result", "cacheScope", NULL), "public") &&
+		   str_is(at("result", "_meta", "io.modelcontextprotocol/serverInfo", "name", NULL),
+			  "scx-mcp"),
 	   "modern request in a legacy session: served statelessly, stamped and cacheable");
 
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{" MODERN_META
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{" MODERN_META
 	    ",\"uri\":\"stats://system/cpu\"}}");
-	ok(num(at("result", "ttlMs", NULL)) == 0 && str_is(at("result", "cacheScope", NULL), "private"),
+	ok(num(at("result", "ttlMs", NULL)) == 0 &&
+		   str_is(at("result", "cacheScope", NULL), "private"),
 	   "modern: live resource reads are never cached");
 
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{" MODERN_META
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{" MODERN_META
 	    ",\"uri\":\"nope://x\"}}");
 	is_int(num(at("error", "code", NULL)), -32602, "modern: unknown resource is -32602");
 	ok(str_is(at("error", "data", "uri", NULL), "nope://x"), "modern: ... with data.uri");
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\",\"params\":{\"uri\":\"nope://x\"}}");
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\",\"params\":{\"uri\":\"nope://x\"}}");
 	is_int(num(at("error", "code", NULL)), -32002, "legacy: unknown resource is -32002");
 
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\",\"params\":{" MODERN_META "}}");
 	is_int(num(at("error", "code", NULL)), -32601, "modern: ping is gone (-32601)");
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"logging/setLevel\",\"params\":{" MODERN_META
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"logging/setLevel\",\"params\":{" MODERN_META
 	    ",\"level\":\"info\"}}");
 	is_int(num(at("error", "code", NULL)), -32601, "modern: logging/setLevel is gone (-32601)");
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"resources/subscribe\",\"params\":{" MODERN_META
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"resources/subscribe\",\"params\":{" MODERN_META
 	    ",\"uri\":\"events://stream\"}}");
-	is_int(num(at("error", "code", NULL)), -32601, "modern: resources/subscribe is gone (-32601)");
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}");
+	is_int(num(at("error", "code", NULL)), -32601,
+	       "modern: resources/subscribe is gone (-32601)");
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}");
 	ok(at("result", NULL) >= 0, "legacy: logging/setLevel still works");
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"subscriptions/listen\",\"params\":"
-	    "{\"notifications\":{}}}");
+	       "{\"notifications\":{}}}");
 	is_int(num(at("error", "code", NULL)), -32602,
 	       "legacy: subscriptions/listen without the 2026-07-28 envelope is invalid params");
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":101,\"method\":\"server/discover\",\"params\":{}}");
 	is_int(num(at("error", "code", NULL)), -32602, "server/discover without _meta: -32602");
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":102,\"method\":\"server/discover\",\"params\":{\"_meta\":"
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":102,\"method\":\"server/discover\",\"params\":{\"_meta\":"
 	    "{\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
 	is_int(num(at("error", "code", NULL)), -32602,
 	       "server/discover without _meta's protocolVersion: -32602");
 
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/list\",\"params\":{\"_meta\":"
-	    "{\"io.modelcontextprotocol/protocolVersion\":\"2025-11-25\","
-	    "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+	       "{\"io.modelcontextprotocol/protocolVersion\":\"2025-11-25\","
+	       "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
 	is_int(num(at("error", "code", NULL)), -32022, "modern envelope, unknown version: -32022");
 	ok(str_is(scx_json_at(&doc, at("error", "data", "supported", NULL), 0), "2026-07-28") &&
-	   str_is(at("error", "data", "requested", NULL), "2025-11-25"),
+		   str_is(at("error", "data", "requested", NULL), "2025-11-25"),
 	   "... with data.supported and data.requested");
 
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/list\",\"params\":{\"_meta\":"
-	    "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}");
+	       "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}");
 	is_int(num(at("error", "code", NULL)), -32602, "modern: clientCapabilities is required");
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/list\",\"params\":{\"_meta\":"
-	    "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-	    "\"io.modelcontextprotocol/clientCapabilities\":{},"
-	    "\"io.modelcontextprotocol/logLevel\":\"loud\"}}}");
+	       "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+	       "\"io.modelcontextprotocol/clientCapabilities\":{},"
+	       "\"io.modelcontextprotocol/logLevel\":\"loud\"}}}");
 	is_int(num(at("error", "code", NULL)), -32602, "modern: a bad logLevel is -32602");
 
 	ask(s, "[{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\"}]");
@@ -160,45 +176,56 @@ static void modern_first(void)
 {
 	struct mcp_server *s = server();
 
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{" MODERN_META "}}");
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{" MODERN_META
+	    "}}");
 	ok(str_is(scx_json_at(&doc, at("result", "supportedVersions", NULL), 0), "2026-07-28") &&
-	   str_is(scx_json_at(&doc, at("result", "supportedVersions", NULL), 1), "2025-11-25"),
+		   str_is(scx_json_at(&doc, at("result", "supportedVersions", NULL), 1),
+			  "2025-11-25"),
 	   "discover: supportedVersions, newest first, legacy versions too");
 	ok(at("result", "capabilities", "tools", NULL) >= 0 &&
-	   str_is(at("result", "resultType", NULL), "complete") &&
-	   at("result", "_meta", "io.modelcontextprotocol/serverInfo", "version", NULL) >= 0,
+		   str_is(at("result", "resultType", NULL), "complete") &&
+		   at("result", "_meta", "io.modelcontextprotocol/serverInfo", "version", NULL) >=
+			   0,
 	   "discover: capabilities, resultType and serverInfo");
 
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
 	is_int(num(at("error", "code", NULL)), -32600, "legacy request before initialize: -32600");
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/list\",\"params\":{" MODERN_META "}}");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"prompts/list\",\"params\":{" MODERN_META
+	       "}}");
 	ok(at("result", "prompts", NULL) >= 0 && str_is(at("result", "cacheScope", NULL), "public"),
 	   "modern request needs no initialize");
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{" MODERN_META
-	    ",\"name\":\"list_traces\",\"arguments\":{}}}");
-	ok(at("result", "content", NULL) >= 0 && str_is(at("result", "resultType", NULL), "complete"),
+	       ",\"name\":\"list_traces\",\"arguments\":{}}}");
+	ok(at("result", "content", NULL) >= 0 &&
+		   str_is(at("result", "resultType", NULL), "complete"),
 	   "modern tools/call");
 
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":\"sub-1\",\"method\":\"subscriptions/listen\",\"params\":{"
-	    MODERN_META ",\"notifications\":{\"resourcesListChanged\":true,\"resourceSubscriptions\":"
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":\"sub-1\",\"method\":\"subscriptions/listen\",\"params\":{" MODERN_META
+	    ",\"notifications\":{\"resourcesListChanged\":true,\"resourceSubscriptions\":"
 	    "[\"events://stream\",\"nope://x\"]}}}");
 	ok(str_is(at("method", NULL), "notifications/subscriptions/acknowledged") &&
-	   str_is(at("params", "_meta", "io.modelcontextprotocol/subscriptionId", NULL), "sub-1"),
+		   str_is(at("params", "_meta", "io.modelcontextprotocol/subscriptionId", NULL),
+			  "sub-1"),
 	   "listen: acknowledged, tagged with the request id");
-	ok(str_is(scx_json_at(&doc, at("params", "notifications", "resourceSubscriptions", NULL), 0),
+	ok(str_is(scx_json_at(&doc, at("params", "notifications", "resourceSubscriptions", NULL),
+			      0),
 		  "events://stream") &&
-	   scx_json_at(&doc, at("params", "notifications", "resourceSubscriptions", NULL), 1) < 0,
+		   scx_json_at(&doc, at("params", "notifications", "resourceSubscriptions", NULL),
+			       1) < 0,
 	   "listen: only resources that exist are acknowledged");
 	ok(!strchr(out.data, '\n'), "listen: no response while it is open");
 
 	/* the reverse: a legacy handshake after modern requests */
 	initialize(s, "2025-06-18");
 	ok(str_is(at("result", "protocolVersion", NULL), "2025-06-18") &&
-	   at("result", "resultType", NULL) < 0, "initialize after modern requests: legacy from now on");
+		   at("result", "resultType", NULL) < 0,
+	   "initialize after modern requests: legacy from now on");
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}");
 	ok(at("result", NULL) >= 0, "legacy ping after the handshake");
 	ask(s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
-	    "{\"requestId\":\"sub-1\"}}");
+	       "{\"requestId\":\"sub-1\"}}");
 	ok(!out.len, "cancelling a listen is not answered");
 	mcp_server__free(s);
 }
@@ -210,14 +237,19 @@ static void batches(void)
 	ask(s, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]");
 	is_int(num(at("error", "code", NULL)), -32600, "no batches before initialize");
 	initialize(s, "2025-03-26");
-	ask(s, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"method\":"
+	ask(s,
+	    "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"method\":"
 	    "\"notifications/initialized\"},{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"},7]");
-	ok(doc.tok[0].type == JSMN_ARRAY && doc.tok[0].size == 3, "2025-03-26: one array of 3 answers");
+	ok(doc.tok[0].type == JSMN_ARRAY && doc.tok[0].size == 3,
+	   "2025-03-26: one array of 3 answers");
 	ok(num(scx_json_get(&doc, scx_json_at(&doc, 0, 0), "id")) == 1 &&
-	   scx_json_get(&doc, scx_json_at(&doc, 0, 0), "result") >= 0, "... the ping's result");
-	is_int(num(scx_json_get(&doc, scx_json_get(&doc, scx_json_at(&doc, 0, 1), "error"), "code")),
+		   scx_json_get(&doc, scx_json_at(&doc, 0, 0), "result") >= 0,
+	   "... the ping's result");
+	is_int(num(scx_json_get(&doc, scx_json_get(&doc, scx_json_at(&doc, 0, 1), "error"),
+				"code")),
 	       -32601, "... the unknown method's error");
-	is_int(num(scx_json_get(&doc, scx_json_get(&doc, scx_json_at(&doc, 0, 2), "error"), "code")),
+	is_int(num(scx_json_get(&doc, scx_json_get(&doc, scx_json_at(&doc, 0, 2), "error"),
+				"code")),
 	       -32600, "... the element that is no request");
 	ok(ask(s, "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]") == -1,
 	   "a batch of notifications gets no answer");
@@ -229,16 +261,19 @@ static void batches(void)
 /* the first tool's (resource's, prompt's) icon, or -1: lists are read whole */
 static int first_icon(const char *list)
 {
-	return at("result", list, NULL) < 0 ? -1 :
-	       scx_json_get(&doc, scx_json_at(&doc, at("result", list, NULL), 0), "icons");
+	return at("result", list, NULL) < 0 ?
+		       -1 :
+		       scx_json_get(&doc, scx_json_at(&doc, at("result", list, NULL), 0), "icons");
 }
 
 /* Icons came with 2025-11-25: its sessions and 2026-07-28 get them, older ones not. */
 static void icons(void)
 {
 	static const char *const lists[][2] = {
-		{ "tools/list", "tools" }, { "resources/list", "resources" },
-		{ "resources/templates/list", "resourceTemplates" }, { "prompts/list", "prompts" },
+		{ "tools/list", "tools" },
+		{ "resources/list", "resources" },
+		{ "resources/templates/list", "resourceTemplates" },
+		{ "prompts/list", "prompts" },
 	};
 	struct mcp_server *s = server();
 	char line[512];
@@ -253,9 +288,9 @@ static void icons(void)
 		ask(s, line);
 		icon = scx_json_at(&doc, first_icon(lists[i][1]), 0);
 		ok(str_is(scx_json_get(&doc, icon, "mimeType"), "image/svg+xml") &&
-		   !strncmp(doc.js + doc.tok[scx_json_get(&doc, icon, "src")].start,
-			    "data:image/svg+xml;base64,", 26) &&
-		   str_is(scx_json_at(&doc, scx_json_get(&doc, icon, "sizes"), 0), "any"),
+			   !strncmp(doc.js + doc.tok[scx_json_get(&doc, icon, "src")].start,
+				    "data:image/svg+xml;base64,", 26) &&
+			   str_is(scx_json_at(&doc, scx_json_get(&doc, icon, "sizes"), 0), "any"),
 		   "2025-11-25: %s items have an SVG icon", lists[i][0]);
 	}
 	mcp_server__free(s);
@@ -272,15 +307,20 @@ static void icons(void)
 		   "2025-06-18: %s items have no icons", lists[i][0]);
 	}
 	/* the reverse: a modern request in that old session gets them */
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{" MODERN_META "}}");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{" MODERN_META
+	       "}}");
 	ok(first_icon("tools") >= 0, "a 2026-07-28 request in a 2025-06-18 session gets icons");
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"server/discover\",\"params\":{"
-	    MODERN_META "}}");
+	ask(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"server/discover\",\"params\":{" MODERN_META
+	    "}}");
 	ok(scx_json_get(&doc, at("result", "_meta", "io.modelcontextprotocol/serverInfo", NULL),
-			"icons") >= 0, "discover: serverInfo has icons");
-	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"prompts/list\",\"params\":{" MODERN_META "}}");
+			"icons") >= 0,
+	   "discover: serverInfo has icons");
+	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"prompts/list\",\"params\":{" MODERN_META
+	       "}}");
 	ok(scx_json_get(&doc, at("result", "_meta", "io.modelcontextprotocol/serverInfo", NULL),
-			"icons") < 0, "other modern results: serverInfo without icons");
+			"icons") < 0,
+	   "other modern results: serverInfo without icons");
 	mcp_server__free(s);
 }
 

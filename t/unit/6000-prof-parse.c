@@ -31,9 +31,11 @@ static void test_lines(void)
 	const char *why;
 	int r;
 
-	r = parse("      appworker1   30289/30295     788.451250:     7e0000000000 "
-		  "/workload.slice/workload-tw-8d3f1c2a-5e7b-4a19-9c60-2b4e7f0d1a3c.0.allotment.slice"
-		  "     556b4d1da2c9 worker (/opt/memwork/bin/memwork)       161db4000 4K", &s, &why);
+	r = parse(
+		"      appworker1   30289/30295     788.451250:     7e0000000000 "
+		"/workload.slice/workload-tw-8d3f1c2a-5e7b-4a19-9c60-2b4e7f0d1a3c.0.allotment.slice"
+		"     556b4d1da2c9 worker (/opt/memwork/bin/memwork)       161db4000 4K",
+		&s, &why);
 	is_int(r, PROF_LINE_OK, "real line parses");
 	is_str(S(0, s.comm), "appworker1", "comm trimmed");
 	is_int(s.pid, 30289, "pid is perf's first number");
@@ -51,7 +53,8 @@ static void test_lines(void)
 	is_int(prof_sample_filter(&s), PROF_KEEP, "kept");
 
 	r = parse("       io worker   30289/30299     788.453327:     7e0000001040 /w.slice     "
-		  "556b4d1da2c9 worker (/opt/memwork/bin/memwork)       136961040 2M", &s, &why);
+		  "556b4d1da2c9 worker (/opt/memwork/bin/memwork)       136961040 2M",
+		  &s, &why);
 	is_int(r, PROF_LINE_OK, "comm with a space");
 	is_str(S(0, s.comm), "io worker", "comm keeps its space");
 	is_int(s.page_size, 2 << 20, "2M page");
@@ -62,16 +65,20 @@ static void test_lines(void)
 	is_int(s.pid, 100, "pid after the comm's N/N");
 	is_int(s.page_size, 1ULL << 30, "1G page");
 
-	r = parse("          :30329   30323/30329     789.474116:                0 / ffffffff813a4413 "
-		  "finish_task_switch.isra.0 ([kernel.kallsyms])               0 N/A", &s, &why);
+	r = parse(
+		"          :30329   30323/30329     789.474116:                0 / ffffffff813a4413 "
+		"finish_task_switch.isra.0 ([kernel.kallsyms])               0 N/A",
+		&s, &why);
 	is_int(r, PROF_LINE_OK, ":PID comm parses");
 	is_str(S(0, s.comm), ":30329", ":PID comm");
 	is_str(S(0, s.dso), "[kernel.kallsyms]", "kernel dso");
 	is_int(s.page_size, 0, "N/A is 0");
 	is_int(prof_sample_filter(&s), PROF_SKIP_NO_PHYS, "phys 0 skipped");
 
-	r = parse("         swapper       0/0         641.136479:                0 / ffffffff821f4dab "
-		  "pv_native_safe_halt ([kernel.kallsyms])          1000 N/A", &s, &why);
+	r = parse(
+		"         swapper       0/0         641.136479:                0 / ffffffff821f4dab "
+		"pv_native_safe_halt ([kernel.kallsyms])          1000 N/A",
+		&s, &why);
 	is_int(prof_sample_filter(&s), PROF_SKIP_COMM, "swapper filtered");
 	r = parse("            perf   1/2     1.0:     1 / 2 f (d) 1000 4K", &s, &why);
 	is_int(prof_sample_filter(&s), PROF_SKIP_COMM, "perf filtered");
@@ -79,7 +86,8 @@ static void test_lines(void)
 	is_int(prof_sample_filter(&s), PROF_KEEP, "perf-exec is not perf");
 
 	r = parse("  app 1/2 3.0: 7000 /cg 4000 std::vector<int>::push_back(int const&) "
-		  "[clone .cold] (/usr/lib/libfoo.so) 123000 4K", &s, &why);
+		  "[clone .cold] (/usr/lib/libfoo.so) 123000 4K",
+		  &s, &why);
 	is_int(r, PROF_LINE_OK, "C++ symbol");
 	is_str(S(0, s.sym), "std::vector<int>::push_back(int const&) [clone .cold]",
 	       "C++ symbol with parentheses and spaces");
@@ -105,15 +113,18 @@ static void test_lines(void)
 
 	r = parse("       perf-exec   13114/13114    1067.551793:     556177efb0c0 [unknown] "
 		  "(/usr/bin/perf) /     7fc690a2cf90 _dl_fixup "
-		  "(/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)       1299340c0 4K", &s, &why);
+		  "(/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)       1299340c0 4K",
+		  &s, &why);
 	is_int(r, PROF_LINE_OK, "page-fault line with the data address' sym (dso)");
 	is_str(S(0, s.cgroup), "/", "page-fault cgroup found after the data sym");
 	is_str(S(0, s.ip), "7fc690a2cf90", "page-fault ip");
 	is_str(S(0, s.sym), "_dl_fixup", "page-fault sym is the ip's");
 	is_str(S(0, s.phys), "1299340c0", "page-fault phys");
 
-	r = parse("      appworker2 13338/13342  1077.836707:     7e0000200000     563bdf1482c9 worker "
-		  "(/opt/memwork/bin/memwork)       12aa00000 2M", &s, &why);
+	r = parse(
+		"      appworker2 13338/13342  1077.836707:     7e0000200000     563bdf1482c9 worker "
+		"(/opt/memwork/bin/memwork)       12aa00000 2M",
+		&s, &why);
 	is_int(r, PROF_LINE_NO_CGROUP, "perf 6.1 line without cgroup is recognised");
 
 	is_int(parse("   \t  ", &s, &why), PROF_LINE_BLANK, "blank line");
@@ -166,13 +177,15 @@ static void test_jsonl(void)
 	parse("  a\"b\\c\x01 1/2 3.0: 7000 /cg 4000 f\xff (d\xc3\xa9) 5000 4K", &s, &why);
 	prof_jsonl_write(&b, &s, NULL);
 	scx_buf_add(&b, "", 1);
-	is_str(b.data, "{\"comm\":\"a\\\"b\\\\c\\u0001\",\"tid\":2,\"pid\":1,\"time\":\"3.0\","
+	is_str(b.data,
+	       "{\"comm\":\"a\\\"b\\\\c\\u0001\",\"tid\":2,\"pid\":1,\"time\":\"3.0\","
 	       "\"addr\":\"7000\",\"cgroup\":\"/cg\",\"ip\":\"4000\",\"sym\":\"f\xef\xbf\xbd\","
 	       "\"dso\":\"d\xc3\xa9\",\"phys_addr\":\"5000\",\"data_page_size\":4096}\n",
 	       "serde-style escapes, raw UTF-8, U+FFFD for invalid bytes");
 	scx_buf_reset(&b);
 	prof_jsonl_write(&b, &s, &hint);
-	ok(prof_rec_parse(b.data, b.len - 1, &r, &scratch, &off, &why) == 0, "written line reads back");
+	ok(prof_rec_parse(b.data, b.len - 1, &r, &scratch, &off, &why) == 0,
+	   "written line reads back");
 	is_str(S(0, r.comm), "a\"b\\c\x01", "escaped comm unescaped");
 	is_int(r.pid, 1, "pid");
 	is_int(r.tid, 2, "tid");
@@ -180,17 +193,18 @@ static void test_jsonl(void)
 	ok(r.has_hint && r.hint == 640, "hint read back");
 	is_str(S(1, r.dso), "d\xc3\xa9", "UTF-8 dso");
 
-#define BAD(line, what)                                                                   \
-	do {                                                                              \
-		why = NULL;                                                               \
-		ok(prof_rec_parse(line, strlen(line), &r, &scratch, &off, &why) == -EINVAL && \
-		   why, "rejects %s (%s)", what, why ? why : "");                         \
+#define BAD(line, what) \
+	do { \
+		why = NULL; \
+		ok(prof_rec_parse(line, strlen(line), &r, &scratch, &off, &why) == -EINVAL && why, \
+		   "rejects %s (%s)", what, why ? why : ""); \
 	} while (0)
 	BAD("", "an empty line");
 	BAD("{}", "an empty object");
 	BAD("[1]", "an array");
 	BAD("{\"comm\":\"a\",\"tid\":1,\"pid\":1,\"time\":\"1\",\"addr\":\"1\",\"cgroup\":\"/\","
-	    "\"ip\":\"1\",\"sym\":\"s\",\"dso\":\"d\",\"phys_addr\":\"1\"}", "a missing key");
+	    "\"ip\":\"1\",\"sym\":\"s\",\"dso\":\"d\",\"phys_addr\":\"1\"}",
+	    "a missing key");
 	BAD("{\"comm\":\"a\",\"tid\":-1,\"pid\":1,\"time\":\"1\",\"addr\":\"1\",\"cgroup\":\"/\","
 	    "\"ip\":\"1\",\"sym\":\"s\",\"dso\":\"d\",\"phys_addr\":\"1\",\"data_page_size\":1}",
 	    "a negative tid");
@@ -202,7 +216,8 @@ static void test_jsonl(void)
 	    "a number comm");
 	BAD("{\"comm\":\"a\",\"comm\":\"b\",\"tid\":1,\"pid\":1,\"time\":\"1\",\"addr\":\"1\","
 	    "\"cgroup\":\"/\",\"ip\":\"1\",\"sym\":\"s\",\"dso\":\"d\",\"phys_addr\":\"1\","
-	    "\"data_page_size\":1}", "a duplicate key");
+	    "\"data_page_size\":1}",
+	    "a duplicate key");
 	BAD("{\"comm\":\"a\",\"tid\":1.5,\"pid\":1,\"time\":\"1\",\"addr\":\"1\",\"cgroup\":\"/\","
 	    "\"ip\":\"1\",\"sym\":\"s\",\"dso\":\"d\",\"phys_addr\":\"1\",\"data_page_size\":1}",
 	    "a fractional tid");
@@ -237,13 +252,16 @@ static void test_hints(void)
 	is_str(b.data, "{\"pid\":4235,\"tgid\":4234,\"hints\":640,\"timestamp\":882892114731}\n",
 	       "hint writer: the recorded format");
 	ok(!prof_hint_parse(b.data, b.len - 2, &g, &why) && g.pid == 4235 && g.tgid == 4234 &&
-	   g.hints == 640 && g.ts == 882892114731ULL, "hint reads back");
+		   g.hints == 640 && g.ts == 882892114731ULL,
+	   "hint reads back");
 	ok(prof_hint_parse("{\"pid\":1}", 9, &g, &why) == -EINVAL, "incomplete hint rejected");
 	scx_buf_reset(&b);
 	prof_hints_dropped_msg(&b, 3);
 	scx_buf_add(&b, "", 1);
-	is_str(b.data, "warning: 3 hint updates were dropped because the ring buffer was full; "
-	       "hints.jsonl is incomplete (try a larger --hints-ring-mb)", "dropped warning");
+	is_str(b.data,
+	       "warning: 3 hint updates were dropped because the ring buffer was full; "
+	       "hints.jsonl is incomplete (try a larger --hints-ring-mb)",
+	       "dropped warning");
 	scx_buf_reset(&b);
 	prof_hints_dropped_msg(&b, 1);
 	scx_buf_add(&b, "", 1);
@@ -302,11 +320,13 @@ static void test_mitosis(void)
 	free(s);
 	s = slurp("prof-expected/small.extract.mitosis.json", &n);
 	ok(s && prof_mitosis_validate(s, n, err, sizeof(err)) == -EINVAL &&
-	   strstr(err, "too many subcells: 10 > 8"), "unmerged fixture: %s", err);
+		   strstr(err, "too many subcells: 10 > 8"),
+	   "unmerged fixture: %s", err);
 	free(s);
 	s = slurp("prof-expected/small.extract.pr.json", &n);
 	ok(s && prof_mitosis_validate(s, n, err, sizeof(err)) == -EINVAL &&
-	   strstr(err, "invalid type: sequence"), "pr fixture: %s", err);
+		   strstr(err, "invalid type: sequence"),
+	   "pr fixture: %s", err);
 	free(s);
 
 #define V(json) prof_mitosis_validate(json, strlen(json), err, sizeof(err))
@@ -314,31 +334,42 @@ static void test_mitosis(void)
 	ok(!V("[{\"name\":\"a\",\"matches\":{\"CgroupContains\":\"x\"}},{\"name\":\"r\"}]"),
 	   "absent matches is the final catch-all");
 	ok(V("[{\"name\":\"a\",\"matches\":{}},{\"name\":\"r\",\"matches\":{}}]") == -EINVAL &&
-	   strstr(err, "only the final catch-all"), "catch-all not last: %s", err);
-	ok(V("[{\"name\":\"a\",\"match\":{\"CgroupRegex\":\"x\"}},{\"name\":\"r\",\"matches\":{}}]")
-	   == -EINVAL, "unknown 'match' key makes a catch-all: %s", err);
+		   strstr(err, "only the final catch-all"),
+	   "catch-all not last: %s", err);
+	ok(V("[{\"name\":\"a\",\"match\":{\"CgroupRegex\":\"x\"}},{\"name\":\"r\",\"matches\":{}}]") ==
+		   -EINVAL,
+	   "unknown 'match' key makes a catch-all: %s", err);
 	ok(V("[{\"name\":\"a\",\"matches\":{\"CgroupRegex\":\"(\"}}]") == -EINVAL &&
-	   strstr(err, "does not compile"), "bad regex: %s", err);
-	ok(V("[{\"name\":\"a\",\"matches\":{\"CgroupContains\":\"x\",\"CgroupRegex\":\"y\"}}]")
-	   == -EINVAL, "two matchers: %s", err);
+		   strstr(err, "does not compile"),
+	   "bad regex: %s", err);
+	ok(V("[{\"name\":\"a\",\"matches\":{\"CgroupContains\":\"x\",\"CgroupRegex\":\"y\"}}]") ==
+		   -EINVAL,
+	   "two matchers: %s", err);
 	ok(V("[{\"name\":\"a\",\"matches\":{\"Hint\":1}}]") == -EINVAL, "unknown matcher: %s", err);
 	ok(V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[{\"CommPrefix\":"
-	     "\"0123456789abcdef\"}]]}]}]") == -EINVAL && strstr(err, "longer than 15"),
+	     "\"0123456789abcdef\"}]]}]}]") == -EINVAL &&
+		   strstr(err, "longer than 15"),
 	   "16-byte prefix: %s", err);
 	ok(!V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[{\"CommPrefix\":"
-	      "\"0123456789abcde\"}]]}]}]"), "15-byte prefix");
+	      "\"0123456789abcde\"}]]}]}]"),
+	   "15-byte prefix");
 	ok(V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[{\"CommPrefix\":"
-	     "\"ab\\u0000c\"}]]}]}]") == -EINVAL && strstr(err, "CommPrefix holds a NUL"),
+	     "\"ab\\u0000c\"}]]}]}]") == -EINVAL &&
+		   strstr(err, "CommPrefix holds a NUL"),
 	   "NUL inside a prefix: %s", err);
 	ok(V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[{\"CommPrefix\":\"a\"}],"
 	     "[{\"CommPrefix\":\"b\"}],[{\"CommPrefix\":\"c\"}],[{\"CommPrefix\":\"d\"}],"
-	     "[{\"CommPrefix\":\"e\"}]]}]}]") == -EINVAL && strstr(err, "OR groups"),
+	     "[{\"CommPrefix\":\"e\"}]]}]}]") == -EINVAL &&
+		   strstr(err, "OR groups"),
 	   "5 OR groups: %s", err);
 	ok(V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[{\"CommPrefix\":\"a\"},"
 	     "{\"CommPrefix\":\"b\"},{\"CommPrefix\":\"c\"},{\"CommPrefix\":\"d\"},"
-	     "{\"CommPrefix\":\"e\"}]]}]}]") == -EINVAL && strstr(err, "ANDs"), "5 ANDs: %s", err);
+	     "{\"CommPrefix\":\"e\"}]]}]}]") == -EINVAL &&
+		   strstr(err, "ANDs"),
+	   "5 ANDs: %s", err);
 	ok(V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"x\",\"matches\":[[]]},"
-	     "{\"name\":\"y\"}]}]") == -EINVAL && strstr(err, "more than one catch-all"),
+	     "{\"name\":\"y\"}]}]") == -EINVAL &&
+		   strstr(err, "more than one catch-all"),
 	   "two catch-all subcells: %s", err);
 	ok(V("[{\"name\":\"a\",\"subcells\":[{\"name\":\"1\",\"matches\":[[{\"CommPrefix\":\"1\"}]]},"
 	     "{\"name\":\"2\",\"matches\":[[{\"CommPrefix\":\"2\"}]]},"
@@ -348,7 +379,8 @@ static void test_mitosis(void)
 	     "{\"name\":\"6\",\"matches\":[[{\"CommPrefix\":\"6\"}]]},"
 	     "{\"name\":\"7\",\"matches\":[[{\"CommPrefix\":\"7\"}]]},"
 	     "{\"name\":\"8\",\"matches\":[[{\"CommPrefix\":\"8\"}]]}]}]") == -EINVAL &&
-	   strstr(err, "too many subcells: 9 > 8"), "8 subcells plus the default rest: %s", err);
+		   strstr(err, "too many subcells: 9 > 8"),
+	   "8 subcells plus the default rest: %s", err);
 	ok(V("{\"name\":\"a\"}") == -EINVAL, "not a list: %s", err);
 	ok(V("[{\"name\":") == -EINVAL, "truncated JSON: %s", err);
 	ok(V("[{\"matches\":{}}]") == -EINVAL, "no name: %s", err);
@@ -367,8 +399,10 @@ static void test_misc(void)
 
 	ok(!prof_json_pretty(in, strlen(in), &b), "pretty prints");
 	scx_buf_add(&b, "", 1);
-	is_str(b.data, "[\n  {\n    \"a\": [\n      []\n    ],\n    \"b\": {},\n    \"c\": [\n"
-	       "      1,\n      \"x,]\"\n    ]\n  }\n]", "serde_json pretty layout");
+	is_str(b.data,
+	       "[\n  {\n    \"a\": [\n      []\n    ],\n    \"b\": {},\n    \"c\": [\n"
+	       "      1,\n      \"x,]\"\n    ]\n  }\n]",
+	       "serde_json pretty layout");
 	scx_buf_reset(&b);
 	ok(prof_json_pretty("[1", 2, &b) == -EINVAL, "unbalanced JSON rejected");
 	scx_buf_free(&b);
@@ -388,7 +422,7 @@ static void test_fast_vs_general(void)
 		struct prof_rec a, b;
 
 		scx_buf_reset(&alt);
-		scx_buf_add(&alt, "{ ", 2);	/* a space: not the canonical shape */
+		scx_buf_add(&alt, "{ ", 2); /* a space: not the canonical shape */
 		scx_buf_add(&alt, p + 1, len - 1);
 		if (!prof_rec_parse(p, len, &a, &scratch, &off, &why) &&
 		    !prof_rec_parse(alt.data, alt.len, &b, &scratch, &off, &why) &&

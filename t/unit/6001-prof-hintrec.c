@@ -68,8 +68,8 @@ int main(void)
 	snprintf(pin, sizeof(pin), "/sys/fs/bpf/scx-prof-test-%d", getpid());
 	snprintf(pin2, sizeof(pin2), "/sys/fs/bpf/scx-prof-test-arr-%d", getpid());
 	/* bpffs is where schedulers pin their maps; mount it like they would */
-	if (bpf_obj_pin(map, pin) && (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL) ||
-				      bpf_obj_pin(map, pin))) {
+	if (bpf_obj_pin(map, pin) &&
+	    (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL) || bpf_obj_pin(map, pin))) {
 		skip_rest(13, "bpffs is not mounted at /sys/fs/bpf");
 		return done_testing();
 	}
@@ -105,7 +105,8 @@ int main(void)
 		if (n > 1)
 			continue;
 		ok(!prof_hint_parse(line, strlen(line) - 1, &h, &why) && h.pid == getpid() &&
-		   h.tgid == getpid() && h.hints == 0x1234, "hints.jsonl: %s", line);
+			   h.tgid == getpid() && h.hints == 0x1234,
+		   "hints.jsonl: %s", line);
 		ok(h.ts >= t0 && h.ts <= t1, "timestamp is CLOCK_MONOTONIC at the update");
 	}
 	if (f)
@@ -173,8 +174,14 @@ int main(void)
 		const char *src = getenv("SCX_SRC");
 		volatile sig_atomic_t stop = 0;
 		struct prof_record_opts o = {
-			.out = outdir, .timeout_ns = 600000000ULL, .ldlat = 10, .hints_map = pin,
-			.hints_ring_mb = 1, .no_archive = true, .perf = fake, .stop = &stop,
+			.out = outdir,
+			.timeout_ns = 600000000ULL,
+			.ldlat = 10,
+			.hints_map = pin,
+			.hints_ring_mb = 1,
+			.no_archive = true,
+			.perf = fake,
+			.stop = &stop,
 		};
 		int go[2], done[2];
 		bool intr;
@@ -217,7 +224,7 @@ int main(void)
 				usleep(10000);
 			}
 			bpf_map_update_elem(map, &me, &mine, BPF_ANY);
-			(void)!read(done[0], &c, 1);	/* stay alive until resolved */
+			(void)!read(done[0], &c, 1); /* stay alive until resolved */
 			_exit(0);
 		}
 		close(go[0]);

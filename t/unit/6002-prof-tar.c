@@ -83,7 +83,8 @@ int main(void)
 	put("prof/perf.version", 21);
 	put("prof/block", 1024);
 	/* a path longer than 100 bytes: needs the ustar prefix field */
-	snprintf(longdir, sizeof(longdir), "prof/%s", "a-directory-name-that-is-quite-long-indeed-"
+	snprintf(longdir, sizeof(longdir), "prof/%s",
+		 "a-directory-name-that-is-quite-long-indeed-"
 		 "to-push-the-path-beyond-one-hundred-bytes");
 	snprintf(tmp, sizeof(tmp), "%s/%s", base, longdir);
 	mkdir(tmp, 0755);
@@ -96,7 +97,8 @@ int main(void)
 	ok(!sh("cd %s && mkdir gnu && tar xzf %s -C gnu", base, arc), "GNU tar extracts it");
 	ok(!sh("diff -r %s/prof %s/gnu/prof", base, base), "GNU tar gets every byte back");
 	ok(!sh("tar tzf %s | grep -qx 'prof/a-directory-name-that-is-quite-long-indeed-to-push-the-"
-	       "path-beyond-one-hundred-bytes/and-a-file-name-that-is-long-too.txt'", arc),
+	       "path-beyond-one-hundred-bytes/and-a-file-name-that-is-long-too.txt'",
+	       arc),
 	   "the long path is listed whole");
 
 	ok(!prof_tar_extract(arc, base, "copy", err, sizeof(err)), "extract under another name: %s",
@@ -118,7 +120,8 @@ int main(void)
 	ok(prof_tar_extract(tmp, base, "e", err, sizeof(err)) == -EINVAL && strstr(err, "checksum"),
 	   "bad checksum: %s", err);
 	evil(tmp, "e/f", '0', false, 300);
-	ok(prof_tar_extract(tmp, base, "e", err, sizeof(err)) == -EINVAL && strstr(err, "truncated"),
+	ok(prof_tar_extract(tmp, base, "e", err, sizeof(err)) == -EINVAL &&
+		   strstr(err, "truncated"),
 	   "truncated header: %s", err);
 	snprintf(tmp, sizeof(tmp), "%s/e", base);
 	ok(stat(tmp, &st) && errno == ENOENT, "nothing is left behind by refused archives");

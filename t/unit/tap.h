@@ -32,19 +32,19 @@ static inline int tap_ok(int cond, const char *file, int line, const char *fmt, 
 	return cond;
 }
 
-#define is_int(got, want, ...)                                                          \
-	do {                                                                            \
-		long long g_ = (long long)(got), w_ = (long long)(want);                \
-		if (!ok(g_ == w_, __VA_ARGS__))                                         \
-			printf("#   got %lld, want %lld\n", g_, w_);                        \
+#define is_int(got, want, ...) \
+	do { \
+		long long g_ = (long long)(got), w_ = (long long)(want); \
+		if (!ok(g_ == w_, __VA_ARGS__)) \
+			printf("#   got %lld, want %lld\n", g_, w_); \
 	} while (0)
 
-#define is_str(got, want, ...)                                                          \
-	do {                                                                            \
-		const char *g_ = (got), *w_ = (want);                                   \
-		if (!ok(g_ && w_ && !strcmp(g_, w_), __VA_ARGS__))                      \
-			printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)",            \
-			       w_ ? w_ : "(null)");                                     \
+#define is_str(got, want, ...) \
+	do { \
+		const char *g_ = (got), *w_ = (want); \
+		if (!ok(g_ && w_ && !strcmp(g_, w_), __VA_ARGS__)) \
+			printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)", \
+			       w_ ? w_ : "(null)"); \
 	} while (0)
 
 static inline int done_testing(void)
