@@ -400,23 +400,6 @@ static bool stopping(void)
 	return stop_sig || (stop_deadline && scx_now_mono_ns() >= stop_deadline);
 }
 
-/*
- * A reader that opened the pipe or FIFO and then stopped reading would block
- * write() beyond the reach of -d and of signals (they restart it).  The
- * output is made non-blocking: scx_write_all() waits for room until a stop
- * is asked for, gives the reader a grace, then fails with -ETIMEDOUT.
- */
-static void output_interruptible(int fd)
-{
-	struct stat st;
-	int fl;
-
-	if (fstat(fd, &st) || !S_ISFIFO(st.st_mode) || (fl = fcntl(fd, F_GETFL)) < 0)
-		return;
-	if (!fcntl(fd, F_SETFL, fl | O_NONBLOCK))
-		scx_write_set_stop(stopping);
-}
-
 static int32_t parse_id(const char *name, const char *arg)
 {
 	int64_t v;
@@ -770,7 +753,7 @@ int main(int argc, char **argv)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(err));
 	}
 	out_fd = file_fd >= 0 ? -1 : STDOUT_FILENO;
-	output_interruptible(file_fd >= 0 ? file_fd : STDOUT_FILENO);
+	scx_output_interruptible(file_fd >= 0 ? file_fd : STDOUT_FILENO, stopping);
 	fill_header(&h, c, 0, 0);
 	err = scx_writer__header(r.w, &h);
 	/* readers learn at once that the capture is running */

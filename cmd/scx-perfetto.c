@@ -4,6 +4,7 @@
  * Perfetto trace (ours, traced's, wprof's) -> scx events.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,11 @@ static int input_fd = -1;
  * Ctrl-C reaches the whole pipeline; SIGTERM from a supervisor: stop reading
  * (closing the input wakes a blocked read) and finish the trace cleanly.
  */
+static bool stopping(void)
+{
+	return stop;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -205,12 +211,22 @@ static int write_unseen_lost(struct scx_pf_writer *w, const struct scx_lost_tall
 	return 0;
 }
 
+static void write_error(const char *out, int err)
+{
+	if (err == -ETIMEDOUT) /* scx_output_interruptible() gave up */
+		scx_warn("the reader of '%s' stopped reading: gave up %d ms after the stop",
+			 out ? out : "-", SCX_WRITE_GRACE_MS);
+	else
+		scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-err));
+}
+
 static int do_write(const char *in, const char *out, const struct scx_pf_write_opts *wo)
 {
 	struct scx_lost_tally lost = { 0 };
 	uint64_t last_ts = 0;
 	struct scx_reader *r = scx_reader__open(in);
 	struct scx_pf_writer *w;
+	int out_fd = STDOUT_FILENO;
 	struct scx_event e;
 	int rc, werr = 0, ret = SCX_EXIT_OK;
 	bool header = false;
@@ -222,9 +238,14 @@ static int do_write(const char *in, const char *out, const struct scx_pf_write_o
 	if (isatty(1) && (!out || !strcmp(out, "-")))
 		scx_die(SCX_EXIT_USAGE,
 			"refusing to write a binary trace to a terminal (use -o FILE)");
-	w = scx_pf_writer__open(out, wo);
-	if (!w)
-		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(errno));
+	if (out && strcmp(out, "-")) {
+		out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (out_fd < 0)
+			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(errno));
+	}
+	/* a stalled reader of a pipe or FIFO cannot hold us past a signal */
+	scx_output_interruptible(out_fd, stopping);
+	w = scx_pf_writer__fdopen(out_fd, wo);
 	if (!in || !strcmp(in, "-"))
 		input_fd = 0;
 	signal(SIGINT, on_signal);
@@ -254,13 +275,15 @@ static int do_write(const char *in, const char *out, const struct scx_pf_write_o
 			scx_warn("%s", scx_reader__warning(r));
 	}
 	if (werr && werr != -EPIPE) {
-		scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-werr));
+		write_error(out, werr);
 		ret = SCX_EXIT_FAIL;
 	}
 	scx_lost_tally__free(&lost);
 	rc = scx_pf_writer__close(w);
+	if (out_fd != STDOUT_FILENO && close(out_fd) && !rc)
+		rc = -errno;
 	if (rc && rc != -EPIPE && ret == SCX_EXIT_OK) {
-		scx_warn("cannot write '%s': %s", out ? out : "-", strerror(-rc));
+		write_error(out, rc);
 		ret = SCX_EXIT_FAIL;
 	}
 	scx_reader__free(r);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
@@ -283,6 +284,17 @@ static bool (*write_stop)(void);
 void scx_write_set_stop(bool (*stop)(void))
 {
 	write_stop = stop;
+}
+
+void scx_output_interruptible(int fd, bool (*stop)(void))
+{
+	struct stat st;
+	int fl;
+
+	if (fstat(fd, &st) || !S_ISFIFO(st.st_mode) || (fl = fcntl(fd, F_GETFL)) < 0)
+		return;
+	if (!fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+		scx_write_set_stop(stop);
 }
 
 int scx_write_all(int fd, const void *buf, size_t len)

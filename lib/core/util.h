@@ -66,6 +66,13 @@ int scx_write_all(int fd, const void *buf, size_t len);
  */
 #define SCX_WRITE_GRACE_MS 1000
 void scx_write_set_stop(bool (*stop)(void));
+/*
+ * A reader that opened a pipe or FIFO and then stopped reading would block
+ * write() beyond the reach of a producer's stop conditions (signals restart
+ * it).  If fd is a pipe or FIFO, make it non-blocking and give stop() to
+ * scx_write_all() as above; other outputs are left as they are.
+ */
+void scx_output_interruptible(int fd, bool (*stop)(void));
 /* Both paths name one existing file (an output that would truncate its input). */
 bool scx_same_file(const char *a, const char *b);
 

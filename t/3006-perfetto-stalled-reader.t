@@ -1,0 +1,52 @@
+#!/bin/sh
+# scx-perfetto writing to a FIFO whose reader opened it and stopped reading:
+# write() would block past SIGTERM and SIGINT (they restart it).  A signal
+# ends it anyway, with a clear error after a grace of 1 s for the reader.
+. "$(dirname "$0")/lib.sh"
+
+# A reader that opens the FIFO $1, shrinks it to one page and never reads.
+stall() {
+	rm -f "$1" ready && mkfifo "$1" &&
+	{ python3 -c "import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+fcntl.fcntl(fd, 1031, 4096)	# F_SETPIPE_SZ
+open(\"ready\", \"w\").close()
+time.sleep(60)" "$1" >/dev/null 2>&1 & } && staller=$! &&
+	while ! test -e ready; do sleep 0.1; done
+}
+
+# 20,000 switches: a trace far larger than the stalled reader's page.
+test_expect_success 'setup: a stream larger than a pipe' '
+	head -n 1 "$SCX_SRC/t/data/agg-basic.ndjson" >big.ndjson &&
+	awk "BEGIN { for (i = 1; i <= 20000; i++)
+		printf \"{\\\"ts\\\":%d,\\\"cpu\\\":%d,\\\"type\\\":\\\"sched_switch\\\",\\\"prev_pid\\\":%d,\\\"prev_tgid\\\":%d,\\\"prev_comm\\\":\\\"w%d\\\",\\\"prev_prio\\\":120,\\\"prev_state\\\":1,\\\"next_pid\\\":%d,\\\"next_tgid\\\":%d,\\\"next_comm\\\":\\\"w%d\\\",\\\"next_prio\\\":120}\\n\",
+			i * 1000, i % 4, 100 + i % 50, 100 + i % 50, i % 50, 101 + i % 50, 101 + i % 50, (i + 1) % 50 }" >>big.ndjson &&
+	scx-perfetto -o big.pb <big.ndjson &&
+	test $(wc -c <big.pb) -gt 65536
+'
+
+watchdog() {
+	{ sleep 30; kill -KILL $1 2>/dev/null; } >/dev/null 2>&1 &
+}
+
+# The signal comes while the input is still open; up to 30 s
+# for scx-perfetto ($pid): a hang fails the test, not the suite.
+stalled_run() {
+	stall "$1" &&
+	{ { cat big.ndjson; sleep 3; } | scx-perfetto -o "$1" 2>err & } && pid=$! &&
+	sleep 1 && kill -$2 $pid &&
+	watchdog $pid &&
+	test_exit_code 1 wait $pid &&
+	cat err &&
+	grep -q "the reader of .$1. stopped reading: gave up 1000 ms after the stop" err
+}
+
+test_expect_success 'SIGTERM ends a trace whose FIFO reader stopped reading' '
+	stalled_run f1 TERM
+'
+
+test_expect_success 'SIGINT ends a trace whose FIFO reader stopped reading' '
+	stalled_run f2 INT
+'
+
+test_done
