@@ -38,9 +38,10 @@ test_expect_success BPF 'build the workload' '
 # inherited by the child, enabled at exec); we count switches out of the same
 # two pids under their post-exec comms.  perf's counter goes away in do_exit()
 # before each task's last switch (prev_state Z), so those two are not
-# compared.  Otherwise both see the same tracepoint calls: tolerance 0.
+# compared, nor a preemption between sched_process_exit and that point
+# (below).  Otherwise both see the same tracepoint calls: tolerance 0.
 test_expect_success BPF,PERF 'switches of a workload: same count as perf stat (exact)' '
-	start_capture ev.ndjson -e switch &&
+	start_capture ev.ndjson -e switch,process &&
 	perf stat -x, -e sched:sched_switch -o stat.csv -- "$TRASH/scxev-wl" 20 /bin/true pids &&
 	kill -INT $cap_pid && wait $cap_pid &&
 	read P C <pids &&
@@ -51,8 +52,17 @@ test_expect_success BPF,PERF 'switches of a workload: same count as perf stat (e
 	grep -c "\"prev_state\":32," sw >zombies &&
 	test "$(cat zombies)" = 2 &&
 	got=$(grep -vc "\"prev_state\":32," sw) &&
-	echo "perf $want scx-events $got" &&
-	test "$got" -eq "$want"
+	# A task preempted on its way out, after sched_process_exit, is counted
+	# by perf only until perf_event_exit_task(): such switches (rare, under
+	# load) may be in got and not in want; every other one must match.
+	late=$(awk -v p=$P -v c=$C "
+		/\"type\":\"sched_process_exit\"/ && (index(\$0, \"\\\"pid\\\":\" p \",\") || index(\$0, \"\\\"pid\\\":\" c \",\")) { gone[\$0 ~ \"\\\"pid\\\":\" p \",\" ? p : c] = 1 }
+		/\"type\":\"sched_switch\"/ && !/\"prev_state\":32,/ {
+			for (t in gone) if (index(\$0, \"\\\"prev_pid\\\":\" t \",\")) n++
+		}
+		END { print n + 0 }" ev.ndjson) &&
+	echo "perf $want scx-events $got, $late after their exit" &&
+	test "$want" -le "$got" && test "$want" -ge $((got - late))
 '
 
 # System-wide over a window: scx-events runs from before perf starts to
