@@ -3,9 +3,11 @@
 # scx_bpf_error (-e: after N enqueues) and a normal unload.  (A watchdog
 # stall, qmap -t, is t/vm/extra/0410-flight-stall.t: the guest stopped once
 # after it, see there.)  Each exit writes its own window
-# holding the events that led up to it, the exit record, and for the two
+# holding the events that led up to it, the exit record, and for the
 # error the kernel's debug dump as text and as CPU and task records; the
-# capture goes on after each.
+# capture goes on after each.  The dump lists the tasks on each CPU's local
+# queue, and there may be none: the error can fire from an interrupt while
+# every CPU idles, so the test asks for as many task records as task lines.
 . "$(dirname "$0")/../lib.sh"
 . "$SCX_SRC/t/lib-capture.sh"
 . "$SCX_SRC/t/vm/lib-vm.sh"
@@ -49,7 +51,7 @@ test_expect_success 'the error dump: text, CPU and task records' '
 	test $(wc -l <cpus) -ge 1 &&
 	test $(wc -l <cpus) = $(grep -c "^CPU [0-9]" dump.txt) &&
 	jq -e -s "all(.cpu_id >= 0 and .cpu_id < $SCX_VM_CPUS and .curr_class != \"\")" cpus &&
-	grep "\"type\":\"scx_dump_task\"" err.ndjson >tasks &&
+	{ grep "\"type\":\"scx_dump_task\"" err.ndjson >tasks || :; } &&
 	test $(wc -l <tasks) = $(grep -Ec "^ [* ][A-Za-z] .*ms$" dump.txt) &&
 	jq -r .cpu_id cpus | sort -u >cpu_ids &&
 	jq -r .cpu_id tasks | sort -u >task_cpus &&
