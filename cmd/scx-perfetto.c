@@ -67,7 +67,9 @@ static int input_fd = -1;
 
 /*
  * Ctrl-C reaches the whole pipeline; SIGTERM from a supervisor: stop reading
- * (closing the input wakes a blocked read) and finish the trace cleanly.
+ * and finish the trace cleanly.  Closing the input ends a read blocked on an
+ * idle pipe: the kernel restarts the interrupted read(2), and the restart
+ * looks the descriptor up again and fails with EBADF (t/3006 checks).
  */
 static bool stopping(void)
 {

@@ -2,6 +2,8 @@
 # scx-perfetto writing to a FIFO whose reader opened it and stopped reading:
 # write() would block past SIGTERM and SIGINT (they restart it).  A signal
 # ends it anyway, with a clear error after a grace of 1 s for the reader.
+# And the other end: a writer that keeps its pipe open and sends nothing;
+# a signal must end the read too, and the trace of what came is whole.
 . "$(dirname "$0")/lib.sh"
 
 # A reader that opens the FIFO $1, shrinks it to one page and never reads.
@@ -47,6 +49,21 @@ test_expect_success 'SIGTERM ends a trace whose FIFO reader stopped reading' '
 
 test_expect_success 'SIGINT ends a trace whose FIFO reader stopped reading' '
 	stalled_run f2 INT
+'
+
+# The feeder writes into a FIFO, not a pipeline: sh would wait for the
+# whole pipeline, feeder included, and hide whether scx-perfetto ended.
+test_expect_success 'SIGTERM ends the read of an idle input pipe; the trace is whole' '
+	mkfifo in &&
+	{ sh -c "echo \$\$ >feeder.pid; head -n 101 big.ndjson; exec sleep 60" >in & } &&
+	{ scx-perfetto -o idle.pb <in 2>err & } && pid=$! &&
+	for _ in $(seq 100); do test -s idle.pb && break; sleep 0.1; done &&
+	sleep 1 && kill -TERM $pid &&
+	watchdog $pid &&
+	wait $pid &&
+	kill $(cat feeder.pid) &&
+	scx-perfetto -i idle.pb >back.ndjson &&
+	test "$(grep -c "\"type\":\"sched_switch\"" back.ndjson)" = 100
 '
 
 test_done
