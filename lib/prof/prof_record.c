@@ -59,6 +59,8 @@ int prof_record_argv(const struct prof_record_opts *o, const char **argv, size_t
 
 /* after -t, how long perf may take to stop on SIGINT before SIGKILL */
 #define STOP_GRACE_NS (30 * 1000000000ULL)
+/* a perf that never opens its output is stopped after this anyway */
+#define START_GRACE_NS (30 * 1000000000ULL)
 
 struct child {
 	pid_t pid;
@@ -298,6 +300,19 @@ int prof_perf_script(const char *perf, const char *data, const char *out,
 	return ret;
 }
 
+/*
+ * Whether perf has opened its output yet.  The duration counts from then, not
+ * from the fork: a loaded machine can take longer than a short -d to start
+ * perf, and a SIGINT before perf handles it leaves nothing recorded.
+ */
+static bool perf_started(const struct prof_record_opts *o)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/perf.data", o->out);
+	return !access(path, F_OK);
+}
+
 /* perf exited 0 but wrote no perf.data (or an empty one): nothing to archive. */
 static bool no_data(const struct prof_record_opts *o)
 {
@@ -338,7 +353,7 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 	struct prof_hintrec *hr = NULL;
 	struct child perf = { .pid = -1, .err_fd = -1 };
 	uint64_t deadline, dropped;
-	bool stopping = false;
+	bool stopping = false, started = false;
 	int err, hfd = -1;
 	struct stat sb;
 
@@ -388,15 +403,20 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 		scx_warn("cannot run '%s': %s", o->perf, strerror(-err));
 		goto fail;
 	}
-	deadline = scx_now_mono_ns() + o->timeout_ns;
+	deadline = scx_now_mono_ns() + START_GRACE_NS;
 	while (!reap(&perf, false)) {
 		struct pollfd pfd[2] = {
 			{ perf.err_fd, POLLIN, 0 },
 			{ hr ? prof_hintrec__fd(hr) : -1, POLLIN, 0 },
 		};
 		uint64_t now = scx_now_mono_ns();
-		int ms = hr ? 10 : 100; /* the hint scan runs every 10 ms */
+		/* the hint scan runs every 10 ms, and so does the wait for perf's start */
+		int ms = hr || !started ? 10 : 100;
 
+		if (!started && !stopping && !*o->stop && perf_started(o)) {
+			started = true;
+			deadline = now + o->timeout_ns;
+		}
 		if (*o->stop) {
 			if (!*interrupted) {
 				*interrupted = true;
