@@ -112,20 +112,38 @@ static struct place_dom *dom_get(struct place_dom **arr, unsigned *nr, int s)
 	return &(*arr)[s];
 }
 
-static struct place_cpu *pcpu_get(struct agg_place *p, const struct cpu *c)
+static void pcpu_grow(struct agg_place *p, unsigned id)
+{
+	unsigned n = SCX_MAX(id + 1, p->nr_cpu * 2);
+
+	p->cpu = scx_xrealloc(p->cpu, n * sizeof(*p->cpu));
+	memset(p->cpu + p->nr_cpu, 0, (n - p->nr_cpu) * sizeof(*p->cpu));
+	for (unsigned i = p->nr_cpu; i < n; i++)
+		p->cpu[i].cstate = -1;
+	p->nr_cpu = n;
+}
+
+static inline struct place_cpu *pcpu_get(struct agg_place *p, const struct cpu *c)
 {
 	unsigned id = (unsigned)c->id;
 
-	if (id >= p->nr_cpu) {
-		unsigned n = SCX_MAX(id + 1, p->nr_cpu * 2);
-
-		p->cpu = scx_xrealloc(p->cpu, n * sizeof(*p->cpu));
-		memset(p->cpu + p->nr_cpu, 0, (n - p->nr_cpu) * sizeof(*p->cpu));
-		for (unsigned i = p->nr_cpu; i < n; i++)
-			p->cpu[i].cstate = -1;
-		p->nr_cpu = n;
-	}
+	if (id >= p->nr_cpu)
+		pcpu_grow(p, id);
 	return &p->cpu[id];
+}
+
+/*
+ * pc's LLC and node slots, which exist from when pc was first seen (the
+ * per-event paths look them up often: no bounds or growth checks there).
+ */
+static inline struct place_dom *pcpu_llc(struct agg_place *p, const struct place_cpu *pc)
+{
+	return pc->llc ? &p->llc[pc->llc] : NULL;
+}
+
+static inline struct place_dom *pcpu_node(struct agg_place *p, const struct place_cpu *pc)
+{
+	return pc->node ? &p->node[pc->node] : NULL;
 }
 
 /* Event time never runs backwards here: a late event counts at the newest time. */
@@ -139,13 +157,14 @@ static uint64_t place_now(struct agg_place *p, uint64_t ts)
 /* Count the time since pc last changed, with the state it had. */
 static void settle(struct agg_place *p, struct place_cpu *pc, uint64_t now)
 {
-	struct place_dom *l = dom_get(&p->llc, &p->nr_llc, pc->llc);
-	struct place_dom *n = dom_get(&p->node, &p->nr_node, pc->node);
+	struct place_dom *l, *n;
 	const struct place_dom *g = &p->all;
 
 	/* a switch settles its CPU up to three times at one time: once is enough */
 	if (pc->init && now == pc->ts)
 		return;
+	l = pcpu_llc(p, pc);
+	n = pcpu_node(p, pc);
 	if (l)
 		dom_advance(l, now);
 	if (n)
@@ -266,31 +285,31 @@ static void dom_change(struct place_dom *d, int didle, int dwait, int dboth)
 	d->n_both += dboth;
 }
 
-void agg_place_cpu(struct scx_agg *a, const struct cpu *c, uint64_t ts)
+/* Settle c's placement state at now and copy the engine's view of c; pc is c's. */
+static struct place_cpu *place_cpu(struct agg_place *p, const struct cpu *c, uint64_t now)
 {
-	struct agg_place *p = a->place;
 	struct place_cpu *pc = pcpu_get(p, c);
-	uint64_t now = place_now(p, ts);
 	bool idle = c->known && !c->curr, busy = c->known && c->curr;
 	bool waited = pc->nq > 0, waits = c->nr_queued > 0;
 	int didle, dwait, dboth;
 
 	if (!pc->init) {
-		pc->llc = c->llc + 1;
-		pc->node = c->node + 1;
+		/* slot 0 (none) when unknown or past dom_get's bound */
+		pc->llc = dom_get(&p->llc, &p->nr_llc, c->llc + 1) ? c->llc + 1 : 0;
+		pc->node = dom_get(&p->node, &p->nr_node, c->node + 1) ? c->node + 1 : 0;
 	}
 	settle(p, pc, now);
 	pc->nq = c->nr_queued;
 	pc->cstate = (int8_t)c->cstate;
 	pc->deep_known = c->cidle_seen;
 	if (idle == pc->idle && waits == waited && busy == pc->busy)
-		return;
+		return pc;
 	didle = (int)idle - (int)pc->idle;
 	dwait = (int)waits - (int)waited;
 	dboth = (int)(idle && waits) - (int)(pc->idle && waited);
 	dom_change(&p->all, didle, dwait, dboth);
-	dom_change(dom_get(&p->llc, &p->nr_llc, pc->llc), didle, dwait, dboth);
-	dom_change(dom_get(&p->node, &p->nr_node, pc->node), didle, dwait, dboth);
+	dom_change(pcpu_llc(p, pc), didle, dwait, dboth);
+	dom_change(pcpu_node(p, pc), didle, dwait, dboth);
 	pc->idle = idle;
 	if (busy != pc->busy) {
 		par_advance(p, now);
@@ -298,6 +317,12 @@ void agg_place_cpu(struct scx_agg *a, const struct cpu *c, uint64_t ts)
 		par_point(p, now);
 		pc->busy = busy;
 	}
+	return pc;
+}
+
+void agg_place_cpu(struct scx_agg *a, const struct cpu *c, uint64_t ts)
+{
+	place_cpu(a->place, c, place_now(a->place, ts));
 }
 
 /* t's figures of this interval, zeroed the first time it is touched in it */
@@ -317,12 +342,10 @@ void agg_place_queue(struct scx_agg *a, const struct cpu *c, struct thread *t, i
 		     uint64_t ts)
 {
 	struct agg_place *p = a->place;
-	struct place_cpu *pc;
 	struct agg_place_task *pt = &t->pl;
 	uint64_t now = place_now(p, ts);
+	struct place_cpu *pc = place_cpu(p, c, now);
 
-	agg_place_cpu(a, c, now);
-	pc = pcpu_get(p, c);
 	if (delta > 0) {
 		pt->enq_ts = now;
 		pt->enq_v = pc->v;
