@@ -95,6 +95,23 @@ test_expect_success 'scx-mcp: a gzip bomb under --max-trace-memory 16M is refuse
 	say "peak $(peak) KiB" && test $(peak) -lt $MAX_KB
 '
 
+# many.pb (400,000 switches): the reader needs about 40 MiB, scx-mcp's copy of
+# the events about 25 MiB more while the reader's records are still held.
+# Each alone fits under 48M; together they do not, and the cap is on both.
+test_expect_success 'scx-mcp: the reader'\''s records and the copy of the events share the cap' '
+	. "$TDATA/mcp-lib.sh" &&
+	{ init_line; call 1 load_perfetto_trace "{\"file_path\":\"many.pb\"}"; } >in &&
+	rss timeout 60 scx-mcp --root "$PWD" --max-trace-memory 48M <in >mout &&
+	test "$(iserr 1 <mout)" = true &&
+	text 1 <mout | grep -q "many.pb. needs more than the 50331648 bytes left under the trace memory cap" &&
+	say "refused at 48M: peak $(peak) KiB" &&
+	if [ "${SCX_SANITIZE:-0}" != 1 ]; then test $(peak) -lt 65536; fi &&
+	rss timeout 60 scx-mcp --root "$PWD" --max-trace-memory 80M <in >mout &&
+	text 1 <mout | jq -e ".events == 400000" >/dev/null &&
+	say "loaded at 80M: peak $(peak) KiB" &&
+	if [ "${SCX_SANITIZE:-0}" != 1 ]; then test $(peak) -lt 98304; fi
+'
+
 test_expect_success 'fuzz perfetto_read: the seed corpus, bombs included, replays within the limit' '
 	n=$(ls "$SCX_SRC/t/fuzz/corpus/perfetto_read" | wc -l) &&
 	test -s "$SCX_SRC/t/fuzz/corpus/perfetto_read/bomb-compressed-packets" &&

@@ -82,6 +82,7 @@ struct loader {
 	struct mcp_call *c;
 	struct mcp_trace *t;
 	uint64_t budget;     /* bytes this trace may use */
+	uint64_t held;	     /* of them, held by the Perfetto reader while it delivers */
 	uint64_t total_hint; /* events expected, for progress */
 	int err;
 };
@@ -104,11 +105,13 @@ static int add_event(void *ctx, const struct scx_event *e)
 	if (t->len + need > t->cap) {
 		size_t cap = t->cap ? t->cap + t->cap / 2 : 1 << 20;
 
+		uint64_t avail = l->budget > l->held ? l->budget - l->held : 0;
+
 		while (cap < t->len + need)
 			cap *= 2;
-		if (cap > l->budget) {
-			cap = SCX_MAX(l->budget, t->len + need);
-			if (t->len + need > l->budget) {
+		if (cap > avail) {
+			cap = SCX_MAX(avail, t->len + need);
+			if (t->len + need > avail) {
 				l->err = -ENOMEM;
 				return -ENOMEM;
 			}
@@ -179,12 +182,14 @@ static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
 	size_t need = 0;
 
 	l->total_hint = 0;
+	/* the reader's records live on until the last event is copied */
+	l->held = pt->held_bytes;
 	for (unsigned i = 0; i < SCX_EV__COUNT; i++) {
 		l->total_hint += pt->stat.events[i];
 		need += pt->stat.events[i] * rec_size(i);
 	}
 	/* the reader knows every event now: size the arena once, no growth slack */
-	if (need && need <= l->budget && !t->cap) {
+	if (need && need + l->held <= l->budget && !t->cap) {
 		t->data = scx_xmalloc(need);
 		t->cap = need;
 	}

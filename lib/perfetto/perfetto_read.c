@@ -1336,6 +1336,7 @@ static int deliver(struct pf_rd *r)
 	snprintf(t->hdr.producer, sizeof(t->hdr.producer), "perfetto:%s",
 		 scx_pf_producer_name(t->producer));
 
+	t->held_bytes = rd_mem(r) + r->nr * sizeof(*keys);
 	if (r->o->on_trace && (rc = r->o->on_trace(r->o->ctx, t)))
 		goto out;
 

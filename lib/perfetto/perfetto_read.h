@@ -102,6 +102,12 @@ struct scx_pf_trace {
 	unsigned nr_processes;
 
 	struct scx_pf_stats stat;
+	/*
+	 * Bytes the reader still holds while it delivers the events (set before
+	 * on_trace): a caller that keeps copies of the events under a memory
+	 * budget of its own counts these against it too.
+	 */
+	uint64_t held_bytes;
 
 	/* After -EBADMSG: "name: byte 1234: what" (offset in the uncompressed stream). */
 	char error[256];
