@@ -71,11 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 		}
 		if (st == SCX_READ_OTHER && scx_reader__doc(r)) {
-			char path[SCX_CGROUP_PATH_MAX], err[256];
+			char path[SCX_CGROUP_PATH_MAX], why[256];
 			uint64_t id;
 
-			if (scx_cgroup_rec_parse(scx_reader__doc(r), &id, path, sizeof(path), err,
-						 sizeof(err)) == 1)
+			if (scx_cgroup_rec_parse(scx_reader__doc(r), &id, path, sizeof(path), why,
+						 sizeof(why)) == 1)
 				scx_agg__cgroup_name(a, id, path);
 		}
 		if (st == SCX_READ_EVENT && scx_agg__add(a, &e))
