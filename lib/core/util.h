@@ -76,6 +76,19 @@ void scx_output_interruptible(int fd, bool (*stop)(void));
 /* Both paths name one existing file (an output that would truncate its input). */
 bool scx_same_file(const char *a, const char *b);
 
+/* A view into a text (a line, a JSON token); not NUL-terminated. */
+struct scx_str {
+	const char *p;
+	size_t n;
+};
+
+static inline bool scx_str_eq(struct scx_str s, const char *lit)
+{
+	size_t n = __builtin_strlen(lit);
+
+	return s.n == n && !__builtin_memcmp(s.p, lit, n);
+}
+
 /* A growable byte buffer. */
 struct scx_buf {
 	char *data;

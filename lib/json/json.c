@@ -1055,12 +1055,13 @@ static int hex4(const char *s)
 
 /*
  * Unescape s[0..n) (the inside of a string token) into buf, truncating at
- * size (no NUL added).  With 'bytes', \u0080-\u00ff become the single bytes
- * 0x80-0xff: the event codec's encoding of bytes that are not UTF-8.
- * Returns the full unescaped length or -EINVAL.
+ * size (no NUL added).  Flags in json.h.  Returns the full unescaped length
+ * or -EINVAL.
  */
-long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool bytes)
+long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, unsigned flags)
 {
+	bool bytes = flags & SCX_JSON_BYTES;
+
 	size_t o = 0;
 
 	for (size_t i = 0; i < n;) {
@@ -1115,15 +1116,22 @@ long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool byt
 			if (cp < 0)
 				return -EINVAL;
 			if (cp >= 0xd800 && cp <= 0xdbff) {
-				if (i + 12 > n || s[i + 6] != '\\' || s[i + 7] != 'u')
-					return -EINVAL;
-				int lo = hex4(s + i + 8);
-				if (lo < 0xdc00 || lo > 0xdfff)
-					return -EINVAL;
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				i += 6;
+				int lo = i + 12 <= n && s[i + 6] == '\\' && s[i + 7] == 'u' ?
+						 hex4(s + i + 8) :
+						 -1;
+
+				if (lo >= 0xdc00 && lo <= 0xdfff) {
+					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+					i += 6;
+				} else if (flags & SCX_JSON_LONE_FFFD) {
+					cp = 0xfffd; /* the next escape is read on its own */
+				} else {
+					return -EINVAL; /* lone high surrogate */
+				}
 			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
-				return -EINVAL; /* lone low surrogate */
+				if (!(flags & SCX_JSON_LONE_FFFD))
+					return -EINVAL; /* lone low surrogate */
+				cp = 0xfffd;
 			}
 			if (cp < 0x80 || (bytes && cp <= 0xff)) {
 				tmp[0] = cp;
@@ -1157,6 +1165,19 @@ long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool byt
 	return o > LONG_MAX ? -EINVAL : (long)o;
 }
 
+int scx_json_unescape_buf(struct scx_str raw, struct scx_buf *b, unsigned flags)
+{
+	long r;
+
+	/* an escape never decodes to more bytes than it takes */
+	scx_buf_reserve(b, raw.n);
+	r = scx_json_unescape(raw.p, raw.n, b->data + b->len, raw.n, flags);
+	if (r < 0)
+		return -EINVAL;
+	b->len += (size_t)r;
+	return 0;
+}
+
 int scx_json_str(const struct scx_json_doc *d, int idx, char *buf, size_t size)
 {
 	const jsmntok_t *t;
@@ -1165,7 +1186,7 @@ int scx_json_str(const struct scx_json_doc *d, int idx, char *buf, size_t size)
 	if (idx < 0 || idx >= d->ntok || d->tok[idx].type != JSMN_STRING)
 		return -EINVAL;
 	t = &d->tok[idx];
-	r = scx_json_unescape(d->js + t->start, t->end - t->start, buf, size ? size - 1 : 0, false);
+	r = scx_json_unescape(d->js + t->start, t->end - t->start, buf, size ? size - 1 : 0, 0);
 	if (r < 0 || r > INT32_MAX)
 		return -EINVAL;
 	if (size)

@@ -109,6 +109,24 @@ char *scx_json_strdup(const struct scx_json_doc *d, int idx); /* NULL on error *
 /* Does the string token at idx equal s[0..n) after unescaping? */
 bool scx_json_key_eq(const struct scx_json_doc *d, int idx, const char *s, size_t n);
 
+/* ---- flat objects, walked in one pass (json_walk.c) ---------------------- */
+
+/* What a member's value is; strings come without their quotes, still escaped. */
+enum scx_json_vtype { SCX_JSON_VSTR, SCX_JSON_VNUM, SCX_JSON_VOTHER };
+
+/*
+ * Walk the members of one flat JSON object (one NDJSON line) strictly, for
+ * readers of millions of lines that want neither tokens nor copies: every
+ * value is validated, nested values are validated and skipped.  fn gets each
+ * raw key and value (key_esc/val_esc: it holds an escape, see
+ * scx_json_unescape_buf); a non-zero return stops the walk and is returned.
+ * Errors: -EINVAL with *err_off and *why (static text).
+ */
+typedef int (*scx_json_member_fn)(void *ctx, struct scx_str key, bool key_esc, int type,
+				  struct scx_str val, bool val_esc);
+int scx_json_walk_object(const char *s, size_t n, scx_json_member_fn fn, void *ctx, size_t *err_off,
+			 const char **why);
+
 /* ---- building blocks shared with the event codecs (stream.c) ------------- */
 
 /* Length of the valid UTF-8 sequence at s[0..n), 0 if invalid. */
@@ -121,10 +139,17 @@ size_t scx_utf8_seq(const unsigned char *s, size_t n);
 size_t scx_json_escape_to(char *out, const char *s, size_t n, bool bytes);
 /*
  * Unescape the inside of a JSON string into buf (at most size bytes, no NUL).
- * With 'bytes', \u0080-\u00ff decode to the single bytes 0x80-0xff.
- * Returns the full decoded length or -EINVAL.
+ * Returns the full decoded length or -EINVAL.  Flags:
+ *   SCX_JSON_BYTES      \u0080-\u00ff decode to the single bytes 0x80-0xff
+ *                       (the event codec's encoding of bytes that are not UTF-8)
+ *   SCX_JSON_LONE_FFFD  a lone surrogate decodes to U+FFFD instead of failing
+ *                       (JSON's grammar allows it; it is no character)
  */
-long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, bool bytes);
+#define SCX_JSON_BYTES 1u
+#define SCX_JSON_LONE_FFFD 2u
+long scx_json_unescape(const char *s, size_t n, char *buf, size_t size, unsigned flags);
+/* The same, appended to b; 0 or -EINVAL. */
+int scx_json_unescape_buf(struct scx_str raw, struct scx_buf *b, unsigned flags);
 /* Index of the first byte at or after i that is '"', '\\', a control or non-ASCII. */
 static inline size_t scx_json_plain_end(const char *s, size_t i, size_t n)
 {

@@ -25,19 +25,6 @@
 /* perf script field list used by record --perf-script and process */
 #define PROF_SCRIPT_FIELDS "comm,tid,pid,time,cgroup,ip,addr,phys_addr,data_page_size,dso,sym"
 
-/* A view into a line; not NUL-terminated. */
-struct prof_str {
-	const char *p;
-	size_t n;
-};
-
-static inline bool prof_str_eq(struct prof_str s, const char *lit)
-{
-	size_t n = __builtin_strlen(lit);
-
-	return s.n == n && !__builtin_memcmp(s.p, lit, n);
-}
-
 /* ---- perf.script (prof_script.c) ------------------------------------------- */
 
 enum prof_line {
@@ -48,7 +35,7 @@ enum prof_line {
 };
 
 struct prof_sample {
-	struct prof_str comm, time, addr, cgroup, ip, sym, dso, phys;
+	struct scx_str comm, time, addr, cgroup, ip, sym, dso, phys;
 	uint32_t pid, tid;  /* perf prints PID/TID: pid is the first number */
 	uint64_t page_size; /* bytes; 0 for N/A or unparseable */
 };
@@ -106,7 +93,7 @@ int prof_hints__load(struct prof_hints *h, const char *path, char *err, size_t e
 bool prof_hints__lookup(struct prof_hints *h, uint32_t tid, uint64_t ts_ns, uint64_t *hint);
 void prof_hints__free(struct prof_hints *h);
 /* perf's "788.448576" seconds into ns; false if it is not such a number */
-bool prof_time_ns(struct prof_str t, uint64_t *ns);
+bool prof_time_ns(struct scx_str t, uint64_t *ns);
 
 /* ---- process: perf.script stream -> perf.jsonl stream (prof_process.c) -------- */
 
@@ -134,24 +121,9 @@ void prof_process__summary(const struct prof_process *p, struct scx_buf *b);
 
 /* ---- perf.jsonl reader (prof_jsonl.c) ---------------------------------------- */
 
-enum prof_jtype { PROF_JSTR, PROF_JNUM, PROF_JOTHER };
-
-/*
- * Walk the members of one flat JSON object (one NDJSON line) strictly: every
- * value is validated, nested values are skipped.  fn gets the raw key and
- * value (strings without their quotes, still escaped); a non-zero return stops
- * the walk and is returned.  Errors: -EINVAL with *err_off and *why.
- */
-typedef int (*prof_member_fn)(void *ctx, struct prof_str key, bool key_esc, int type,
-			      struct prof_str val, bool val_esc);
-int prof_json_object(const char *s, size_t n, prof_member_fn fn, void *ctx, size_t *err_off,
-		     const char **why);
-/* Unescape a raw JSON string body into b (appended); -EINVAL if invalid. */
-int prof_json_unescape(struct prof_str raw, struct scx_buf *b);
-
 /* One perf.jsonl record; strings are views into the line or into scratch. */
 struct prof_rec {
-	struct prof_str comm, time, addr, cgroup, ip, sym, dso, phys;
+	struct scx_str comm, time, addr, cgroup, ip, sym, dso, phys;
 	uint32_t pid, tid;
 	uint64_t page_size;
 	bool has_hint;
@@ -182,7 +154,7 @@ struct prof_extract_opts {
 struct prof_extract;
 /* NULL with errno and a message in err (bad regex) */
 struct prof_extract *prof_extract__new(const struct prof_extract_opts *o, char *err, size_t errsz);
-void prof_extract__add(struct prof_extract *x, struct prof_str cgroup, struct prof_str comm);
+void prof_extract__add(struct prof_extract *x, struct scx_str cgroup, struct scx_str comm);
 /*
  * Feed perf.jsonl text like prof_process__feed; a bad line is fatal: -EINVAL
  * with x's message naming the line and byte.

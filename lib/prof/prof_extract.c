@@ -151,7 +151,7 @@ static uint32_t group_id(struct prof_extract *x, int kind, const char *name, siz
 	return (uint32_t)e->val;
 }
 
-static uint32_t classify(struct prof_extract *x, struct prof_str cg)
+static uint32_t classify(struct prof_extract *x, struct scx_str cg)
 {
 	size_t wl = strlen(x->o.workload);
 	regmatch_t m;
@@ -171,7 +171,7 @@ static uint32_t classify(struct prof_extract *x, struct prof_str cg)
 	return g;
 }
 
-void prof_extract__add(struct prof_extract *x, struct prof_str cgroup, struct prof_str comm)
+void prof_extract__add(struct prof_extract *x, struct scx_str cgroup, struct scx_str comm)
 {
 	bool fresh;
 	struct ent *e = t_get(x, 0, cgroup.p, cgroup.n, &fresh);

@@ -140,7 +140,7 @@ out:
 	return ret;
 }
 
-bool prof_time_ns(struct prof_str t, uint64_t *ns)
+bool prof_time_ns(struct scx_str t, uint64_t *ns)
 {
 	uint64_t sec = 0, frac = 0;
 	size_t i = 0, digits = 0;

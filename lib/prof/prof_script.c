@@ -125,13 +125,13 @@ uint64_t prof_page_size(const char *s, size_t n)
 	return v * mult;
 }
 
-static struct prof_str trim(const char *p, size_t n)
+static struct scx_str trim(const char *p, size_t n)
 {
 	while (n && is_space(*p))
 		p++, n--;
 	while (n && is_space(p[n - 1]))
 		n--;
-	return (struct prof_str){ p, n };
+	return (struct scx_str){ p, n };
 }
 
 /*
@@ -151,7 +151,7 @@ static bool parse_tail(const char *p, size_t n, struct prof_sample *s)
 		}
 	if (!close) {
 		/* no dso: nothing usable, the sample ends up "no phys_addr" */
-		s->sym = (struct prof_str){ p, 0 };
+		s->sym = (struct scx_str){ p, 0 };
 		return true;
 	}
 	for (const char *q = close; q >= p; q--) {
@@ -167,10 +167,10 @@ static bool parse_tail(const char *p, size_t n, struct prof_sample *s)
 		return true;
 	}
 	s->sym = trim(p, (size_t)(open - p));
-	s->dso = (struct prof_str){ open + 1, (size_t)(close - open - 1) };
+	s->dso = (struct scx_str){ open + 1, (size_t)(close - open - 1) };
 	pos = (size_t)(close + 1 - p);
 	if (next_tok(p, n, &pos, &t)) {
-		s->phys = (struct prof_str){ t.p, t.n };
+		s->phys = (struct scx_str){ t.p, t.n };
 		if (next_tok(p, n, &pos, &t))
 			s->page_size = prof_page_size(t.p, t.n);
 	}
@@ -215,15 +215,15 @@ int prof_script_parse(const char *line, size_t len, struct prof_sample *s, const
 		return PROF_LINE_BAD;
 	}
 	if (prev.p)
-		s->comm = (struct prof_str){ comm_start, comm_end - (size_t)(comm_start - line) };
+		s->comm = (struct scx_str){ comm_start, comm_end - (size_t)(comm_start - line) };
 	else
-		s->comm = (struct prof_str){ comm_start, 0 };
-	s->time = (struct prof_str){ time.p, time.n - 1 };
+		s->comm = (struct scx_str){ comm_start, 0 };
+	s->time = (struct scx_str){ time.p, time.n - 1 };
 	if (!next_tok(line, len, &pos, &addr)) {
 		*why = "no addr field";
 		return PROF_LINE_BAD;
 	}
-	s->addr = (struct prof_str){ addr.p, addr.n };
+	s->addr = (struct scx_str){ addr.p, addr.n };
 
 	/* the cgroup, possibly after the data address' "sym (dso)" */
 	rest_pos = pos;
@@ -255,30 +255,30 @@ int prof_script_parse(const char *line, size_t len, struct prof_sample *s, const
 		}
 	}
 	(void)rest_pos;
-	s->cgroup = (struct prof_str){ r[0].p, r[0].n };
+	s->cgroup = (struct scx_str){ r[0].p, r[0].n };
 	if (!next_tok(line, len, &pos, &r[1])) {
 		*why = "no ip field";
 		return PROF_LINE_BAD;
 	}
-	s->ip = (struct prof_str){ r[1].p, r[1].n };
+	s->ip = (struct scx_str){ r[1].p, r[1].n };
 	if (pos < len) {
-		struct prof_str tail = trim(line + pos, len - pos);
+		struct scx_str tail = trim(line + pos, len - pos);
 
 		if (!parse_tail(tail.p, tail.n, s)) {
 			*why = "bad data page size";
 			return PROF_LINE_BAD;
 		}
 	} else {
-		s->sym = (struct prof_str){ line + len, 0 };
+		s->sym = (struct scx_str){ line + len, 0 };
 	}
 	return PROF_LINE_OK;
 }
 
 int prof_sample_filter(const struct prof_sample *s)
 {
-	if (!s->phys.n || prof_str_eq(s->phys, "0"))
+	if (!s->phys.n || scx_str_eq(s->phys, "0"))
 		return PROF_SKIP_NO_PHYS;
-	if (prof_str_eq(s->comm, "perf") || prof_str_eq(s->comm, "swapper"))
+	if (scx_str_eq(s->comm, "perf") || scx_str_eq(s->comm, "swapper"))
 		return PROF_SKIP_COMM;
 	return PROF_KEEP;
 }

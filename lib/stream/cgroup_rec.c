@@ -46,7 +46,8 @@ int scx_cgroup_rec_parse(const struct scx_json_doc *d, uint64_t *id, char *path,
 		return -EINVAL;
 	}
 	tok = &d->tok[p];
-	n = scx_json_unescape(d->js + tok->start, tok->end - tok->start, path, size - 1, true);
+	n = scx_json_unescape(d->js + tok->start, tok->end - tok->start, path, size - 1,
+			      SCX_JSON_BYTES);
 	if (n < 0 || (size_t)n >= size || n == 0 || path[0] != '/' || memchr(path, 0, n)) {
 		snprintf(err, errsz,
 			 "cgroup record %llu: \"path\" is not an absolute path of "

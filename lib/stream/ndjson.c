@@ -299,7 +299,8 @@ HOT int get_field(const struct val *x, const struct scx_field *f, struct scx_eve
 			return bad(err, errsz, col, x->off, "%s.%s: expected a string", kname,
 				   f->name);
 		/* longer strings are cut to the field, as the kernel cuts comms */
-		long n = x->plain ? (long)x->n : scx_json_unescape(x->s, x->n, dst, f->size, true);
+		long n = x->plain ? (long)x->n :
+				    scx_json_unescape(x->s, x->n, dst, f->size, SCX_JSON_BYTES);
 		if (x->plain)
 			memcpy(dst, x->s, SCX_MIN(x->n, (size_t)f->size));
 		if (n < 0)

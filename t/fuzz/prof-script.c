@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((k == PROF_LINE_BAD || k == PROF_LINE_NO_CGROUP) && !why)
 			abort();
 		if (k == PROF_LINE_OK) {
-			const struct prof_str *f[] = {
+			const struct scx_str *f[] = {
 				&smp.comm, &smp.time, &smp.addr, &smp.cgroup,
 				&smp.ip,   &smp.sym,  &smp.dso,	 &smp.phys,
 			};

@@ -738,9 +738,57 @@ static void doubles_vs_strtod(void)
 	scx_json_free(&d);
 }
 
+/* The flags of scx_json_unescape, and its appending form. */
+static void unescape_flags(void)
+{
+	static const struct {
+		const char *in;
+		unsigned flags;
+		long len;
+		const char *out;
+		const char *what;
+	} c[] = {
+		{ "\\u00e9", 0, 2, "\xc3\xa9", "U+00E9 as UTF-8" },
+		{ "\\u00e9", SCX_JSON_BYTES, 1, "\xe9", "U+00E9 as a byte with SCX_JSON_BYTES" },
+		{ "a\\ud800b", 0, -EINVAL, NULL, "a lone high surrogate fails" },
+		{ "a\\ud800b", SCX_JSON_LONE_FFFD, 5,
+		  "a\xef\xbf\xbd"
+		  "b",
+		  "... or is U+FFFD" },
+		{ "\\udc00", SCX_JSON_LONE_FFFD, 3, "\xef\xbf\xbd", "a lone low one too" },
+		{ "\\ud800\\ud800\\udc00", SCX_JSON_LONE_FFFD, 7, "\xef\xbf\xbd\xf0\x90\x80\x80",
+		  "high, then a pair: the second escape is read on its own" },
+		{ "\\ud800\\u00zz", SCX_JSON_LONE_FFFD, -EINVAL, NULL,
+		  "a bad escape after a lone surrogate still fails" },
+		{ "\\ud83d\\ude00", SCX_JSON_LONE_FFFD, 4, "\xf0\x9f\x98\x80", "a pair is a pair" },
+	};
+	struct scx_buf b = { 0 };
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char out[16];
+		long n = scx_json_unescape(c[i].in, strlen(c[i].in), out, sizeof(out), c[i].flags);
+		int rb;
+
+		is_int(n, c[i].len, "%s", c[i].what);
+		scx_buf_addstr(&b, "x");
+		rb = scx_json_unescape_buf((struct scx_str){ c[i].in, strlen(c[i].in) }, &b,
+					   c[i].flags);
+		if (c[i].len < 0) {
+			is_int(rb, -EINVAL, "  the same appended: fails");
+		} else {
+			ok(!rb && n == (long)b.len - 1 && !memcmp(out, c[i].out, n) &&
+				   !memcmp(b.data + 1, c[i].out, n),
+			   "  decodes right, and the same appended after what b held");
+		}
+		scx_buf_reset(&b);
+	}
+	scx_buf_free(&b);
+}
+
 int main(void)
 {
 	writer();
+	unescape_flags();
 	reader_ok();
 	reader_bad();
 	reader_vs_reference();

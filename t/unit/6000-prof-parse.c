@@ -14,7 +14,7 @@
 
 static char sbuf[8][512];
 
-static const char *S(int i, struct prof_str s)
+static const char *S(int i, struct scx_str s)
 {
 	snprintf(sbuf[i], sizeof(sbuf[i]), "%.*s", (int)s.n, s.p);
 	return sbuf[i];
@@ -192,6 +192,21 @@ static void test_jsonl(void)
 	is_int(r.page_size, 4096, "page size");
 	ok(r.has_hint && r.hint == 640, "hint read back");
 	is_str(S(1, r.dso), "d\xc3\xa9", "UTF-8 dso");
+	{
+		/* JSON allows a lone surrogate escape; it is no character: U+FFFD */
+		static const char lone[] =
+			"{\"comm\":\"a\\ud800b\",\"tid\":2,\"pid\":1,\"time\":\"3.0\","
+			"\"addr\":\"7000\",\"cgroup\":\"/cg\",\"ip\":\"4000\",\"sym\":\"\\udc00\","
+			"\"dso\":\"d\",\"phys_addr\":\"5000\",\"data_page_size\":4096}";
+
+		ok(!prof_rec_parse(lone, strlen(lone), &r, &scratch, &off, &why),
+		   "lone surrogates parse");
+		is_str(S(0, r.comm),
+		       "a\xef\xbf\xbd"
+		       "b",
+		       "a lone high surrogate is U+FFFD");
+		is_str(S(1, r.sym), "\xef\xbf\xbd", "a lone low one too");
+	}
 
 #define BAD(line, what) \
 	do { \
@@ -267,11 +282,11 @@ static void test_hints(void)
 	scx_buf_add(&b, "", 1);
 	ok(strstr(b.data, "1 hint update was dropped") != NULL, "dropped warning, singular");
 
-	ok(prof_time_ns((struct prof_str){ "788.448576", 10 }, &ns) && ns == 788448576000ULL,
+	ok(prof_time_ns((struct scx_str){ "788.448576", 10 }, &ns) && ns == 788448576000ULL,
 	   "perf time to ns");
-	ok(prof_time_ns((struct prof_str){ "1.123456789", 11 }, &ns) && ns == 1123456789ULL,
+	ok(prof_time_ns((struct scx_str){ "1.123456789", 11 }, &ns) && ns == 1123456789ULL,
 	   "ns precision time");
-	ok(!prof_time_ns((struct prof_str){ "1.x", 3 }, &ns), "bad time");
+	ok(!prof_time_ns((struct scx_str){ "1.x", 3 }, &ns), "bad time");
 
 	/* thread 10: hint 1 at t=100, 2 at t=200 (added out of order), 3 also at t=200 later */
 	prof_hints__add(hs, &(struct prof_hint_rec){ 10, 10, 2, 200 });
