@@ -278,6 +278,24 @@ static int cgroup_record(struct scx_agg *a, struct scx_reader *r, const char *pa
 	return 1;
 }
 
+/* An scx_stats record goes into the interval (1); 0 for other lines; a malformed one is an error. */
+static int scx_stats_record(struct scx_agg *a, struct scx_reader *r, const char *path_in)
+{
+	const struct scx_json_doc *d = scx_reader__doc(r);
+	struct scx_stats s;
+	char err[256];
+
+	if (!d || !scx_stats_is(d))
+		return 0;
+	if (scx_stats_from_json(d, &s, err, sizeof(err))) {
+		scx_warn("%s: before byte %llu: %s", path_in,
+			 (unsigned long long)scx_reader__offset(r), err);
+		return -EINVAL;
+	}
+	scx_agg__note_scx_stats(a, &s);
+	return 1;
+}
+
 /* ---- scx-agg diff ------------------------------------------------------------- */
 
 static const struct scx_opt diff_opts[] = {
@@ -688,7 +706,7 @@ int main(int argc, char **argv)
 		struct scx_reader *r = scx_reader__open(path);
 		uint64_t ks0 = c.nr_ksnaps;
 		struct scx_event e;
-		uint64_t cgroup_recs = 0;
+		uint64_t cgroup_recs = 0, scx_recs = 0;
 		int st, cgk;
 
 		if (!r)
@@ -757,6 +775,13 @@ int main(int argc, char **argv)
 				}
 				cgroup_recs++;
 			}
+			if (st == SCX_READ_OTHER && (cgk = scx_stats_record(a, r, path))) {
+				if (cgk < 0) {
+					rc = SCX_EXIT_FAIL;
+					break;
+				}
+				scx_recs++;
+			}
 			if (st != SCX_READ_EVENT)
 				continue;
 			if (c.nr_ksnaps)
@@ -770,12 +795,11 @@ int main(int argc, char **argv)
 		if (a && st == SCX_READ_END) {
 			const struct scx_trailer *tr = scx_reader__trailer(r);
 
-			/* kernel snapshots and cgroup records are JSON records the reader
-			 * passed on, not unknown */
-			scx_agg__note_unknown(a,
-					      scx_reader__skipped(r) - cgroup_recs -
-						      SCX_MIN(scx_reader__skipped(r) - cgroup_recs,
-							      c.nr_ksnaps - ks0));
+			/* kernel snapshots, cgroup and scx_stats records are JSON
+			 * records the reader passed on, not unknown */
+			uint64_t other = scx_reader__skipped(r) - cgroup_recs - scx_recs;
+
+			scx_agg__note_unknown(a, other - SCX_MIN(other, c.nr_ksnaps - ks0));
 			/* lost counts only the trailer knows (no LOST record carried them) */
 			for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
 				uint64_t n = scx_lost_tally__unseen(&lost, tr, k);

@@ -16,6 +16,7 @@
 #include "capture/cgroup.h"
 #include "capture/flight.h"
 #include "capture/runqlat.h"
+#include "capture/scx_sysfs.h"
 #include "core/opts.h"
 #include "stream/stream.h"
 #include "core/topo.h"
@@ -38,6 +39,8 @@ enum {
 };
 
 #define DEFAULT_AGG_INTERVAL_NS 15000000000ull
+/* scx_stats records: sysfs counters change on loads and rare events, a second is plenty */
+#define SCX_STATS_INTERVAL_NS 1000000000ull
 
 static const struct scx_opt options[] = {
 	{ 'd', "duration", "SECONDS",
@@ -108,8 +111,17 @@ static void on_usr1(int sig, siginfo_t *si, void *uc)
 	usr1_pid = si && si->si_pid > 0 ? si->si_pid : -1;
 }
 
+/* sched_ext's sysfs state and counters as scx_stats records (scx(7)) */
+struct scx_stats_feed {
+	bool on;
+	struct scx_stats prev; /* the values at the last record */
+	uint64_t next;	       /* monotonic ns of the next record */
+	struct scx_buf b;
+};
+
 struct run {
 	struct scx_writer *w;
+	struct scx_stats_feed scx;
 	struct scx_cgroups *cg; /* names the cgroup ids; NULL without cgroup v2 */
 	struct scx_buf rec;
 	uint64_t counts[SCX_EV__COUNT];
@@ -286,6 +298,40 @@ static int on_event(void *ctx, const struct scx_event *e)
 	return 0;
 }
 
+/* Start the feed if sched_ext is here and its events were asked for. */
+static void scx_stats_start(struct scx_stats_feed *f, bool wanted)
+{
+	char msg[512];
+	int e;
+
+	if (!wanted)
+		return;
+	e = scx_sysfs__read(SCX_SYSFS_DIR, &f->prev, msg, sizeof(msg));
+	if (e && e != -ENOENT) /* -ENOENT: no sched_ext, which the capture notes */
+		scx_warn("note: no scx_stats records: %s", msg);
+	f->on = !e;
+	f->next = scx_now_mono_ns() + SCX_STATS_INTERVAL_NS;
+}
+
+/* One scx_stats record: what sched_ext's counters did since the last one. */
+static int scx_stats_write(struct scx_stats_feed *f, struct scx_writer *w)
+{
+	struct scx_stats rec;
+	char msg[512];
+
+	if (!f->on)
+		return 0;
+	if (scx_sysfs__next(SCX_SYSFS_DIR, &f->prev, &rec, msg, sizeof(msg))) {
+		scx_warn("%s: no more scx_stats records", msg);
+		f->on = false;
+		return 0;
+	}
+	f->next += SCX_STATS_INTERVAL_NS;
+	scx_buf_reset(&f->b);
+	scx_stats_to_json(&f->b, &rec);
+	return scx_writer__raw(w, f->b.data, f->b.len);
+}
+
 /* A reader that went away shows as POLLERR on our end of the pipe. */
 static bool output_closed(int fd)
 {
@@ -423,6 +469,7 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 	struct scx_header h;
 	struct scx_writer *w;
 	struct scx_kagg *k;
+	struct scx_stats_feed feed = { 0 };
 	uint64_t deadline = 0, next;
 	int err;
 	char msg[512];
@@ -445,6 +492,7 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 	if (dur_ns)
 		deadline = scx_now_mono_ns() + dur_ns;
 	next = scx_now_mono_ns() + interval_ns;
+	scx_stats_start(&feed, true);
 	while (!err) {
 		uint64_t now = scx_now_mono_ns();
 		bool last = stop_sig || (deadline && now >= deadline);
@@ -460,9 +508,12 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 		}
 		if ((err = scx_kagg__read(k, &snap)))
 			break;
+		/* before the snapshot, which closes its interval in scx-agg */
+		err = scx_stats_write(&feed, w);
 		scx_buf_reset(&b);
 		scx_ksnap_to_json(&b, &snap);
-		err = scx_writer__raw(w, b.data, b.len);
+		if (!err)
+			err = scx_writer__raw(w, b.data, b.len);
 		if (!err)
 			err = scx_writer__flush(w);
 		if (snap.dropped_tasks || snap.dropped_cpu)
@@ -479,6 +530,7 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 	scx_topo__free(topo);
 	scx_ksnap_free(&snap);
 	scx_buf_free(&b);
+	scx_buf_free(&feed.b);
 	if (!err) {
 		tr.end_ns = scx_now_boot_ns();
 		err = scx_writer__trailer(w, &tr);
@@ -763,6 +815,7 @@ int main(int argc, char **argv)
 	if (dur_ns)
 		stop_deadline = deadline = scx_now_mono_ns() + dur_ns;
 	scx_debug(2, "capturing, events 0x%x", scx_capture__events(c));
+	scx_stats_start(&r.scx, scx_capture__events(c) & SCX_CAP_SCX);
 
 	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
 		int n = scx_capture__poll(c, POLL_MS);
@@ -771,8 +824,12 @@ int main(int argc, char **argv)
 			err = n;
 			break;
 		}
+		if (r.scx.on && scx_now_mono_ns() >= r.scx.next) {
+			err = scx_stats_write(&r.scx, r.w);
+			n = 1;
+		}
 		/* flush what this round produced, so readers downstream see it live */
-		if (n > 0)
+		if (!err && n > 0)
 			err = scx_writer__flush(r.w);
 		else if (output_closed(out_fd))
 			err = -EPIPE;
@@ -786,6 +843,9 @@ int main(int argc, char **argv)
 	}
 	if (!err)
 		err = scx_capture__stop(c);
+	/* the last record covers the partial interval up to the stop */
+	if (!err)
+		err = scx_stats_write(&r.scx, r.w);
 	if (err == -EPIPE || r.pipe_closed) {
 		scx_capture__free(c);
 		scx_writer__close(r.w);
@@ -812,6 +872,7 @@ int main(int argc, char **argv)
 			 scx_cgroups__unnamed(r.cg));
 	scx_cgroups__free(r.cg);
 	scx_buf_free(&r.rec);
+	scx_buf_free(&r.scx.b);
 	{
 		int cerr = scx_writer__close(r.w);
 

@@ -312,6 +312,15 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 			}
 			scx_reorder__push(in->order, &e);
 		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
+			   scx_stats_is(scx_reader__doc(in->r))) {
+			struct scx_stats st;
+
+			/* sched_ext's counters: into the window open when read */
+			if (scx_stats_from_json(scx_reader__doc(in->r), &st, err, errsz))
+				return -1;
+			if (in->agg)
+				scx_agg__note_scx_stats(in->agg, &st);
+		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
 			   scx_ksnap_is(scx_reader__doc(in->r))) {
 			/* a kernel snapshot is one window of its own */
 			if (scx_ksnap_from_json(scx_reader__doc(in->r), &in->ksnap, err, errsz))

@@ -44,6 +44,7 @@ _probe_prereq() {
 		[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 		[ -d /sys/kernel/tracing/events/sched ] ;;
 	SCHED_EXT) [ -d /sys/kernel/sched_ext ] ;;
+	!SCHED_EXT) [ ! -d /sys/kernel/sched_ext ] ;;
 	PERF) command -v perf >/dev/null && perf stat -e sched:sched_switch -a true >/dev/null 2>&1 ;;
 	NODE) command -v node >/dev/null && command -v npm >/dev/null ;;
 	TMUX) command -v tmux >/dev/null ;;

@@ -1696,6 +1696,17 @@ void scx_agg__note_unknown(struct scx_agg *a, uint64_t count)
 	a->snap.unknown += count;
 }
 
+void scx_agg__note_scx_stats(struct scx_agg *a, const struct scx_stats *s)
+{
+	if (a->closed) {
+		uint64_t seq = a->snap.seq;
+
+		reset_interval(a);
+		a->snap.seq = seq + 1;
+	}
+	scx_stats_merge(&a->snap.scx, s);
+}
+
 /* ---- life cycle ----------------------------------------------------------------- */
 
 static void setup_topo(struct scx_agg *a)

@@ -61,6 +61,7 @@
 #include "core/event.h"
 #include "core/hist.h"
 #include "core/topo.h"
+#include "stream/scx_stats.h"
 
 /* Group kinds; also the words of --by. */
 enum scx_agg_by {
@@ -146,6 +147,9 @@ struct scx_agg_snap {
 	uint64_t by_type[SCX_EV__COUNT]; /* events of each type in the interval */
 	unsigned nr[SCX_AGG_BY__COUNT];	 /* groups of each kind (0 if not asked) */
 	const struct scx_agg_group *groups[SCX_AGG_BY__COUNT];
+	/* sched_ext's own counters: the scx_stats records read in the interval
+	 * folded together (stream/scx_stats.h); scx.ts == 0: none */
+	struct scx_stats scx;
 	struct scx_agg_stats total; /* all CPUs together */
 	unsigned nr_cpus;	    /* CPUs in 'total' (topology, else seen) */
 };
@@ -277,6 +281,13 @@ int scx_agg__advance(struct scx_agg *a, uint64_t ts);
 void scx_agg__note_lost(struct scx_agg *a, int cpu, uint64_t count);
 /* Events the reader skipped (unknown types), carried into the snapshot. */
 void scx_agg__note_unknown(struct scx_agg *a, uint64_t count);
+/*
+ * An scx_stats record (sched_ext's sysfs counters), folded into the interval
+ * open when it is read: scx-events writes one a second, between events
+ * that may be up to its flush interval older, so with intervals of a
+ * second or more it lands in its own interval or the one after.
+ */
+void scx_agg__note_scx_stats(struct scx_agg *a, const struct scx_stats *s);
 /* Close the current interval at the last event's time and emit it. */
 int scx_agg__flush(struct scx_agg *a);
 /* The last closed interval, or NULL before the first. */

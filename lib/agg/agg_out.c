@@ -441,6 +441,12 @@ void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s)
 	scx_jw_kuint(&w, "threads", s->nr_threads);
 	scx_jw_kuint(&w, "tasks_dropped", s->tasks_dropped);
 	scx_jw_kuint(&w, "cpus", s->nr_cpus);
+	if (s->scx.ts) {
+		scx_jw_key(&w, "sched_ext");
+		scx_jw_obj_begin(&w);
+		scx_stats_json_fields(&w, &s->scx);
+		scx_jw_obj_end(&w);
+	}
 	scx_jw_key(&w, "total");
 	scx_jw_obj_begin(&w);
 	json_metrics(&w, s, NULL);
@@ -591,6 +597,10 @@ void scx_agg_snap_text(struct scx_buf *b, const struct scx_agg_snap *s)
 	if (s->tasks_dropped) /* past --max-tasks */
 		scx_buf_printf(b, "tasks dropped %llu (forgotten past the task limit)\n",
 			       (unsigned long long)s->tasks_dropped);
+	if (s->scx.ts) {
+		scx_stats_text(b, &s->scx);
+		scx_buf_addstr(b, "\n");
+	}
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++) {
 		struct scx_table *t;
 
@@ -668,6 +678,8 @@ void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s)
 		       (unsigned long long)s->lost);
 	scx_buf_printf(b, "# TYPE scx_tasks_dropped gauge\nscx_tasks_dropped %llu\n",
 		       (unsigned long long)s->tasks_dropped);
+	if (s->scx.ts)
+		scx_prom_scx_stats(b, &s->scx, false);
 	for (unsigned i = 0; i < M__COUNT; i++) {
 		const struct scx_agg_metric *m = &scx_agg_metrics[i];
 		bool dist = m->kind == SCX_AGG_M_DIST || m->kind == SCX_AGG_M_DISTN;

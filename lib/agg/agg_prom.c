@@ -163,6 +163,7 @@ struct scx_prom {
 	unsigned dsq_cap, cgroup_cap;
 	uint64_t intervals, events, lost, unknown, out_of_order, threads, last_dur;
 	uint64_t tasks_dropped;
+	struct scx_stats scx; /* sched_ext's counters since the start; ts 0: none seen */
 };
 
 #define KEY_OTHER INT64_MIN
@@ -519,6 +520,8 @@ int scx_prom__add(struct scx_prom *p, const struct scx_agg *a, const struct scx_
 	p->threads = s->nr_threads;
 	p->tasks_dropped += s->tasks_dropped;
 	p->last_dur = s->end_ns - s->start_ns;
+	if (s->scx.ts)
+		scx_stats_merge(&p->scx, &s->scx);
 	return 0;
 }
 
@@ -702,6 +705,57 @@ static void host_counter(struct scx_buf *b, const char *name, const char *unit, 
 	scx_buf_printf(b, "scx_%s %llu\n", name, (unsigned long long)v);
 }
 
+/* A sched_ext counter: name_total (counter) or name (gauge of one interval). */
+static void scx_counter(struct scx_buf *b, const char *name, const char *help, bool total,
+			int64_t v)
+{
+	if (v < 0)
+		return; /* not in this kernel */
+	scx_buf_printf(b, "# HELP scx_sched_ext_%s%s %s\n# TYPE scx_sched_ext_%s%s %s\n", name,
+		       total ? "_total" : "", help, name, total ? "_total" : "",
+		       total ? "counter" : "gauge");
+	scx_buf_printf(b, "scx_sched_ext_%s%s %lld\n", name, total ? "_total" : "", (long long)v);
+}
+
+void scx_prom_scx_stats(struct scx_buf *b, const struct scx_stats *s, bool total)
+{
+	const char *sfx = total ? "_total" : "";
+
+	scx_buf_addstr(b, "# HELP scx_sched_ext_enabled 1 while a sched_ext scheduler is "
+			  "enabled (labels: state, ops)\n# TYPE scx_sched_ext_enabled gauge\n"
+			  "scx_sched_ext_enabled{state=");
+	scx_prom_label_escape(b, s->state);
+	scx_buf_addstr(b, ",ops=");
+	scx_prom_label_escape(b, s->ops);
+	scx_buf_printf(b, "} %d\n", !strcmp(s->state, "enabled"));
+	if (s->switch_all >= 0)
+		scx_buf_printf(b,
+			       "# HELP scx_sched_ext_switch_all 1 when every task is on "
+			       "sched_ext\n# TYPE scx_sched_ext_switch_all gauge\n"
+			       "scx_sched_ext_switch_all %lld\n",
+			       (long long)s->switch_all);
+	scx_counter(b, "loads", "sched_ext schedulers loaded (sysfs enable_seq)", total,
+		    s->enable_seq);
+	scx_counter(b, "rejected_tasks", "tasks sched_ext refused (sysfs nr_rejected)", total,
+		    s->nr_rejected);
+	scx_counter(b, "hotplugs", "CPU hotplug events under sched_ext (sysfs hotplug_seq)", total,
+		    s->hotplug_seq);
+	if (!s->has_events)
+		return;
+	scx_buf_printf(b,
+		       "# HELP scx_sched_ext_events%s sched_ext's event counters (root/events, "
+		       "label event: the name without SCX_EV_)\n"
+		       "# TYPE scx_sched_ext_events%s %s\n",
+		       sfx, sfx, total ? "counter" : "gauge");
+	for (unsigned i = 0; i < s->nr_events; i++) {
+		scx_buf_printf(b, "scx_sched_ext_events%s{event=", sfx);
+		scx_prom_label_escape(b, s->events[i].name);
+		scx_buf_printf(b, "} %llu\n", (unsigned long long)s->events[i].value);
+	}
+	scx_counter(b, "events_dropped", "sched_ext event counters past the record's limit", total,
+		    (int64_t)s->events_dropped);
+}
+
 void scx_prom__write(const struct scx_prom *p, struct scx_buf *b)
 {
 	host_counter(b, "intervals_total", "intervals",
@@ -725,6 +779,8 @@ void scx_prom__write(const struct scx_prom *p, struct scx_buf *b)
 	write_dim(p, &p->cpu, b);
 	write_dim(p, &p->dsq, b);
 	write_dim(p, &p->cgroup, b);
+	if (p->scx.ts)
+		scx_prom_scx_stats(b, &p->scx, true);
 }
 
 /* ---- textfile -------------------------------------------------------------------- */

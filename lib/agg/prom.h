@@ -77,6 +77,13 @@ void scx_prom__free(struct scx_prom *p);
 void scx_prom__start(struct scx_prom *p, const struct scx_agg *a, unsigned by);
 /* Fold one closed interval of a into the cumulative figures.  0 or -ENOMEM. */
 int scx_prom__add(struct scx_prom *p, const struct scx_agg *a, const struct scx_agg_snap *s);
+/*
+ * sched_ext's state and counters (the snapshots' scx_stats, folded): the
+ * scx_sched_ext_* families, counters as _total when total (cumulative since
+ * the start), else as gauges of one interval.  Written by scx_prom__write()
+ * once a record was seen; counters the kernel lacks are left out.
+ */
+void scx_prom_scx_stats(struct scx_buf *b, const struct scx_stats *s, bool total);
 /* The exposition of everything folded so far (no "# EOF"). */
 void scx_prom__write(const struct scx_prom *p, struct scx_buf *b);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "capture/scx_sysfs.h"
+#include "core/util.h"
 
 /* The whole file into buf (NUL-terminated, cut at bufsz - 1); -errno. */
 static int slurp(const char *dir, const char *name, char *buf, size_t bufsz)
@@ -64,7 +65,7 @@ static int read_num(const char *dir, const char *name, int64_t *v, char *err, si
 }
 
 /* root/events: "SCX_EV_NAME value" lines */
-static int read_events(const char *dir, struct scx_sysfs *s, char *err, size_t errsz)
+static int read_events(const char *dir, struct scx_stats *s, char *err, size_t errsz)
 {
 	char path[4096], line[256];
 	unsigned lineno = 0;
@@ -77,7 +78,7 @@ static int read_events(const char *dir, struct scx_sysfs *s, char *err, size_t e
 		return 0; /* before 6.15, or no scheduler loaded */
 	s->has_events = true;
 	while (fgets(line, sizeof(line), f)) {
-		char name[SCX_SYSFS_NAME_LEN + 8], *end;
+		char name[SCX_STATS_NAME_LEN + 8], *end;
 		unsigned long long v;
 		const char *n;
 		int len = 0;
@@ -104,24 +105,25 @@ static int read_events(const char *dir, struct scx_sysfs *s, char *err, size_t e
 			ret = -EINVAL;
 			break;
 		}
-		if (s->nr_events == SCX_SYSFS_MAX_EVENTS) {
+		if (s->nr_events == SCX_STATS_MAX_EVENTS) {
 			s->events_dropped++;
 			continue;
 		}
 		n = strncmp(name, "SCX_EV_", 7) ? name : name + 7;
-		snprintf(s->events[s->nr_events].name, SCX_SYSFS_NAME_LEN, "%.*s",
-			 (int)strnlen(n, SCX_SYSFS_NAME_LEN - 1), n);
+		snprintf(s->events[s->nr_events].name, SCX_STATS_NAME_LEN, "%.*s",
+			 (int)strnlen(n, SCX_STATS_NAME_LEN - 1), n);
 		s->events[s->nr_events++].value = v;
 	}
 	fclose(f);
 	return ret;
 }
 
-int scx_sysfs__read(const char *dir, struct scx_sysfs *s, char *err, size_t errsz)
+int scx_sysfs__read(const char *dir, struct scx_stats *s, char *err, size_t errsz)
 {
 	int e;
 
 	memset(s, 0, sizeof(*s));
+	s->ts = scx_now_boot_ns();
 	e = read_word(dir, "state", s->state, sizeof(s->state));
 	if (e == -ENOENT || e == -ENOTDIR) {
 		snprintf(err, errsz, "%s: no sched_ext in this kernel", dir);
@@ -153,10 +155,11 @@ static int64_t delta_opt(int64_t now, int64_t prev)
 	return (int64_t)delta((uint64_t)now, prev < 0 ? 0 : (uint64_t)prev);
 }
 
-void scx_sysfs__delta(const struct scx_sysfs *now, const struct scx_sysfs *prev,
-		      struct scx_sysfs *d)
+void scx_sysfs__delta(const struct scx_stats *now, const struct scx_stats *prev,
+		      struct scx_stats *d)
 {
 	*d = *now;
+	d->interval_ns = now->ts > prev->ts ? now->ts - prev->ts : 0;
 	d->enable_seq = delta_opt(now->enable_seq, prev->enable_seq);
 	d->nr_rejected = delta_opt(now->nr_rejected, prev->nr_rejected);
 	d->hotplug_seq = delta_opt(now->hotplug_seq, prev->hotplug_seq);
@@ -169,4 +172,17 @@ void scx_sysfs__delta(const struct scx_sysfs *now, const struct scx_sysfs *prev,
 				before = prev->events[j].value;
 		d->events[i].value = delta(now->events[i].value, before);
 	}
+}
+
+int scx_sysfs__next(const char *dir, struct scx_stats *prev, struct scx_stats *rec, char *err,
+		    size_t errsz)
+{
+	struct scx_stats now;
+	int e = scx_sysfs__read(dir, &now, err, errsz);
+
+	if (e)
+		return e;
+	scx_sysfs__delta(&now, prev, rec);
+	*prev = now;
+	return 0;
 }

@@ -14,39 +14,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stream/scx_stats.h"
+
 #define SCX_SYSFS_DIR "/sys/kernel/sched_ext"
-#define SCX_SYSFS_MAX_EVENTS 32
-#define SCX_SYSFS_NAME_LEN 48
-
-struct scx_sysfs_counter {
-	char name[SCX_SYSFS_NAME_LEN]; /* "SELECT_CPU_FALLBACK": the SCX_EV_ prefix dropped */
-	uint64_t value;
-};
-
-struct scx_sysfs {
-	char state[16]; /* "enabled", "disabled", "enabling", ... */
-	char ops[32];	/* root/ops: the scheduler's name; "" when none is loaded */
-	/* -1 where the kernel has no such file */
-	int64_t enable_seq, nr_rejected, switch_all, hotplug_seq;
-	bool has_events; /* root/events exists */
-	unsigned nr_events;
-	uint64_t events_dropped; /* counters past SCX_SYSFS_MAX_EVENTS, not kept */
-	struct scx_sysfs_counter events[SCX_SYSFS_MAX_EVENTS];
-};
 
 /*
- * Read a snapshot from dir (SCX_SYSFS_DIR, or a fake tree).  0, -ENOENT when
+ * The snapshot is a struct scx_stats (the stream's record, stream/scx_stats.h)
+ * holding the counters' values; scx_sysfs__delta() makes it the record.
+ */
+
+/*
+ * Read a snapshot from dir (SCX_SYSFS_DIR, or a fake tree), ts the time of
+ * the read (CLOCK_BOOTTIME).  0, -ENOENT when
  * dir does not exist (no sched_ext), or -EINVAL with err naming the file and
  * line that could not be parsed.
  */
-int scx_sysfs__read(const char *dir, struct scx_sysfs *s, char *err, size_t errsz);
+int scx_sysfs__read(const char *dir, struct scx_stats *s, char *err, size_t errsz);
 
 /*
  * now - prev into d: the counters' deltas (a counter absent from prev counts
  * from 0; one that went backwards, as after a reset, counts from 0 again),
- * the state, ops and switch_all of now.
+ * the state, ops and switch_all of now, interval_ns the time between the reads.
  */
-void scx_sysfs__delta(const struct scx_sysfs *now, const struct scx_sysfs *prev,
-		      struct scx_sysfs *d);
+void scx_sysfs__delta(const struct scx_stats *now, const struct scx_stats *prev,
+		      struct scx_stats *d);
+
+/*
+ * The record of the interval since prev: read dir, rec = the deltas since
+ * prev, prev = the values read.  0, or scx_sysfs__read()'s error.
+ */
+int scx_sysfs__next(const char *dir, struct scx_stats *prev, struct scx_stats *rec, char *err,
+		    size_t errsz);
 
 #endif

@@ -272,6 +272,8 @@ const char *mcp_fs_strerror(int err);
 /* ---- system resources (mcp_sys.c) ------------------------------------------ */
 
 int mcp_sys_scheduler(struct scx_jw *w);
+/* Its fields, in the object w has open. */
+void mcp_sys_scheduler_fields(struct scx_jw *w);
 int mcp_sys_topology(struct scx_jw *w, bool full, bool offline);
 int mcp_sys_cpu(struct scx_jw *w);
 int mcp_sys_memory(struct scx_jw *w);
@@ -294,5 +296,11 @@ int mcp_live_fd(struct mcp_server *s);
 void mcp_live_tick(struct mcp_server *s, uint64_t now_ms);
 int mcp_live_stream(struct mcp_server *s, struct scx_jw *w);
 int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, unsigned limit);
+/*
+ * With a live capture whose last closed interval had scx_stats records:
+ * "sched_ext_interval", sched_ext's counters as deltas over that interval
+ * (stream/scx_stats.h), as a key of the object w has open.
+ */
+void mcp_live_scx_stats(struct mcp_server *s, struct scx_jw *w);
 
 #endif

@@ -66,6 +66,7 @@ struct mcp_live {
 	 * snapshot is gone at the next event */
 	bool have_snap;
 	uint64_t snap_seq, snap_start, snap_end, snap_events, snap_lost, snap_tasks_dropped;
+	struct scx_stats snap_scx; /* sched_ext's counters in that interval; ts 0: none */
 	struct live_group grp[NR_GROUPS];
 	struct scx_table *rep[NR_REPORTS];
 	atomic_bool signalled;
@@ -98,6 +99,7 @@ static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 	l->snap_events = s->events;
 	l->snap_lost = s->lost;
 	l->snap_tasks_dropped = s->tasks_dropped; /* past the engine's task limit */
+	l->snap_scx = s->scx;
 	for (unsigned k = 0; k < NR_GROUPS; k++) {
 		struct live_group *g = &l->grp[k];
 		int by = group_by[k];
@@ -164,6 +166,20 @@ static int read_events(struct mcp_live *l, struct scx_reader *r)
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 		if (rc == SCX_READ_END || rc == SCX_READ_ERROR)
 			return rc;
+		if (rc == SCX_READ_OTHER && scx_reader__doc(r) &&
+		    scx_stats_is(scx_reader__doc(r))) {
+			struct scx_stats st;
+			char err[256];
+
+			/* sched_ext's counters: into the interval open */
+			if (scx_stats_from_json(scx_reader__doc(r), &st, err, sizeof(err)))
+				continue; /* scx-events wrote it: cannot happen */
+			pthread_mutex_lock(&l->mu);
+			if (l->agg)
+				scx_agg__note_scx_stats(l->agg, &st);
+			pthread_mutex_unlock(&l->mu);
+			continue;
+		}
 		if (rc != SCX_READ_EVENT)
 			continue;
 		pthread_mutex_lock(&l->mu);
@@ -581,6 +597,22 @@ static int cmp_busy(const void *a, const void *b)
 	const struct scx_agg_group *y = *(const struct scx_agg_group *const *)b;
 
 	return x->s->busy_ns < y->s->busy_ns ? 1 : x->s->busy_ns > y->s->busy_ns ? -1 : 0;
+}
+
+void mcp_live_scx_stats(struct mcp_server *s, struct scx_jw *w)
+{
+	struct mcp_live *l = s->live;
+
+	if (!l || !l->agg)
+		return;
+	pthread_mutex_lock(&l->mu);
+	if (l->have_snap && l->snap_scx.ts) {
+		scx_jw_key(w, "sched_ext_interval");
+		scx_jw_obj_begin(w);
+		scx_stats_json_fields(w, &l->snap_scx);
+		scx_jw_obj_end(w);
+	}
+	pthread_mutex_unlock(&l->mu);
 }
 
 int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, unsigned limit)

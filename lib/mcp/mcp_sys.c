@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "mcp/mcp_int.h"
+#include "capture/scx_sysfs.h"
 #include "core/topo.h"
 
 static bool read_line(const char *path, char *buf, size_t size)
@@ -25,12 +26,28 @@ static bool read_line(const char *path, char *buf, size_t size)
 	return ok;
 }
 
-int mcp_sys_scheduler(struct scx_jw *w)
+/* sched_ext's sysfs counters since boot (and root/events since the load) */
+static void scx_counters(struct scx_jw *w)
+{
+	struct scx_stats s;
+	char err[512];
+
+	if (scx_sysfs__read(SCX_SYSFS_DIR, &s, err, sizeof(err))) {
+		scx_jw_kstr(w, "counters_error", err);
+		return;
+	}
+	s.interval_ns = 0;
+	scx_jw_key(w, "counters");
+	scx_jw_obj_begin(w);
+	scx_stats_json_fields(w, &s);
+	scx_jw_obj_end(w);
+}
+
+void mcp_sys_scheduler_fields(struct scx_jw *w)
 {
 	char ops[128] = "", state[64] = "", sw[64] = "";
 	bool scx = access("/sys/kernel/sched_ext", F_OK) == 0;
 
-	scx_jw_obj_begin(w);
 	scx_jw_kbool(w, "sched_ext_supported", scx);
 	if (scx) {
 		read_line("/sys/kernel/sched_ext/state", state, sizeof(state));
@@ -43,6 +60,7 @@ int mcp_sys_scheduler(struct scx_jw *w)
 			scx_jw_kstr(w, "class", "sched_ext");
 			scx_jw_kbool(w, "switch_all", !strcmp(sw, "1"));
 		}
+		scx_counters(w);
 	} else {
 		scx_jw_kbool(w, "active", false);
 	}
@@ -50,6 +68,12 @@ int mcp_sys_scheduler(struct scx_jw *w)
 		scx_jw_kstr(w, "name", "EEVDF");
 		scx_jw_kstr(w, "class", "fair");
 	}
+}
+
+int mcp_sys_scheduler(struct scx_jw *w)
+{
+	scx_jw_obj_begin(w);
+	mcp_sys_scheduler_fields(w);
 	scx_jw_obj_end(w);
 	return 0;
 }

@@ -152,6 +152,9 @@ static const struct mcp_out out_stats[] = {
 	{ "class", S },
 	{ "ops", S },
 	{ "state", S },
+	{ "counters", O },
+	{ "counters_error", S },
+	{ "sched_ext_interval", O },
 	{ "cpu", O },
 	{ "memory", O },
 	{ NULL },
@@ -341,7 +344,9 @@ const struct mcp_tool mcp_tools[] = {
 	/* ---- live machine ---- */
 	{ "query_stats", "Live statistics",
 	  "Statistics of the running capture (cpu, llc, node, dsq, process, thread), or of the "
-	  "system (scheduler, system).",
+	  "system (scheduler, system).  scheduler: the scheduler, sched_ext's state and sysfs "
+	  "counters (loads, rejected tasks, root/events where the kernel has it) since boot, and "
+	  "with a live capture their deltas over its last interval (sched_ext_interval).",
 	  OBJ("\"stat_type\":{\"type\":\"string\",\"enum\":[\"cpu\",\"llc\",\"node\",\"dsq\","
 	      "\"process\",\"thread\",\"scheduler\",\"system\"]}," LIMIT(20, 1000),
 	      REQ("\"stat_type\"")),

@@ -45,8 +45,13 @@ int mcp_t_query_stats(struct mcp_call *c)
 	if (mcp_arg_required(c, "stat_type") || (k = mcp_arg_enum(c, "stat_type", types, 0)) < 0 ||
 	    mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
 		return -1;
-	if (k == 6)
-		return mcp_sys_scheduler(&c->w);
+	if (k == 6) {
+		scx_jw_obj_begin(&c->w);
+		mcp_sys_scheduler_fields(&c->w);
+		mcp_live_scx_stats(c->s, &c->w);
+		scx_jw_obj_end(&c->w);
+		return 0;
+	}
 	if (k == 7) {
 		scx_jw_obj_begin(&c->w);
 		scx_jw_key(&c->w, "cpu");

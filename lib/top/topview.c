@@ -1085,6 +1085,14 @@ static void f_title(struct frame *f, const struct top_model *m)
 	if (m->scheduler[0])
 		f_printf(f, "  sched %s", m->scheduler);
 	f_eol(f);
+	if (m->scx.ts) {
+		struct scx_buf b = { 0 };
+
+		scx_stats_text(&b, &m->scx);
+		f_text(f, b.data, b.len);
+		f_eol(f);
+		scx_buf_free(&b);
+	}
 }
 
 static void f_summary(struct frame *f, const struct top_model *m)

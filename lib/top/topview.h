@@ -20,6 +20,7 @@
 
 #include "core/event.h"
 #include "core/util.h"
+#include "stream/scx_stats.h"
 
 /* Columns: the value index in top_row.v[]. */
 enum top_col {
@@ -83,6 +84,7 @@ struct top_model {
 	char source[32]; /* "events", "scx-agg", TOP_SOURCE_KERNEL */
 	bool tasks_off;	 /* no per-task tables asked for in this window */
 	char scheduler[64];
+	struct scx_stats scx; /* sched_ext's state and counters in the window; ts 0: none */
 	struct top_table t[TT__COUNT];
 };
 

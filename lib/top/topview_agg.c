@@ -96,6 +96,7 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 	m->events = s->events;
 	m->lost = s->lost;
 	m->tasks_dropped = s->tasks_dropped;
+	m->scx = s->scx;
 	for (int by = 0; by < SCX_AGG_BY__COUNT; by++) {
 		if (tt[by] == TT__COUNT)
 			continue;

@@ -180,6 +180,9 @@ int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *
 	else if (m->end_ns > m->start_ns)
 		dur = (double)(m->end_ns - m->start_ns);
 	p.secs = dur > 0 ? dur / 1e9 : 1;
+	t = scx_json_get(d, 0, "sched_ext");
+	if (t >= 0 && scx_stats_from_json_obj(d, t, &m->scx, err, errsz))
+		return -EINVAL;
 	g = scx_json_get(d, 0, "groups");
 	for (unsigned k = 0; g >= 0 && k < SCX_ARRAY_SIZE(kinds); k++) {
 		int arr = scx_json_get(d, g, kinds[k]), e;

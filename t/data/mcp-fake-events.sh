@@ -5,6 +5,8 @@
 # advances with wall time; a trailer on SIGINT/SIGTERM.  Arguments ignored.
 # With FAKE_ONEWAY=1, on cpu 1 "fake-c" (300) and "fake-d" (400) take turns
 # too, 1 and 2 us after cpu 0's switch, but only c wakes d (c is woken from irq).
+# With FAKE_SCX=1, an scx_stats record (scx(7)) every 50 ms of event time:
+# scheduler "fake" enabled, one load in the first, SELECT_CPU_FALLBACK 2 in each.
 ts=1000000000
 stop=0
 trap 'stop=1' INT TERM
@@ -39,6 +41,10 @@ while [ $stop = 0 ]; do
 		i=$((i + 1))
 		j=$((j + 1))
 	done
+	if [ "${FAKE_SCX:-}" = 1 ]; then
+		printf '{"type":"scx_stats","ts":%d,"interval_ns":50000000,"state":"enabled","ops":"fake","switch_all":1,"enable_seq":%d,"nr_rejected":0,"events":{"SELECT_CPU_FALLBACK":2},"events_dropped":0}\n' \
+			$ts $((i == 5))
+	fi
 	sleep 0.05
 done
 echo '{"type":"trailer","counts":{},"lost":[],"lost_total":0,"end_ns":'$ts'}'

@@ -48,7 +48,7 @@ static void tree_612(const char *dir, const char *seq)
 
 int main(void)
 {
-	struct scx_sysfs a, b, d;
+	struct scx_stats a, b, d;
 	char dir[512], err[512] = "";
 	char lines[4096] = "";
 
@@ -96,12 +96,12 @@ int main(void)
 	is_int(d.events[3].value, 7, "a new counter counts from 0");
 
 	/* memory stays bounded: counters past the cap are counted, not kept */
-	for (int i = 0; i < SCX_SYSFS_MAX_EVENTS + 5; i++)
+	for (int i = 0; i < SCX_STATS_MAX_EVENTS + 5; i++)
 		snprintf(lines + strlen(lines), sizeof(lines) - strlen(lines), "SCX_EV_C%d %d\n", i,
 			 i);
 	put(dir, "root/events", lines);
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), 0, "many counters read");
-	is_int(a.nr_events, SCX_SYSFS_MAX_EVENTS, "kept up to the cap");
+	is_int(a.nr_events, SCX_STATS_MAX_EVENTS, "kept up to the cap");
 	is_int(a.events_dropped, 5, "the rest counted as dropped");
 
 	/* bad input: named by file and line */
