@@ -248,7 +248,7 @@ static int value(struct jp *p, int depth, int *type, struct scx_str *v, bool *es
 }
 
 int scx_json_walk_object(const char *s, size_t n, scx_json_member_fn fn, void *ctx, size_t *err_off,
-		     const char **why)
+			 const char **why)
 {
 	struct jp p = { .s = s, .n = n };
 	struct scx_str k, v;

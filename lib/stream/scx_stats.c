@@ -76,8 +76,7 @@ void scx_stats_text(struct scx_buf *b, const struct scx_stats *s)
 	}
 	scx_buf_addstr(b, " | events");
 	for (unsigned i = 0; i < s->nr_events; i++)
-		scx_buf_printf(b, " %.*s %llu",
-			       (int)strnlen(s->events[i].name, SCX_STATS_NAME_LEN),
+		scx_buf_printf(b, " %.*s %llu", (int)strnlen(s->events[i].name, SCX_STATS_NAME_LEN),
 			       s->events[i].name, (unsigned long long)s->events[i].value);
 	if (s->events_dropped)
 		scx_buf_printf(b, " (+%llu not kept)", (unsigned long long)s->events_dropped);
@@ -123,8 +122,8 @@ static int get_opt(const struct scx_json_doc *d, int obj, const char *key, int64
 	return bad(d, i, err, errsz, what);
 }
 
-static int get_str(const struct scx_json_doc *d, int obj, const char *key, char *buf,
-		   size_t size, char *err, size_t errsz)
+static int get_str(const struct scx_json_doc *d, int obj, const char *key, char *buf, size_t size,
+		   char *err, size_t errsz)
 {
 	int i = scx_json_get(d, obj, key);
 	char what[64];
@@ -136,8 +135,7 @@ static int get_str(const struct scx_json_doc *d, int obj, const char *key, char 
 	return bad(d, i >= 0 ? i : obj, err, errsz, what);
 }
 
-int scx_stats_from_json(const struct scx_json_doc *d, struct scx_stats *s, char *err,
-			size_t errsz)
+int scx_stats_from_json(const struct scx_json_doc *d, struct scx_stats *s, char *err, size_t errsz)
 {
 	if (!scx_stats_is(d)) {
 		memset(s, 0, sizeof(*s));

@@ -70,8 +70,7 @@ bool scx_stats_is(const struct scx_json_doc *d);
  * naming the key and byte offset in err.  Counters past
  * SCX_STATS_MAX_EVENTS are counted in events_dropped.
  */
-int scx_stats_from_json(const struct scx_json_doc *d, struct scx_stats *s, char *err,
-			size_t errsz);
+int scx_stats_from_json(const struct scx_json_doc *d, struct scx_stats *s, char *err, size_t errsz);
 /* The same from the object at token obj (scx-agg's snapshot "sched_ext"). */
 int scx_stats_from_json_obj(const struct scx_json_doc *d, int obj, struct scx_stats *s, char *err,
 			    size_t errsz);

@@ -130,7 +130,8 @@ static void bad_records(void)
 
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(bad); i++) {
 		err[0] = '\0';
-		is_int(parse(bad[i].js, &s, err, sizeof(err)), -EINVAL, "bad record %zu refused", i);
+		is_int(parse(bad[i].js, &s, err, sizeof(err)), -EINVAL, "bad record %zu refused",
+		       i);
 		ok(strstr(err, bad[i].want) && strstr(err, "byte "), "names what and where: %s",
 		   err);
 	}
