@@ -129,7 +129,8 @@ static void fold_round_trip(void)
 	k.end_ns = 10;
 	k.dropped_cg_values = 4;
 	scx_ksnap_to_json(&out, &k);
-	ok(!scx_json_parse(&d, out.data, out.len) && !scx_ksnap_from_json(&d, &back, err, sizeof(err)),
+	ok(!scx_json_parse(&d, out.data, out.len) &&
+		   !scx_ksnap_from_json(&d, &back, err, sizeof(err)),
 	   "the record decodes (%s)", err);
 	is_int(back.nr_cgroups, 4, "... with its four cgroups");
 	ok(back.dropped_cg_values == 4, "... and dropped_cgroup_values");
