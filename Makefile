@@ -121,6 +121,10 @@ $(O)/vmlinux.h:
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(O) -Ibpf -Ilib \
 	$(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null) -Wall -Wno-unused-function
 
+# The cgroup slots of --aggregate are shared by all CPUs: they need the
+# atomics that return a value (fetch-and-add, compare-and-swap, Linux 5.12).
+$(O)/aggregate.bpf.o: BPF_CFLAGS += -mcpu=v3
+
 $(O)/%.bpf.o: bpf/%.bpf.c $(O)/vmlinux.h $(wildcard bpf/*.h)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp

@@ -120,3 +120,12 @@ for c in 2 512; do
 	set -- $("$B/bench/kagg" $c 1000 9)
 	echo "$c $1 $2 $3 $4" | awk '{ printf "| %d | 1000 | %.1f | %.1f | %d | %.1f | %.3f%% |\n", $1, $2, $3, $4, $5, ($2 + $3 + $5) / 15e6 * 100 }'
 done
+# ... and with 10,000 cgroups (4 values per histogram each), scx-agg
+# grouping them --by cgroup and formatting Prometheus
+echo
+echo "| CPUs | cgroups | fold us (cgroups) | emit us | record bytes | ingest us (prom) | share of a core at 15 s |"
+echo "|---|---|---|---|---|---|---|"
+for c in 2 512; do
+	set -- $("$B/bench/kagg" $c 1000 9 10000)
+	echo "$c $1 $6 $2 $3 $4 $7" | awk '{ printf "| %d | 10000 | %.1f (%.1f) | %.1f | %d | %.1f (%.1f) | %.3f%% |\n", $1, $2, $3, $4, $5, $6, $7, ($2 + $4 + $6) / 15e6 * 100 }'
+done

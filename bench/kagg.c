@@ -5,8 +5,14 @@
  * (bpf/aggregate.h), then folded into a kernel snapshot and written as its
  * JSON record (what scx-events does each interval), and read back into the
  * engine (what scx-agg does).  Median thread CPU time over R rounds.
+ * With CGROUPS, as many cgroup slots too, each with 4 values per histogram
+ * in the sparse buckets the programs keep (what the bucket map's batch read
+ * hands over), folded into the same record; scx-agg then groups --by cgroup
+ * (top 50 + other) and formats Prometheus (scx_prom, as -f prometheus).
  *
- *	kagg CPUS VALUES_PER_HIST ROUNDS  ->  "fold_us emit_us bytes ingest_us"
+ *	kagg CPUS VALUES_PER_HIST ROUNDS [CGROUPS]
+ *	  ->  "fold_us emit_us bytes ingest_us emitted cg_fold_us prom_us"
+ *	(ingest_us includes prom_us; cg_fold_us is part of fold_us)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +22,7 @@
 #include "../bpf/aggregate.h"
 #include "agg/agg.h"
 #include "agg/agg_ksnap.h"
+#include "agg/prom.h"
 #include "capture/kagg.h"
 #include "core/topo.h"
 #include "core/util.h"
@@ -42,24 +49,80 @@ static uint64_t median(uint64_t *v, unsigned n)
 	return v[n / 2];
 }
 
+struct run {
+	unsigned emitted;
+	struct scx_prom *p; /* NULL: no Prometheus */
+	struct scx_buf b;
+	uint64_t prom_ns;
+};
+
 static int count_emit(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
 {
-	(void)a;
-	(void)s;
-	++*(unsigned *)ctx;
+	struct run *r = ctx;
+	uint64_t t0 = cpu_ns();
+
+	r->emitted++;
+	if (r->p) {
+		scx_prom__add(r->p, a, s);
+		scx_buf_reset(&r->b);
+		scx_prom__write(r->p, &r->b);
+	}
+	r->prom_ns = cpu_ns() - t0;
 	return 0;
+}
+
+/* The cgroups' slots and sparse buckets, as cg_hist_add() leaves them. */
+struct cgset {
+	struct kagg_cgslot *slots;
+	uint64_t *ids;
+	struct kagg_cgbkey *keys;
+	uint64_t *vals;
+	size_t nb;
+};
+
+static void cg_add(struct cgset *g, unsigned slot, unsigned h, uint64_t v, size_t first)
+{
+	struct kagg_cghist *hh = &g->slots[slot].h[h];
+	unsigned bucket = kagg_bucket(v);
+	size_t i;
+
+	for (i = first; i < g->nb; i++)
+		if (g->keys[i].hist == h && g->keys[i].bucket == bucket)
+			break;
+	if (i == g->nb) {
+		g->keys[g->nb] = (struct kagg_cgbkey){ slot, (uint16_t)h, (uint16_t)bucket };
+		g->vals[g->nb++] = 0;
+	}
+	g->vals[i]++;
+	hh->count++;
+	hh->sum += v;
+	hh->max = SCX_MAX(hh->max, v);
+	hh->nmin = SCX_MAX(hh->nmin, ~v);
 }
 
 int main(int argc, char **argv)
 {
 	unsigned cpus = argc > 1 ? atoi(argv[1]) : 512, per = argc > 2 ? atoi(argv[2]) : 1000;
-	unsigned rounds = argc > 3 ? atoi(argv[3]) : 21, emitted = 0;
+	unsigned rounds = argc > 3 ? atoi(argv[3]) : 21, ncg = argc > 4 ? atoi(argv[4]) : 0;
 	struct kagg_slot *slots = scx_xcalloc(cpus, sizeof(*slots));
 	uint64_t *fold = scx_xcalloc(rounds, 8), *emit = scx_xcalloc(rounds, 8);
 	uint64_t *ingest = scx_xcalloc(rounds, 8), x = 88172645463325252ull;
+	uint64_t *cgfold = scx_xcalloc(rounds, 8), *prom = scx_xcalloc(rounds, 8);
+	static struct run run;
+	struct cgset g = {
+		.slots = scx_xcalloc(ncg + 1, sizeof(*g.slots)),
+		.ids = scx_xcalloc(ncg + 1, sizeof(*g.ids)),
+		.keys = scx_xcalloc((ncg + 1) * 8, sizeof(*g.keys)),
+		.vals = scx_xcalloc((ncg + 1) * 8, sizeof(*g.vals)),
+	};
 	struct scx_ksnap k = { 0 }, back = { 0 };
 	struct scx_json_doc d = { 0 };
-	struct scx_agg_opts o = { .interval_ns = 0, .emit = count_emit, .ctx = &emitted };
+	struct scx_agg_opts o = {
+		.interval_ns = 0,
+		.emit = count_emit,
+		.ctx = &run,
+		.by = 1u << SCX_AGG_CPU | (ncg ? 1u << SCX_AGG_CGROUP : 0),
+	};
 	struct scx_topo *topo = scx_topo__synthetic(cpus, 8, 2);
 	struct scx_agg *a = scx_agg__new(topo, &o);
 	struct scx_buf b = { 0 };
@@ -67,6 +130,17 @@ int main(int argc, char **argv)
 
 	if (!a || !topo)
 		return 1;
+	if (ncg) {
+		run.p = scx_prom__new(0);
+		scx_prom__start(run.p, a, o.by);
+	}
+	for (unsigned c = 1; c <= ncg; c++) {
+		char path[96];
+
+		g.ids[c] = 100 + c;
+		snprintf(path, sizeof(path), "/kubepods.slice/pod%u/ctr%u", c / 4, c);
+		scx_agg__cgroup_name(a, g.ids[c], path);
+	}
 	for (unsigned r = 0; r < rounds; r++) {
 		uint64_t t0;
 
@@ -80,10 +154,26 @@ int main(int argc, char **argv)
 					kagg_hist_add(&slots[c], h, 1000 + x % 10000000);
 				}
 		}
+		g.nb = 0;
+		for (unsigned c = 1; c <= ncg; c++) {
+			size_t first = g.nb;
+
+			for (unsigned i = 0; i < KAGG_CG_COUNTERS; i++)
+				g.slots[c].c[i] = 4 + i;
+			for (unsigned h = 0; h < KAGG_CG_HISTS; h++)
+				for (unsigned i = 0; i < 4; i++) {
+					x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+					cg_add(&g, c, h, 1000 + x % 10000000, first);
+				}
+		}
 		scx_ksnap_reset(&k);
 		t0 = cpu_ns();
 		scx_kagg_fold_slots(slots, cpus, &k);
+		cgfold[r] = cpu_ns();
+		if (ncg)
+			scx_kagg_fold_cgroups(g.slots, g.ids, ncg + 1, g.keys, g.vals, g.nb, &k);
 		fold[r] = cpu_ns() - t0;
+		cgfold[r] = cpu_ns() - cgfold[r];
 		k.end_ns = 15000000000ull * (r + 1);
 		k.start_ns = 15000000000ull * r;
 		scx_buf_reset(&b);
@@ -96,9 +186,19 @@ int main(int argc, char **argv)
 			return fprintf(stderr, "kagg: %s\n", err), 1;
 		scx_agg__add_ksnap(a, &back, true);
 		ingest[r] = cpu_ns() - t0;
+		prom[r] = run.prom_ns;
 	}
-	printf("%.1f %.1f %zu %.1f %u\n", median(fold, rounds) / 1e3, median(emit, rounds) / 1e3,
-	       b.len, median(ingest, rounds) / 1e3, emitted);
+	printf("%.1f %.1f %zu %.1f %u %.1f %.1f\n", median(fold, rounds) / 1e3,
+	       median(emit, rounds) / 1e3, b.len, median(ingest, rounds) / 1e3, run.emitted,
+	       median(cgfold, rounds) / 1e3, median(prom, rounds) / 1e3);
+	scx_prom__free(run.p);
+	scx_buf_free(&run.b);
+	free(g.slots);
+	free(g.ids);
+	free(g.keys);
+	free(g.vals);
+	free(cgfold);
+	free(prom);
 	scx_agg__free(a);
 	scx_topo__free(topo);
 	scx_ksnap_free(&k);

@@ -28,10 +28,14 @@ const volatile __u32 nr_cpus = 1;      /* slots per generation */
 const volatile __u32 sw_state_arg = 1; /* sched_switch has the prev_state argument */
 const volatile __s32 cpu_llc[KAGG_MAX_CPUS] = {};
 const volatile __s32 cpu_node[KAGG_MAX_CPUS] = {};
+const volatile __u32 cgroup_on = 1; /* 0: no cgroup v2, no cgroup figures */
 
 /* Flipped by user space at every interval. */
 volatile __u32 gen;
 __u64 drops[KD__COUNT];
+/* Cgroup slots handed out (slot 0 is "other"), and the id of each. */
+__u32 cg_next = 1;
+__u64 cg_id[KAGG_MAX_CGROUPS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -47,6 +51,34 @@ struct {
 	__type(key, __u32);
 	__type(value, struct kagg_glob);
 } glob SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2 * KAGG_MAX_CGROUPS);
+	__type(key, __u32);
+	__type(value, struct kagg_cgslot);
+} cgslots SEC(".maps");
+
+/* cgroup id -> slot */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KAGG_MAX_CGROUPS);
+	__type(key, __u64);
+	__type(value, __u32);
+} cgidx SEC(".maps");
+
+/* The sparse buckets of the cgroup histograms, one map per generation. */
+#define CG_BUCKET_MAP \
+	struct { \
+		__uint(type, BPF_MAP_TYPE_HASH); \
+		__uint(map_flags, BPF_F_NO_PREALLOC); \
+		__uint(max_entries, KAGG_CG_BUCKETS); \
+		__type(key, struct kagg_cgbkey); \
+		__type(value, __u64); \
+	}
+CG_BUCKET_MAP cgb0 SEC(".maps");
+CG_BUCKET_MAP cgb1 SEC(".maps");
 
 /* What only the CPU itself touches. */
 struct kagg_own {
@@ -69,6 +101,9 @@ struct kagg_task {
 	__u64 waking_ts;   /* sched_waking of this runnable period, 0: none */
 	__u32 qcpu1;	   /* queue it waits on + 1, 0: none (storage starts zeroed) */
 	__u32 state;
+	__u64 cg_id;   /* the cgroup cg_slot belongs to */
+	__u32 cg_slot; /* + 1, 0: not looked up yet */
+	__u32 _pad;
 };
 
 struct {
@@ -78,9 +113,10 @@ struct {
 	__type(value, struct kagg_task);
 } tasks SEC(".maps");
 
-static __always_inline struct kagg_slot *slot_of(__u32 cpu)
+/* CPU cpu's slot in generation g (gen, read once per program run). */
+static __always_inline struct kagg_slot *slot_of(__u32 cpu, __u32 g)
 {
-	__u32 key = (gen & 1) * nr_cpus + cpu;
+	__u32 key = (g & 1) * nr_cpus + cpu;
 
 	if (cpu >= nr_cpus)
 		return 0;
@@ -123,6 +159,84 @@ static __always_inline unsigned int task_state(struct task_struct *p)
 	if (bpf_core_field_exists(p->__state))
 		return BPF_CORE_READ(p, __state);
 	return BPF_CORE_READ(o, state);
+}
+
+/* ---- cgroups --------------------------------------------------------------------- */
+
+/* The slot of task p's cgroup in the current generation, NULL when off. */
+static __always_inline struct kagg_cgslot *cg_slot(struct task_struct *p, struct kagg_task *t,
+						   __u32 g, __u32 *slotp)
+{
+	__u64 id;
+	__u32 slot, *found, key;
+
+	if (!cgroup_on || !t)
+		return 0;
+	id = p->cgroups->dfl_cgrp->kn->id;
+	if (t->cg_slot && t->cg_id == id) {
+		slot = t->cg_slot - 1;
+	} else if ((found = bpf_map_lookup_elem(&cgidx, &id))) {
+		slot = *found;
+	} else {
+		/* checked first, so cg_next stops near the cap and never wraps */
+		slot = cg_next < KAGG_MAX_CGROUPS ? __sync_fetch_and_add(&cg_next, 1) :
+						    KAGG_MAX_CGROUPS;
+		if (slot >= KAGG_MAX_CGROUPS) {
+			slot = 0; /* full: "other", and looked up again next time */
+		} else {
+			cg_id[slot & (KAGG_MAX_CGROUPS - 1)] = id;
+			if (bpf_map_update_elem(&cgidx, &id, &slot, BPF_NOEXIST)) {
+				/* another CPU gave it a slot first: this one stays empty */
+				found = bpf_map_lookup_elem(&cgidx, &id);
+				slot = found ? *found : 0;
+			}
+		}
+	}
+	slot &= KAGG_MAX_CGROUPS - 1;
+	if (slot) {
+		t->cg_id = id;
+		t->cg_slot = slot + 1;
+	}
+	*slotp = slot;
+	key = (g & 1) * KAGG_MAX_CGROUPS + slot;
+	return bpf_map_lookup_elem(&cgslots, &key);
+}
+
+static __always_inline void atomic_max(__u64 *p, __u64 v)
+{
+	for (int i = 0; i < 4; i++) {
+		__u64 old = *p;
+
+		if (v <= old || __sync_val_compare_and_swap(p, old, v) == old)
+			return;
+	}
+}
+
+/* Count v in histogram h of cgroup slot cs (number slot, generation g). */
+static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u32 g, int h, __u64 v)
+{
+	struct kagg_cgbkey k = { .slot = slot, .hist = h, .bucket = kagg_bucket(v) };
+	struct kagg_cghist *hh = &cs->h[h & 1];
+	void *m = g & 1 ? (void *)&cgb1 : (void *)&cgb0;
+	__u64 one = 1, *n;
+
+	n = bpf_map_lookup_elem(m, &k);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+	} else if (bpf_map_update_elem(m, &k, &one, BPF_NOEXIST)) {
+		n = bpf_map_lookup_elem(m, &k); /* another CPU made it */
+		if (!n) {
+			drop(KD_CG_VALUE);
+			return;
+		}
+		__sync_fetch_and_add(n, 1);
+	}
+	__sync_fetch_and_add(&hh->count, 1);
+	__sync_fetch_and_add(&hh->sum, v);
+	atomic_max(&hh->max, v);
+	atomic_max(&hh->nmin, ~v);
+	if (v >> 37)
+		__sync_fetch_and_add(&hh->clamped, 1);
 }
 
 /* ---- the queues, under glob's lock (lib/agg/agg.c's wc_* and depth_*) ------- */
@@ -192,12 +306,16 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
 	__u64 ts = bpf_ktime_get_boot_ns();
 	struct kagg_task *pt = 0, *nt = 0;
-	struct kagg_slot *s = slot_of(cpu);
+	struct kagg_slot *s;
 	struct kagg_own *o = bpf_map_lookup_elem(&own, &zero);
 	struct kagg_glob *g = bpf_map_lookup_elem(&glob, &zero);
 	struct kagg_qcpu *qc, *nq = 0;
+	struct kagg_cgslot *cs;
+	__u64 ran = 0;
+	__u32 gn = gen, cgs;
 	bool invol = false;
 
+	s = slot_of(cpu, gn);
 	if (!s || !o || !g || cpu >= KAGG_MAX_CPUS) {
 		drop(KD_CPU);
 		return 0;
@@ -205,8 +323,10 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 	if (o->known && ts > o->acct_ts) {
 		if (o->curr) {
 			s->c[KC_BUSY_NS] += ts - o->acct_ts;
-			if (ts >= o->run_start)
-				kagg_hist_add(s, KH_SLICE, ts - o->run_start);
+			if (ts >= o->run_start) {
+				ran = ts - o->run_start;
+				kagg_hist_add(s, KH_SLICE, ran);
+			}
 		} else {
 			s->c[KC_IDLE_NS] += ts - o->acct_ts;
 		}
@@ -228,16 +348,31 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 				pt->qcpu1 = cpu + 1;
 			}
 		}
+		if ((cs = cg_slot(prev, pt, gn, &cgs))) {
+			__sync_fetch_and_add(&cs->c[KC_SWITCHES], 1);
+			__sync_fetch_and_add(&cs->c[invol ? KC_INVOLUNTARY : KC_VOLUNTARY], 1);
+			if (o->curr == prev->pid)
+				__sync_fetch_and_add(&cs->c[KC_BUSY_NS], ran);
+		}
 	}
 	if (next->pid) {
 		nt = task_of(next);
+		cs = cg_slot(next, nt, gn, &cgs);
+		if (cs)
+			__sync_fetch_and_add(&cs->c[KC_SLICES], 1);
 		if (nt) {
 			if (nt->state == TS_RUNNABLE) {
-				kagg_hist_add(s, KH_RQ_DELAY,
-					      ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0);
-				if (nt->waking_ts)
-					kagg_hist_add(s, KH_WAKE_LAT,
-						      ts >= nt->waking_ts ? ts - nt->waking_ts : 0);
+				__u64 rq = ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0;
+				__u64 wl = ts >= nt->waking_ts ? ts - nt->waking_ts : 0;
+
+				kagg_hist_add(s, KH_RQ_DELAY, rq);
+				if (cs)
+					cg_hist_add(cs, cgs, gn, KH_RQ_DELAY, rq);
+				if (nt->waking_ts) {
+					kagg_hist_add(s, KH_WAKE_LAT, wl);
+					if (cs)
+						cg_hist_add(cs, cgs, gn, KH_WAKE_LAT, wl);
+				}
 			}
 			if (nt->qcpu1 && nt->qcpu1 <= nr_cpus)
 				nq = QC(g, nt->qcpu1 - 1);
@@ -273,7 +408,8 @@ static __always_inline void wake(struct task_struct *p, int counter)
 	struct kagg_task *t;
 	struct kagg_slot *s;
 	struct kagg_glob *g;
-	__u32 zero = 0, cpu;
+	struct kagg_cgslot *cs;
+	__u32 zero = 0, cpu, cgs, gn = gen;
 
 	if (!p->pid || !(t = task_of(p)))
 		return;
@@ -282,12 +418,14 @@ static __always_inline void wake(struct task_struct *p, int counter)
 	cpu = task_cpu(p);
 	t->state = TS_RUNNABLE;
 	t->runnable_ts = t->waking_ts = ts;
-	if (!(s = slot_of(cpu)) || cpu >= KAGG_MAX_CPUS ||
+	if (!(s = slot_of(cpu, gn)) || cpu >= KAGG_MAX_CPUS ||
 	    !(g = bpf_map_lookup_elem(&glob, &zero))) {
 		drop(KD_CPU);
 		return;
 	}
 	__sync_fetch_and_add(&s->c[counter], 1);
+	if ((cs = cg_slot(p, t, gn, &cgs)))
+		__sync_fetch_and_add(&cs->c[counter], 1);
 	t->qcpu1 = cpu + 1;
 	bpf_spin_lock(&g->lock);
 	enqueue(g, QC(g, cpu), ts);
@@ -316,11 +454,13 @@ int BPF_PROG(kagg_migrate, struct task_struct *p, int dest_cpu)
 	struct kagg_task *t;
 	struct kagg_slot *s;
 	struct kagg_glob *g;
+	struct kagg_cgslot *cs;
+	__u32 cgs, gn = gen;
 	bool xllc, xnode;
 
 	if (!p->pid)
 		return 0;
-	if (!(s = slot_of(dest)) || orig >= nr_cpus || dest >= KAGG_MAX_CPUS ||
+	if (!(s = slot_of(dest, gn)) || orig >= nr_cpus || dest >= KAGG_MAX_CPUS ||
 	    !(g = bpf_map_lookup_elem(&glob, &zero))) {
 		drop(KD_CPU);
 		return 0;
@@ -334,6 +474,13 @@ int BPF_PROG(kagg_migrate, struct task_struct *p, int dest_cpu)
 	if (xnode)
 		__sync_fetch_and_add(&s->c[KC_MIGR_CROSS_NODE], 1);
 	t = task_of(p);
+	if ((cs = cg_slot(p, t, gn, &cgs))) {
+		__sync_fetch_and_add(&cs->c[KC_MIGRATIONS], 1);
+		if (xllc)
+			__sync_fetch_and_add(&cs->c[KC_MIGR_CROSS_LLC], 1);
+		if (xnode)
+			__sync_fetch_and_add(&cs->c[KC_MIGR_CROSS_NODE], 1);
+	}
 	if (!t || !t->qcpu1 || t->qcpu1 == dest + 1 || t->qcpu1 > nr_cpus)
 		return 0;
 	bpf_spin_lock(&g->lock);

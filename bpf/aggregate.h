@@ -92,10 +92,49 @@ struct kagg_glob {
 	struct kagg_qcpu c[KAGG_MAX_CPUS];
 };
 
+/*
+ * Per cgroup (v2 id), the counters up to KC_BUSY_NS and the histograms
+ * before KH_SLICE, for the tasks of the cgroup: a switch counts for prev's
+ * cgroup (switches, voluntary, involuntary, busy_ns: prev's time on the CPU)
+ * and next's (slices, rq_delay, wake_lat); a wakeup and a migration for the
+ * task's.  A cgroup gets a slot the first time it is seen, from 1 up;
+ * slot 0 ("other", id 0 in the record) takes the cgroups seen once the table
+ * is full.  The slots are shared by all CPUs, so the programs add
+ * atomically.
+ *
+ * The buckets of a cgroup histogram are sparse: one entry of a hash map
+ * (one map per generation) per non-empty (slot, histogram, bucket), so a
+ * slot costs its counters whatever the latencies.  A value whose bucket
+ * finds the map full is left out of its histogram altogether (count and sum
+ * too) and counted in KD_CG_VALUE, so a histogram's buckets always add up.
+ */
+#define KAGG_MAX_CGROUPS 10240
+#define KAGG_CG_BUCKETS 131072 /* entries of each generation's bucket map */
+#define KAGG_CG_COUNTERS (KC_BUSY_NS + 1)
+#define KAGG_CG_HISTS KH_SLICE
+
+struct kagg_cghist {
+	__u64 count, sum, max;
+	__u64 nmin; /* ~min, so that both ends are kept by an atomic "max" */
+	__u64 clamped;
+};
+
+struct kagg_cgslot {
+	__u64 c[KAGG_CG_COUNTERS];
+	struct kagg_cghist h[KAGG_CG_HISTS];
+};
+
+struct kagg_cgbkey {
+	__u32 slot;
+	__u16 hist;
+	__u16 bucket;
+};
+
 /* Global counts of what the programs could not account. */
 enum kagg_drop {
-	KD_TASK, /* no task storage for a task (allocation failed) */
-	KD_CPU,	 /* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
+	KD_TASK,     /* no task storage for a task (allocation failed) */
+	KD_CPU,	     /* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
+	KD_CG_VALUE, /* a cgroup histogram value whose bucket map was full */
 	KD__COUNT
 };
 

@@ -141,9 +141,10 @@ static int add_ksnap(struct ctx *c, struct scx_agg *a, struct scx_reader *r, con
 {
 	char err[256];
 
-	if (c->nr_reports)
-		scx_die(SCX_EXIT_USAGE, "%s: report '%s' needs single events: %s", path,
-			c->reports[0]->name, SCX_AGG_KSNAP_NO_EVENTS);
+	for (unsigned i = 0; i < c->nr_reports; i++)
+		if (!scx_agg_ksnap_report_ok(c->reports[i]->name))
+			scx_die(SCX_EXIT_USAGE, "%s: report '%s' needs single events: %s", path,
+				c->reports[i]->name, SCX_AGG_KSNAP_NO_EVENTS);
 	if (scx_ksnap_from_json(scx_reader__doc(r), &c->ksnap, err, sizeof(err))) {
 		scx_warn("%s: %s", path, err);
 		return -EINVAL;

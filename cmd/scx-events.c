@@ -459,7 +459,31 @@ static int32_t parse_id(const char *name, const char *arg)
  * --aggregate: the kernel counts, and every interval one kernel_snapshot
  * record goes out; the last one covers the partial interval up to the stop.
  */
-static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *out,
+/* The cgroup v2 tree for naming ids, or NULL (with a note) when there is none. */
+static struct scx_cgroups *open_cgroups(void)
+{
+	struct scx_cgroups *cg = scx_cgroups__open(NULL, 0, 0);
+
+	if (!cg && errno == ENOENT)
+		scx_warn("note: no cgroup v2 file system is mounted: no cgroup figures");
+	else if (!cg)
+		scx_warn("note: cannot read the cgroup v2 tree: %s: no cgroup figures",
+			 strerror(errno));
+	return cg;
+}
+
+/* Name the snapshot's cgroups that the stream has not named yet (scx(7)). */
+static int announce_snapshot(struct run *r, const struct scx_ksnap *snap)
+{
+	int err = 0;
+
+	for (unsigned i = 0; i < snap->nr_cgroups && !err; i++)
+		if (snap->cgroups[i].id)
+			err = announce(r, snap->cgroups[i].id);
+	return err;
+}
+
+static int run_aggregate(struct run *r, const struct scx_writer_opts *wo, int fd, const char *out,
 			 uint64_t interval_ns, uint64_t dur_ns)
 {
 	struct scx_topo *topo = scx_topo__from_sysfs("/sys");
@@ -471,6 +495,7 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 	struct scx_kagg *k;
 	struct scx_stats_feed feed = { 0 };
 	uint64_t deadline = 0, next;
+	bool warned_full = false;
 	int err;
 	char msg[512];
 
@@ -478,12 +503,13 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 		scx_warn("note: cannot read the CPU topology from sysfs: %s; no cross-LLC or "
 			 "cross-node figures",
 			 strerror(errno));
-	k = scx_kagg__open(topo, msg, sizeof(msg));
+	k = scx_kagg__open(topo, r->cg != NULL, msg, sizeof(msg));
 	if (!k)
 		scx_die(SCX_EXIT_FAIL, "%s", msg);
 	w = scx_writer__fdopen(fd, wo);
 	if (!w)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(errno));
+	r->w = w;
 	fill_header(&h, NULL, scx_kagg__nr_cpus(k), interval_ns);
 	err = scx_writer__header(w, &h);
 	if (!err)
@@ -513,7 +539,7 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 		scx_buf_reset(&b);
 		scx_ksnap_to_json(&b, &snap);
 		if (!err)
-			err = scx_writer__raw(w, b.data, b.len);
+			err = announce_snapshot(r, &snap) ?: scx_writer__raw(w, b.data, b.len);
 		if (!err)
 			err = scx_writer__flush(w);
 		if (snap.dropped_tasks || snap.dropped_cpu)
@@ -522,6 +548,16 @@ static int run_aggregate(const struct scx_writer_opts *wo, int fd, const char *o
 				 (unsigned long long)snap.seq,
 				 (unsigned long long)snap.dropped_tasks,
 				 (unsigned long long)snap.dropped_cpu);
+		if (snap.dropped_cg_values)
+			scx_warn("interval %llu: %llu cgroup latencies not counted (the bucket "
+				 "table was full)",
+				 (unsigned long long)snap.seq,
+				 (unsigned long long)snap.dropped_cg_values);
+		if (snap.nr_cgroups && !snap.cgroups[0].id && !warned_full) {
+			scx_warn("note: the kernel's cgroup table is full: cgroups seen from now "
+				 "on count as cgroup 0 (other)");
+			warned_full = true;
+		}
 		if (last)
 			break;
 		next += interval_ns;
@@ -780,20 +816,12 @@ int main(int argc, char **argv)
 		if (file_fd < 0)
 			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(-file_fd));
 	}
+	if (!no_cgroups)
+		r.cg = open_cgroups();
 	if (aggregate)
-		return run_aggregate(&wo, file_fd >= 0 ? file_fd : STDOUT_FILENO, out,
+		return run_aggregate(&r, &wo, file_fd >= 0 ? file_fd : STDOUT_FILENO, out,
 				     interval_ns ? interval_ns : DEFAULT_AGG_INTERVAL_NS, dur_ns);
-	if (!no_cgroups) {
-		r.cg = scx_cgroups__open(NULL, 0, 0);
-		if (!r.cg && errno == ENOENT)
-			scx_warn("note: no cgroup v2 file system is mounted: events carry no "
-				 "cgroup ids");
-		else if (!r.cg)
-			scx_warn("note: cannot read the cgroup v2 tree: %s: events carry no "
-				 "cgroup ids",
-				 strerror(errno));
-		co.cgroups = r.cg != NULL;
-	}
+	co.cgroups = r.cg != NULL;
 	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
 	if (!c)
 		scx_die(SCX_EXIT_FAIL, "%s", msg);

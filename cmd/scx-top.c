@@ -58,7 +58,7 @@ static const struct scx_opt options[] = {
 	{ 'b', "batch", NULL, "plain-text frames on stdout, no terminal control (like top -b)" },
 	{ 'n', "iterations", "N", "stop after N frames" },
 	{ 'd', "delay", "SECONDS", "refresh interval and window length (default 1s)" },
-	{ OPT_VIEW, "view", "VIEW", "first view", "cpu llc node proc dsq help" },
+	{ OPT_VIEW, "view", "VIEW", "first view", "cpu llc node proc dsq cgroup help" },
 	{ OPT_MODE, "mode", "MODE", "utilisation as numbers, bars or sparklines", "num bar spark" },
 	{ OPT_SORT, "sort", "COLUMN", "sort the first view by COLUMN (-COLUMN: descending)" },
 	{ OPT_FILTER, "filter", "TEXT", "show processes whose comm contains TEXT, or pid TEXT" },
@@ -84,11 +84,11 @@ static const struct scx_opt_old old_spellings[] = {
 static const struct scx_cmd cmd = {
 	.name = "scx-top",
 	.args = NULL,
-	.summary = "Live per-CPU, LLC, node, process and DSQ view of scheduler events.",
+	.summary = "Live per-CPU, LLC, node, process, DSQ and cgroup view of scheduler events.",
 	.opts = options,
 	.old = old_spellings,
 	.footer =
-		"Keys: h help, c/l/n/p/s views, m mode, < > sort, / filter, space pause, q quit.\n"
+		"Keys: h help, c/l/n/p/s/o views, m mode, < > sort, / filter, space pause, q quit.\n"
 		"NO_COLOR in the environment turns colours off; TERM=dumb means -b.\n",
 };
 
@@ -112,9 +112,10 @@ struct input {
 	/*
 	 * Per-task tables cost most of the aggregation on big machines, so the
 	 * engine keeps them only while the process view is shown: the ui sets
-	 * want_tasks, the reader passes it on at the next window.
+	 * want_tasks, the reader passes it on at the next window.  Cgroup
+	 * groups need per-thread stats too: only while the cgroup view is shown.
 	 */
-	int want_tasks;	       /* __atomic: ui -> reader */
+	int want_tasks;	       /* __atomic: ui -> reader; WANT_* bits */
 	bool live;	       /* event times follow this machine's clock */
 	unsigned by;	       /* groups the engine has been asked for */
 	unsigned max_tasks;    /* --max-tasks, 0 for the engine's default */
@@ -130,6 +131,11 @@ struct input {
 	struct scx_ksnap ksnap;
 	uint64_t skipped;
 	struct scx_lost_tally lost; /* LOST records, against the trailer's counts */
+	struct {
+		uint64_t id;
+		char *path;
+	} *cg_names; /* cgroup records read before the engine existed */
+	unsigned nr_cg_names, cg_names_cap;
 };
 
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
@@ -165,24 +171,61 @@ static struct scx_topo *local_topo(const struct top_model *m)
 	return t;
 }
 
-/* The groups the views need: per-task ones only for the process view. */
+#define WANT_TASKS 1
+#define WANT_CGROUPS 2
+
+/* The groups the views need: per-task ones only for the process and cgroup views. */
 static unsigned input_by(struct input *in)
 {
 	unsigned by = (1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) |
 		      (1u << SCX_AGG_DSQ);
-
 	/* a replay is always kept whole: it may end before the view changes */
-	if (!in->live || __atomic_load_n(&in->want_tasks, __ATOMIC_RELAXED))
+	int want = in->live ? __atomic_load_n(&in->want_tasks, __ATOMIC_RELAXED) :
+			      WANT_TASKS | WANT_CGROUPS;
+
+	if (want & WANT_TASKS)
 		by |= (1u << SCX_AGG_PID) | (1u << SCX_AGG_TGID);
+	if (want & WANT_CGROUPS)
+		by |= 1u << SCX_AGG_CGROUP;
 	return by;
 }
 
-/* Does the view show per-task rows (help over the process view counts)? */
+/* Does the view show per-task or cgroup rows (help over such a view counts)? */
 static void want_tasks(struct input *in, const struct top_view *v)
 {
-	bool want = v->view == TV_PROC || (v->view == TV_HELP && v->prev_view == TV_PROC);
+	enum top_viewid shown = v->view == TV_HELP ? v->prev_view : v->view;
+	int want = (shown == TV_PROC ? WANT_TASKS : 0) | (shown == TV_CGROUP ? WANT_CGROUPS : 0);
 
 	__atomic_store_n(&in->want_tasks, want, __ATOMIC_RELAXED);
+}
+
+/*
+ * A cgroup record names an id for the cgroup groups (1; 0: another object).
+ * Records come before the first event, when there is no engine yet: they
+ * wait in in->cg_names until input_start().
+ */
+static int cgroup_record(struct input *in, const struct scx_json_doc *d)
+{
+	char path[SCX_CGROUP_PATH_MAX], err[256];
+	uint64_t id;
+	int k = d ? scx_cgroup_rec_parse(d, &id, path, sizeof(path), err, sizeof(err)) : 0;
+
+	if (k < 0)
+		scx_debug(1, "%s", err);
+	if (k <= 0)
+		return k < 0;
+	if (in->agg) {
+		scx_agg__cgroup_name(in->agg, id, path);
+	} else if (in->nr_cg_names < SCX_AGG_CGROUP_IDS) {
+		if (in->nr_cg_names == in->cg_names_cap) {
+			in->cg_names_cap = in->cg_names_cap ? 2 * in->cg_names_cap : 64;
+			in->cg_names = scx_xrealloc(in->cg_names,
+						    in->cg_names_cap * sizeof(*in->cg_names));
+		}
+		in->cg_names[in->nr_cg_names].id = id;
+		in->cg_names[in->nr_cg_names++].path = scx_xstrdup(path);
+	}
+	return 1;
 }
 
 /*
@@ -225,6 +268,13 @@ static void input_start(struct input *in, uint64_t first_ts)
 	in->agg = scx_agg__new(in->topo, &o);
 	if (!in->agg)
 		scx_die(SCX_EXIT_FAIL, "cannot start the aggregation: %s", strerror(errno));
+	for (unsigned i = 0; i < in->nr_cg_names; i++) {
+		scx_agg__cgroup_name(in->agg, in->cg_names[i].id, in->cg_names[i].path);
+		free(in->cg_names[i].path);
+	}
+	free(in->cg_names);
+	in->cg_names = NULL;
+	in->nr_cg_names = in->cg_names_cap = 0;
 }
 
 /* A model is ready: history and the running loss count. */
@@ -333,6 +383,8 @@ static int input_next(struct input *in, const struct top_model **m, char *err, s
 				*m = input_ready(in);
 				return 1;
 			}
+		} else if (ret == SCX_READ_OTHER && cgroup_record(in, scx_reader__doc(in->r))) {
+			continue;
 		} else if (ret == SCX_READ_OTHER) {
 			const struct scx_json_doc *doc = scx_reader__doc(in->r);
 			int bad;
@@ -752,6 +804,9 @@ int main(int argc, char **argv)
 	if (batch) {
 		scx_agg__free(in.agg);
 		scx_ksnap_free(&in.ksnap);
+		for (unsigned k = 0; k < in.nr_cg_names; k++)
+			free(in.cg_names[k].path);
+		free(in.cg_names);
 		scx_reorder__free(in.order);
 		scx_topo__free(in.topo);
 		scx_reader__free(in.r);

@@ -6,7 +6,7 @@ complete -c scx-top -l max-tasks -r -d 'track at most N tasks, forgetting the le
 complete -c scx-top -s b -l batch -d 'plain-text frames on stdout, no terminal control (like top -b)'
 complete -c scx-top -s n -l iterations -r -d 'stop after N frames'
 complete -c scx-top -s d -l delay -r -d 'refresh interval and window length (default 1s)'
-complete -c scx-top -l view -x -a 'cpu llc node proc dsq help' -d 'first view'
+complete -c scx-top -l view -x -a 'cpu llc node proc dsq cgroup help' -d 'first view'
 complete -c scx-top -l mode -x -a 'num bar spark' -d 'utilisation as numbers, bars or sparklines'
 complete -c scx-top -l sort -r -d 'sort the first view by COLUMN (-COLUMN: descending)'
 complete -c scx-top -l filter -r -d 'show processes whose comm contains TEXT, or pid TEXT'

@@ -1665,6 +1665,14 @@ struct scx_agg_stats *agg_ksnap_cpu(struct scx_agg *a, int32_t cpu)
 	return c ? &c->s : NULL;
 }
 
+struct scx_agg_stats *agg_ksnap_cgroup(struct scx_agg *a, uint64_t id)
+{
+	if (!a->cg.on)
+		return NULL;
+	/* id 0: the cgroups past the collector's table */
+	return &gtab_get(&a->cgroup, id ? agg_cgroup_key(a, id) : CG_KEY_OTHER, NULL)->s;
+}
+
 int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval)
 {
 	a->last_ts = SCX_MAX(a->last_ts, end);

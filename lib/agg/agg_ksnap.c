@@ -1,18 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Kernel snapshots into the engine's CPU groups (see agg_ksnap.h). */
+/* Kernel snapshots into the engine's CPU and cgroup groups (see agg_ksnap.h). */
+#include <string.h>
+
 #include "agg/agg_int.h"
 #include "agg/agg_ksnap.h"
 
-static void add_hist(const struct scx_agg *a, struct scx_hist *h, unsigned bit,
+static void add_hist(struct scx_hist *h, unsigned skip, unsigned bit,
 		     const struct scx_ksnap_hist *kh)
 {
-	if (!((a->o.skip_hists | a->o.skip_cpu_hists) & bit))
+	if (!(skip & bit))
 		scx_ksnap_hist_to(kh, h);
+}
+
+/* The counters a cpu and a cgroup both have (up to busy_ns), and their latencies. */
+static void add_common(struct scx_agg_stats *s, const uint64_t *c, const struct scx_ksnap_hist *h,
+		       unsigned skip)
+{
+	s->switches += c[SCX_KS_SWITCHES];
+	s->voluntary += c[SCX_KS_VOLUNTARY];
+	s->involuntary += c[SCX_KS_INVOLUNTARY];
+	s->slices += c[SCX_KS_SLICES];
+	s->wakeups += c[SCX_KS_WAKEUPS];
+	s->wakeups_new += c[SCX_KS_WAKEUPS_NEW];
+	s->migrations += c[SCX_KS_MIGRATIONS];
+	s->migr_cross_llc += c[SCX_KS_MIGR_CROSS_LLC];
+	s->migr_cross_node += c[SCX_KS_MIGR_CROSS_NODE];
+	s->busy_ns += c[SCX_KS_BUSY_NS];
+	add_hist(&s->wake_lat, skip, SCX_AGG_HIST_WAKE_LAT, &h[SCX_KSH_WAKE_LAT]);
+	add_hist(&s->rq_delay, skip, SCX_AGG_HIST_RQ_DELAY, &h[SCX_KSH_RQ_DELAY]);
+}
+
+bool scx_agg_ksnap_report_ok(const char *name)
+{
+	/* its columns are the cgroup groups' figures; "threads" is 0 */
+	return !strcmp(name, "cgroup-latency");
 }
 
 int scx_agg__add_ksnap(struct scx_agg *a, const struct scx_ksnap *k, bool own_interval)
 {
-	uint64_t lost = k->dropped_tasks + k->dropped_cpu + k->missed;
+	unsigned skip = a->o.skip_hists | a->o.skip_cpu_hists;
+	uint64_t lost = k->dropped_tasks + k->dropped_cpu + k->missed + k->dropped_cg_values;
 	int err = agg_ksnap_begin(a, k->start_ns, own_interval);
 
 	if (err)
@@ -25,23 +52,20 @@ int scx_agg__add_ksnap(struct scx_agg *a, const struct scx_ksnap *k, bool own_in
 			lost += kc->c[SCX_KS_SWITCHES] + kc->c[SCX_KS_WAKEUPS];
 			continue;
 		}
-		s->switches += kc->c[SCX_KS_SWITCHES];
-		s->voluntary += kc->c[SCX_KS_VOLUNTARY];
-		s->involuntary += kc->c[SCX_KS_INVOLUNTARY];
-		s->slices += kc->c[SCX_KS_SLICES];
-		s->wakeups += kc->c[SCX_KS_WAKEUPS];
-		s->wakeups_new += kc->c[SCX_KS_WAKEUPS_NEW];
-		s->migrations += kc->c[SCX_KS_MIGRATIONS];
-		s->migr_cross_llc += kc->c[SCX_KS_MIGR_CROSS_LLC];
-		s->migr_cross_node += kc->c[SCX_KS_MIGR_CROSS_NODE];
-		s->busy_ns += kc->c[SCX_KS_BUSY_NS];
+		add_common(s, kc->c, kc->h, skip);
 		s->idle_ns += kc->c[SCX_KS_IDLE_NS];
 		s->rq_depth_ns += kc->c[SCX_KS_RQ_DEPTH_NS];
 		s->rq_depth_max = SCX_MAX(s->rq_depth_max, kc->c[SCX_KS_RQ_DEPTH_MAX]);
 		s->wc_loss_ns += kc->c[SCX_KS_WC_LOSS_NS];
-		add_hist(a, &s->wake_lat, SCX_AGG_HIST_WAKE_LAT, &kc->h[SCX_KSH_WAKE_LAT]);
-		add_hist(a, &s->rq_delay, SCX_AGG_HIST_RQ_DELAY, &kc->h[SCX_KSH_RQ_DELAY]);
-		add_hist(a, &s->slice, SCX_AGG_HIST_SLICE, &kc->h[SCX_KSH_SLICE]);
+		add_hist(&s->slice, skip, SCX_AGG_HIST_SLICE, &kc->h[SCX_KSH_SLICE]);
+	}
+	for (unsigned i = 0; i < k->nr_cgroups; i++) {
+		const struct scx_ksnap_cgroup *kc = &k->cgroups[i];
+		struct scx_agg_stats *s = agg_ksnap_cgroup(a, kc->id);
+
+		if (!s)
+			break; /* cgroups not asked for */
+		add_common(s, kc->c, kc->h, a->o.skip_hists);
 	}
 	if (lost)
 		scx_agg__note_lost(a, -1, lost);

@@ -29,6 +29,7 @@ _Static_assert((int)KH__COUNT == (int)SCX_KSH__COUNT, "one snapshot histogram pe
  * queue or pi lock) for microseconds; this is three orders of magnitude more.
  */
 #define GRACE_NS 2000000
+#define CGSLOTS_BYTES ((size_t)2 * KAGG_MAX_CGROUPS * sizeof(struct kagg_cgslot))
 
 struct scx_kagg {
 	struct aggregate_bpf *skel;
@@ -40,6 +41,10 @@ struct scx_kagg {
 	uint64_t start_ns, seq;
 	uint64_t drops_prev[KD__COUNT], missed_prev;
 	int glob_fd;
+	/* cgroups: NULL without cgroup v2 */
+	struct kagg_cgslot *cgslots; /* mmap: 2 * KAGG_MAX_CGROUPS */
+	struct kagg_cgbkey *keys;    /* a generation's buckets, as read */
+	uint64_t *vals;
 };
 
 static void fail(char *err, size_t errsz, const char *fmt, ...)
@@ -53,7 +58,7 @@ static void fail(char *err, size_t errsz, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, char *err, size_t errsz)
+struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char *err, size_t errsz)
 {
 	struct scx_kagg *k = scx_xcalloc(1, sizeof(*k));
 	struct btf *btf = NULL;
@@ -81,6 +86,13 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, char *err, size_t e
 	k->skel->rodata->sw_state_arg = btf ? scx_capture_switch_has_state_arg(btf) : 0;
 	btf__free(btf);
 	k->skel->rodata->nr_cpus = ncpu;
+	k->skel->rodata->cgroup_on = cgroups;
+	if (!cgroups) { /* the maps stay, unused: keep them small */
+		bpf_map__set_max_entries(k->skel->maps.cgslots, 1);
+		bpf_map__set_max_entries(k->skel->maps.cgidx, 1);
+		bpf_map__set_max_entries(k->skel->maps.cgb0, 1);
+		bpf_map__set_max_entries(k->skel->maps.cgb1, 1);
+	}
 	for (int c = 0; c < ncpu; c++) {
 		const struct scx_cpu_topo *t = topo ? scx_topo__cpu(topo, c) : NULL;
 
@@ -110,6 +122,17 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, char *err, size_t e
 		fail(err, errsz, "cannot map the aggregation slots: %s", strerror(errno));
 		goto fail;
 	}
+	if (cgroups) {
+		k->cgslots = mmap(NULL, CGSLOTS_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+				  bpf_map__fd(k->skel->maps.cgslots), 0);
+		if (k->cgslots == MAP_FAILED) {
+			k->cgslots = NULL;
+			fail(err, errsz, "cannot map the cgroup slots: %s", strerror(errno));
+			goto fail;
+		}
+		k->keys = scx_xcalloc(KAGG_CG_BUCKETS, sizeof(*k->keys));
+		k->vals = scx_xcalloc(KAGG_CG_BUCKETS, sizeof(*k->vals));
+	}
 	k->glob = scx_xcalloc(1, sizeof(*k->glob));
 	k->prev = scx_xcalloc((size_t)ncpu * 2, sizeof(*k->prev));
 	k->glob_fd = bpf_map__fd(k->skel->maps.glob);
@@ -131,6 +154,10 @@ void scx_kagg__free(struct scx_kagg *k)
 		return;
 	if (k->slots)
 		munmap(k->slots, k->map_bytes);
+	if (k->cgslots)
+		munmap(k->cgslots, CGSLOTS_BYTES);
+	free(k->keys);
+	free(k->vals);
 	aggregate_bpf__destroy(k->skel);
 	free(k->glob);
 	free(k->prev);
@@ -182,6 +209,173 @@ void scx_kagg_fold_slots(struct kagg_slot *slots, unsigned nr_cpus, struct scx_k
 	}
 }
 
+/* ---- cgroups ------------------------------------------------------------------ */
+
+struct cg_order {
+	uint64_t id;
+	unsigned slot;
+};
+
+static int cmp_cg_order(const void *x, const void *y)
+{
+	const struct cg_order *a = x, *b = y;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+struct cg_bucket {
+	uint32_t ent, hist, bucket;
+	uint64_t n;
+};
+
+static bool cg_bucket_before(const struct cg_bucket *a, const struct cg_bucket *b)
+{
+	return a->hist != b->hist ? a->hist < b->hist : a->bucket < b->bucket;
+}
+
+/*
+ * Order m buckets of nent entries by (entry, histogram, bucket) into out:
+ * placed by entry in one counting pass, then each entry's few buckets by
+ * insertion (a general sort of 10,000 cgroups' buckets was most of the fold).
+ */
+static void sort_cg_buckets(const struct cg_bucket *in, size_t m, unsigned nent,
+			    struct cg_bucket *out)
+{
+	size_t *start = scx_xcalloc(nent + 1, sizeof(*start));
+
+	for (size_t i = 0; i < m; i++)
+		start[in[i].ent + 1]++;
+	for (unsigned e = 0; e < nent; e++)
+		start[e + 1] += start[e];
+	for (size_t i = 0; i < m; i++) {
+		size_t j = start[in[i].ent]++;
+
+		/* insertion within the entry's range, filled left to right */
+		while (j > 0 && out[j - 1].ent == in[i].ent &&
+		       cg_bucket_before(&in[i], &out[j - 1])) {
+			out[j] = out[j - 1];
+			j--;
+		}
+		out[j] = in[i];
+	}
+	free(start);
+}
+
+static bool cgslot_used(const struct kagg_cgslot *sl)
+{
+	for (unsigned i = 0; i < KAGG_CG_COUNTERS; i++)
+		if (sl->c[i])
+			return true;
+	for (unsigned h = 0; h < KAGG_CG_HISTS; h++)
+		if (sl->h[h].count)
+			return true;
+	return false;
+}
+
+void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsigned nr,
+			   const struct kagg_cgbkey *keys, const uint64_t *vals, size_t nb,
+			   struct scx_ksnap *s)
+{
+	struct cg_order *order = scx_xcalloc(nr + 1, sizeof(*order));
+	uint32_t *ent = scx_xcalloc(nr + 1, sizeof(*ent)); /* slot -> cgroup entry + 1 */
+	struct cg_bucket *bk = scx_xcalloc(nb + 1, sizeof(*bk)), *sorted;
+	unsigned n = 0, first = s->nr_cgroups;
+	size_t m = 0;
+
+	for (unsigned i = 0; i < nr; i++)
+		if (cgslot_used(&slots[i]))
+			order[n++] = (struct cg_order){ i ? ids[i] : 0, i };
+	qsort(order, n, sizeof(*order), cmp_cg_order);
+	for (unsigned i = 0; i < n; i++) {
+		struct kagg_cgslot *sl = &slots[order[i].slot];
+		struct scx_ksnap_cgroup *c =
+			s->nr_cgroups > first && s->cgroups[s->nr_cgroups - 1].id == order[i].id ?
+				&s->cgroups[s->nr_cgroups - 1] :
+				scx_ksnap_add_cgroup(s, order[i].id);
+
+		/* a slot taken twice for one id (a race the programs lose) merges */
+		ent[order[i].slot] = (uint32_t)(c - s->cgroups) + 1;
+		for (unsigned k = 0; k < KAGG_CG_COUNTERS; k++)
+			c->c[k] += sl->c[k];
+		for (unsigned h = 0; h < KAGG_CG_HISTS; h++) {
+			struct kagg_cghist *hh = &sl->h[h];
+			struct scx_ksnap_hist *kh = &c->h[h];
+
+			if (!hh->count)
+				continue;
+			kh->min = kh->count ? SCX_MIN(kh->min, ~hh->nmin) : ~hh->nmin;
+			kh->max = SCX_MAX(kh->max, hh->max);
+			kh->count += hh->count;
+			kh->sum += hh->sum;
+			kh->clamped += hh->clamped;
+		}
+		memset(sl, 0, sizeof(*sl));
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (keys[i].slot >= nr || !ent[keys[i].slot] || keys[i].hist >= KAGG_CG_HISTS ||
+		    !vals[i])
+			continue;
+		bk[m++] = (struct cg_bucket){ ent[keys[i].slot] - 1, keys[i].hist, keys[i].bucket,
+					      vals[i] };
+	}
+	sorted = scx_xcalloc(m + 1, sizeof(*sorted));
+	sort_cg_buckets(bk, m, s->nr_cgroups, sorted);
+	for (size_t i = 0; i < m; i++) {
+		const struct cg_bucket *q = &sorted[i];
+		struct scx_ksnap_hist *kh = &s->cgroups[q->ent].h[q->hist];
+
+		if (kh->nr && kh->idx[kh->nr - 1] == q->bucket)
+			kh->n[kh->nr - 1] += q->n;
+		else
+			scx_ksnap_hist_add(kh, q->bucket, q->n);
+	}
+	free(order);
+	free(ent);
+	free(bk);
+	free(sorted);
+}
+
+/* Take every bucket of generation map fd out of the kernel into k->keys/vals. */
+static int drain_buckets(struct scx_kagg *k, int fd, size_t *nb)
+{
+	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 batch = 0, count;
+	void *in = NULL;
+	int err;
+
+	*nb = 0;
+	for (;;) {
+		count = KAGG_CG_BUCKETS - *nb;
+		if (!count)
+			return 0;
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, k->keys + *nb, k->vals + *nb,
+						      &count, &opts);
+		*nb += count;
+		if (err && errno == ENOENT)
+			return 0; /* the last batch */
+		if (err)
+			return -errno;
+		in = &batch;
+	}
+}
+
+static int read_cgroups(struct scx_kagg *k, uint32_t old, struct scx_ksnap *s)
+{
+	unsigned nr = SCX_MIN(k->skel->data->cg_next, KAGG_MAX_CGROUPS);
+	int fd = bpf_map__fd(old & 1 ? k->skel->maps.cgb1 : k->skel->maps.cgb0);
+	size_t nb;
+	int err;
+
+	if (!k->cgslots)
+		return 0;
+	err = drain_buckets(k, fd, &nb);
+	scx_kagg_fold_cgroups(k->cgslots + (size_t)(old & 1) * KAGG_MAX_CGROUPS,
+			      (const uint64_t *)k->skel->bss->cg_id, nr, k->keys, k->vals, nb, s);
+	return err;
+}
+
 /* Program runs the kernel skipped because another BPF program was running. */
 static uint64_t recursion_misses(struct scx_kagg *k)
 {
@@ -205,12 +399,15 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 	struct timespec grace = { 0, GRACE_NS };
 	uint32_t old = k->skel->bss->gen, zero = 0;
 	uint64_t now, missed;
+	int err;
 
 	scx_ksnap_reset(s);
 	__atomic_store_n(&k->skel->bss->gen, old + 1, __ATOMIC_SEQ_CST);
 	now = scx_now_boot_ns();
 	nanosleep(&grace, NULL);
 	scx_kagg_fold_slots(k->slots + (size_t)(old & 1) * k->nr_cpus, k->nr_cpus, s);
+	if ((err = read_cgroups(k, old, s)))
+		return err;
 	if (bpf_map_lookup_elem_flags(k->glob_fd, &zero, k->glob, BPF_F_LOCK))
 		return -errno;
 	for (unsigned c = 0; c < k->nr_cpus; c++) {
@@ -229,6 +426,7 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 	k->start_ns = now;
 	s->dropped_tasks = k->skel->bss->drops[KD_TASK] - k->drops_prev[KD_TASK];
 	s->dropped_cpu = k->skel->bss->drops[KD_CPU] - k->drops_prev[KD_CPU];
+	s->dropped_cg_values = k->skel->bss->drops[KD_CG_VALUE] - k->drops_prev[KD_CG_VALUE];
 	memcpy(k->drops_prev, (const void *)k->skel->bss->drops, sizeof(k->drops_prev));
 	missed = recursion_misses(k);
 	s->missed = missed - k->missed_prev;

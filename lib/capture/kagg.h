@@ -14,6 +14,7 @@
 #ifndef SCX_KAGG_H
 #define SCX_KAGG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,8 +23,11 @@
 
 struct scx_kagg;
 
-/* topo (may be NULL: no cross-LLC/node figures) gives each CPU's LLC and node. */
-struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, char *err, size_t errsz);
+/*
+ * topo (may be NULL: no cross-LLC/node figures) gives each CPU's LLC and
+ * node; cgroups: keep per-cgroup figures (the tasks' cgroup v2 ids).
+ */
+struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char *err, size_t errsz);
 void scx_kagg__free(struct scx_kagg *k);
 /* Possible CPUs aggregated (the snapshot has one entry each). */
 unsigned scx_kagg__nr_cpus(const struct scx_kagg *k);
@@ -37,5 +41,18 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s);
  */
 struct kagg_slot;
 void scx_kagg_fold_slots(struct kagg_slot *slots, unsigned nr_cpus, struct scx_ksnap *s);
+
+/*
+ * The cgroup half of the read, also without a kernel: the nr slots at
+ * 'slots' (ids[i] the id of slot i, slot 0 "other") and the nb bucket
+ * entries keys/vals of their histograms become s's cgroups, in ascending
+ * id order; the slots are zeroed.  Buckets of slots past nr, or of
+ * histograms whose slot is empty, are ignored.
+ */
+struct kagg_cgslot;
+struct kagg_cgbkey;
+void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsigned nr,
+			   const struct kagg_cgbkey *keys, const uint64_t *vals, size_t nb,
+			   struct scx_ksnap *s);
 
 #endif

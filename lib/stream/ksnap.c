@@ -22,9 +22,12 @@ void scx_ksnap_reset(struct scx_ksnap *s)
 	for (unsigned i = 0; i < s->nr_cpus; i++)
 		for (unsigned h = 0; h < SCX_KSH__COUNT; h++)
 			s->cpus[i].h[h].nr = 0;
-	s->nr_cpus = 0;
+	for (unsigned i = 0; i < s->nr_cgroups; i++)
+		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++)
+			s->cgroups[i].h[h].nr = 0;
+	s->nr_cpus = s->nr_cgroups = 0;
 	s->seq = s->start_ns = s->end_ns = 0;
-	s->dropped_tasks = s->dropped_cpu = s->missed = 0;
+	s->dropped_tasks = s->dropped_cpu = s->missed = s->dropped_cg_values = 0;
 }
 
 void scx_ksnap_free(struct scx_ksnap *s)
@@ -35,8 +38,41 @@ void scx_ksnap_free(struct scx_ksnap *s)
 			free(s->cpus[i].h[h].n);
 		}
 	}
+	for (unsigned i = 0; i < s->cg_cap; i++) {
+		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++) {
+			free(s->cgroups[i].h[h].idx);
+			free(s->cgroups[i].h[h].n);
+		}
+	}
 	free(s->cpus);
+	free(s->cgroups);
 	memset(s, 0, sizeof(*s));
+}
+
+/* Empty h, keeping its bucket arrays. */
+static void hist_clear(struct scx_ksnap_hist *h)
+{
+	h->count = h->sum = h->min = h->max = h->clamped = 0;
+	h->nr = 0;
+}
+
+struct scx_ksnap_cgroup *scx_ksnap_add_cgroup(struct scx_ksnap *s, uint64_t id)
+{
+	struct scx_ksnap_cgroup *c;
+
+	if (s->nr_cgroups == s->cg_cap) {
+		unsigned cap = s->cg_cap ? s->cg_cap * 2 : 16;
+
+		s->cgroups = scx_xrealloc(s->cgroups, cap * sizeof(*s->cgroups));
+		memset(s->cgroups + s->cg_cap, 0, (cap - s->cg_cap) * sizeof(*s->cgroups));
+		s->cg_cap = cap;
+	}
+	c = &s->cgroups[s->nr_cgroups++];
+	memset(c->c, 0, sizeof(c->c));
+	for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++)
+		hist_clear(&c->h[h]);
+	c->id = id;
+	return c;
 }
 
 struct scx_ksnap_cpu *scx_ksnap_add_cpu(struct scx_ksnap *s, int32_t cpu)
@@ -53,12 +89,8 @@ struct scx_ksnap_cpu *scx_ksnap_add_cpu(struct scx_ksnap *s, int32_t cpu)
 	c = &s->cpus[s->nr_cpus++];
 	/* keep the bucket arrays of an earlier snapshot */
 	memset(c->c, 0, sizeof(c->c));
-	for (unsigned h = 0; h < SCX_KSH__COUNT; h++) {
-		struct scx_ksnap_hist *kh = &c->h[h];
-
-		kh->count = kh->sum = kh->min = kh->max = kh->clamped = 0;
-		kh->nr = 0;
-	}
+	for (unsigned h = 0; h < SCX_KSH__COUNT; h++)
+		hist_clear(&c->h[h]);
 	c->cpu = cpu;
 	return c;
 }
@@ -74,6 +106,33 @@ void scx_ksnap_hist_add(struct scx_ksnap_hist *h, uint32_t idx, uint64_t n)
 	h->n[h->nr++] = n;
 }
 
+/* The counters 0..nc and histograms 0..nh of a cpu or cgroup object. */
+static void figures_to_json(struct scx_jw *w, const uint64_t *c, unsigned nc,
+			    const struct scx_ksnap_hist *h, unsigned nh)
+{
+	for (unsigned k = 0; k < nc; k++)
+		scx_jw_kuint(w, scx_ksnap_counter_names[k], c[k]);
+	for (unsigned i = 0; i < nh; i++) {
+		const struct scx_ksnap_hist *kh = &h[i];
+
+		scx_jw_key(w, scx_ksnap_hist_names[i]);
+		scx_jw_obj_begin(w);
+		scx_jw_kuint(w, "count", kh->count);
+		scx_jw_kuint(w, "sum", kh->sum);
+		scx_jw_kuint(w, "min", kh->min);
+		scx_jw_kuint(w, "max", kh->max);
+		scx_jw_kuint(w, "clamped", kh->clamped);
+		scx_jw_key(w, "b");
+		scx_jw_arr_begin(w);
+		for (unsigned j = 0; j < kh->nr; j++) {
+			scx_jw_uint(w, kh->idx[j]);
+			scx_jw_uint(w, kh->n[j]);
+		}
+		scx_jw_arr_end(w);
+		scx_jw_obj_end(w);
+	}
+}
+
 void scx_ksnap_to_json(struct scx_buf *b, const struct scx_ksnap *s)
 {
 	struct scx_jw w;
@@ -87,6 +146,7 @@ void scx_ksnap_to_json(struct scx_buf *b, const struct scx_ksnap *s)
 	scx_jw_kuint(&w, "dropped_tasks", s->dropped_tasks);
 	scx_jw_kuint(&w, "dropped_cpu", s->dropped_cpu);
 	scx_jw_kuint(&w, "missed", s->missed);
+	scx_jw_kuint(&w, "dropped_cgroup_values", s->dropped_cg_values);
 	scx_jw_key(&w, "cpus");
 	scx_jw_arr_begin(&w);
 	for (unsigned i = 0; i < s->nr_cpus; i++) {
@@ -94,27 +154,18 @@ void scx_ksnap_to_json(struct scx_buf *b, const struct scx_ksnap *s)
 
 		scx_jw_obj_begin(&w);
 		scx_jw_kint(&w, "cpu", c->cpu);
-		for (unsigned k = 0; k < SCX_KS__COUNT; k++)
-			scx_jw_kuint(&w, scx_ksnap_counter_names[k], c->c[k]);
-		for (unsigned h = 0; h < SCX_KSH__COUNT; h++) {
-			const struct scx_ksnap_hist *kh = &c->h[h];
+		figures_to_json(&w, c->c, SCX_KS__COUNT, c->h, SCX_KSH__COUNT);
+		scx_jw_obj_end(&w);
+	}
+	scx_jw_arr_end(&w);
+	scx_jw_key(&w, "cgroups");
+	scx_jw_arr_begin(&w);
+	for (unsigned i = 0; i < s->nr_cgroups; i++) {
+		const struct scx_ksnap_cgroup *c = &s->cgroups[i];
 
-			scx_jw_key(&w, scx_ksnap_hist_names[h]);
-			scx_jw_obj_begin(&w);
-			scx_jw_kuint(&w, "count", kh->count);
-			scx_jw_kuint(&w, "sum", kh->sum);
-			scx_jw_kuint(&w, "min", kh->min);
-			scx_jw_kuint(&w, "max", kh->max);
-			scx_jw_kuint(&w, "clamped", kh->clamped);
-			scx_jw_key(&w, "b");
-			scx_jw_arr_begin(&w);
-			for (unsigned j = 0; j < kh->nr; j++) {
-				scx_jw_uint(&w, kh->idx[j]);
-				scx_jw_uint(&w, kh->n[j]);
-			}
-			scx_jw_arr_end(&w);
-			scx_jw_obj_end(&w);
-		}
+		scx_jw_obj_begin(&w);
+		scx_jw_kuint(&w, "cgroup", c->id);
+		figures_to_json(&w, c->c, SCX_KSNAP_CG_COUNTERS, c->h, SCX_KSNAP_CG_HISTS);
 		scx_jw_obj_end(&w);
 	}
 	scx_jw_arr_end(&w);
@@ -187,6 +238,54 @@ static int hist_from_json(const struct scx_json_doc *d, int obj, struct scx_ksna
 	return 0;
 }
 
+/* The counters 0..nc and histograms 0..nh of the cpu or cgroup object obj. */
+static int figures_from_json(const struct scx_json_doc *d, int obj, uint64_t *c, unsigned nc,
+			     struct scx_ksnap_hist *h, unsigned nh, char *err, size_t errsz)
+{
+	for (unsigned n = 0; n < nc; n++)
+		if (get_u(d, obj, scx_ksnap_counter_names[n], &c[n], err, errsz))
+			return -EINVAL;
+	for (unsigned i = 0; i < nh; i++)
+		if (hist_from_json(d, scx_json_get(d, obj, scx_ksnap_hist_names[i]), &h[i], err,
+				   errsz))
+			return -EINVAL;
+	return 0;
+}
+
+/* The optional "cgroups" array (records before it had none): ids ascending. */
+static int cgroups_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char *err,
+			     size_t errsz)
+{
+	int arr = scx_json_get(d, 0, "cgroups"), i;
+
+	if (scx_json_get(d, 0, "dropped_cgroup_values") >= 0 &&
+	    get_u(d, 0, "dropped_cgroup_values", &s->dropped_cg_values, err, errsz))
+		return -EINVAL;
+	if (arr < 0)
+		return 0;
+	if (d->tok[arr].type != JSMN_ARRAY)
+		return bad(d, arr, err, errsz, "\"cgroups\" is not an array");
+	i = arr + 1;
+	for (int k = 0; k < d->tok[arr].size; k++, i = scx_json_next(d, i)) {
+		struct scx_ksnap_cgroup *c;
+		uint64_t id;
+		int ci;
+
+		if (d->tok[i].type != JSMN_OBJECT)
+			return bad(d, i, err, errsz, "a cgroup is not an object");
+		ci = scx_json_get(d, i, "cgroup");
+		if (ci < 0 || scx_json_uint(d, ci, &id))
+			return bad(d, ci >= 0 ? ci : i, err, errsz, "missing or bad \"cgroup\"");
+		if (s->nr_cgroups && id <= s->cgroups[s->nr_cgroups - 1].id)
+			return bad(d, ci, err, errsz, "cgroup ids are not in ascending order");
+		c = scx_ksnap_add_cgroup(s, id);
+		if (figures_from_json(d, i, c->c, SCX_KSNAP_CG_COUNTERS, c->h, SCX_KSNAP_CG_HISTS,
+				      err, errsz))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char *err, size_t errsz)
 {
 	int arr, i;
@@ -221,15 +320,10 @@ int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char 
 			if (s->cpus[j].cpu == cpu)
 				return bad(d, ci, err, errsz, "a cpu appears twice");
 		c = scx_ksnap_add_cpu(s, (int32_t)cpu);
-		for (unsigned n = 0; n < SCX_KS__COUNT; n++)
-			if (get_u(d, i, scx_ksnap_counter_names[n], &c->c[n], err, errsz))
-				return -EINVAL;
-		for (unsigned h = 0; h < SCX_KSH__COUNT; h++)
-			if (hist_from_json(d, scx_json_get(d, i, scx_ksnap_hist_names[h]), &c->h[h],
-					   err, errsz))
-				return -EINVAL;
+		if (figures_from_json(d, i, c->c, SCX_KS__COUNT, c->h, SCX_KSH__COUNT, err, errsz))
+			return -EINVAL;
 	}
-	return 0;
+	return cgroups_from_json(d, s, err, errsz);
 }
 
 void scx_ksnap_hist_to(const struct scx_ksnap_hist *h, struct scx_hist *dst)

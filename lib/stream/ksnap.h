@@ -62,14 +62,31 @@ struct scx_ksnap_cpu {
 	struct scx_ksnap_hist h[SCX_KSH__COUNT];
 };
 
+/*
+ * A cgroup's figures (the "cgroups" array): the counters up to busy_ns and
+ * the wake_lat and rq_delay histograms of the tasks in cgroup v2 id 'id'.
+ * Id 0 is "other": the cgroups seen after the collector's table was full.
+ */
+#define SCX_KSNAP_CG_COUNTERS (SCX_KS_BUSY_NS + 1)
+#define SCX_KSNAP_CG_HISTS SCX_KSH_SLICE
+
+struct scx_ksnap_cgroup {
+	uint64_t id;
+	uint64_t c[SCX_KSNAP_CG_COUNTERS];
+	struct scx_ksnap_hist h[SCX_KSNAP_CG_HISTS];
+};
+
 struct scx_ksnap {
 	uint64_t seq;
-	uint64_t start_ns, end_ns; /* [start, end), CLOCK_BOOTTIME */
-	uint64_t dropped_tasks;	   /* task state not kept (allocation failed) */
-	uint64_t dropped_cpu;	   /* events on CPUs past the collector's table */
-	uint64_t missed;	   /* program runs the kernel skipped (recursion) */
+	uint64_t start_ns, end_ns;  /* [start, end), CLOCK_BOOTTIME */
+	uint64_t dropped_tasks;	    /* task state not kept (allocation failed) */
+	uint64_t dropped_cpu;	    /* events on CPUs past the collector's table */
+	uint64_t missed;	    /* program runs the kernel skipped (recursion) */
+	uint64_t dropped_cg_values; /* cgroup histogram values not kept (bucket map full) */
 	unsigned nr_cpus, cap;
 	struct scx_ksnap_cpu *cpus;
+	unsigned nr_cgroups, cg_cap;
+	struct scx_ksnap_cgroup *cgroups;
 };
 
 /* Empty s, keeping its memory. */
@@ -77,6 +94,8 @@ void scx_ksnap_reset(struct scx_ksnap *s);
 void scx_ksnap_free(struct scx_ksnap *s);
 /* Append a CPU (zeroed) and return it. */
 struct scx_ksnap_cpu *scx_ksnap_add_cpu(struct scx_ksnap *s, int32_t cpu);
+/* Append a cgroup (zeroed) and return it. */
+struct scx_ksnap_cgroup *scx_ksnap_add_cgroup(struct scx_ksnap *s, uint64_t id);
 /* Append bucket idx with n values (idx ascending, n != 0). */
 void scx_ksnap_hist_add(struct scx_ksnap_hist *h, uint32_t idx, uint64_t n);
 

@@ -173,7 +173,8 @@ void top_model_carry_hist(struct top_model *m, const struct top_model *prev)
 
 /* ---- names ------------------------------------------------------------------ */
 
-static const char *const view_names[TV__COUNT] = { "cpu", "llc", "node", "proc", "dsq", "help" };
+static const char *const view_names[TV__COUNT] = { "cpu", "llc",    "node", "proc",
+						   "dsq", "cgroup", "help" };
 static const char *const mode_names[TM__COUNT] = { "num", "bar", "spark" };
 static const char *const theme_names[TH__COUNT] = { "default", "ocean", "forest", "grey" };
 
@@ -217,6 +218,7 @@ static const char *const action_names[TA__COUNT] = {
 	[TA_VIEW_NODE] = "view-node",
 	[TA_VIEW_PROC] = "view-proc",
 	[TA_VIEW_DSQ] = "view-dsq",
+	[TA_VIEW_CGROUP] = "view-cgroup",
 	[TA_HELP] = "help",
 	[TA_MODE] = "mode",
 	[TA_SORT_NEXT] = "sort-next",
@@ -329,11 +331,22 @@ static const struct col dsq_cols[] = {
 	{ 0 },
 };
 
+static const struct col cgroup_cols[] = {
+	{ "cgroup", "CGROUP", 24, -1, CF_LABEL },
+	V("util", "CPU%", 6, TC_UTIL, CF_PCT),
+	V("sw", "SW/s", 7, TC_SW, CF_RATE),
+	V("preempt", "PREEMPT/s", 10, TC_PREEMPT, CF_RATE),
+	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
+	LAT_COLS,
+	V("mig", "MIG/s", 7, TC_MIG, CF_RATE),
+	{ 0 },
+};
+
 static const struct col *const view_cols[TV__COUNT] = {
-	cpu_cols, llc_cols, node_cols, proc_cols, dsq_cols, NULL,
+	cpu_cols, llc_cols, node_cols, proc_cols, dsq_cols, cgroup_cols, NULL,
 };
 static const enum top_table_id view_table[TV__COUNT] = {
-	TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_DSQ, TT_CPU,
+	TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_DSQ, TT_CGROUP, TT_CPU,
 };
 
 static int ncols(enum top_viewid v)
@@ -375,6 +388,7 @@ void top_view_init(struct top_view *v)
 	v->sort_asc[TV_CPU] = v->sort_asc[TV_LLC] = v->sort_asc[TV_NODE] = true;
 	v->sort[TV_PROC] = top_col_by_name(TV_PROC, "util");
 	v->sort[TV_DSQ] = top_col_by_name(TV_DSQ, "disp");
+	v->sort[TV_CGROUP] = top_col_by_name(TV_CGROUP, "util");
 }
 
 static void set_view(struct top_view *v, enum top_viewid to)
@@ -447,6 +461,9 @@ int top_view_action(struct top_view *v, enum top_action a)
 		break;
 	case TA_VIEW_DSQ:
 		set_view(v, TV_DSQ);
+		break;
+	case TA_VIEW_CGROUP:
+		set_view(v, TV_CGROUP);
 		break;
 	case TA_HELP:
 		set_view(v, TV_HELP);
@@ -1135,8 +1152,8 @@ static void f_tabs(struct frame *f)
 	static const struct {
 		const char *key, *name;
 	} tabs[] = {
-		{ "c", "cpu" },	 { "l", "llc" }, { "n", "node" },
-		{ "p", "proc" }, { "s", "dsq" }, { "h", "help" },
+		{ "c", "cpu" }, { "l", "llc" },	   { "n", "node" }, { "p", "proc" },
+		{ "s", "dsq" }, { "o", "cgroup" }, { "h", "help" },
 	};
 	const struct col *cols = view_cols[f->v->view];
 
@@ -1203,6 +1220,7 @@ static int f_help(struct frame *f, const struct top_model *m, int first, int ava
 		{ TA_VIEW_NODE, "per-node view" },
 		{ TA_VIEW_PROC, "processes; Enter shows/hides the threads of the selected one" },
 		{ TA_VIEW_DSQ, "sched_ext DSQs: queueing latency, depth, vtime, slice used" },
+		{ TA_VIEW_CGROUP, "cgroups: CPU time, preemptions, wakeup latency" },
 		{ TA_HELP, "this help (again, q or Esc to leave)" },
 		{ TA_MODE, "cycle display: numbers, bars, sparklines (utilisation history)" },
 		{ TA_SORT_NEXT, "sort by the next column" },
@@ -1406,6 +1424,9 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 			else if ((v->view == TV_LLC || v->view == TV_NODE) && m->t[TT_CPU].n)
 				f_str(&f, "no LLC or node groups: the input has no CPU topology "
 					  "(see --topology)");
+			else if (v->view == TV_CGROUP)
+				f_str(&f, "no cgroup rows: the input carries no cgroup ids "
+					  "(cgroup v2, scx-events without --no-cgroups)");
 			else if ((v->view == TV_PROC || v->view == TV_DSQ) &&
 				 !strcmp(m->source, TOP_SOURCE_KERNEL))
 				f_str(&f, "no per-task or DSQ rows: the input has only kernel "

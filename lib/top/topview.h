@@ -41,12 +41,13 @@ enum top_col {
 	TC_VTIME,    /* DSQ: vtime progression over the window */
 	TC_SLICE,    /* average slice used, ns */
 	TC_DISP,     /* DSQ: dispatches /s */
+	TC_PREEMPT,  /* involuntary switch-outs (preemptions) /s */
 	TC__COUNT
 };
 
-enum top_table_id { TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_THREAD, TT_DSQ, TT__COUNT };
+enum top_table_id { TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_THREAD, TT_DSQ, TT_CGROUP, TT__COUNT };
 
-enum top_viewid { TV_CPU, TV_LLC, TV_NODE, TV_PROC, TV_DSQ, TV_HELP, TV__COUNT };
+enum top_viewid { TV_CPU, TV_LLC, TV_NODE, TV_PROC, TV_DSQ, TV_CGROUP, TV_HELP, TV__COUNT };
 
 enum top_mode { TM_NUM, TM_BAR, TM_SPARK, TM__COUNT };
 
@@ -57,7 +58,7 @@ struct top_row {
 	int64_t id;	       /* cpu, llc, node, pid, tid or dsq id */
 	int64_t parent;	       /* cpu: node; llc: node; thread: tgid; else -1 */
 	int64_t aux;	       /* cpu: llc */
-	char label[TOP_LABEL]; /* comm for processes and threads */
+	char label[TOP_LABEL]; /* comm for processes and threads; a cgroup's path (its end) */
 	double v[TC__COUNT];
 	bool has[TC__COUNT];  /* value known (else rendered "-") */
 	float hist[TOP_HIST]; /* utilisation history, newest last */
@@ -113,6 +114,7 @@ enum top_action {
 	TA_VIEW_NODE,
 	TA_VIEW_PROC,
 	TA_VIEW_DSQ,
+	TA_VIEW_CGROUP,
 	TA_HELP,
 	TA_MODE,
 	TA_SORT_NEXT,

@@ -85,7 +85,7 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 	static const enum top_table_id tt[SCX_AGG_BY__COUNT] = {
 		[SCX_AGG_CPU] = TT_CPU,	   [SCX_AGG_LLC] = TT_LLC,	 [SCX_AGG_NODE] = TT_NODE,
 		[SCX_AGG_PID] = TT_THREAD, [SCX_AGG_TGID] = TT_PROC,	 [SCX_AGG_COMM] = TT__COUNT,
-		[SCX_AGG_DSQ] = TT_DSQ,	   [SCX_AGG_CGROUP] = TT__COUNT,
+		[SCX_AGG_DSQ] = TT_DSQ,	   [SCX_AGG_CGROUP] = TT_CGROUP,
 	};
 
 	top_model_reset(m);
@@ -125,6 +125,8 @@ void top_model_from_agg(struct top_model *m, const struct scx_agg_snap *s,
 			}
 			if (by == SCX_AGG_PID || by == SCX_AGG_TGID)
 				memcpy(r->label, g->comm, SCX_COMM_LEN);
+			if (by == SCX_AGG_CGROUP)
+				top_label_path(r, g->name);
 			if (by == SCX_AGG_TGID) {
 				r->v[TC_THREADS] = g->nr;
 				r->has[TC_THREADS] = true;

@@ -20,6 +20,7 @@ enum top_key {
 	K_COL, /* a metric shown as is (or per second: rate) in one column */
 	K_ID,  /* a group's id or its parent's ("cpu", "tgid", ...) */
 	K_COMM,
+	K_CGROUP,   /* a cgroup group's path: its id and label */
 	K_CPUS,	    /* the CPUs of an LLC or node group */
 	K_THREADS,  /* the threads of a process */
 	K_SIRQ,	    /* softirq ns: a share of the CPUs' time */
@@ -70,5 +71,9 @@ void top_fill_metric(struct top_row *r, struct top_fill *f, const struct top_mem
 		     const struct top_dist *d);
 /* The columns that need more than one metric; cpus: the group's CPUs (1 for tasks). */
 void top_fill_done(struct top_row *r, const struct top_fill *f, double cpus);
+/* A cgroup row's label: its path, or the end of it when it is too long ("..." first). */
+void top_label_path(struct top_row *r, const char *path);
+/* A cgroup row's id from its path, the same in every window (FNV-1a, >= 0). */
+int64_t top_path_id(const char *path);
 
 #endif

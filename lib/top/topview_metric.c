@@ -6,6 +6,7 @@
  * shared out over the group's CPUs.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "top/topview_int.h"
@@ -14,6 +15,7 @@ static const struct top_member members[] = {
 #define M(s, k, c, r) { s, sizeof(s) - 1, k, c, r }
 	M("util", K_COL, TC_UTIL, false),
 	M("switches", K_COL, TC_SW, true),
+	M("involuntary", K_COL, TC_PREEMPT, true),
 	M("wakeups", K_COL, TC_WAKE, true),
 	M("migrations", K_COL, TC_MIG, true),
 	M("migr_cross_llc", K_COL, TC_XLLC, true),
@@ -29,6 +31,7 @@ static const struct top_member members[] = {
 	M("pid", K_ID, 0, false),
 	M("dsq", K_ID, 0, false),
 	M("comm", K_COMM, 0, false),
+	M("cgroup", K_CGROUP, 0, false),
 	M("cpus", K_CPUS, 0, false),
 	M("softirq_ns", K_SIRQ, 0, false),
 	M("wake_lat", K_WAKE_LAT, 0, false),
@@ -114,6 +117,7 @@ void top_fill_metric(struct top_row *r, struct top_fill *f, const struct top_mem
 		break;
 	case K_ID:
 	case K_COMM:
+	case K_CGROUP:
 	case K_CPUS:
 		break; /* the group's keys: each input reads them its own way */
 	}
@@ -124,4 +128,23 @@ void top_fill_done(struct top_row *r, const struct top_fill *f, double cpus)
 	/* per cpu of the group, like util */
 	if (f->sirq >= 0)
 		put(r, TC_SIRQ, f->sirq / 1e9 / f->secs / (cpus > 0 ? cpus : 1));
+}
+
+int64_t top_path_id(const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *path; path++)
+		h = (h ^ (uint8_t)*path) * 0x100000001b3ull;
+	return (int64_t)(h >> 1);
+}
+
+void top_label_path(struct top_row *r, const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	if (n < sizeof(r->label))
+		memcpy(r->label, path ? path : "", n + 1);
+	else
+		snprintf(r->label, sizeof(r->label), "...%s", path + n - (sizeof(r->label) - 4));
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json/json.h"
+#include "stream/stream.h"
 #include "top/topview_int.h"
 
 struct sp {
@@ -118,6 +119,15 @@ static void group_row(const struct sp *p, struct top_table *tab, enum top_table_
 		case K_COMM:
 			scx_json_str(d, t, r->label, sizeof(r->label));
 			break;
+		case K_CGROUP:
+			if (tt == TT_CGROUP) {
+				char path[SCX_CGROUP_PATH_MAX];
+
+				scx_json_str(d, t, path, sizeof(path));
+				top_label_path(r, path);
+				id = top_path_id(path);
+			}
+			break;
 		case K_CPUS:
 			val(p, t, &cpus);
 			break;
@@ -154,9 +164,9 @@ static int64_t ikey(const struct sp *p, int obj, const char *key, int64_t def)
 
 int top_snap_parse_doc(struct top_model *m, const struct scx_json_doc *d, char *err, size_t errsz)
 {
-	static const char *const kinds[] = { "cpu", "llc", "node", "tgid", "pid", "dsq" };
+	static const char *const kinds[] = { "cpu", "llc", "node", "tgid", "pid", "dsq", "cgroup" };
 	static const enum top_table_id tables[] = {
-		TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_THREAD, TT_DSQ,
+		TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_THREAD, TT_DSQ, TT_CGROUP,
 	};
 	struct sp p = { .d = d };
 	double v, dur = 0;

@@ -1,0 +1,176 @@
+#!/bin/sh
+# Cgroups in scx-events --aggregate, on the live kernel.  Two fresh cgroups
+# (CG2/scx-test-PID/a and .../b) each run a workload while a plain
+# `scx-events` and `scx-events --aggregate` watch at once.  For every
+# snapshot both captures saw whole, and each of the two cgroups, the
+# kernel's switches, voluntary, involuntary and slices must lie between the
+# events of that cgroup counted in [start + 1ms, end - 1ms) and in
+# [start - 1ms, end + 1ms) (the two programs read the clock themselves, so
+# a switch near a boundary may fall on either side: t/1104 explains).
+# Wakeups leave out spurious wakings, judged from each program's own task
+# state, so they are only bounded above.  That a cgroup histogram is
+# lib/hist's bucket for bucket is t/unit/1010-kagg-cgroup's check.  Then
+# the tools on the aggregate stream: the cgroup records name both cgroups,
+# scx-agg --by cgroup and --cgroup-depth sum the kernel's figures, and the
+# cgroup-latency report runs.  The cgroups are removed on every exit path.
+# Needs root, BPF and a cgroup2 mount.
+. "$(dirname "$0")/lib.sh"
+
+CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+REL=/scx-test-$$
+CG=$CG2$REL
+
+cleanup_cgroups() {
+	# captures a failed step left running
+	[ -s "$TRASH/capture.pids" ] && kill -INT $(cat "$TRASH/capture.pids") 2>/dev/null
+	[ -n "$CG2" ] || return 0
+	for d in "$CG/a" "$CG/b" "$CG"; do
+		[ -d "$d" ] || continue
+		while read -r p; do echo "$p" >"$CG2/cgroup.procs"; done <"$d/cgroup.procs" 2>/dev/null
+		rmdir "$d" 2>/dev/null || { sleep 0.2; rmdir "$d"; }
+	done
+}
+trap 'cleanup_cgroups; cd /; rm -rf "$TRASH"' EXIT
+trap 'exit 1' INT TERM HUP
+
+if [ -z "$CG2" ]; then
+	test_skip 'cgroups in the aggregate mode' 'no cgroup2 mount'
+	test_done
+fi
+
+# wait_header FILE PID: the capture is attached once its header is written
+wait_header() {
+	for _ in $(seq 600); do
+		[ -s "$1" ] && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# in_cgroup DIR SCRIPT: run the shell script inside cgroup DIR
+in_cgroup() {
+	sh -c 'echo $$ >"$0/cgroup.procs" && eval "$1"' "$1" "$2"
+}
+
+# a: pipe ping-pong (many voluntary switches); b: short sleeps
+WORK_A='i=0; while [ $i -lt 300 ]; do echo x | cat >/dev/null; i=$((i + 1)); done'
+WORK_B='i=0; while [ $i -lt 60 ]; do sleep 0.01; i=$((i + 1)); done'
+
+test_expect_success BPF,JQ 'live: both captures of two cgroups'"'"' workloads' '
+	mkdir "$CG" "$CG/a" "$CG/b" &&
+	stat -c %i "$CG/a" >ida &&
+	stat -c %i "$CG/b" >idb &&
+	scx-events -e switch,waking,wakeup_new,migrate -o ev.ndjson 2>ev.err &
+	echo $! >"$TRASH/capture.pids"
+	ev=$!
+	wait_header ev.ndjson $ev
+	scx-events --aggregate -I 300ms -o k.ndjson 2>k.err &
+	echo $! >>"$TRASH/capture.pids"
+	k=$!
+	wait_header k.ndjson $k &&
+	sleep 0.4 &&
+	in_cgroup "$CG/a" "$WORK_A" &
+	a=$!
+	in_cgroup "$CG/b" "$WORK_B" &&
+	wait $a &&
+	sleep 0.7 &&
+	kill -INT $k && wait $k &&
+	sleep 0.3 && kill -INT $ev && wait $ev &&
+	grep -q "\"type\":\"trailer\"" ev.ndjson &&
+	grep -q "\"type\":\"trailer\"" k.ndjson &&
+	test $(grep -c kernel_snapshot k.ndjson) -ge 4 &&
+	rm "$TRASH/capture.pids"
+'
+
+test_expect_success BPF,JQ 'live: each cgroup is named once, before its figures' '
+	read -r A <ida && read -r B <idb &&
+	grep -n "^{\"type\":\"cgroup\",\"id\":$A,\"path\":\"$REL/a\"}" k.ndjson >reca &&
+	grep -n "^{\"type\":\"cgroup\",\"id\":$B,\"path\":\"$REL/b\"}" k.ndjson >recb &&
+	test_line_count 1 reca && test_line_count 1 recb &&
+	first=$(grep -n "\"cgroup\":$A," k.ndjson | grep kernel_snapshot | head -n 1 | cut -d: -f1) &&
+	test "$(cut -d: -f1 reca)" -lt "$first"
+'
+
+if test_have_prereq BPF && test -s "$TRASH/ev.ndjson" && ! grep -q "\"lost_total\":0" "$TRASH/ev.ndjson"; then
+	test_skip 'live: per-cgroup kernel counts equal the events'"'"' outside the boundary band' \
+		'the event capture lost events under load'
+else
+test_expect_success BPF,JQ 'live: per-cgroup kernel counts equal the events'"'"' outside the boundary band' '
+	read -r A <ida && read -r B <idb &&
+	jq -r --argjson a $A --argjson b $B "select(.type == \"kernel_snapshot\") |
+		.seq as \$s | .start_ns as \$t0 | .end_ns as \$t1 |
+		(.cgroups | map({(.cgroup | tostring): .}) | add // {}) as \$cg |
+		(\$a, \$b) as \$id | (\$cg[\$id | tostring] // {}) as \$c |
+		[\$s, \$t0, \$t1, \$id, \$c.switches // 0, \$c.voluntary // 0,
+		 \$c.involuntary // 0, \$c.slices // 0, \$c.wakeups // 0] | @tsv" k.ndjson >win &&
+	t0=$(jq -r "select(.type == \"header\") | .start_ns" ev.ndjson) &&
+	t1=$(jq -r "select(.type == \"trailer\") | .end_ns" ev.ndjson) &&
+	awk -F"\t" -v t0="$t0" -v t1="$t1" "\$2 > t0 + 1000000 && \$3 < t1 - 1000000" win >inner &&
+	test -s inner &&
+	awk -v band=1000000 "
+	function num(key,   v) {
+		if (!match(\$0, \"\\\"\" key \"\\\":[0-9]+\")) return 0
+		v = substr(\$0, RSTART, RLENGTH); sub(/.*:/, \"\", v); return v + 0
+	}
+	function count(id, col) { if (id) { cg[k] = id; c[k++] = col } }
+	FNR == NR { n++; for (i = 1; i <= 9; i++) w[n, i] = \$i; next }
+	{
+		ts = num(\"ts\")
+		k = 0
+		if (index(\$0, \"\\\"sched_switch\\\"\")) {
+			st = num(\"prev_state\")
+			invol = (st >= 256 || st % 256 == 0)
+			if (num(\"prev_pid\")) { count(num(\"prev_cgroup\"), 5); count(num(\"prev_cgroup\"), invol ? 7 : 6) }
+			if (num(\"next_pid\")) count(num(\"next_cgroup\"), 8)
+		} else if (index(\$0, \"\\\"sched_waking\\\"\")) {
+			count(num(\"cgroup\"), 9)
+		} else next
+		for (j = 1; j <= n; j++)
+			for (m = 0; m < k; m++) {
+				if (w[j, 4] != cg[m]) continue
+				if (ts >= w[j, 2] - band && ts < w[j, 3] + band) hi[j, c[m]]++
+				if (ts >= w[j, 2] + band && ts < w[j, 3] - band) lo[j, c[m]]++
+			}
+	}
+	END {
+		split(\"- - - - switches voluntary involuntary slices wakeups\", name)
+		for (j = 1; j <= n; j++) for (i = 5; i <= 9; i++) {
+			v = w[j, i] + 0
+			printf \"snapshot %s cgroup %s %s: kernel %d, events %d..%d\n\", w[j, 1], w[j, 4], name[i], v, lo[j, i], hi[j, i]
+			if (v > hi[j, i] + 0 || (i < 9 && v < lo[j, i] + 0))
+				mm = mm sprintf(\"MISMATCH snapshot %s cgroup %s %s: kernel %d, events %d..%d\n\", w[j, 1], w[j, 4], name[i], v, lo[j, i], hi[j, i])
+			total[i] += v
+		}
+		printf \"%s\", mm
+		exit (mm != \"\" || total[5] < 20 ? 1 : 0)
+	}" inner ev.ndjson >cmp || { cat cmp; false; } &&
+	grep -c switches cmp
+'
+fi
+
+test_expect_success BPF,JQ 'live: scx-agg --by cgroup sums the kernel'"'"'s cgroup figures' '
+	read -r A <ida && read -r B <idb &&
+	for id in $A $B; do
+		jq -s "[.[] | select(.type == \"kernel_snapshot\") | .cgroups[] |
+			select(.cgroup == $id) | [.switches, .involuntary, .rq_delay.count]] |
+			transpose | map(add)" k.ndjson || return 1
+	done | jq -s -c . >want &&
+	scx-agg --once -g cgroup -f ndjson k.ndjson >once &&
+	jq -c "[.groups.cgroup[] | select(.cgroup == \"$REL/a\" or .cgroup == \"$REL/b\")] |
+		sort_by(.cgroup) | map([.switches, .involuntary, .rq_delay.count])" once >got &&
+	test_cmp want got &&
+	scx-agg --once -g cgroup --cgroup-depth 1 -f ndjson k.ndjson >d1 &&
+	jq -e -s "(.[0].groups.cgroup | map(select(.cgroup == \"$REL/a\" or .cgroup == \"$REL/b\") |
+		.switches) | add) == (.[1].groups.cgroup[] | select(.cgroup == \"$REL\") | .switches)" \
+		once d1
+'
+
+test_expect_success BPF,JQ 'live: the cgroup-latency report runs on the aggregate stream' '
+	scx-agg --once -r cgroup-latency -f ndjson k.ndjson >rep &&
+	jq -e "select(.report == \"cgroup-latency\") | .tables.cgroups.rows | map(select(.cgroup == \"$REL/a\")) |
+		length == 1" rep ||
+	{ cat rep; false; }
+'
+
+test_done
