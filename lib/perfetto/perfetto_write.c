@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "perfetto_trace.pb-c.h"
+#include "perfetto/perfetto_readable.h"
 #include "perfetto/perfetto_wire.h"
 #include "perfetto/perfetto_write.h"
 #include "core/hashmap.h"
@@ -78,7 +79,8 @@ struct scx_pf_writer {
 	struct scx_buf pt_threads; /* pending ProcessTree.threads / processes entries */
 	struct scx_buf pt_procs;
 	struct wcpu *cpu[SCX_MAX_CPUS];
-	struct scx_map tids; /* tid -> tgid + 1 (named in a ProcessTree) */
+	struct scx_map tids;	      /* tid -> tgid + 1 (named in a ProcessTree) */
+	struct pf_readable *readable; /* NULL unless o.readable */
 	bool header_done, track_seq_started;
 	uint64_t bytes;
 	int err;
@@ -147,6 +149,11 @@ static int emit_packet(struct scx_pf_writer *w, const void *body, size_t n)
 	if (w->out.len >= OUT_FLUSH)
 		return out_drain(w);
 	return w->err;
+}
+
+static int emit_readable(void *ctx, const void *body, size_t n)
+{
+	return emit_packet(ctx, body, n);
 }
 
 /* ---- cold packets through protobuf-c ----------------------------------------- */
@@ -584,6 +591,8 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		return rc;
 	c = cpu_get(w, cpu);
 	common = c->known ? (uint32_t)c->cur_pid : 0;
+	if (w->readable && (rc = pf_readable_event(w->readable, e)))
+		return rc;
 
 	switch (e->type) {
 	case SCX_EV_SWITCH:
@@ -729,6 +738,13 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 	return maybe_flush(w, cpu);
 }
 
+int scx_pf_writer__end(struct scx_pf_writer *w)
+{
+	if (w->err)
+		return w->err;
+	return w->readable ? pf_readable_finish(w->readable) : 0;
+}
+
 int scx_pf_writer__flush(struct scx_pf_writer *w)
 {
 	int rc;
@@ -750,6 +766,8 @@ static struct scx_pf_writer *writer_new(int fd, bool own, const struct scx_pf_wr
 	scx_map_init(&w->tids, sizeof(uint64_t));
 	if (o)
 		w->o = *o;
+	if (w->o.readable)
+		w->readable = pf_readable_new(emit_readable, w);
 	return w;
 }
 
@@ -778,7 +796,9 @@ int scx_pf_writer__close(struct scx_pf_writer *w)
 		return 0;
 	if (!w->header_done)
 		scx_pf_writer__header(w, NULL);
-	rc = scx_pf_writer__flush(w);
+	rc = scx_pf_writer__end(w);
+	if (!rc)
+		rc = scx_pf_writer__flush(w);
 	if (!rc)
 		rc = w->err;
 	if (w->own_fd && close(w->fd) && !rc)
@@ -799,8 +819,19 @@ int scx_pf_writer__close(struct scx_pf_writer *w)
 	scx_buf_free(&w->pt_threads);
 	scx_buf_free(&w->pt_procs);
 	scx_map_free(&w->tids);
+	pf_readable_free(w->readable);
 	free(w);
 	return rc;
+}
+
+uint64_t scx_pf_writer__readable_dropped(const struct scx_pf_writer *w)
+{
+	return w->readable ? pf_readable_dropped(w->readable) : 0;
+}
+
+uint64_t scx_pf_writer__readable_late(const struct scx_pf_writer *w)
+{
+	return w->readable ? pf_readable_late(w->readable) : 0;
 }
 
 uint64_t scx_pf_writer__bytes(const struct scx_pf_writer *w)
