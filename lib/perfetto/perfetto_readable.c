@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfetto/perfetto_fields.h"
 #include "perfetto/perfetto_readable.h"
 #include "perfetto/perfetto_wire.h"
 #include "core/hashmap.h"
@@ -18,8 +19,6 @@
 #include "core/util.h"
 
 enum { SEQ_READABLE = 4 };
-enum { TE_BEGIN = 1, TE_END = 2, TE_INSTANT = 3, TE_COUNTER = 4 };
-enum { UNIT_COUNT = 2 };
 enum { WAIT_WAKEUP = 1, WAIT_NEW, WAIT_PREEMPTED };
 
 /* Track uuids: a byte of our own above the tid, cpu or DSQ index. */
@@ -90,10 +89,10 @@ static int packet(struct pf_readable *rd, uint64_t ts, uint32_t field, const uin
 
 	if (n > sizeof(buf) - 40)
 		return -EOVERFLOW;
-	p = pb_put_u64(buf, 8, ts);
-	p = pb_put_u64(p, 10, SEQ_READABLE);
+	p = pb_put_u64(buf, PF_PKT_TIMESTAMP, ts);
+	p = pb_put_u64(p, PF_PKT_TRUSTED_SEQUENCE_ID, SEQ_READABLE);
 	if (!rd->started) {
-		p = pb_put_u64(p, 13, 1); /* SEQ_INCREMENTAL_STATE_CLEARED */
+		p = pb_put_u64(p, PF_PKT_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
 		rd->started = true;
 	}
 	p = pb_put_bytes(p, field, pl, n);
@@ -103,30 +102,30 @@ static int packet(struct pf_readable *rd, uint64_t ts, uint32_t field, const uin
 /* TrackEvent's common head: type, track, our category, a name. */
 static uint8_t *ev_head(uint8_t *q, unsigned type, uint64_t uuid, const char *name)
 {
-	q = pb_put_u64(q, 9, type);
-	q = pb_put_u64(q, 11, uuid);
-	q = pb_put_str(q, 22, SCX_PF_READABLE_CATEGORY, 32);
+	q = pb_put_u64(q, PF_TE_TYPE, type);
+	q = pb_put_u64(q, PF_TE_TRACK_UUID, uuid);
+	q = pb_put_str(q, PF_TE_CATEGORIES, SCX_PF_READABLE_CATEGORY, 32);
 	if (name)
-		q = pb_put_str(q, 23, name, 64);
+		q = pb_put_str(q, PF_TE_NAME, name, 64);
 	return q;
 }
 
 /* DebugAnnotation {name, uint_value} */
 static uint8_t *ann_uint(uint8_t *q, const char *name, uint64_t v)
 {
-	uint8_t a[48], *p = pb_put_str(a, 10, name, 24);
+	uint8_t a[48], *p = pb_put_str(a, PF_DA_NAME, name, 24);
 
-	p = pb_put_u64(p, 3, v);
-	return pb_put_bytes(q, 4, a, p - a);
+	p = pb_put_u64(p, PF_DA_UINT_VALUE, v);
+	return pb_put_bytes(q, PF_TE_DEBUG_ANNOTATIONS, a, p - a);
 }
 
 /* DebugAnnotation {name, string_value} */
 static uint8_t *ann_str(uint8_t *q, const char *name, const char *s)
 {
-	uint8_t a[64], *p = pb_put_str(a, 10, name, 24);
+	uint8_t a[64], *p = pb_put_str(a, PF_DA_NAME, name, 24);
 
-	p = pb_put_str(p, 6, s, 32);
-	return pb_put_bytes(q, 4, a, p - a);
+	p = pb_put_str(p, PF_DA_STRING_VALUE, s, 32);
+	return pb_put_bytes(q, PF_TE_DEBUG_ANNOTATIONS, a, p - a);
 }
 
 static uint8_t *put_fixed64(uint8_t *q, uint32_t num, uint64_t v)
@@ -160,12 +159,12 @@ static int thread_track(struct pf_readable *rd, uint64_t ts, int32_t tid)
 	if (t->track)
 		return 0;
 	t->track = true;
-	r = pb_put_u64(th, 1, (uint32_t)(t->tgid > 0 ? t->tgid : tid));
-	r = pb_put_u64(r, 2, (uint32_t)tid);
-	q = pb_put_u64(d, 1, UUID_THREAD(tid));
-	q = pb_put_bytes(q, 4, th, r - th);
+	r = pb_put_u64(th, PF_THREAD_DESC_PID, (uint32_t)(t->tgid > 0 ? t->tgid : tid));
+	r = pb_put_u64(r, PF_THREAD_DESC_TID, (uint32_t)tid);
+	q = pb_put_u64(d, PF_TD_UUID, UUID_THREAD(tid));
+	q = pb_put_bytes(q, PF_TD_THREAD, th, r - th);
 	q = pb_put_u64(q, SCX_PF_READABLE_TRACK_FIELD, 1);
-	return packet(rd, ts, 60, d, q - d);
+	return packet(rd, ts, PF_PKT_TRACK_DESCRIPTOR, d, q - d);
 }
 
 /* A counter track of unit COUNT, described once. */
@@ -173,19 +172,19 @@ static int count_track(struct pf_readable *rd, uint64_t ts, uint64_t uuid, const
 {
 	uint8_t d[96], *q, cd[8], *r;
 
-	r = pb_put_u64(cd, 3, UNIT_COUNT);
-	q = pb_put_u64(d, 1, uuid);
-	q = pb_put_str(q, 2, name, 48);
-	q = pb_put_bytes(q, 8, cd, r - cd);
-	return packet(rd, ts, 60, d, q - d);
+	r = pb_put_u64(cd, PF_COUNTER_DESC_UNIT, PF_UNIT_COUNT);
+	q = pb_put_u64(d, PF_TD_UUID, uuid);
+	q = pb_put_str(q, PF_TD_NAME, name, 48);
+	q = pb_put_bytes(q, PF_TD_COUNTER, cd, r - cd);
+	return packet(rd, ts, PF_PKT_TRACK_DESCRIPTOR, d, q - d);
 }
 
 static int count_value(struct pf_readable *rd, uint64_t ts, uint64_t uuid, int64_t v)
 {
-	uint8_t ev[96], *q = ev_head(ev, TE_COUNTER, uuid, NULL);
+	uint8_t ev[96], *q = ev_head(ev, PF_TE_COUNTER, uuid, NULL);
 
-	q = pb_put_i64(q, 30, v);
-	return packet(rd, ts, 11, ev, q - ev);
+	q = pb_put_i64(q, PF_TE_COUNTER_VALUE, v);
+	return packet(rd, ts, PF_PKT_TRACK_EVENT, ev, q - ev);
 }
 
 /* ---- run queue depth ------------------------------------------------------------- */
@@ -290,31 +289,31 @@ static int wait_end(struct pf_readable *rd, int32_t tid, uint64_t ts, int cpu, u
 	if ((rc = thread_track(rd, t.wait_ts, tid)))
 		return rc;
 
-	q = ev_head(ev, TE_BEGIN, UUID_THREAD(tid), name);
+	q = ev_head(ev, PF_TE_SLICE_BEGIN, UUID_THREAD(tid), name);
 	q = ann_uint(q, "wait_ns", ts - t.wait_ts);
 	q = ann_str(q, "reason", why[t.waiting]);
 	if (t.waker)
 		q = ann_uint(q, "waker_tid", (uint32_t)t.waker);
-	if ((rc = packet(rd, t.wait_ts, 11, ev, q - ev)))
+	if ((rc = packet(rd, t.wait_ts, PF_PKT_TRACK_EVENT, ev, q - ev)))
 		return rc;
-	q = ev_head(ev, TE_END, UUID_THREAD(tid), NULL);
-	if ((rc = packet(rd, ts, 11, ev, q - ev)))
+	q = ev_head(ev, PF_TE_SLICE_END, UUID_THREAD(tid), NULL);
+	if ((rc = packet(rd, ts, PF_PKT_TRACK_EVENT, ev, q - ev)))
 		return rc;
 
 	if (t.waiting != WAIT_PREEMPTED && t.waker && t.waker != tid) {
 		flow = rd->next_flow++;
 		if ((rc = thread_track(rd, t.wait_ts, t.waker)))
 			return rc;
-		q = ev_head(ev, TE_INSTANT, UUID_THREAD(t.waker), "wakeup");
+		q = ev_head(ev, PF_TE_INSTANT, UUID_THREAD(t.waker), "wakeup");
 		q = ann_uint(q, "wakee_tid", (uint32_t)tid);
-		q = put_fixed64(q, 47, flow);
-		if ((rc = packet(rd, t.wait_ts, 11, ev, q - ev)))
+		q = put_fixed64(q, PF_TE_FLOW_IDS, flow);
+		if ((rc = packet(rd, t.wait_ts, PF_PKT_TRACK_EVENT, ev, q - ev)))
 			return rc;
-		q = ev_head(ev, TE_INSTANT, UUID_THREAD(tid), "switch-in");
+		q = ev_head(ev, PF_TE_INSTANT, UUID_THREAD(tid), "switch-in");
 		q = ann_uint(q, "on_cpu", (uint32_t)cpu);
 		q = ann_uint(q, "wait_ns", ts - t.wait_ts);
-		q = put_fixed64(q, 48, flow);
-		if ((rc = packet(rd, ts, 11, ev, q - ev)))
+		q = put_fixed64(q, PF_TE_TERMINATING_FLOW_IDS, flow);
+		if ((rc = packet(rd, ts, PF_PKT_TRACK_EVENT, ev, q - ev)))
 			return rc;
 	}
 	return 0;
