@@ -79,7 +79,7 @@ echo "in-process read $ours_cpu s; protobuf-c unpack only $pbc_cpu s (${ratio_pb
 # writing: events of the sched view, in memory, to /dev/null
 "$P" -i "$SV" --format binary >"$tmp/ev.bin"
 wrows=
-for mode in "" --no-compact --deflate; do
+for mode in "" --no-compact --deflate --readable "--readable --deflate"; do
 	"$B" write "$tmp/ev.bin" $mode >"$tmp/w"
 	eps=$(awk '/^events_per_s/ { printf "%.1f", $2 / 1e6 }' "$tmp/w")
 	bpe=$(awk '/^bytes_per_event/ { print $2 }' "$tmp/w")

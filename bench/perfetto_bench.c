@@ -2,7 +2,8 @@
 /*
  * Benchmarks for bench/perfetto.sh, in-process so pipes and NDJSON parsing do
  * not hide the cost being measured:
- *   perfetto_bench write EVENTS [opts]  events/s of scx_pf_writer (to /dev/null)
+ *   perfetto_bench write EVENTS [opts]  events/s of scx_pf_writer (to /dev/null);
+ *                                       opts: --no-compact --deflate --readable
  *   perfetto_bench read TRACE           scx_pf_read_mem over a trace in memory
  *   perfetto_bench unpack TRACE         the same trace through protobuf-c's
  *                                       TracePacket unpack (the alternative)
@@ -69,6 +70,8 @@ static int bench_write(int argc, char **argv)
 			o.no_compact = true;
 		else if (!strcmp(argv[i], "--deflate"))
 			o.deflate = true;
+		else if (!strcmp(argv[i], "--readable"))
+			o.readable = true;
 	}
 	if (!r)
 		scx_die(1, "cannot open '%s'", argv[2]);
@@ -86,6 +89,7 @@ static int bench_write(int argc, char **argv)
 		double t0 = cpu_now();
 		for (size_t i = 0; i < n; i++)
 			scx_pf_writer__event(w, &ev[i]);
+		scx_pf_writer__end(w); /* --readable: the waits still in its reorder window */
 		scx_pf_writer__flush(w);
 		bytes = scx_pf_writer__bytes(w);
 		scx_pf_writer__close(w);

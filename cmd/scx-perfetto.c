@@ -27,6 +27,7 @@ enum {
 	OPT_FORMAT,
 	OPT_COMPRESS,
 	OPT_BUNDLE,
+	OPT_READABLE,
 };
 
 static const struct scx_opt opts[] = {
@@ -46,6 +47,8 @@ static const struct scx_opt opts[] = {
 	  "write plain sched_switch/sched_waking, not compact_sched" },
 	{ OPT_DEFLATE, "deflate", NULL, "write deflate compressed_packets" },
 	{ OPT_BUNDLE, "bundle-events", "N", "events per cpu bundle (default 1024)" },
+	{ OPT_READABLE, "readable", NULL,
+	  "add waiting slices, wakeup flows and run queue depth counters" },
 	{ 'v', "verbose", NULL, "more messages" },
 	{ 0 },
 };
@@ -273,6 +276,8 @@ static int do_write(const char *in, const char *out, const struct scx_pf_write_o
 	}
 	if (rc == SCX_READ_END && !werr) {
 		werr = write_unseen_lost(w, &lost, scx_reader__trailer(r), last_ts);
+		if (!werr)
+			werr = scx_pf_writer__end(w); /* before the readable counts below */
 		if (scx_reader__warning(r))
 			scx_warn("%s", scx_reader__warning(r));
 	}
@@ -281,6 +286,15 @@ static int do_write(const char *in, const char *out, const struct scx_pf_write_o
 		ret = SCX_EXIT_FAIL;
 	}
 	scx_lost_tally__free(&lost);
+	if (scx_pf_writer__readable_late(w))
+		scx_warn("--readable: %llu events came later than the %llu ms reorder window: "
+			 "waits and depths around them may be off",
+			 (unsigned long long)scx_pf_writer__readable_late(w),
+			 SCX_PF_READABLE_REORDER_NS / 1000000);
+	if (scx_pf_writer__readable_dropped(w))
+		scx_warn("--readable: %llu DSQ depth samples left out: more than %d DSQs",
+			 (unsigned long long)scx_pf_writer__readable_dropped(w),
+			 SCX_PF_READABLE_MAX_DSQS);
 	rc = scx_pf_writer__close(w);
 	if (out_fd != STDOUT_FILENO && close(out_fd) && !rc)
 		rc = -errno;
@@ -355,6 +369,9 @@ int main(int argc, char **argv)
 				scx_usage_error(&cmd, "bad --bundle-events '%s'", arg);
 			pw.bundle_events = (unsigned)v;
 			break;
+		case OPT_READABLE:
+			pw.readable = true;
+			break;
 		case 'v':
 			scx_verbose++;
 			break;
@@ -365,6 +382,8 @@ int main(int argc, char **argv)
 			scx_usage_error(&cmd,
 					"extra operand '%s' (with -i, the trace is -i's argument)",
 					argv[optind]);
+		if (pw.readable)
+			scx_usage_error(&cmd, "--readable is for writing a trace, not with -i");
 		return do_read(in, out, stat, &po, &wo);
 	}
 	if (stat)

@@ -61,6 +61,7 @@ for f in $ndjson; do
 	run "agg-$f-topo" "$B/scx-agg" -f ndjson --topology "$D/top-small.topo.json" "$in"
 	pf "pf-$f" "$B/scx-perfetto" "$in"
 	pf "pf-$f-nc" "$B/scx-perfetto" --no-compact "$in"
+	pf "pf-$f-readable" "$B/scx-perfetto" --readable "$in"
 	"$B/scx-perfetto" --deflate -o "$W/$f.d.pb" "$in" 2>/dev/null
 	run "pf-$f-deflate-back" "$B/scx-perfetto" -i "$W/$f.d.pb"
 	"$B/scx-perfetto" -o "$W/$f.pb" "$in" 2>/dev/null

@@ -10,6 +10,7 @@ complete -c scx-perfetto -s m -l max-trace-memory -r -d 'with -i: most memory th
 complete -c scx-perfetto -l no-compact -d 'write plain sched_switch/sched_waking, not compact_sched'
 complete -c scx-perfetto -l deflate -d 'write deflate compressed_packets'
 complete -c scx-perfetto -l bundle-events -r -d 'events per cpu bundle (default 1024)'
+complete -c scx-perfetto -l readable -d 'add waiting slices, wakeup flows and run queue depth counters'
 complete -c scx-perfetto -s v -l verbose -d 'more messages'
 complete -c scx-perfetto -s h -l help -d 'show this help and exit'
 complete -c scx-perfetto -s V -l version -d 'show the version and exit'

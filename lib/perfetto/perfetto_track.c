@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "perfetto/perfetto_int.h"
+#include "perfetto/perfetto_readable.h"
 #include "core/util.h"
 
 #define WPROF_IDLE_PID 2000000000
@@ -53,6 +54,8 @@ enum {
 	N_WAKER_TID,
 	N_FORKED_INTO_TID,
 	N_FORKED_FROM_TID,
+	/* our own --readable category: derived, not scheduler events */
+	N_SCX_READABLE,
 	/* values */
 	N_PREEMPTED,
 	N_BLOCKED,
@@ -91,6 +94,7 @@ static const char *const known[N__COUNT] = {
 	"waker_tid",
 	"forked_into_tid",
 	"forked_from_tid",
+	SCX_PF_READABLE_CATEGORY,
 	"preempted",
 	"blocked",
 };
@@ -188,6 +192,8 @@ int pf_track_descriptor(struct pf_rd *r, struct pb m)
 	while ((rc = pb_next(&m, &x)) > 0) {
 		if (x.num == 1)
 			uuid = x.v;
+		else if (x.num == SCX_PF_READABLE_TRACK_FIELD)
+			return 0; /* not a thread of the trace's: its tgid stays the process tree's */
 		else if (x.num == 5)
 			tk.parent = x.v;
 		else if ((x.num == 3 || x.num == 4) && x.wt == PB_LEN) {
@@ -462,8 +468,8 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 	}
 	if (rc < 0)
 		return pf_bad(r, m.p, "malformed track event");
-	if (!e.track)
-		return 0;
+	if (!e.track || has_cat(r, &e, N_SCX_READABLE))
+		return 0; /* ours (--readable) repeat the ftrace events: read those */
 	if (ts >= r->skip_from && ts <= r->skip_to &&
 	    (has_cat(r, &e, N_ONCPU) || has_cat(r, &e, N_WAKER) || has_cat(r, &e, N_WAKEE) ||
 	     has_cat(r, &e, N_WAKER_NEW) || has_cat(r, &e, N_WAKEE_NEW) ||

@@ -22,6 +22,8 @@
 #include <zlib.h>
 
 #include "perfetto_trace.pb-c.h"
+#include "perfetto/perfetto_fields.h"
+#include "perfetto/perfetto_readable.h"
 #include "perfetto/perfetto_wire.h"
 #include "perfetto/perfetto_write.h"
 #include "core/hashmap.h"
@@ -36,9 +38,9 @@
 #define ITAB_MAX 4096
 #define ITAB_HASH 8192
 
-enum { SEQ_FTRACE = 2, SEQ_TRACK = 3 };
+enum { SEQ_PROCESS = 1, SEQ_FTRACE = 2, SEQ_TRACK = 3 };
 
-/* compact_sched array field numbers */
+/* CompactSched's fields (intern_table is 5) */
 enum {
 	C_SW_TS = 1,
 	C_SW_STATE = 2,
@@ -50,7 +52,8 @@ enum {
 	C_WK_CPU = 9,
 	C_WK_PRIO = 10,
 	C_WK_COMM = 11,
-	C_N = 12
+	C_N = 12,
+	C_INTERN_TABLE = 5
 };
 
 struct wcpu {
@@ -78,7 +81,8 @@ struct scx_pf_writer {
 	struct scx_buf pt_threads; /* pending ProcessTree.threads / processes entries */
 	struct scx_buf pt_procs;
 	struct wcpu *cpu[SCX_MAX_CPUS];
-	struct scx_map tids; /* tid -> tgid + 1 (named in a ProcessTree) */
+	struct scx_map tids;	      /* tid -> tgid + 1 (named in a ProcessTree) */
+	struct pf_readable *readable; /* NULL unless o.readable */
 	bool header_done, track_seq_started;
 	uint64_t bytes;
 	int err;
@@ -121,9 +125,9 @@ static int out_drain(struct scx_pf_writer *w)
 	size_t inner = 1 + pb_varint_len(zlen) + zlen; /* field 50 is two tag bytes */
 	inner += 1;
 	p = hdr;
-	*p++ = 0x0a;
+	p = pb_put_tag(p, PF_TRACE_PACKET, PB_LEN);
 	p = pb_put_varint(p, inner);
-	p = pb_put_tag(p, 50, PB_LEN);
+	p = pb_put_tag(p, PF_PKT_COMPRESSED_PACKETS, PB_LEN);
 	p = pb_put_varint(p, zlen);
 	rc = out_write(w, hdr, p - hdr);
 	if (!rc)
@@ -140,13 +144,18 @@ static int emit_packet(struct scx_pf_writer *w, const void *body, size_t n)
 
 	if (w->o.deflate && w->out.len && w->out.len + n > OUT_FLUSH)
 		out_drain(w);
-	*p++ = 0x0a;
+	p = pb_put_tag(p, PF_TRACE_PACKET, PB_LEN);
 	p = pb_put_varint(p, n);
 	scx_buf_add(&w->out, hdr, p - hdr);
 	scx_buf_add(&w->out, body, n);
 	if (w->out.len >= OUT_FLUSH)
 		return out_drain(w);
 	return w->err;
+}
+
+static int emit_readable(void *ctx, const void *body, size_t n)
+{
+	return emit_packet(ctx, body, n);
 }
 
 /* ---- cold packets through protobuf-c ----------------------------------------- */
@@ -211,7 +220,7 @@ int scx_pf_writer__header(struct scx_pf_writer *w, const struct scx_header *h)
 	tp.system_info = &si;
 	tp.optional_trusted_packet_sequence_id_case =
 		PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
-	tp.trusted_packet_sequence_id = 1;
+	tp.trusted_packet_sequence_id = SEQ_PROCESS;
 	if ((rc = emit_pc(w, &tp)))
 		return rc;
 
@@ -220,13 +229,13 @@ int scx_pf_writer__header(struct scx_pf_writer *w, const struct scx_header *h)
 	mono = clock_ns(CLOCK_MONOTONIC);
 	real = clock_ns(CLOCK_REALTIME);
 	ck[0].has_clock_id = ck[0].has_timestamp = 1;
-	ck[0].clock_id = 6;
+	ck[0].clock_id = PERFETTO__PROTOS__BUILTIN_CLOCK__BUILTIN_CLOCK_BOOTTIME;
 	ck[0].timestamp = boot;
 	ck[1].has_clock_id = ck[1].has_timestamp = 1;
-	ck[1].clock_id = 3;
+	ck[1].clock_id = PERFETTO__PROTOS__BUILTIN_CLOCK__BUILTIN_CLOCK_MONOTONIC;
 	ck[1].timestamp = mono;
 	ck[2].has_clock_id = ck[2].has_timestamp = 1;
-	ck[2].clock_id = 1;
+	ck[2].clock_id = PERFETTO__PROTOS__BUILTIN_CLOCK__BUILTIN_CLOCK_REALTIME;
 	ck[2].timestamp = real;
 	cs.n_clocks = 3;
 	cs.clocks = ckp;
@@ -253,21 +262,21 @@ static void note_thread(struct scx_pf_writer *w, int32_t tid, int32_t tgid, cons
 		return;
 	v = scx_map_put(&w->tids, (uint32_t)tid, NULL);
 	*v = (uint64_t)tgid + 1;
-	p = pb_put_u64(buf, 1, (uint32_t)tid);
+	p = pb_put_u64(buf, PF_THREAD_TID, (uint32_t)tid);
 	if (comm && *comm)
-		p = pb_put_str(p, 2, comm, SCX_COMM_LEN);
-	p = pb_put_u64(p, 3, (uint32_t)tgid);
-	scx_buf_add(&w->pt_threads, (uint8_t[]){ 0x12 }, 1);
-	uint8_t l[PB_VARINT_MAX];
-	scx_buf_add(&w->pt_threads, l, pb_put_varint(l, p - buf) - l);
+		p = pb_put_str(p, PF_THREAD_NAME, comm, SCX_COMM_LEN);
+	p = pb_put_u64(p, PF_THREAD_TGID, (uint32_t)tgid);
+	uint8_t l[PB_VARINT_MAX + 2], *lp;
+	lp = pb_put_tag(l, PF_PTREE_THREADS, PB_LEN);
+	scx_buf_add(&w->pt_threads, l, pb_put_varint(lp, p - buf) - l);
 	scx_buf_add(&w->pt_threads, buf, p - buf);
 	if (tid == tgid && comm && *comm) {
 		/* the process, named by its comm (cmdline_is_comm) */
-		p = pb_put_u64(buf, 1, (uint32_t)tgid);
-		p = pb_put_str(p, 3, comm, SCX_COMM_LEN);
-		p = pb_put_u64(p, 9, 1);
-		scx_buf_add(&w->pt_procs, (uint8_t[]){ 0x0a }, 1);
-		scx_buf_add(&w->pt_procs, l, pb_put_varint(l, p - buf) - l);
+		p = pb_put_u64(buf, PF_PROCESS_PID, (uint32_t)tgid);
+		p = pb_put_str(p, PF_PROCESS_CMDLINE, comm, SCX_COMM_LEN);
+		p = pb_put_u64(p, PF_PROCESS_CMDLINE_IS_COMM, 1);
+		lp = pb_put_tag(l, PF_PTREE_PROCESSES, PB_LEN);
+		scx_buf_add(&w->pt_procs, l, pb_put_varint(lp, p - buf) - l);
 		scx_buf_add(&w->pt_procs, buf, p - buf);
 	}
 }
@@ -281,13 +290,13 @@ static int flush_process_tree(struct scx_pf_writer *w, uint64_t ts)
 	if (!w->pt_threads.len && !w->pt_procs.len)
 		return 0;
 	b->len = 0;
-	p = pb_put_tag(tmp, 2, PB_LEN);
+	p = pb_put_tag(tmp, PF_PKT_PROCESS_TREE, PB_LEN);
 	p = pb_put_varint(p, w->pt_procs.len + w->pt_threads.len);
 	scx_buf_add(b, tmp, p - tmp);
 	scx_buf_add(b, w->pt_procs.data, w->pt_procs.len);
 	scx_buf_add(b, w->pt_threads.data, w->pt_threads.len);
-	p = pb_put_u64(tmp, 8, ts);
-	p = pb_put_u64(p, 10, 1);
+	p = pb_put_u64(tmp, PF_PKT_TIMESTAMP, ts);
+	p = pb_put_u64(p, PF_PKT_TRUSTED_SEQUENCE_ID, SEQ_PROCESS);
 	scx_buf_add(b, tmp, p - tmp);
 	rc = emit_packet(w, b->data, b->len);
 	w->pt_threads.len = w->pt_procs.len = 0;
@@ -333,27 +342,27 @@ static int flush_cpu(struct scx_pf_writer *w, int cpu)
 				add_len_field(&cs, i, &c->arr[i]);
 	}
 	/* bundle body: cpu, events, lost, compact_sched, our lost fields */
-	p = pb_put_u64(tmp, 1, (uint32_t)cpu);
+	p = pb_put_u64(tmp, PF_BUNDLE_CPU, (uint32_t)cpu);
 	body = (p - tmp) + c->ev.len;
 	if (c->lost)
 		body += 2 + 3 + pb_varint_len(c->lost_count) + 3 + pb_varint_len(c->lost_ts);
 	if (cs.len)
 		body += 1 + pb_varint_len(cs.len) + cs.len;
 	b->len = 0;
-	uint8_t h[16], *q = pb_put_tag(h, 1, PB_LEN);
+	uint8_t h[16], *q = pb_put_tag(h, PF_PKT_FTRACE_EVENTS, PB_LEN);
 	q = pb_put_varint(q, body);
 	scx_buf_add(b, h, q - h);
 	scx_buf_add(b, tmp, p - tmp);
 	scx_buf_add(b, c->ev.data, c->ev.len);
 	if (c->lost) {
-		p = pb_put_u64(tmp, 3, 1);
-		p = pb_put_u64(p, 50001, c->lost_count);
-		p = pb_put_u64(p, 50002, c->lost_ts);
+		p = pb_put_u64(tmp, PF_BUNDLE_LOST_EVENTS, 1);
+		p = pb_put_u64(p, PF_BUNDLE_SCX_LOST_COUNT, c->lost_count);
+		p = pb_put_u64(p, PF_BUNDLE_SCX_LOST_TS, c->lost_ts);
 		scx_buf_add(b, tmp, p - tmp);
 	}
 	if (cs.len)
-		add_len_field(b, 4, &cs);
-	p = pb_put_u64(tmp, 10, SEQ_FTRACE);
+		add_len_field(b, PF_BUNDLE_COMPACT_SCHED, &cs);
+	p = pb_put_u64(tmp, PF_PKT_TRUSTED_SEQUENCE_ID, SEQ_FTRACE);
 	scx_buf_add(b, tmp, p - tmp);
 	scx_buf_free(&cs);
 	rc = emit_packet(w, b->data, b->len);
@@ -400,7 +409,7 @@ static uint32_t itab_index(struct wcpu *c, const char *comm)
 			c->hash[i] = (uint16_t)(c->nitab + 1);
 			memset(c->comms[c->nitab], 0, SCX_COMM_LEN);
 			memcpy(c->comms[c->nitab], comm, n);
-			p = pb_put_bytes(tmp, 5, comm, n);
+			p = pb_put_bytes(tmp, C_INTERN_TABLE, comm, n);
 			scx_buf_add(&c->itab, tmp, p - tmp);
 			return c->nitab++;
 		}
@@ -421,16 +430,16 @@ static void put_event(struct wcpu *c, uint64_t ts, uint32_t pid, uint32_t id, co
 	       pb_varint_len(pn) + pn;
 	if (ext)
 		body += 3 + pb_varint_len(en) + en;
-	p = pb_put_tag(p, 2, PB_LEN);
+	p = pb_put_tag(p, PF_BUNDLE_EVENT, PB_LEN);
 	p = pb_put_varint(p, body);
-	p = pb_put_u64(p, 1, ts);
-	p = pb_put_u64(p, 2, pid);
+	p = pb_put_u64(p, PF_FTRACE_TIMESTAMP, ts);
+	p = pb_put_u64(p, PF_FTRACE_PID, pid);
 	p = pb_put_tag(p, id, PB_LEN);
 	p = pb_put_varint(p, pn);
 	scx_buf_add(&c->ev, tmp, p - tmp);
 	scx_buf_add(&c->ev, pl, pn);
 	if (ext) {
-		p = pb_put_tag(tmp, 50001, PB_LEN);
+		p = pb_put_tag(tmp, PF_FTRACE_SCX_SWITCH, PB_LEN);
 		p = pb_put_varint(p, en);
 		scx_buf_add(&c->ev, tmp, p - tmp);
 		scx_buf_add(&c->ev, ext, en);
@@ -463,26 +472,28 @@ static int dsq_counters(struct scx_pf_writer *w, int cpu, const struct scx_event
 			c->dsq_tracks |= 1 << k;
 			snprintf(name, sizeof(name), "%s cpu%d", names[k], cpu);
 			/* CounterDescriptor: unit TIME_NS for times, COUNT for depth */
-			r = pb_put_u64(cd, 3, k == 1 ? 2 : 1);
-			q = pb_put_u64(d, 1, dsq_uuid(cpu, k));
-			q = pb_put_str(q, 2, name, sizeof(name));
-			q = pb_put_bytes(q, 8, cd, r - cd);
-			p = pb_put_u64(buf, 8, e->ts);
-			p = pb_put_u64(p, 10, SEQ_TRACK);
+			r = pb_put_u64(cd, PF_COUNTER_DESC_UNIT,
+				       k == 1 ? PF_UNIT_COUNT : PF_UNIT_TIME_NS);
+			q = pb_put_u64(d, PF_TD_UUID, dsq_uuid(cpu, k));
+			q = pb_put_str(q, PF_TD_NAME, name, sizeof(name));
+			q = pb_put_bytes(q, PF_TD_COUNTER, cd, r - cd);
+			p = pb_put_u64(buf, PF_PKT_TIMESTAMP, e->ts);
+			p = pb_put_u64(p, PF_PKT_TRUSTED_SEQUENCE_ID, SEQ_TRACK);
 			if (!w->track_seq_started) {
-				p = pb_put_u64(p, 13, 1); /* SEQ_INCREMENTAL_STATE_CLEARED */
+				p = pb_put_u64(p, PF_PKT_SEQUENCE_FLAGS,
+					       PF_SEQ_INCREMENTAL_STATE_CLEARED);
 				w->track_seq_started = true;
 			}
-			p = pb_put_bytes(p, 60, d, q - d);
+			p = pb_put_bytes(p, PF_PKT_TRACK_DESCRIPTOR, d, q - d);
 			if ((rc = emit_packet(w, buf, p - buf)))
 				return rc;
 		}
-		q = pb_put_u64(d, 9, 4); /* TYPE_COUNTER */
-		q = pb_put_u64(q, 11, dsq_uuid(cpu, k));
-		q = pb_put_u64(q, 30, vals[k]);
-		p = pb_put_u64(buf, 8, e->ts);
-		p = pb_put_u64(p, 10, SEQ_TRACK);
-		p = pb_put_bytes(p, 11, d, q - d);
+		q = pb_put_u64(d, PF_TE_TYPE, PF_TE_COUNTER);
+		q = pb_put_u64(q, PF_TE_TRACK_UUID, dsq_uuid(cpu, k));
+		q = pb_put_u64(q, PF_TE_COUNTER_VALUE, vals[k]);
+		p = pb_put_u64(buf, PF_PKT_TIMESTAMP, e->ts);
+		p = pb_put_u64(p, PF_PKT_TRUSTED_SEQUENCE_ID, SEQ_TRACK);
+		p = pb_put_bytes(p, PF_PKT_TRACK_EVENT, d, q - d);
 		if ((rc = emit_packet(w, buf, p - buf)))
 			return rc;
 	}
@@ -513,25 +524,25 @@ static int write_switch(struct scx_pf_writer *w, struct wcpu *c, int cpu, const 
 		/* a plain switch after compact ones would be read out of order: new bundle */
 		if (c->nsw && (rc = flush_cpu(w, cpu)))
 			return rc;
-		p = pb_put_str(pl, 1, s->prev_comm, SCX_COMM_LEN);
-		p = pb_put_i64(p, 2, s->prev_pid);
-		p = pb_put_i64(p, 3, s->prev_prio);
-		p = pb_put_i64(p, 4, s->prev_state);
-		p = pb_put_str(p, 5, s->next_comm, SCX_COMM_LEN);
-		p = pb_put_i64(p, 6, s->next_pid);
-		p = pb_put_i64(p, 7, s->next_prio);
+		p = pb_put_str(pl, PF_SW_PREV_COMM, s->prev_comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, PF_SW_PREV_PID, s->prev_pid);
+		p = pb_put_i64(p, PF_SW_PREV_PRIO, s->prev_prio);
+		p = pb_put_i64(p, PF_SW_PREV_STATE, s->prev_state);
+		p = pb_put_str(p, PF_SW_NEXT_COMM, s->next_comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, PF_SW_NEXT_PID, s->next_pid);
+		p = pb_put_i64(p, PF_SW_NEXT_PRIO, s->next_prio);
 		if (has_dsq) {
-			x = pb_put_u64(x, 1, s->dsq_id);
-			x = pb_put_u64(x, 2, s->dsq_lat_ns);
-			x = pb_put_u64(x, 3, s->dsq_vtime);
-			x = pb_put_u64(x, 4, s->slice_ns);
-			x = pb_put_u64(x, 5, s->prev_slice_used_ns);
-			x = pb_put_u64(x, 6, s->dsq_depth);
+			x = pb_put_u64(x, PF_SCXSW_DSQ_ID, s->dsq_id);
+			x = pb_put_u64(x, PF_SCXSW_DSQ_LAT_NS, s->dsq_lat_ns);
+			x = pb_put_u64(x, PF_SCXSW_DSQ_VTIME, s->dsq_vtime);
+			x = pb_put_u64(x, PF_SCXSW_SLICE_NS, s->slice_ns);
+			x = pb_put_u64(x, PF_SCXSW_PREV_SLICE_USED_NS, s->prev_slice_used_ns);
+			x = pb_put_u64(x, PF_SCXSW_DSQ_DEPTH, s->dsq_depth);
 			if (s->layer_id >= 0)
-				x = pb_put_i64(x, 7, s->layer_id);
+				x = pb_put_i64(x, PF_SCXSW_LAYER_ID, s->layer_id);
 		}
-		put_event(c, e->ts, (uint32_t)s->prev_pid, 4, pl, p - pl, has_dsq ? ext : NULL,
-			  x - ext);
+		put_event(c, e->ts, (uint32_t)s->prev_pid, PF_EV_SCHED_SWITCH, pl, p - pl,
+			  has_dsq ? ext : NULL, x - ext);
 	}
 	c->known = true;
 	c->cur_pid = s->next_pid;
@@ -546,10 +557,13 @@ static int write_wake(struct scx_pf_writer *w, struct wcpu *c, const struct scx_
 {
 	const struct scx_ev_wakeup *k = &e->wake;
 	uint8_t pl[64], *p;
-	uint32_t id = e->type == SCX_EV_WAKING ? 20 : e->type == SCX_EV_WAKEUP ? 17 : 114;
+	uint32_t id = e->type == SCX_EV_WAKING ? PF_EV_SCHED_WAKING :
+		      e->type == SCX_EV_WAKEUP ? PF_EV_SCHED_WAKEUP :
+						 PF_EV_SCHED_WAKEUP_NEW;
 
 	note_thread(w, k->pid, k->tgid, k->comm);
-	if (id == 20 && !w->o.no_compact && c->known && c->cur_pid == k->waker_pid) {
+	if (id == PF_EV_SCHED_WAKING && !w->o.no_compact && c->known &&
+	    c->cur_pid == k->waker_pid) {
 		put_varint(&c->arr[C_WK_TS], c->nwk ? e->ts - c->last_wk_ts : e->ts);
 		put_varint(&c->arr[C_WK_PID], (uint64_t)(int64_t)k->pid);
 		put_varint(&c->arr[C_WK_CPU], (uint64_t)(int64_t)k->target_cpu);
@@ -559,11 +573,11 @@ static int write_wake(struct scx_pf_writer *w, struct wcpu *c, const struct scx_
 		c->nwk++;
 		return 0;
 	}
-	p = pb_put_str(pl, 1, k->comm, SCX_COMM_LEN);
-	p = pb_put_i64(p, 2, k->pid);
-	p = pb_put_i64(p, 3, k->prio);
-	p = pb_put_i64(p, 4, 1);
-	p = pb_put_i64(p, 5, k->target_cpu);
+	p = pb_put_str(pl, PF_WK_COMM, k->comm, SCX_COMM_LEN);
+	p = pb_put_i64(p, PF_WK_PID, k->pid);
+	p = pb_put_i64(p, PF_WK_PRIO, k->prio);
+	p = pb_put_i64(p, PF_WK_SUCCESS, 1);
+	p = pb_put_i64(p, PF_WK_TARGET_CPU, k->target_cpu);
 	put_event(c, e->ts, (uint32_t)k->waker_pid, id, pl, p - pl, NULL, 0);
 	return 0;
 }
@@ -584,6 +598,8 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		return rc;
 	c = cpu_get(w, cpu);
 	common = c->known ? (uint32_t)c->cur_pid : 0;
+	if (w->readable && (rc = pf_readable_event(w->readable, e)))
+		return rc;
 
 	switch (e->type) {
 	case SCX_EV_SWITCH:
@@ -604,12 +620,12 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		return 0;
 	case SCX_EV_MIGRATE:
 		note_thread(w, e->mig.pid, e->mig.tgid, e->mig.comm);
-		id = 491;
-		p = pb_put_str(p, 1, e->mig.comm, SCX_COMM_LEN);
-		p = pb_put_i64(p, 2, e->mig.pid);
-		p = pb_put_i64(p, 3, e->mig.prio);
-		p = pb_put_i64(p, 4, e->mig.orig_cpu);
-		p = pb_put_i64(p, 5, e->mig.dest_cpu);
+		id = PF_EV_SCHED_MIGRATE_TASK;
+		p = pb_put_str(p, PF_MIG_COMM, e->mig.comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, PF_MIG_PID, e->mig.pid);
+		p = pb_put_i64(p, PF_MIG_PRIO, e->mig.prio);
+		p = pb_put_i64(p, PF_MIG_ORIG_CPU, e->mig.orig_cpu);
+		p = pb_put_i64(p, PF_MIG_DEST_CPU, e->mig.dest_cpu);
 		break;
 	case SCX_EV_FORK: {
 		/* task_newtask for trace_processor's process grouping, then the fork itself */
@@ -618,115 +634,125 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 			      e->fork.child_pid != e->fork.child_tgid;
 		note_thread(w, e->fork.parent_pid, e->fork.parent_tgid, e->fork.parent_comm);
 		note_thread(w, e->fork.child_pid, e->fork.child_tgid, e->fork.child_comm);
-		q = pb_put_i64(q, 1, e->fork.child_pid);
-		q = pb_put_str(q, 2, e->fork.child_comm, SCX_COMM_LEN);
-		q = pb_put_u64(q, 3, thread ? 0x10000 | 0x800 | 0x100 | 0x200 | 0x400 : 0x11);
-		put_event(c, e->ts, (uint32_t)e->fork.parent_pid, 235, nt, q - nt, NULL, 0);
-		id = 239;
+		q = pb_put_i64(q, PF_NEWTASK_PID, e->fork.child_pid);
+		q = pb_put_str(q, PF_NEWTASK_COMM, e->fork.child_comm, SCX_COMM_LEN);
+		q = pb_put_u64(q, PF_NEWTASK_CLONE_FLAGS,
+			       thread ? 0x10000 | 0x800 | 0x100 | 0x200 | 0x400 : 0x11);
+		put_event(c, e->ts, (uint32_t)e->fork.parent_pid, PF_EV_TASK_NEWTASK, nt, q - nt,
+			  NULL, 0);
+		id = PF_EV_SCHED_PROCESS_FORK;
 		common = (uint32_t)e->fork.parent_pid;
-		p = pb_put_str(p, 1, e->fork.parent_comm, SCX_COMM_LEN);
-		p = pb_put_i64(p, 2, e->fork.parent_pid);
-		p = pb_put_str(p, 3, e->fork.child_comm, SCX_COMM_LEN);
-		p = pb_put_i64(p, 4, e->fork.child_pid);
+		p = pb_put_str(p, PF_FORK_PARENT_COMM, e->fork.parent_comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, PF_FORK_PARENT_PID, e->fork.parent_pid);
+		p = pb_put_str(p, PF_FORK_CHILD_COMM, e->fork.child_comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, PF_FORK_CHILD_PID, e->fork.child_pid);
 		break;
 	}
 	case SCX_EV_EXEC:
 		note_thread(w, e->exec.pid, e->exec.tgid, e->exec.comm);
-		id = 237;
+		id = PF_EV_SCHED_PROCESS_EXEC;
 		common = (uint32_t)e->exec.pid;
-		p = pb_put_str(p, 1, e->exec.filename, SCX_PATH_LEN);
-		p = pb_put_i64(p, 2, e->exec.pid);
-		p = pb_put_i64(p, 3, e->exec.old_pid);
-		p = pb_put_str(p, 50001, e->exec.comm, SCX_COMM_LEN); /* ours: the new comm */
+		p = pb_put_str(p, PF_EXEC_FILENAME, e->exec.filename, SCX_PATH_LEN);
+		p = pb_put_i64(p, PF_EXEC_PID, e->exec.pid);
+		p = pb_put_i64(p, PF_EXEC_OLD_PID, e->exec.old_pid);
+		p = pb_put_str(p, PF_EXEC_SCX_COMM, e->exec.comm, SCX_COMM_LEN);
 		break;
 	case SCX_EV_EXIT:
 	case SCX_EV_FREE:
 		note_thread(w, e->task.pid, e->task.tgid, e->task.comm);
-		id = e->type == SCX_EV_EXIT ? 238 : 240;
-		p = pb_put_str(p, 1, e->task.comm, SCX_COMM_LEN);
-		p = pb_put_i64(p, 2, e->task.pid);
-		if (id == 238) {
-			p = pb_put_i64(p, 3, e->task.tgid);
-			p = pb_put_i64(p, 4, e->task.prio);
+		/* exit and free share comm and pid; exit has tgid before prio */
+		id = e->type == SCX_EV_EXIT ? PF_EV_SCHED_PROCESS_EXIT : PF_EV_SCHED_PROCESS_FREE;
+		p = pb_put_str(p, PF_EXIT_COMM, e->task.comm, SCX_COMM_LEN);
+		p = pb_put_i64(p, PF_EXIT_PID, e->task.pid);
+		if (id == PF_EV_SCHED_PROCESS_EXIT) {
+			p = pb_put_i64(p, PF_EXIT_TGID, e->task.tgid);
+			p = pb_put_i64(p, PF_EXIT_PRIO, e->task.prio);
 		} else {
-			p = pb_put_i64(p, 3, e->task.prio);
+			p = pb_put_i64(p, PF_FREE_PRIO, e->task.prio);
 		}
 		break;
 	case SCX_EV_TASK_RENAME:
 		note_thread(w, e->rename.pid, e->rename.tgid, e->rename.newcomm);
-		id = 236;
+		id = PF_EV_TASK_RENAME;
 		common = (uint32_t)e->rename.pid;
-		p = pb_put_i64(p, 1, e->rename.pid);
-		p = pb_put_str(p, 2, e->rename.oldcomm, SCX_COMM_LEN);
-		p = pb_put_str(p, 3, e->rename.newcomm, SCX_COMM_LEN);
+		p = pb_put_i64(p, PF_RENAME_PID, e->rename.pid);
+		p = pb_put_str(p, PF_RENAME_OLDCOMM, e->rename.oldcomm, SCX_COMM_LEN);
+		p = pb_put_str(p, PF_RENAME_NEWCOMM, e->rename.newcomm, SCX_COMM_LEN);
 		break;
 	case SCX_EV_SOFTIRQ_ENTRY:
 	case SCX_EV_SOFTIRQ_EXIT:
-		id = e->type == SCX_EV_SOFTIRQ_ENTRY ? 24 : 25;
-		p = pb_put_u64(p, 1, e->softirq.vec);
+		id = e->type == SCX_EV_SOFTIRQ_ENTRY ? PF_EV_SOFTIRQ_ENTRY : PF_EV_SOFTIRQ_EXIT;
+		p = pb_put_u64(p, PF_SOFTIRQ_VEC, e->softirq.vec);
 		break;
 	case SCX_EV_IRQ_ENTRY:
-		id = 36;
-		p = pb_put_i64(p, 1, e->irq.irq);
+		id = PF_EV_IRQ_HANDLER_ENTRY;
+		p = pb_put_i64(p, PF_IRQ_IRQ, e->irq.irq);
 		break;
 	case SCX_EV_IRQ_EXIT:
-		id = 37;
-		p = pb_put_i64(p, 1, e->irq.irq);
-		p = pb_put_i64(p, 2, e->irq.ret);
+		id = PF_EV_IRQ_HANDLER_EXIT;
+		p = pb_put_i64(p, PF_IRQ_IRQ, e->irq.irq);
+		p = pb_put_i64(p, PF_IRQ_RET, e->irq.ret);
 		break;
 	case SCX_EV_IPI_SEND:
 		if (!e->ipi.callsite && e->ipi.target_cpu >= 0 && e->ipi.target_cpu < 32) {
-			id = 23; /* ipi_raise: trace_processor's raw table shows it */
-			p = pb_put_u64(p, 1, 1u << e->ipi.target_cpu);
+			id = PF_EV_IPI_RAISE; /* trace_processor's raw table shows it */
+			p = pb_put_u64(p, PF_IPI_RAISE_TARGET_CPUS, 1u << e->ipi.target_cpu);
 		} else {
-			id = 50007;
-			p = pb_put_i64(p, 1, e->ipi.target_cpu);
-			p = pb_put_u64(p, 2, e->ipi.callsite);
+			id = PF_EV_SCX_IPI_SEND;
+			p = pb_put_i64(p, PF_SCXIPI_TARGET_CPU, e->ipi.target_cpu);
+			p = pb_put_u64(p, PF_SCXIPI_CALLSITE, e->ipi.callsite);
 		}
 		break;
 	case SCX_EV_IPI_ENTRY:
 	case SCX_EV_IPI_EXIT:
-		id = e->type == SCX_EV_IPI_ENTRY ? 21 : 22;
+		id = e->type == SCX_EV_IPI_ENTRY ? PF_EV_IPI_ENTRY : PF_EV_IPI_EXIT;
 		break;
 	case SCX_EV_CPU_FREQUENCY:
-		id = 11;
-		p = pb_put_u64(p, 1, e->freq.khz);
-		p = pb_put_u64(p, 2, e->freq.cpu_id);
+		id = PF_EV_CPU_FREQUENCY;
+		p = pb_put_u64(p, PF_CPU_STATE, e->freq.khz);
+		p = pb_put_u64(p, PF_CPU_CPU_ID, e->freq.cpu_id);
 		break;
 	case SCX_EV_CPU_IDLE:
-		id = 13;
-		p = pb_put_u64(p, 1, e->idle.state);
-		p = pb_put_u64(p, 2, e->idle.cpu_id);
+		id = PF_EV_CPU_IDLE;
+		p = pb_put_u64(p, PF_CPU_STATE, e->idle.state);
+		p = pb_put_u64(p, PF_CPU_CPU_ID, e->idle.cpu_id);
 		break;
 	case SCX_EV_DSQ_INSERT:
 		note_thread(w, e->dsq.pid, e->dsq.tgid, e->dsq.comm);
-		id = 50002;
-		p = pb_put_i64(p, 1, e->dsq.pid);
-		p = pb_put_u64(p, 2, e->dsq.dsq_id);
-		p = pb_put_u64(p, 3, e->dsq.vtime);
-		p = pb_put_u64(p, 4, e->dsq.slice_ns);
-		p = pb_put_u64(p, 5, e->dsq.depth);
-		p = pb_put_str(p, 6, e->dsq.comm, SCX_COMM_LEN);
+		id = PF_EV_SCX_DSQ_INSERT;
+		p = pb_put_i64(p, PF_SCXDSQ_PID, e->dsq.pid);
+		p = pb_put_u64(p, PF_SCXDSQ_DSQ_ID, e->dsq.dsq_id);
+		p = pb_put_u64(p, PF_SCXDSQ_VTIME, e->dsq.vtime);
+		p = pb_put_u64(p, PF_SCXDSQ_SLICE_NS, e->dsq.slice_ns);
+		p = pb_put_u64(p, PF_SCXDSQ_DEPTH, e->dsq.depth);
+		p = pb_put_str(p, PF_SCXDSQ_COMM, e->dsq.comm, SCX_COMM_LEN);
 		break;
 	case SCX_EV_CPUHP_ENTER:
 	case SCX_EV_CPUHP_EXIT:
-		id = e->type == SCX_EV_CPUHP_ENTER ? 50003 : 50004;
-		p = pb_put_u64(p, 1, e->cpuhp.cpu_id);
-		p = pb_put_i64(p, 2, e->cpuhp.target);
-		p = pb_put_i64(p, 3, e->cpuhp.idx);
-		if (id == 50004)
-			p = pb_put_i64(p, 4, e->cpuhp.ret);
+		id = e->type == SCX_EV_CPUHP_ENTER ? PF_EV_SCX_CPUHP_ENTER : PF_EV_SCX_CPUHP_EXIT;
+		p = pb_put_u64(p, PF_SCXHP_CPU_ID, e->cpuhp.cpu_id);
+		p = pb_put_i64(p, PF_SCXHP_TARGET, e->cpuhp.target);
+		p = pb_put_i64(p, PF_SCXHP_IDX, e->cpuhp.idx);
+		if (id == PF_EV_SCX_CPUHP_EXIT)
+			p = pb_put_i64(p, PF_SCXHP_RET, e->cpuhp.ret);
 		break;
 	case SCX_EV_SCX_ENABLE:
 	case SCX_EV_SCX_DISABLE:
-		id = e->type == SCX_EV_SCX_ENABLE ? 50005 : 50006;
-		p = pb_put_str(p, 1, e->ops.name, SCX_NAME_LEN);
+		id = e->type == SCX_EV_SCX_ENABLE ? PF_EV_SCX_ENABLE : PF_EV_SCX_DISABLE;
+		p = pb_put_str(p, PF_SCXOPS_NAME, e->ops.name, SCX_NAME_LEN);
 		break;
 	default:
 		return 0;
 	}
 	put_event(c, e->ts, common, id, pl, p - pl, NULL, 0);
 	return maybe_flush(w, cpu);
+}
+
+int scx_pf_writer__end(struct scx_pf_writer *w)
+{
+	if (w->err)
+		return w->err;
+	return w->readable ? pf_readable_finish(w->readable) : 0;
 }
 
 int scx_pf_writer__flush(struct scx_pf_writer *w)
@@ -750,6 +776,8 @@ static struct scx_pf_writer *writer_new(int fd, bool own, const struct scx_pf_wr
 	scx_map_init(&w->tids, sizeof(uint64_t));
 	if (o)
 		w->o = *o;
+	if (w->o.readable)
+		w->readable = pf_readable_new(emit_readable, w);
 	return w;
 }
 
@@ -778,7 +806,9 @@ int scx_pf_writer__close(struct scx_pf_writer *w)
 		return 0;
 	if (!w->header_done)
 		scx_pf_writer__header(w, NULL);
-	rc = scx_pf_writer__flush(w);
+	rc = scx_pf_writer__end(w);
+	if (!rc)
+		rc = scx_pf_writer__flush(w);
 	if (!rc)
 		rc = w->err;
 	if (w->own_fd && close(w->fd) && !rc)
@@ -799,8 +829,19 @@ int scx_pf_writer__close(struct scx_pf_writer *w)
 	scx_buf_free(&w->pt_threads);
 	scx_buf_free(&w->pt_procs);
 	scx_map_free(&w->tids);
+	pf_readable_free(w->readable);
 	free(w);
 	return rc;
+}
+
+uint64_t scx_pf_writer__readable_dropped(const struct scx_pf_writer *w)
+{
+	return w->readable ? pf_readable_dropped(w->readable) : 0;
+}
+
+uint64_t scx_pf_writer__readable_late(const struct scx_pf_writer *w)
+{
+	return w->readable ? pf_readable_late(w->readable) : 0;
 }
 
 uint64_t scx_pf_writer__bytes(const struct scx_pf_writer *w)

@@ -30,6 +30,7 @@ struct scx_pf_write_opts {
 	bool deflate;		/* compressed_packets (zlib), each under 512 KiB */
 	int level;		/* zlib level, 0 = 6 like traced */
 	unsigned bundle_events; /* events per bundle, 0 = 1024 */
+	bool readable;		/* waiting slices, wakeup flows, depth counters */
 };
 
 struct scx_pf_writer;
@@ -50,10 +51,25 @@ int scx_pf_writer__header(struct scx_pf_writer *w, const struct scx_header *h);
  * -1 .. SCX_MAX_CPUS-1.  A cpu of -1 (unknown) goes into cpu 0's bundles.
  */
 int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e);
+/*
+ * No more events: what readable tracks still hold back (waits behind the
+ * reorder window) is written.  close() does it too; call it first to read
+ * the readable counts below.
+ */
+int scx_pf_writer__end(struct scx_pf_writer *w);
 /* Write out every pending bundle (bundles then restart). */
 int scx_pf_writer__flush(struct scx_pf_writer *w);
 /* Flush and free; closes the fd if the writer opened it.  0 or the first error. */
 int scx_pf_writer__close(struct scx_pf_writer *w);
+
+/* With readable: DSQ depth tracks past this many are not written (counted). */
+#define SCX_PF_READABLE_MAX_DSQS 1024
+/* With readable: events out of time order are sorted within this window (as scx-agg). */
+#define SCX_PF_READABLE_REORDER_NS 100000000ull
+/* With readable: DSQ depth samples left out past the DSQ track limit. */
+uint64_t scx_pf_writer__readable_dropped(const struct scx_pf_writer *w);
+/* With readable: events older than the reorder window allowed. */
+uint64_t scx_pf_writer__readable_late(const struct scx_pf_writer *w);
 
 /* Bytes written so far (after compression). */
 uint64_t scx_pf_writer__bytes(const struct scx_pf_writer *w);
