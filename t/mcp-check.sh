@@ -138,7 +138,12 @@ else
 fi
 
 if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] && [ -x "$SCX_BUILD/scx-events" ]; then
-	run -- "$MCP" --capture --root "$dir"
+	# scx-events needs about 0.45 s of CPU to load and attach its BPF
+	# programs before the first event (measured); on a loaded machine (a
+	# load average of 30 on 2 cores gives it 1/15 of a CPU) that is 6-7 s,
+	# and events://stream rightly does not change before then.  mcp-check's
+	# default wait for that update is 3 s.
+	run --sub-wait 20 -- "$MCP" --capture --root "$dir"
 else
 	echo "== skipped the run with scx-events: needs root, BTF and a built scx-events"
 fi

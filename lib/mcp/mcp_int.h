@@ -164,6 +164,10 @@ struct mcp_call {
 	bool failed;
 	char msg[1024]; /* the isError text */
 	size_t cap;	/* payload budget in bytes */
+	/* a resource the call made, sent as a resource_link (mcp_call_link) */
+	char link_uri[96];
+	char link_name[80];
+	char link_desc[160];
 };
 
 /*
@@ -230,6 +234,12 @@ static inline bool mcp_room(const struct mcp_call *c)
 }
 /* "truncated":{...} note: rows left out and why. */
 void mcp_note_cut(struct mcp_call *c, uint64_t shown, uint64_t omitted, const char *why);
+/*
+ * Point the client at a resource the call made (a loaded trace), so it can
+ * read it later instead of receiving it inlined: a resource_link content
+ * block after the text, in the eras that define it.
+ */
+void mcp_call_link(struct mcp_call *c, const char *uri, const char *name, const char *desc);
 
 /* ---- resources (mcp_res.c) ------------------------------------------------- */
 

@@ -51,6 +51,7 @@ struct mcp_live {
 	int wake[2]; /* reader thread -> main loop */
 	pthread_t thr;
 	bool thr_started;
+	struct scx_reader *rd; /* the reader thread's; freed by it, even when cancelled */
 	pthread_mutex_t mu;
 
 	/* under mu */
@@ -150,6 +151,8 @@ static void reader_cancelled(void *arg)
 	snprintf(l->err, sizeof(l->err), "the producer's pipe stayed open after it was stopped");
 	l->ended = true;
 	pthread_mutex_unlock(&l->mu);
+	scx_reader__free(l->rd);
+	l->rd = NULL;
 }
 
 /* Events into the ring and the aggregation until the stream ends. */
@@ -210,7 +213,7 @@ static void *reader_main(void *arg)
 	int rc, old;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-	r = scx_reader__fdopen(l->fd, "scx-events");
+	r = l->rd = scx_reader__fdopen(l->fd, "scx-events");
 	pthread_cleanup_push(reader_cancelled, l);
 	rc = read_events(l, r);
 	pthread_cleanup_pop(0);
@@ -222,6 +225,7 @@ static void *reader_main(void *arg)
 	l->ended = true;
 	pthread_mutex_unlock(&l->mu);
 	scx_reader__free(r);
+	l->rd = NULL;
 	poke(l);
 	return NULL;
 }
@@ -317,12 +321,34 @@ static void join_reader(struct mcp_live *l)
 	l->thr_started = false;
 }
 
-static void live_destroy(struct mcp_live *l)
+/*
+ * No one will read the trailer of a capture being thrown away, so it gets
+ * no SIGINT and no grace period: SIGKILL to the group, and the kernel
+ * detaches the BPF links as the producer's file descriptors close.  When
+ * the server is leaving (its client closed stdin) it does not even wait for
+ * that: under load, a producer still loading its BPF programs takes seconds
+ * of CPU to die, which held the exit well past what a client waits; init
+ * reaps it.  The reader thread is cancelled at once (it is blocked on the
+ * pipe that child holds open, or about to be).
+ */
+static void live_destroy(struct mcp_live *l, bool reap_child)
 {
+	int st;
+
 	if (!l)
 		return;
-	stop_child(l);
-	join_reader(l);
+	if (l->child > 0 && !l->reaped) {
+		kill(-l->child, SIGKILL);
+		kill(l->child, SIGKILL);
+		if (reap_child && waitpid(l->child, &st, 0) == l->child)
+			l->exit_status = st;
+		l->reaped = true;
+	}
+	if (l->thr_started) {
+		pthread_cancel(l->thr);
+		pthread_join(l->thr, NULL);
+		l->thr_started = false;
+	}
 	if (l->fd >= 0)
 		close(l->fd);
 	close(l->wake[0]);
@@ -337,9 +363,10 @@ static void live_destroy(struct mcp_live *l)
 	free(l);
 }
 
+/* The server is going away: see live_destroy(). */
 void mcp_live_free(struct mcp_server *s)
 {
-	live_destroy(s->live);
+	live_destroy(s->live, false);
 	s->live = NULL;
 }
 
@@ -355,7 +382,8 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 
 	if (s->live && !s->live->ended)
 		return -EBUSY;
-	mcp_live_free(s);
+	live_destroy(s->live, true);
+	s->live = NULL;
 	events_path(s, path, sizeof(path));
 	argv[n++] = path;
 	for (; args[n - 1] && n < 38; n++)
@@ -373,7 +401,7 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 		r = -errno;
 		close(p[1]);
 		l->wake[0] = l->wake[1] = -1;
-		live_destroy(l);
+		live_destroy(l, true);
 		return r;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -392,7 +420,7 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 	if (r) {
 		snprintf(err, errsz, "cannot run %s: %s", path, strerror(r));
 		l->child = 0;
-		live_destroy(l);
+		live_destroy(l, true);
 		return -r;
 	}
 	{
@@ -412,7 +440,7 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 	l->started_ms = scx_now_mono_ns() / 1000000;
 	if (pthread_create(&l->thr, NULL, reader_main, l)) {
 		r = -errno;
-		live_destroy(l);
+		live_destroy(l, true);
 		return r;
 	}
 	l->thr_started = true;

@@ -529,6 +529,15 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
 	return 0;
 }
 
+/*
+ * resource_link content came with 2025-06-18: an older client's schema has
+ * no such block, and SDKs reject a result with a content type they lack.
+ */
+static bool resource_links_defined(const struct mcp_server *s)
+{
+	return s->modern || (s->proto[0] && strcmp(s->proto, "2025-06-18") >= 0);
+}
+
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 {
 	const struct scx_json_doc *d = &s->doc;
@@ -579,6 +588,15 @@ out:
 	else
 		scx_jw_strn(w, c.out.data ? c.out.data : "{}", c.out.data ? c.out.len : 2);
 	scx_jw_obj_end(w);
+	if (!c.failed && c.link_uri[0] && resource_links_defined(s)) {
+		scx_jw_obj_begin(w);
+		scx_jw_kstr(w, "type", "resource_link");
+		scx_jw_kstr(w, "uri", c.link_uri);
+		scx_jw_kstr(w, "name", c.link_name);
+		scx_jw_kstr(w, "description", c.link_desc);
+		scx_jw_kstr(w, "mimeType", "application/json");
+		scx_jw_obj_end(w);
+	}
 	scx_jw_arr_end(w);
 	/* the same object typed, for clients that read outputSchema; the text
 	   above stays for those that do not */
@@ -698,6 +716,13 @@ int mcp_arg_enum(struct mcp_call *c, const char *key, const char *const *words, 
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
 			 words[i]);
 	return mcp_fail(c, "argument '%s' must be one of: %s", key, list);
+}
+
+void mcp_call_link(struct mcp_call *c, const char *uri, const char *name, const char *desc)
+{
+	snprintf(c->link_uri, sizeof(c->link_uri), "%s", uri);
+	snprintf(c->link_name, sizeof(c->link_name), "%s", name);
+	snprintf(c->link_desc, sizeof(c->link_desc), "%s", desc);
 }
 
 void mcp_note_cut(struct mcp_call *c, uint64_t shown, uint64_t omitted, const char *why)

@@ -51,6 +51,8 @@ int mcp_t_load(struct mcp_call *c)
 		return -1;
 	t = mcp_trace_find(c->s, id);
 	snprintf(uri, sizeof(uri), "trace://%s", id);
+	mcp_call_link(c, uri, id,
+		      "the loaded trace's summary; analyse it with the trace tools by trace_id");
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", id);
 	scx_jw_kstr(&c->w, "resource", uri);
