@@ -398,10 +398,16 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 {
 	struct timespec grace = { 0, GRACE_NS };
 	uint32_t old = k->skel->bss->gen, zero = 0;
-	uint64_t now, missed;
+	uint64_t before, now, missed;
 	int err;
 
 	scx_ksnap_reset(s);
+	/*
+	 * The programs change generation at the flip, which falls between the
+	 * two clock reads; a preemption between them (a loaded machine) widens
+	 * that, and the record says by how much.
+	 */
+	before = scx_now_boot_ns();
 	__atomic_store_n(&k->skel->bss->gen, old + 1, __ATOMIC_SEQ_CST);
 	now = scx_now_boot_ns();
 	nanosleep(&grace, NULL);
@@ -423,6 +429,7 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 	s->seq = k->seq++;
 	s->start_ns = k->start_ns;
 	s->end_ns = now;
+	s->end_skew_ns = now - before;
 	k->start_ns = now;
 	s->dropped_tasks = k->skel->bss->drops[KD_TASK] - k->drops_prev[KD_TASK];
 	s->dropped_cpu = k->skel->bss->drops[KD_CPU] - k->drops_prev[KD_CPU];

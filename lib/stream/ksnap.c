@@ -26,7 +26,7 @@ void scx_ksnap_reset(struct scx_ksnap *s)
 		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++)
 			s->cgroups[i].h[h].nr = 0;
 	s->nr_cpus = s->nr_cgroups = 0;
-	s->seq = s->start_ns = s->end_ns = 0;
+	s->seq = s->start_ns = s->end_ns = s->end_skew_ns = 0;
 	s->dropped_tasks = s->dropped_cpu = s->missed = s->dropped_cg_values = 0;
 }
 
@@ -143,6 +143,7 @@ void scx_ksnap_to_json(struct scx_buf *b, const struct scx_ksnap *s)
 	scx_jw_kuint(&w, "seq", s->seq);
 	scx_jw_kuint(&w, "start_ns", s->start_ns);
 	scx_jw_kuint(&w, "end_ns", s->end_ns);
+	scx_jw_kuint(&w, "end_skew_ns", s->end_skew_ns);
 	scx_jw_kuint(&w, "dropped_tasks", s->dropped_tasks);
 	scx_jw_kuint(&w, "dropped_cpu", s->dropped_cpu);
 	scx_jw_kuint(&w, "missed", s->missed);
@@ -302,6 +303,10 @@ int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char 
 		return -EINVAL;
 	if (s->end_ns < s->start_ns)
 		return bad(d, 0, err, errsz, "\"end_ns\" is before \"start_ns\"");
+	/* optional: records before it had none */
+	if (scx_json_get(d, 0, "end_skew_ns") >= 0 &&
+	    get_u(d, 0, "end_skew_ns", &s->end_skew_ns, err, errsz))
+		return -EINVAL;
 	arr = scx_json_get(d, 0, "cpus");
 	if (arr < 0 || d->tok[arr].type != JSMN_ARRAY)
 		return bad(d, arr >= 0 ? arr : 0, err, errsz, "\"cpus\" is not an array");

@@ -110,6 +110,7 @@ static void round_trip(unsigned n, const char *what)
 	k.seq = 7;
 	k.start_ns = 1000;
 	k.end_ns = 2000;
+	k.end_skew_ns = 17;
 	k.dropped_tasks = 3;
 	k.cpus[1].c[SCX_KS_WC_LOSS_NS] = 99;
 	ok(slots[0].h[0].count == 0 && slots[0].h[0].used == 0 && slots[1].c[KC_SWITCHES] == 0,
@@ -128,7 +129,7 @@ static void round_trip(unsigned n, const char *what)
 	   "%s: the record is JSON of its type", what);
 	ok(!scx_ksnap_from_json(&d, &back, err, sizeof(err)), "%s: decodes (%s)", what, err);
 	ok(back.seq == 7 && back.start_ns == 1000 && back.end_ns == 2000 &&
-		   back.dropped_tasks == 3 && back.nr_cpus == 2 &&
+		   back.end_skew_ns == 17 && back.dropped_tasks == 3 && back.nr_cpus == 2 &&
 		   back.cpus[1].c[SCX_KS_SWITCHES] == 12345 &&
 		   back.cpus[1].c[SCX_KS_WC_LOSS_NS] == 99,
 	   "%s: header and counters survive", what);
@@ -213,6 +214,9 @@ static void bad_input(void)
 		"\"dropped_cpu\":0,\"missed\":0,\"cpus\":[]}",
 		"before", "time running backwards");
 	refuses(HDR "{}}", "byte 110", "cpus not an array, with its byte offset");
+	refuses("{\"type\":\"kernel_snapshot\",\"seq\":0,\"start_ns\":1,\"end_ns\":2,"
+		"\"end_skew_ns\":-1,\"dropped_tasks\":0,\"dropped_cpu\":0,\"missed\":0,\"cpus\":[]}",
+		"\"end_skew_ns\"", "a negative boundary skew");
 }
 
 int main(void)
