@@ -22,13 +22,11 @@
 #include <unistd.h>
 
 #include "agg/agg.h"
-#include "agg/agg_ksnap.h"
 #include "core/opts.h"
-#include "stream/lost.h"
 #include "stream/stream.h"
 #include "top/term.h"
 #include "top/topconf.h"
-#include "core/reorder.h"
+#include "top/topinput.h"
 #include "top/topview.h"
 #include "core/util.h"
 
@@ -103,331 +101,18 @@ struct shared {
 	char warn[512]; /* end-of-input warning */
 };
 
-struct input {
-	struct scx_reader *r;
-	struct scx_agg *agg; /* raw events, created at the first one */
-	uint64_t interval_ns;
-	struct scx_topo *topo; /* from the stream header, or NULL */
-	char scheduler[64];
-	/*
-	 * Per-task tables cost most of the aggregation on big machines, so the
-	 * engine keeps them only while the process view is shown: the ui sets
-	 * want_tasks, the reader passes it on at the next window.  Cgroup
-	 * groups need per-thread stats too: only while the cgroup view is shown.
-	 */
-	int want_tasks;	       /* __atomic: ui -> reader; WANT_* bits */
-	bool live;	       /* event times follow this machine's clock */
-	unsigned by;	       /* groups the engine has been asked for */
-	unsigned max_tasks;    /* --max-tasks, 0 for the engine's default */
-	bool ready;	       /* emit() filled snap */
-	struct top_model snap; /* scratch for snapshot lines */
-	struct top_model last; /* previous window (history) */
-	bool topo_set, flushed, eof;
-	uint64_t reorder_ns; /* 0: feed events as they come */
-	uint64_t last_ts;    /* newest event fed before reordering began */
-	struct scx_reorder *order;
-	uint64_t snaps;	 /* scx-agg snapshot lines read */
-	uint64_t ksnaps; /* kernel snapshots (scx-events --aggregate) read */
-	struct scx_ksnap ksnap;
-	uint64_t skipped;
-	struct scx_lost_tally lost; /* LOST records, against the trailer's counts */
-	struct {
-		uint64_t id;
-		char *path;
-	} *cg_names; /* cgroup records read before the engine existed */
-	unsigned nr_cg_names, cg_names_cap;
-};
-
-static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
-{
-	struct input *in = ctx;
-
-	/* the flush after an interval that ended exactly at the last event */
-	if (s->final && s->end_ns <= s->start_ns)
-		return 0;
-	top_model_from_agg(&in->snap, s, in->topo);
-	memcpy(in->snap.scheduler, in->scheduler, sizeof(in->scheduler));
-	in->snap.tasks_off = !(in->by & (1u << SCX_AGG_PID));
-	if (in->ksnaps)
-		snprintf(in->snap.source, sizeof(in->snap.source), "%s", TOP_SOURCE_KERNEL);
-	in->ready = true;
-	return 0;
-}
-
-/*
- * scx-agg snapshots carry no topology: use this machine's when it has every
- * cpu of the snapshot (the live case), else leave cpus ungrouped.
- */
-static struct scx_topo *local_topo(const struct top_model *m)
-{
-	struct scx_topo *t = scx_topo__from_sysfs("/sys");
-
-	for (unsigned i = 0; t && i < m->t[TT_CPU].n; i++) {
-		if (!scx_topo__cpu(t, (int)m->t[TT_CPU].rows[i].id)) {
-			scx_topo__free(t);
-			return NULL;
-		}
-	}
-	return t;
-}
-
-#define WANT_TASKS 1
-#define WANT_CGROUPS 2
-
-/* The groups the views need: per-task ones only for the process and cgroup views. */
-static unsigned input_by(struct input *in)
-{
-	unsigned by = (1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) |
-		      (1u << SCX_AGG_DSQ);
-	/* a replay is always kept whole: it may end before the view changes */
-	int want = in->live ? __atomic_load_n(&in->want_tasks, __ATOMIC_RELAXED) :
-			      WANT_TASKS | WANT_CGROUPS;
-
-	if (want & WANT_TASKS)
-		by |= (1u << SCX_AGG_PID) | (1u << SCX_AGG_TGID);
-	if (want & WANT_CGROUPS)
-		by |= 1u << SCX_AGG_CGROUP;
-	return by;
-}
-
-/* Does the view show per-task or cgroup rows (help over such a view counts)? */
-static void want_tasks(struct input *in, const struct top_view *v)
+/* Which rows the view shows (help over a view counts as that view)? */
+static void want_tasks(struct top_input *in, const struct top_view *v)
 {
 	enum top_viewid shown = v->view == TV_HELP ? v->prev_view : v->view;
-	int want = (shown == TV_PROC ? WANT_TASKS : 0) | (shown == TV_CGROUP ? WANT_CGROUPS : 0);
 
-	__atomic_store_n(&in->want_tasks, want, __ATOMIC_RELAXED);
-}
-
-/*
- * A cgroup record names an id for the cgroup groups (1; 0: another object).
- * Records come before the first event, when there is no engine yet: they
- * wait in in->cg_names until input_start().
- */
-static int cgroup_record(struct input *in, const struct scx_json_doc *d)
-{
-	char path[SCX_CGROUP_PATH_MAX], err[256];
-	uint64_t id;
-	int k = d ? scx_cgroup_rec_parse(d, &id, path, sizeof(path), err, sizeof(err)) : 0;
-
-	if (k < 0)
-		scx_debug(1, "%s", err);
-	if (k <= 0)
-		return k < 0;
-	if (in->agg) {
-		scx_agg__cgroup_name(in->agg, id, path);
-	} else if (in->nr_cg_names < SCX_AGG_CGROUP_IDS) {
-		if (in->nr_cg_names == in->cg_names_cap) {
-			in->cg_names_cap = in->cg_names_cap ? 2 * in->cg_names_cap : 64;
-			in->cg_names = scx_xrealloc(in->cg_names,
-						    in->cg_names_cap * sizeof(*in->cg_names));
-		}
-		in->cg_names[in->nr_cg_names].id = id;
-		in->cg_names[in->nr_cg_names++].path = scx_xstrdup(path);
-	}
-	return 1;
-}
-
-/*
- * The engine, at the first event: the header (and its topology) is known
- * then.  The input is live when that event is from the last 10 s of this
- * machine's boot clock (scx-events, top-gen -R); a recording is not.
- */
-static void input_start(struct input *in, uint64_t first_ts)
-{
-	const struct scx_header *h = scx_reader__header(in->r);
-	uint64_t now = scx_now_boot_ns();
-	bool boot_clock = !h || !h->clock[0] || !strcmp(h->clock, "boottime");
-
-	in->live =
-		boot_clock && first_ts <= now + 1000000000ull && first_ts + 10000000000ull >= now;
-	struct scx_agg_opts o = {
-		.interval_ns = in->interval_ns,
-		.by = in->by = input_by(in),
-		/* per-CPU metrics only, plus what by asks for: no waker/wakee pairs */
-		.need = SCX_AGG_NEED_CPUS,
-		/*
-		 * Distributions no view shows (lib/top/topview_agg.c reads the rest):
-		 * rows show wakeup latency percentiles and the mean slice used
-		 * (from counters), DSQ rows their queueing latency and depth.
-		 */
-		.skip_hists = SCX_AGG_HIST_SLICE | SCX_AGG_HIST_RQ_DELAY | SCX_AGG_HIST_RQ_DEPTH |
-			      SCX_AGG_HIST_SLICE_USED,
-		.skip_cpu_hists = SCX_AGG_HIST_DSQ_LAT | SCX_AGG_HIST_DSQ_DEPTH,
-		.emit = on_snap,
-		.ctx = in,
-		.nr_cpus = h ? h->nr_cpus : 0, /* when there is no topology */
-		.max_tasks = in->max_tasks,
-	};
-
-	in->topo_set = true;
-	if (h && h->topo && !in->topo) /* --topology wins */
-		in->topo = scx_topo__dup(h->topo);
-	if (h)
-		snprintf(in->scheduler, sizeof(in->scheduler), "%s", h->scheduler);
-	in->agg = scx_agg__new(in->topo, &o);
-	if (!in->agg)
-		scx_die(SCX_EXIT_FAIL, "cannot start the aggregation: %s", strerror(errno));
-	for (unsigned i = 0; i < in->nr_cg_names; i++) {
-		scx_agg__cgroup_name(in->agg, in->cg_names[i].id, in->cg_names[i].path);
-		free(in->cg_names[i].path);
-	}
-	free(in->cg_names);
-	in->cg_names = NULL;
-	in->nr_cg_names = in->cg_names_cap = 0;
-}
-
-/* A model is ready: history and the running loss count. */
-static const struct top_model *input_ready(struct input *in)
-{
-	unsigned by = input_by(in);
-
-	if (in->agg && by != in->by) {
-		scx_agg__set_by(in->agg, by); /* from the next window on */
-		in->by = by;
-	}
-	in->ready = false;
-	in->snap.lost_total = in->last.lost_total + in->snap.lost;
-	in->snap.tasks_dropped_total = in->last.tasks_dropped_total + in->snap.tasks_dropped;
-	top_model_carry_hist(&in->snap, &in->last);
-	/* the new model becomes the last one; snap is refilled from scratch */
-	top_model_swap(&in->last, &in->snap);
-	return &in->last;
-}
-
-/*
- * Read until the next model is ready.  Returns 1 with *m set to a model,
- * 0 at end of input (after the last partial window), -1 on error.
- */
-static int input_next(struct input *in, const struct top_model **m, char *err, size_t errsz)
-{
-	struct scx_event e;
-	const char *line;
-	size_t len;
-	int ret;
-
-	for (;;) {
-		/* events leave the reorder buffer one at a time: each may close
-		 * a window, and every window is a frame */
-		while (in->order && scx_reorder__pop(in->order, &e, in->eof)) {
-			scx_agg__add(in->agg, &e);
-			if (in->ready) {
-				*m = input_ready(in);
-				return 1;
-			}
-		}
-		if (in->eof) {
-			if (in->agg && !in->flushed) {
-				const struct scx_trailer *tr = scx_reader__trailer(in->r);
-
-				/* losses only the trailer counts belong in the last window */
-				for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
-					uint64_t n = scx_lost_tally__unseen(&in->lost, tr, k);
-
-					if (n)
-						scx_agg__note_lost(in->agg, k, n);
-				}
-				in->flushed = true;
-				/* kernel snapshots closed their windows themselves */
-				if (!in->ksnaps)
-					scx_agg__flush(in->agg);
-				if (in->ready) {
-					*m = input_ready(in);
-					return 1;
-				}
-			}
-			return 0;
-		}
-		ret = scx_reader__next(in->r, &e);
-		if (ret == SCX_READ_EVENT) {
-			if (!in->topo_set)
-				input_start(in, e.ts);
-			scx_lost_tally__add(&in->lost, &e);
-			/* in order so far (files, replays): no buffer and no delay;
-			 * from the first event older than one before (live
-			 * scx-events), every event goes through the buffer */
-			if (!in->order && (!in->reorder_ns || e.ts >= in->last_ts)) {
-				in->last_ts = e.ts;
-				scx_agg__add(in->agg, &e);
-				if (in->ready) {
-					*m = input_ready(in);
-					return 1;
-				}
-				continue;
-			}
-			if (!in->order) {
-				in->order = scx_reorder__new(in->reorder_ns);
-				scx_debug(1, "events out of order: reordering within %llu ms",
-					  (unsigned long long)(in->reorder_ns / 1000000));
-			}
-			scx_reorder__push(in->order, &e);
-		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
-			   scx_stats_is(scx_reader__doc(in->r))) {
-			struct scx_stats st;
-
-			/* sched_ext's counters: into the window open when read */
-			if (scx_stats_from_json(scx_reader__doc(in->r), &st, err, errsz))
-				return -1;
-			if (in->agg)
-				scx_agg__note_scx_stats(in->agg, &st);
-		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
-			   scx_ksnap_is(scx_reader__doc(in->r))) {
-			/* a kernel snapshot is one window of its own */
-			if (scx_ksnap_from_json(scx_reader__doc(in->r), &in->ksnap, err, errsz))
-				return -1;
-			if (!in->topo_set)
-				input_start(in, in->ksnap.start_ns);
-			in->ksnaps++;
-			scx_agg__add_ksnap(in->agg, &in->ksnap, true);
-			if (in->ready) {
-				*m = input_ready(in);
-				return 1;
-			}
-		} else if (ret == SCX_READ_OTHER && cgroup_record(in, scx_reader__doc(in->r))) {
-			continue;
-		} else if (ret == SCX_READ_OTHER) {
-			const struct scx_json_doc *doc = scx_reader__doc(in->r);
-			int bad;
-
-			if (doc) {
-				bad = top_snap_parse_doc(&in->snap, doc, err, errsz);
-			} else {
-				line = scx_reader__line(in->r, &len);
-				bad = top_snap_parse(&in->snap, line, len, err, errsz);
-			}
-			if (bad < 0) {
-				/* reports and other objects pass by; only say so */
-				scx_debug(1, "%s", err);
-				continue;
-			}
-			in->snaps++;
-			if (in->snap.end_ns <= in->snap.start_ns)
-				continue; /* an empty final interval */
-			if (!in->topo_set) {
-				const struct scx_header *h = scx_reader__header(in->r);
-
-				in->topo_set = true;
-				if (h && h->topo && !in->topo)
-					in->topo = scx_topo__dup(h->topo);
-				else if (!in->topo)
-					in->topo = local_topo(&in->snap);
-			}
-			if (in->topo)
-				top_model_apply_topo(&in->snap, in->topo);
-			*m = input_ready(in);
-			return 1;
-		} else if (ret == SCX_READ_END) {
-			in->eof = true;
-		} else {
-			snprintf(err, errsz, "%s", scx_reader__error(in->r));
-			return -1;
-		}
-	}
+	top_input__want(in, (shown == TV_PROC ? TOP_WANT_TASKS : 0) |
+				    (shown == TV_CGROUP ? TOP_WANT_CGROUPS : 0));
 }
 
 /* ---- batch mode --------------------------------------------------------------- */
 
-static int run_batch(struct input *in, struct top_view *v, uint64_t iterations)
+static int run_batch(struct top_input *in, struct top_view *v, uint64_t iterations)
 {
 	struct scx_buf out = { 0 };
 	const struct top_model *m;
@@ -438,7 +123,7 @@ static int run_batch(struct input *in, struct top_view *v, uint64_t iterations)
 	v->escapes = v->color = false;
 	v->rows = v->cols = 0;
 	signal(SIGPIPE, SIG_IGN); /* EPIPE from write() instead: a normal stop */
-	while ((ret = input_next(in, &m, err, sizeof(err))) > 0) {
+	while ((ret = top_input__next(in, &m, err, sizeof(err))) > 0) {
 		scx_buf_reset(&out);
 		if (frames)
 			scx_buf_addstr(&out, "\n");
@@ -459,8 +144,8 @@ static int run_batch(struct input *in, struct top_view *v, uint64_t iterations)
 		scx_warn("%s", err);
 		return SCX_EXIT_FAIL;
 	}
-	if (ret == 0 && scx_reader__warning(in->r) && !in->snaps)
-		scx_warn("%s", scx_reader__warning(in->r));
+	if (ret == 0 && top_input__warning(in))
+		scx_warn("%s", top_input__warning(in));
 	return 0;
 }
 
@@ -470,12 +155,12 @@ static struct shared sh = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void *reader_main(void *arg)
 {
-	struct input *in = arg;
+	struct top_input *in = arg;
 	const struct top_model *m;
 	char err[512];
 	int ret;
 
-	while ((ret = input_next(in, &m, err, sizeof(err))) > 0) {
+	while ((ret = top_input__next(in, &m, err, sizeof(err))) > 0) {
 		pthread_mutex_lock(&sh.lock);
 		top_model_copy(&sh.model, m);
 		sh.version++;
@@ -485,8 +170,8 @@ static void *reader_main(void *arg)
 	sh.ended = true;
 	if (ret < 0)
 		snprintf(sh.err, sizeof(sh.err), "%s", err);
-	else if (scx_reader__warning(in->r) && !in->snaps)
-		snprintf(sh.warn, sizeof(sh.warn), "%s", scx_reader__warning(in->r));
+	else if (top_input__warning(in))
+		snprintf(sh.warn, sizeof(sh.warn), "%s", top_input__warning(in));
 	pthread_mutex_unlock(&sh.lock);
 	return NULL;
 }
@@ -540,8 +225,8 @@ static void on_key(int key, void *ctx)
 	}
 }
 
-static int run_tty(struct input *in, struct top_view *v, struct top_keymap *km, const char *config,
-		   uint64_t iterations)
+static int run_tty(struct top_input *in, struct top_view *v, struct top_keymap *km,
+		   const char *config, uint64_t iterations)
 {
 	struct ui u = { .v = v, .km = km, .config = config };
 	struct top_model shown = { 0 };
@@ -640,10 +325,12 @@ int main(int argc, char **argv)
 	const char *arg, *input = NULL, *config = NULL, *sort = NULL, *filter = NULL;
 	const char *view = NULL, *mode = NULL, *theme = NULL, *topology = NULL;
 	bool batch = false, no_config = false, save = false;
-	uint64_t iterations = 0, delay = 0, reorder = 100000000;
+	uint64_t iterations = 0, delay = 0;
 	struct top_view v;
 	struct top_keymap km;
-	struct input in = { 0 };
+	struct top_input_opts io = { .reorder_ns = 100000000 };
+	struct top_input *in;
+	struct scx_reader *r;
 	char *def_config = NULL;
 	int c, warnings = 0, rc, i;
 
@@ -672,11 +359,12 @@ int main(int argc, char **argv)
 			topology = arg;
 			break;
 		case OPT_REORDER:
-			if (scx_parse_duration(arg, &reorder) || reorder > 10000000000ull)
+			if (scx_parse_duration(arg, &io.reorder_ns) ||
+			    io.reorder_ns > 10000000000ull)
 				scx_usage_error(&cmd, "bad --reorder '%s' (0 to 10s)", arg);
 			break;
 		case OPT_MAX_TASKS:
-			if (scx_agg_parse_max_tasks(arg, &in.max_tasks))
+			if (scx_agg_parse_max_tasks(arg, &io.max_tasks))
 				scx_usage_error(&cmd, "bad --max-tasks '%s': use 1 to %u", arg,
 						SCX_AGG_MAX_TASKS_LIMIT);
 			break;
@@ -782,38 +470,30 @@ int main(int argc, char **argv)
 		scx_usage_error(&cmd, "standard input is a terminal: pipe events in "
 				      "(scx-events | scx-top) or use -i FILE");
 
-	in.r = input ? scx_reader__open(input) : scx_reader__fdopen(STDIN_FILENO, "stdin");
-	if (!in.r)
+	r = input ? scx_reader__open(input) : scx_reader__fdopen(STDIN_FILENO, "stdin");
+	if (!r)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", input ? input : "stdin",
 			strerror(errno));
-	in.interval_ns = (uint64_t)v.refresh_ms * 1000000;
-	in.reorder_ns = reorder;
+	io.interval_ns = (uint64_t)v.refresh_ms * 1000000;
 	if (topology) {
 		char terr[256];
 
-		in.topo = scx_topo__from_file(topology, terr, sizeof(terr));
-		if (!in.topo)
+		io.topo = scx_topo__from_file(topology, terr, sizeof(terr));
+		if (!io.topo)
 			scx_die(SCX_EXIT_FAIL, "%s", terr);
 	}
+	in = top_input__new(r, &io);
+	if (!in)
+		scx_die(SCX_EXIT_FAIL, "cannot read the input: %s", strerror(errno));
 	if (warnings)
 		snprintf(v.status, sizeof(v.status), "config: %d warning%s, see stderr after exit",
 			 warnings, warnings > 1 ? "s" : "");
 	if (batch)
-		want_tasks(&in, &v);
-	rc = batch ? run_batch(&in, &v, iterations) : run_tty(&in, &v, &km, config, iterations);
-	if (batch) {
-		scx_agg__free(in.agg);
-		scx_ksnap_free(&in.ksnap);
-		for (unsigned k = 0; k < in.nr_cg_names; k++)
-			free(in.cg_names[k].path);
-		free(in.cg_names);
-		scx_reorder__free(in.order);
-		scx_topo__free(in.topo);
-		scx_reader__free(in.r);
-		scx_lost_tally__free(&in.lost);
-		top_model_free(&in.snap);
-		top_model_free(&in.last);
-	}
+		want_tasks(in, &v);
+	rc = batch ? run_batch(in, &v, iterations) : run_tty(in, &v, &km, config, iterations);
+	/* the reader thread may still be in read(): interactive mode leaves the input be */
+	if (batch)
+		top_input__free(in);
 	free(def_config);
 	return rc;
 }

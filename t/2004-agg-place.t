@@ -64,6 +64,19 @@ test_expect_success 'work conservation: the tasks that waited through it' '
 	grep -q "{\"pid\":40,\"comm\":\"D\",\"waited\":500,\"waited_while_idle\":0," wc
 '
 
+# t/data/agg-basic.ndjson: cpu2 idle from 1000 to 4500; b waits on busy cpu0
+# 2500-3000 and a (R+) 3000-5000.  From 4000 c is queued on cpu2 itself,
+# about to run there: not idle for work conservation.  1500 ns, the same as
+# the engine's wc_loss_ns (it was 2000 here, counting 4000-4500).
+test_expect_success 'work conservation: the definition of wc_loss_ns, computed once' '
+	scx-agg -n 0 -r work-conservation "$TDATA/agg-basic.ndjson" >wcb &&
+	scx-agg -n 0 -f ndjson -g cpu "$TDATA/agg-basic.ndjson" >wcl &&
+	grep -q "{\"cpu\":2,\"util\":.*\"wc_loss_ns\":1500" wcl &&
+	grep -q "\"summary\":{\"rows\":\[{\"cpus\":4,\"violation\":1500,\"violation_pct\":16.6666667,\"idle_while_waiting\":1500," wcb &&
+	grep -q "{\"cpu\":2,\"llc\":1,\"node\":1,\"idle\":7500,\"idle_while_waiting\":1500,\"iww_pct\":20,\"iww_same_llc_ns\":0,\"iww_state0\":0,\"iww_deeper\":0,\"iww_state_unknown\":1500," wcb &&
+	grep -q "{\"pid\":100,\"comm\":\"a\",\"waited\":2000,\"waited_while_idle\":1000," wcb
+'
+
 test_expect_success 'run-queue occupancy per cpu and llc' '
 	scx-agg -n 0 -r runqueue-occupancy "$in" >occ &&
 	grep -q "\"summary\":{\"rows\":\[{\"cpus\":4,\"occupancy\":12.987013,\"max_occupancy\":42.8571429,\"occupancy2\":0}" occ &&

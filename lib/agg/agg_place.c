@@ -6,14 +6,14 @@
  * changes; the hook settles the time since the last change, then copies the
  * new state.
  *
- * "CPU i idle while some other CPU had a task waiting" depends on every CPU,
- * but is kept in O(1) per event: the clocks w1 and w2 count the time during
- * which at least one, at least two CPUs had a task waiting.  While i is idle
- * and waits for nothing itself, another CPU had a task waiting exactly when
- * w1 ran; while i idles with a task of its own queued (it is about to run
- * it), another CPU had one exactly when w2 ran.  So i needs only the clocks
- * as they were when its own state last changed.  Tasks waiting on a queue use
- * the same trick with the idle clocks i1 and i2.
+ * Work conservation has the definition of agg.h's wc_loss: a CPU is spare
+ * when it is idle with nothing queued, and has a backlog when it runs a task
+ * while another waits on it (a task queued on an idle CPU is about to run
+ * there, and counts on neither side).  "CPU i spare while some CPU had a
+ * backlog" depends on every CPU, but is kept in O(1) per event: the clock w1
+ * counts the time during which at least one CPU had a backlog, and i needs
+ * only w1 as it was when its own state last changed.  Tasks waiting on a
+ * backlog use the same trick with the clock i1 of time with a spare CPU.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,12 +71,6 @@ size_t agg_place_mem(const struct scx_agg *a)
 
 /* ---- clocks ---------------------------------------------------------------- */
 
-static bool dom_violated(const struct place_dom *d)
-{
-	/* an idle CPU and a waiting one that are not the same single CPU */
-	return d->n_idle && d->n_wait && !(d->n_idle == 1 && d->n_wait == 1 && d->n_both == 1);
-}
-
 static void dom_advance(struct place_dom *d, uint64_t ts)
 {
 	uint64_t dt;
@@ -87,13 +81,10 @@ static void dom_advance(struct place_dom *d, uint64_t ts)
 	d->ts = ts;
 	if (d->n_wait)
 		d->w1 += dt;
-	if (d->n_wait > 1)
-		d->w2 += dt;
 	if (d->n_idle)
 		d->i1 += dt;
-	if (d->n_idle > 1)
-		d->i2 += dt;
-	if (dom_violated(d))
+	/* the two sets are disjoint: a spare CPU and another with a backlog */
+	if (d->n_idle && d->n_wait)
 		d->viol += dt;
 }
 
@@ -176,30 +167,28 @@ static void settle(struct agg_place *p, struct place_cpu *pc, uint64_t now)
 			pc->occupied_ns += dt;
 		if (pc->nq > 1)
 			pc->occupied2_ns += dt;
-		if (pc->idle) {
-			uint64_t w = pc->nq ? g->w2 - pc->w2 : g->w1 - pc->w1;
-
+		if (pc->idle)
 			pc->idle_ns += dt;
-			pc->idle_ww_ns += w;
+		if (pc->spare) {
+			uint64_t w = g->w1 - pc->w1;
+
 			pc->ww_cause_ns[!pc->deep_known ? 2 : pc->cstate > 0 ? 1 : 0] += w;
 			if (l)
-				pc->idle_ww_llc_ns += pc->nq ? l->w2 - pc->lw2 : l->w1 - pc->lw1;
+				pc->idle_ww_llc_ns += l->w1 - pc->lw1;
 		}
-		pc->v += pc->idle ? g->i2 - pc->i2 : g->i1 - pc->i1;
-		if (l)
-			pc->vl += pc->idle ? l->i2 - pc->li2 : l->i1 - pc->li1;
+		if (pc->backlog) {
+			pc->v += g->i1 - pc->i1;
+			if (l)
+				pc->vl += l->i1 - pc->li1;
+		}
 	}
 	pc->init = true;
 	pc->ts = now;
 	pc->w1 = g->w1;
-	pc->w2 = g->w2;
 	pc->i1 = g->i1;
-	pc->i2 = g->i2;
 	if (l) {
 		pc->lw1 = l->w1;
-		pc->lw2 = l->w2;
 		pc->li1 = l->i1;
-		pc->li2 = l->i2;
 	}
 }
 
@@ -276,13 +265,12 @@ void agg_place_state(struct scx_agg *a, uint8_t from, uint8_t to, uint64_t ts)
 
 /* ---- CPUs ------------------------------------------------------------------------ */
 
-static void dom_change(struct place_dom *d, int didle, int dwait, int dboth)
+static void dom_change(struct place_dom *d, int dspare, int dbacklog)
 {
 	if (!d)
 		return;
-	d->n_idle += didle;
-	d->n_wait += dwait;
-	d->n_both += dboth;
+	d->n_idle += dspare;
+	d->n_wait += dbacklog;
 }
 
 /* Settle c's placement state at now and copy the engine's view of c; pc is c's. */
@@ -290,8 +278,8 @@ static struct place_cpu *place_cpu(struct agg_place *p, const struct cpu *c, uin
 {
 	struct place_cpu *pc = pcpu_get(p, c);
 	bool idle = c->known && !c->curr, busy = c->known && c->curr;
-	bool waited = pc->nq > 0, waits = c->nr_queued > 0;
-	int didle, dwait, dboth;
+	bool spare = idle && !c->nr_queued, backlog = busy && c->nr_queued;
+	int dspare, dbacklog;
 
 	if (!pc->init) {
 		/* slot 0 (none) when unknown or past dom_get's bound */
@@ -302,15 +290,16 @@ static struct place_cpu *place_cpu(struct agg_place *p, const struct cpu *c, uin
 	pc->nq = c->nr_queued;
 	pc->cstate = (int8_t)c->cstate;
 	pc->deep_known = c->cidle_seen;
-	if (idle == pc->idle && waits == waited && busy == pc->busy)
+	if (idle == pc->idle && spare == pc->spare && backlog == pc->backlog && busy == pc->busy)
 		return pc;
-	didle = (int)idle - (int)pc->idle;
-	dwait = (int)waits - (int)waited;
-	dboth = (int)(idle && waits) - (int)(pc->idle && waited);
-	dom_change(&p->all, didle, dwait, dboth);
-	dom_change(pcpu_llc(p, pc), didle, dwait, dboth);
-	dom_change(pcpu_node(p, pc), didle, dwait, dboth);
+	dspare = (int)spare - (int)pc->spare;
+	dbacklog = (int)backlog - (int)pc->backlog;
+	dom_change(&p->all, dspare, dbacklog);
+	dom_change(pcpu_llc(p, pc), dspare, dbacklog);
+	dom_change(pcpu_node(p, pc), dspare, dbacklog);
 	pc->idle = idle;
+	pc->spare = spare;
+	pc->backlog = backlog;
 	if (busy != pc->busy) {
 		par_advance(p, now);
 		p->n_active += busy ? 1 : -1;
@@ -514,7 +503,7 @@ void agg_place_reset(struct scx_agg *a)
 	for (unsigned i = 0; i < p->nr_cpu; i++) {
 		struct place_cpu *pc = &p->cpu[i];
 
-		pc->occupied_ns = pc->occupied2_ns = pc->idle_ww_ns = pc->idle_ww_llc_ns = 0;
+		pc->occupied_ns = pc->occupied2_ns = pc->idle_ww_llc_ns = 0;
 		memset(pc->ww_cause_ns, 0, sizeof(pc->ww_cause_ns));
 		pc->idle_ns = pc->q_wait_ns = pc->q_wait_idle_ns = 0;
 		pc->premig_n = pc->premig_ns = 0;

@@ -53,22 +53,28 @@ enum { WT_SAME, WT_LLC, WT_NODE, WT_REMOTE, WT_UNKNOWN, WT__COUNT };
 /* Per CPU */
 struct place_cpu {
 	/* mirrors of the engine's state, as of 'ts' */
-	bool init;	   /* seen: the fields below are valid */
-	bool idle, busy;   /* known and running the idle task / a task */
+	bool init;	 /* seen: the fields below are valid */
+	bool idle, busy; /* known and running the idle task / a task */
+	/*
+	 * Work conservation's two sides (agg.h, wc_loss): idle with nothing
+	 * queued (free to take a task), and busy with a task waiting.  A task
+	 * queued on an idle CPU is about to run there: neither.
+	 */
+	bool spare, backlog;
 	bool deep_known;   /* a cpu_idle event was seen */
 	int8_t cstate;	   /* -1 not in an idle state */
 	uint32_t nq;	   /* tasks waiting on its run queue */
 	int32_t llc, node; /* slots (id + 1) into the LLC and node arrays, 0 = none */
 	uint64_t ts;
 	/* the global and LLC clocks when last settled */
-	uint64_t w1, w2, lw1, lw2, i1, i2, li1, li2;
-	/* idle clocks of its queue: time some other CPU (of its LLC) was idle */
+	uint64_t w1, lw1, i1, li1;
+	/* idle clocks of its queue: time some CPU (of its LLC) was spare while it had a backlog */
 	uint64_t v, vl;
 	/* figures of the interval */
 	uint64_t occupied_ns, occupied2_ns; /* >= 1, >= 2 tasks waiting */
-	uint64_t idle_ww_ns;		    /* idle while another CPU had a task waiting */
-	uint64_t idle_ww_llc_ns;	    /* ... another CPU of its LLC */
-	uint64_t ww_cause_ns[3];	    /* idle_ww_ns by its idle state: 0, deeper, unknown */
+	/* the engine's wc_loss (spare while another CPU had a backlog) ... */
+	uint64_t idle_ww_llc_ns;	    /* ... while a CPU of its LLC had one */
+	uint64_t ww_cause_ns[3];	    /* ... by its idle state: 0, deeper, unknown */
 	uint64_t idle_ns;		    /* idle (as known to placement) */
 	uint64_t q_wait_ns, q_wait_idle_ns; /* waits on its queue that ended, and of them ... */
 	uint64_t premig_n, premig_ns;	    /* waits that left it by migration */
@@ -77,11 +83,11 @@ struct place_cpu {
 
 /* Per LLC or node slot: counts and running integrals of its CPUs. */
 struct place_dom {
-	uint32_t n_idle, n_wait, n_both;
+	uint32_t n_idle, n_wait; /* CPUs spare, CPUs with a backlog */
 	uint64_t ts;
-	uint64_t w1, w2, i1, i2; /* clocks: >= 1 / >= 2 CPUs waiting, idle */
-	uint64_t viol;		 /* clock: an idle CPU and another with a task waiting */
-	uint64_t viol0;		 /* viol at the interval start */
+	uint64_t w1, i1; /* clocks: some CPU with a backlog, some spare */
+	uint64_t viol;	 /* clock: both at once */
+	uint64_t viol0;	 /* viol at the interval start */
 };
 
 #define PLACE_SERIES_MAX 4096 /* change points kept per interval */

@@ -26,6 +26,11 @@ static const struct place_cpu *pcpu(const struct scx_agg *a, unsigned i)
 	return &none;
 }
 
+/* Each CPU the engine knows, as i and its placement state pc. */
+#define FOR_PLACE_CPUS(a, i, pc) \
+	for (unsigned i = 0; i < (a)->nr_cpus; i++) \
+		for (const struct place_cpu *pc = pcpu(a, i); pc; pc = NULL)
+
 static double known_or_nan(bool known, uint64_t v)
 {
 	return known ? (double)v : NAN;
@@ -89,14 +94,12 @@ AGG_REPORT(agg_rep_work_conservation)
 	uint64_t dur = agg_dur(a), iww = 0, w = 0, wi = 0;
 	unsigned ncpu = 0, row;
 
-	for (unsigned i = 0; i < a->nr_cpus; i++) {
-		const struct place_cpu *pc = pcpu(a, i);
+	FOR_PLACE_CPUS(a, i, pc)
+	{
 		const struct cpu *cp = &a->cpus[i];
 
-		if (!pc)
-			continue;
 		ncpu++;
-		iww += pc->idle_ww_ns;
+		iww += cp->s.wc_loss_ns;
 		w += pc->q_wait_ns;
 		wi += pc->q_wait_idle_ns;
 		row = scx_table_row(c);
@@ -104,8 +107,9 @@ AGG_REPORT(agg_rep_work_conservation)
 		scx_table_int(c, row, 1, cp->llc);
 		scx_table_int(c, row, 2, cp->node);
 		scx_table_uint(c, row, 3, pc->idle_ns);
-		scx_table_uint(c, row, 4, pc->idle_ww_ns);
-		scx_table_num(c, row, 5, agg_pct(pc->idle_ww_ns, pc->idle_ns));
+		/* the engine's wc_loss: agg_place.c splits it by cause with the same definition */
+		scx_table_uint(c, row, 4, cp->s.wc_loss_ns);
+		scx_table_num(c, row, 5, agg_pct(cp->s.wc_loss_ns, pc->idle_ns));
 		scx_table_num(c, row, 6, known_or_nan(cp->llc >= 0, pc->idle_ww_llc_ns));
 		scx_table_uint(c, row, 7, pc->ww_cause_ns[0]);
 		scx_table_uint(c, row, 8, pc->ww_cause_ns[1]);
@@ -183,12 +187,10 @@ AGG_REPORT(agg_rep_runqueue_occupancy)
 	uint64_t *locc = scx_xcalloc(a->nr_llc_slots * 2 + 1, sizeof(uint64_t));
 	unsigned ncpu = 0, row;
 
-	for (unsigned i = 0; i < a->nr_cpus; i++) {
-		const struct place_cpu *pc = pcpu(a, i);
+	FOR_PLACE_CPUS(a, i, pc)
+	{
 		const struct cpu *cp = &a->cpus[i];
 
-		if (!pc)
-			continue;
 		ncpu++;
 		occ += pc->occupied_ns;
 		occ2 += pc->occupied2_ns;
@@ -274,12 +276,10 @@ AGG_REPORT(agg_rep_wakeup_placement)
 		scx_table_num(t, row, 2, agg_pct(p->wt[i], allt));
 	}
 	scx_table_append(out, t);
-	for (unsigned i = 0; i < a->nr_cpus; i++) {
-		const struct place_cpu *pc = pcpu(a, i);
+	FOR_PLACE_CPUS(a, i, pc)
+	{
 		uint64_t n = 0;
 
-		if (!pc)
-			continue;
 		for (int j = 0; j < WP__COUNT; j++)
 			n += pc->wp[j];
 		if (!n)
@@ -330,10 +330,9 @@ AGG_REPORT(agg_rep_pre_migration)
 	scx_table_hist(s, row, 4, &p->premig);
 	scx_table_hist(s, row, 5, &p->postmig);
 	scx_table_append(out, s);
-	for (unsigned i = 0; i < a->nr_cpus; i++) {
-		const struct place_cpu *pc = pcpu(a, i);
-
-		if (!pc || !pc->premig_n)
+	FOR_PLACE_CPUS(a, i, pc)
+	{
+		if (!pc->premig_n)
 			continue;
 		row = scx_table_row(c);
 		scx_table_int(c, row, 0, i);
