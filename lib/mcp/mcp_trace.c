@@ -299,7 +299,8 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 		snprintf(t->hostname, sizeof(t->hostname), "%s", h->hostname);
 		snprintf(t->kernel, sizeof(t->kernel), "%s", h->kernel);
 		t->nr_cpus = h->nr_cpus;
-		if (h->topo)
+		/* a kernel snapshot may have taken it already (add_ksnap) */
+		if (h->topo && !t->topo)
 			t->topo = scx_topo__dup(h->topo);
 	}
 	tr = scx_reader__trailer(r);
