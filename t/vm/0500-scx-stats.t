@@ -79,7 +79,9 @@ test_expect_success 'scx-agg: snapshots and Prometheus counters' '
 test_expect_success 'scx-events --aggregate: a record with each snapshot' '
 	scx-events --aggregate -I 1s >agg.ndjson 2>agg.err &
 	agg_pid=$! &&
-	sleep 2 &&
+	# the first record means the counters were read once: the load comes after
+	for _ in $(seq 600); do grep -q "\"type\":\"scx_stats\"" agg.ndjson && break; sleep 0.1; done &&
+	grep -q "\"type\":\"scx_stats\"" agg.ndjson &&
 	start_sched scx_simple && load 1 && stop_sched &&
 	sleep 1 &&
 	kill -INT $agg_pid && wait $agg_pid &&
