@@ -328,8 +328,10 @@ static void join_reader(struct mcp_live *l)
  * the server is leaving (its client closed stdin) it does not even wait for
  * that: under load, a producer still loading its BPF programs takes seconds
  * of CPU to die, which held the exit well past what a client waits; init
- * reaps it.  The reader thread is cancelled at once (it is blocked on the
- * pipe that child holds open, or about to be).
+ * reaps it, and the reader thread (blocked on the pipe that child holds
+ * open) goes with the process, which is exiting: it is not cancelled, as
+ * a cancelled thread's unwind trips the sanitizers, and what it uses is
+ * left to it.  A capture stopped while the server stays is joined.
  */
 static void live_destroy(struct mcp_live *l, bool reap_child)
 {
@@ -344,11 +346,11 @@ static void live_destroy(struct mcp_live *l, bool reap_child)
 			l->exit_status = st;
 		l->reaped = true;
 	}
-	if (l->thr_started) {
-		pthread_cancel(l->thr);
-		pthread_join(l->thr, NULL);
-		l->thr_started = false;
+	if (l->thr_started && !reap_child) {
+		pthread_detach(l->thr);
+		return;
 	}
+	join_reader(l);
 	if (l->fd >= 0)
 		close(l->fd);
 	close(l->wake[0]);
