@@ -100,6 +100,7 @@ static const struct scx_cmd cmd = {
 
 static volatile sig_atomic_t stop_sig;
 static volatile sig_atomic_t usr1_pid; /* sender of a pending SIGUSR1, -1 if unknown */
+static volatile sig_atomic_t usr1_mcp; /* it came from scx-mcp (SCX_FLIGHT_SIGVAL_MCP) */
 
 static void on_signal(int sig)
 {
@@ -108,6 +109,7 @@ static void on_signal(int sig)
 
 static void on_usr1(int sig, siginfo_t *si, void *uc)
 {
+	usr1_mcp = si && si->si_code == SI_QUEUE && si->si_value.sival_int == SCX_FLIGHT_SIGVAL_MCP;
 	usr1_pid = si && si->si_pid > 0 ? si->si_pid : -1;
 }
 
@@ -225,8 +227,12 @@ static void trigger_init(struct scx_event *t, uint64_t ts, const char *reason)
 	snprintf(t->flight.reason, sizeof(t->flight.reason), "%s", reason);
 }
 
-/* A SIGUSR1: from scx-mcp (its flight_trigger tool) or anyone else. */
-static int signal_window(struct run *r, int pid)
+/*
+ * A SIGUSR1: from scx-mcp (its flight_trigger tool, which says so in the
+ * signal's value) or anyone else.  The sender may be gone already: its comm
+ * is then empty.
+ */
+static int signal_window(struct run *r, int pid, bool from_mcp)
 {
 	struct scx_event t;
 	char path[64], comm[SCX_COMM_LEN] = "";
@@ -239,7 +245,10 @@ static int signal_window(struct run *r, int pid)
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(f);
 	}
-	trigger_init(&t, scx_now_boot_ns(), strcmp(comm, "scx-mcp") ? "signal" : "mcp");
+	if (from_mcp && !comm[0])
+		snprintf(comm, sizeof(comm), "scx-mcp");
+	trigger_init(&t, scx_now_boot_ns(),
+		     from_mcp || !strcmp(comm, "scx-mcp") ? "mcp" : "signal");
 	t.flight.pid = pid > 0 ? pid : 0;
 	memcpy(t.flight.comm, comm, SCX_COMM_LEN);
 	return write_window(r, &t);
@@ -612,9 +621,11 @@ static int flight_loop(struct run *r, struct scx_capture *c, uint64_t deadline)
 			err = n;
 		if (!err && usr1_pid) {
 			int pid = usr1_pid;
+			bool from_mcp = usr1_mcp;
 
 			usr1_pid = 0;
-			err = signal_window(r, pid);
+			usr1_mcp = 0;
+			err = signal_window(r, pid, from_mcp);
 		}
 	}
 	if (!err)

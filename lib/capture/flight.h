@@ -22,6 +22,13 @@
 
 struct scx_writer;
 
+/*
+ * scx-mcp's flight_trigger sends SIGUSR1 with sigqueue() and this value, so
+ * the recorder names the window "mcp" even when scx-mcp has exited before the
+ * signal is handled (its /proc/PID/comm is gone by then).
+ */
+#define SCX_FLIGHT_SIGVAL_MCP 0x6d637031 /* "mcp1" */
+
 struct scx_flight {
 	struct scx_event *ev; /* cap slots, mapped */
 	size_t bytes;	      /* of the mapping */

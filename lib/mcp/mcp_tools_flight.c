@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture/flight.h"
 #include "mcp/mcp_tools_flight.h"
 
 const struct mcp_out mcp_out_flight[] = {
@@ -99,7 +100,9 @@ int mcp_t_flight(struct mcp_call *c)
 	scx_jw_key(&c->w, "signalled");
 	scx_jw_arr_begin(&c->w);
 	for (int i = 0; i < nr; i++) {
-		if (kill(pids[i], SIGUSR1))
+		union sigval v = { .sival_int = SCX_FLIGHT_SIGVAL_MCP };
+
+		if (sigqueue(pids[i], SIGUSR1, v))
 			continue;
 		sent++;
 		scx_jw_obj_begin(&c->w);
