@@ -104,7 +104,10 @@ _run_test() {
 		echo "ok $test_count - $1${_todo:+ # TODO known breakage fixed}"
 	else
 		echo "not ok $test_count - $1${_todo:+ # TODO known breakage}"
-		sed -e 's/^/#  /' "$_out" | tail -n 40
+		# on stderr too, so a plain (not verbose) prove run, as in make
+		# check and CI, shows why it failed
+		echo "# ${0##*/} test $test_count failed: $1" >&2
+		sed -e 's/^/#  /' "$_out" | tail -n 40 | tee /dev/stderr
 		[ -n "$_todo" ] || test_failed=$((test_failed + 1))
 	fi
 }
