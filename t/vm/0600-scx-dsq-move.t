@@ -30,17 +30,13 @@ test_expect_success 'capture scx_qmap -H boosting nice -20 spinners' '
 	# wait seconds for its first run in TCG
 	hp= &&
 	for _ in 1 2 3; do
-		nice -n -20 timeout 10 sh -c "while :; do :; done" &
+		nice -n -20 timeout 120 sh -c "while :; do :; done" &
 		hp="$hp $!"
 	done &&
-	for _ in $(seq 100); do
-		test $(ps -eo ni=,comm= | grep -c "^ *-20 sh$") = 3 && break
-		sleep 0.1
-	done &&
-	ps -eo ni=,comm= | grep "^ *-20 sh$" &&
 	start_sched scx_qmap -s 5000 -b 4 -H &&
+	{ for p in $hp; do cut -d" " -f1,2,19 /proc/$p/stat; done || :; } &&
 	load 4 &&
-	{ wait $hp || :; } &&
+	{ kill $hp 2>/dev/null || :; wait $hp || :; } &&
 	stop_sched &&
 	stop_capture &&
 	keep ev.ndjson scx_qmap.out capture.err &&
