@@ -288,7 +288,13 @@ static __always_inline unsigned int task_state(struct task_struct *p)
 
 /* ---- sched_ext (optional, never loaded on a kernel without it) ------------ */
 
+struct scx_dispatch_q___evs {
+	__u32 nr;
+	__u64 id;
+} __attribute__((preserve_access_index));
+
 struct sched_ext_entity___evs {
+	struct scx_dispatch_q___evs *dsq;
 	__u64 slice;
 	__u64 dsq_vtime;
 } __attribute__((preserve_access_index));
@@ -388,6 +394,149 @@ int BPF_KPROBE(scx_insert_vtime_args, struct task_struct *p, void *args)
 	scx_note_insert(p, a.dsq_id, a.slice, a.vtime);
 	return 0;
 }
+
+/*
+ * Moves between DSQs: scx_bpf_dsq_move[_vtime]() (6.13 on), 6.12's
+ * scx_bpf_dispatch[_vtime]_from_dsq().  The scheduler iterates a DSQ and moves
+ * a task to another; a slice or vtime it set through the iterator
+ * (..._set_slice/_set_vtime) waits in the kernel's iterator until the move
+ * applies it, so the entry probe reads it there.  A move can fail (the task
+ * left the DSQ meanwhile): the record goes out from the return probe, and only
+ * when the kfunc says the task moved.
+ */
+struct scx_dsq_list_node___evs {
+	__u32 flags;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter_scx_dsq_kern___evs {
+	struct scx_dsq_list_node___evs cursor;
+	struct scx_dispatch_q___evs *dsq;
+	__u64 slice;
+	__u64 vtime;
+} __attribute__((preserve_access_index));
+
+/* the kernel's __SCX_DSQ_ITER_HAS_SLICE / _HAS_VTIME (6.12 to now) */
+#define EV_DSQ_ITER_HAS_SLICE (1u << 30)
+#define EV_DSQ_ITER_HAS_VTIME (1u << 31)
+
+/*
+ * Moves between their entry and return, per task: return probes pair with
+ * entries last in, first out on a task, also when an interrupt's move nests
+ * in another.  LRU: an entry whose return probe was missed cannot pile up.
+ */
+#define SCX_MOVE_NEST 2
+struct scx_move_stack {
+	__u32 n;
+	__u32 _pad;
+	__u64 task[SCX_MOVE_NEST];
+	struct ev_dsq_insert e[SCX_MOVE_NEST];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64); /* the current task_struct's address */
+	__type(value, struct scx_move_stack);
+} scx_moves SEC(".maps");
+
+/* The filters of task_ok() for a pointer a kprobe got (read, not loaded). */
+static __always_inline bool task_ok_read(struct task_struct *p)
+{
+	if (filter_pid && BPF_CORE_READ(p, pid) != filter_pid)
+		return false;
+	if (filter_tgid && BPF_CORE_READ(p, tgid) != filter_tgid)
+		return false;
+	if (filter_comm_on) {
+		__u64 c[2] = {};
+
+		bpf_probe_read_kernel(c, sizeof(c), &p->comm);
+		if (c[0] != filter_comm[0] || c[1] != filter_comm[1])
+			return false;
+	}
+	return true;
+}
+
+static __always_inline void scx_move_enter(void *it, struct task_struct *p, __u64 dsq_id)
+{
+	struct bpf_iter_scx_dsq_kern___evs *kit = it;
+	struct task_struct___evs *t = (void *)p;
+	struct scx_move_stack *m, fresh = {};
+	__u64 key = bpf_get_current_task();
+	struct ev_dsq_insert *e;
+	__u32 flags, i;
+
+	m = bpf_map_lookup_elem(&scx_moves, &key);
+	if (!m) {
+		bpf_map_update_elem(&scx_moves, &key, &fresh, BPF_NOEXIST);
+		m = bpf_map_lookup_elem(&scx_moves, &key);
+		if (!m)
+			return;
+	}
+	i = m->n++; /* the return probe takes it off, even when this records nothing */
+	if (i >= SCX_MOVE_NEST)
+		return;
+	m->task[i] = 0;
+	if (!p || !cpu_ok() || sampled_out() || (task_filter_on() && !task_ok_read(p)))
+		return;
+	m->task[i] = (__u64)p;
+	e = &m->e[i];
+	e->pid = BPF_CORE_READ(p, pid);
+	e->tgid = BPF_CORE_READ(p, tgid);
+	bpf_probe_read_kernel(e->comm, sizeof(e->comm), &p->comm);
+	e->dsq_id = dsq_id;
+	e->from_dsq_id = BPF_CORE_READ(kit, dsq, id);
+	flags = BPF_CORE_READ(kit, cursor.flags);
+	e->slice_ns = flags & EV_DSQ_ITER_HAS_SLICE ? BPF_CORE_READ(kit, slice) :
+						      BPF_CORE_READ(t, scx.slice);
+	e->vtime = flags & EV_DSQ_ITER_HAS_VTIME ? BPF_CORE_READ(kit, vtime) :
+						   BPF_CORE_READ(t, scx.dsq_vtime);
+}
+
+static __always_inline void scx_move_exit(bool moved)
+{
+	__u64 key = bpf_get_current_task();
+	struct scx_move_stack *m = bpf_map_lookup_elem(&scx_moves, &key);
+	struct task_struct___evs *p;
+	struct ev_dsq_insert e;
+	__u32 i;
+
+	if (!m || !m->n)
+		return;
+	i = --m->n;
+	if (i < SCX_MOVE_NEST && moved && m->task[i]) {
+		e = m->e[i];
+		p = (void *)m->task[i];
+		e.h.ts = bpf_ktime_get_boot_ns();
+		e.h.type = EVK_DSQ_INSERT;
+		e.h.aux = 0;
+		e._pad = 0;
+		/* the DSQ the task is on now, unless a CPU took it off already */
+		e.depth = BPF_CORE_READ(p, scx.dsq, nr);
+		scx_note_insert((void *)p, e.dsq_id, e.slice_ns, e.vtime);
+		emit(&e, sizeof(e), false);
+	}
+	if (!m->n)
+		bpf_map_delete_elem(&scx_moves, &key);
+}
+
+#define SCX_MOVE_PROBES(name, func) \
+	SEC("?kprobe/" #func) \
+	int BPF_KPROBE(name, void *it, struct task_struct *p, __u64 dsq_id) \
+	{ \
+		scx_move_enter(it, p, dsq_id); \
+		return 0; \
+	} \
+	SEC("?kretprobe/" #func) \
+	int BPF_KRETPROBE(name##_ret, __u64 ret) \
+	{ \
+		scx_move_exit(ret & 0xff); /* a bool: the rest of the register is not set */ \
+		return 0; \
+	}
+
+SCX_MOVE_PROBES(scx_move, scx_bpf_dsq_move)
+SCX_MOVE_PROBES(scx_move_vtime, scx_bpf_dsq_move_vtime)
+SCX_MOVE_PROBES(scx_from_dsq, scx_bpf_dispatch_from_dsq)
+SCX_MOVE_PROBES(scx_vtime_from_dsq, scx_bpf_dispatch_vtime_from_dsq)
 
 static __always_inline void scx_ops_event(void *kdata, __u16 kind)
 {

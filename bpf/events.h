@@ -165,6 +165,7 @@ struct ev_scx_ops {
 	char msg[EV_MSG_LEN];
 };
 
+/* a task moved to a DSQ (scx_bpf_dsq_move*, 6.12's scx_bpf_dispatch_from_dsq*) */
 struct ev_dsq_insert {
 	struct ev_hdr h;
 	__s32 pid, tgid;
@@ -174,6 +175,7 @@ struct ev_dsq_insert {
 	__u32 depth;
 	__u32 _pad;
 	char comm[EV_COMM_LEN];
+	__u64 from_dsq_id;
 };
 
 /* sched_ext_dump: the kernel's line (at most 1023 bytes) cut to fit EV_MAX_REC */

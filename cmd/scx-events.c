@@ -15,6 +15,7 @@
 #include "capture/kagg.h"
 #include "capture/cgroup.h"
 #include "capture/flight.h"
+#include "capture/flight_stats.h"
 #include "capture/runqlat.h"
 #include "capture/scx_sysfs.h"
 #include "core/opts.h"
@@ -140,6 +141,7 @@ struct run {
 	struct scx_header *h;
 	struct scx_capture *c;
 	unsigned windows;
+	struct scx_flight_stats *fstats; /* sched_ext's counters; NULL without */
 };
 
 /* Name a cgroup id the first time the stream carries it (scx(7), Cgroup records). */
@@ -170,9 +172,33 @@ static const char *window_ext(const struct scx_writer_opts *wo)
 	}
 }
 
+/* sched_ext's counters stopped being readable: no more scx_stats records */
+static void flight_stats_stop(struct run *r, const char *msg)
+{
+	scx_warn("%s: no more scx_stats records", msg);
+	free(r->fstats);
+	r->fstats = NULL;
+}
+
+/* The window's scx_stats record into r->scx.b, empty without sched_ext. */
+static void flight_stats_record(struct run *r, uint64_t window_start)
+{
+	struct scx_stats rec;
+	char msg[512];
+
+	scx_buf_reset(&r->scx.b);
+	if (!r->fstats)
+		return;
+	if (scx_flight_stats__window(r->fstats, window_start, &rec, msg, sizeof(msg)))
+		flight_stats_stop(r, msg);
+	else
+		scx_stats_to_json(&r->scx.b, &rec);
+}
+
 /*
  * Write the flight window as a stream of its own, DIR/flight-NNN-REASON.EXT:
- * the capture's header, the window's events, the trigger record, a trailer.
+ * the capture's header, the window's events, sched_ext's counters over the
+ * window (an scx_stats record, with sched_ext), the trigger record, a trailer.
  * The next window starts empty.
  */
 static int write_window(struct run *r, struct scx_event *t)
@@ -192,9 +218,10 @@ static int write_window(struct run *r, struct scx_event *t)
 		return err;
 	}
 	r->h->start_ns = r->flight->n ? scx_flight__at(r->flight, 0)->ts : t->ts;
+	flight_stats_record(r, r->h->start_ns);
 	err = scx_writer__header(w, r->h);
 	if (!err)
-		err = scx_flight__write(r->flight, w, t, tr.counts);
+		err = scx_flight__write(r->flight, w, &r->scx.b, t, tr.counts);
 	tr.nr_cpus = scx_capture__nr_cpus(r->c);
 	tr.lost = (uint64_t *)scx_capture__lost(r->c);
 	tr.lost_total = scx_capture__lost_total(r->c);
@@ -320,6 +347,28 @@ static void scx_stats_start(struct scx_stats_feed *f, bool wanted)
 		scx_warn("note: no scx_stats records: %s", msg);
 	f->on = !e;
 	f->next = scx_now_mono_ns() + SCX_STATS_INTERVAL_NS;
+}
+
+/*
+ * --flight: sample sched_ext's counters if it is here and its events are
+ * wanted; before the capture starts, so the first window has a sample from
+ * before its first event.
+ */
+static void flight_stats_start(struct run *r, uint64_t window_ns, bool wanted)
+{
+	char msg[512];
+	int e;
+
+	if (!wanted)
+		return;
+	r->fstats = scx_xcalloc(1, sizeof(*r->fstats));
+	e = scx_flight_stats__init(r->fstats, SCX_SYSFS_DIR, window_ns, msg, sizeof(msg));
+	if (e && e != -ENOENT) /* -ENOENT: no sched_ext, which the capture notes */
+		scx_warn("note: no scx_stats records: %s", msg);
+	if (e) {
+		free(r->fstats);
+		r->fstats = NULL;
+	}
 }
 
 /* One scx_stats record: what sched_ext's counters did since the last one. */
@@ -612,6 +661,7 @@ static void parse_flight(const char *arg, uint64_t *ns, uint64_t *bytes)
 /* --flight: the capture goes to the ring; windows go to files in r->dir. */
 static int flight_loop(struct run *r, struct scx_capture *c, uint64_t deadline)
 {
+	char msg[512];
 	int err = 0;
 
 	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
@@ -627,6 +677,9 @@ static int flight_loop(struct run *r, struct scx_capture *c, uint64_t deadline)
 			usr1_mcp = 0;
 			err = signal_window(r, pid, from_mcp);
 		}
+		if (r->fstats &&
+		    scx_flight_stats__tick(r->fstats, scx_now_boot_ns(), msg, sizeof(msg)))
+			flight_stats_stop(r, msg);
 	}
 	if (!err)
 		err = scx_capture__stop(c);
@@ -802,12 +855,18 @@ int main(int argc, char **argv)
 		scx_runqlat__init(&r.lat);
 		r.wo = wo;
 		out = NULL;
+		flight_stats_start(&r, flight_ns,
+				   ((co.events ? co.events : SCX_CAP_ALL) & SCX_CAP_SCX) != 0);
 		c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
 		if (!c)
 			scx_die(SCX_EXIT_FAIL, "%s", msg);
 		r.c = c;
 		fill_header(&h, c, 0, 0);
 		r.h = &h;
+		if (!(scx_capture__events(c) & SCX_CAP_SCX)) {
+			free(r.fstats); /* sched_ext's programs could not be loaded */
+			r.fstats = NULL;
+		}
 		scx_warn("flight recorder: the last %.3g s of events in at most %llu MiB; windows "
 			 "go to %s/",
 			 flight_ns / 1e9, (unsigned long long)(flight_bytes >> 20), r.dir);
@@ -816,6 +875,8 @@ int main(int argc, char **argv)
 		scx_capture__free(c);
 		scx_runqlat__free(&r.lat);
 		scx_flight__free(r.flight);
+		free(r.fstats);
+		scx_buf_free(&r.scx.b);
 		if (err)
 			scx_die(SCX_EXIT_FAIL, "flight recorder: %s", strerror(-err));
 		return SCX_EXIT_OK;

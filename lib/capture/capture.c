@@ -54,6 +54,7 @@ static const struct prog_desc {
 	uint32_t bit;
 	const char *target; /* tracepoint, or kernel function for kprobes */
 	enum prog_kind kind;
+	const char *unless; /* not loaded where the kernel has this function */
 } progs[] = {
 	{ "on_switch", EVS_SWITCH, "sched_switch", P_TP },
 	{ "on_switch_scx", EVS_SWITCH, "sched_switch", P_SCX_TP },
@@ -82,9 +83,22 @@ static const struct prog_desc {
 	{ "scx_dispatch_vtime", EVS_SCX, "scx_bpf_dispatch_vtime", P_SCX_KPROBE },
 	{ "scx_insert_vtime_args", EVS_SCX, "__scx_bpf_dsq_insert_vtime", P_SCX_KPROBE },
 	{ "scx_reg", EVS_SCX, "bpf_scx_reg", P_SCX_KPROBE },
-	{ "scx_unreg", EVS_SCX, "bpf_scx_unreg", P_SCX_KPROBE },
+	/* the disable work says why the scheduler left; unreg only that it did */
+	{ "scx_unreg", EVS_SCX, "bpf_scx_unreg", P_SCX_KPROBE, "scx_ops_disable_workfn" },
 	{ "scx_disable_work", EVS_SCX, "scx_ops_disable_workfn", P_SCX_KPROBE },
 	{ "on_scx_dump", EVS_SCX, "sched_ext_dump", P_SCX_TP },
+	/* moves between DSQs; 6.13-6.16 keep the 6.12 names as wrappers of the new */
+	{ "scx_move", EVS_SCX, "scx_bpf_dsq_move", P_SCX_KPROBE },
+	{ "scx_move_ret", EVS_SCX, "scx_bpf_dsq_move", P_SCX_KPROBE },
+	{ "scx_move_vtime", EVS_SCX, "scx_bpf_dsq_move_vtime", P_SCX_KPROBE },
+	{ "scx_move_vtime_ret", EVS_SCX, "scx_bpf_dsq_move_vtime", P_SCX_KPROBE },
+	{ "scx_from_dsq", EVS_SCX, "scx_bpf_dispatch_from_dsq", P_SCX_KPROBE, "scx_bpf_dsq_move" },
+	{ "scx_from_dsq_ret", EVS_SCX, "scx_bpf_dispatch_from_dsq", P_SCX_KPROBE,
+	  "scx_bpf_dsq_move" },
+	{ "scx_vtime_from_dsq", EVS_SCX, "scx_bpf_dispatch_vtime_from_dsq", P_SCX_KPROBE,
+	  "scx_bpf_dsq_move_vtime" },
+	{ "scx_vtime_from_dsq_ret", EVS_SCX, "scx_bpf_dispatch_vtime_from_dsq", P_SCX_KPROBE,
+	  "scx_bpf_dsq_move_vtime" },
 };
 
 static const struct {
@@ -415,6 +429,7 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e)
 		e->dsq.slice_ns = r.dq.slice_ns;
 		e->dsq.depth = r.dq.depth;
 		copy_str(e->dsq.comm, r.dq.comm, SCX_COMM_LEN);
+		e->dsq.from_dsq_id = r.dq.from_dsq_id;
 		break;
 	case EVK_SCX_DUMP:
 		/* deliver_records() numbers the lines and parses them whole */
@@ -624,6 +639,8 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 {
 	struct scx_capture *c = scx_xcalloc(1, sizeof(*c));
 	struct btf *btf = NULL;
+	struct scx_buf no_kprobe = { 0 };
+	const char *last_failed = NULL;
 	bool scx = false;
 	uint32_t want;
 	int e = 0, ncpu;
@@ -703,9 +720,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 		}
 		if (on && d->kind == P_SCX_KPROBE && !btf_has(btf, "", d->target, BTF_KIND_FUNC))
 			on = false; /* the other name of this kfunc is there instead */
-		/* the disable work says why the scheduler left; unreg only that it did */
-		if (on && !strcmp(d->prog, "scx_unreg") &&
-		    btf_has(btf, "", "scx_ops_disable_workfn", BTF_KIND_FUNC))
+		if (on && d->unless && btf_has(btf, "", d->unless, BTF_KIND_FUNC))
 			on = false;
 		bpf_program__set_autoload(p, on);
 	}
@@ -733,8 +748,10 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	c->skel->rodata->sw_state_arg = scx_capture_switch_has_state_arg(btf);
 	c->skel->rodata->cgroup_on = o->cgroups;
 	bpf_map__set_max_entries(c->skel->maps.rb, o->ring_size ? o->ring_size : DEFAULT_RING);
-	if (!scx)
+	if (!scx) {
 		bpf_map__set_max_entries(c->skel->maps.scx_tasks, 1);
+		bpf_map__set_max_entries(c->skel->maps.scx_moves, 1);
+	}
 
 	e = -events_bpf__load(c->skel);
 	if (e) {
@@ -764,14 +781,23 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 		}
 		e = errno;
 		if (progs[i].kind == P_SCX_KPROBE) {
-			scx_warn("note: cannot attach a kprobe to %s: %s; DSQ data incomplete",
-				 progs[i].target, strerror(e));
+			/* one note for them all: a kernel without kprobes fails each;
+			 * an entry and a return probe of one function are neighbours */
+			if (!last_failed || strcmp(last_failed, progs[i].target))
+				scx_buf_printf(&no_kprobe, "%s%s (%s)", no_kprobe.len ? ", " : "",
+					       progs[i].target, strerror(e));
+			last_failed = progs[i].target;
 			continue;
 		}
 		fail(err, errsz, "cannot attach to tracepoint %s: %s", progs[i].target,
 		     strerror(e));
 		goto fail;
 	}
+	if (no_kprobe.len)
+		scx_warn("note: cannot attach kprobes to %s: sched_ext DSQ data and moves are "
+			 "incomplete",
+			 no_kprobe.data);
+	scx_buf_free(&no_kprobe);
 	if (!c->attached) {
 		e = ENOENT;
 		fail(err, errsz, "none of the selected events exist in this kernel");
@@ -788,6 +814,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	return c;
 fail:
 	btf__free(btf);
+	scx_buf_free(&no_kprobe);
 	scx_capture__free(c);
 	errno = e ? e : EINVAL;
 	return NULL;

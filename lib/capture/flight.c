@@ -86,8 +86,8 @@ void scx_flight__clear(struct scx_flight *f)
 	f->dropped = 0;
 }
 
-int scx_flight__write(struct scx_flight *f, struct scx_writer *w, struct scx_event *t,
-		      uint64_t counts[SCX_EV__COUNT])
+int scx_flight__write(struct scx_flight *f, struct scx_writer *w, const struct scx_buf *side,
+		      struct scx_event *t, uint64_t counts[SCX_EV__COUNT])
 {
 	int err = 0;
 
@@ -101,6 +101,8 @@ int scx_flight__write(struct scx_flight *f, struct scx_writer *w, struct scx_eve
 		if (e->type < SCX_EV__COUNT)
 			counts[e->type]++;
 	}
+	if (!err && side && side->len)
+		err = scx_writer__raw(w, side->data, side->len);
 	if (!err)
 		err = scx_writer__event(w, t);
 	if (!err)

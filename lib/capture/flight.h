@@ -9,7 +9,7 @@
  *
  *	f = scx_flight__new(10 s, 256 MiB);
  *	scx_flight__push(f, &e);	// for every event, in time order
- *	scx_flight__write(f, w, &trigger);	// the window, oldest first, then the trigger
+ *	scx_flight__write(f, w, NULL, &trigger);	// the window, oldest first, then the trigger
  *	scx_flight__clear(f);		// the next window starts empty
  */
 #ifndef SCX_FLIGHT_H
@@ -20,6 +20,7 @@
 
 #include "core/event.h"
 
+struct scx_buf;
 struct scx_writer;
 
 /*
@@ -48,11 +49,13 @@ const struct scx_event *scx_flight__at(const struct scx_flight *f, size_t i);
 /* Forget every event (not the totals). */
 void scx_flight__clear(struct scx_flight *f);
 /*
- * Write the window's events, oldest first, then the trigger record t, whose
- * window_start, events and dropped this fills in; counts[type] gets the
- * events written.  0 or the writer's -errno.
+ * Write the window's events, oldest first, then side (a JSON side record,
+ * one object without newline, such as the window's scx_stats; NULL for
+ * none), then the trigger record t, whose window_start, events and dropped
+ * this fills in; counts[type] gets the events written.  0 or the writer's
+ * -errno.
  */
-int scx_flight__write(struct scx_flight *f, struct scx_writer *w, struct scx_event *t,
-		      uint64_t counts[SCX_EV__COUNT]);
+int scx_flight__write(struct scx_flight *f, struct scx_writer *w, const struct scx_buf *side,
+		      struct scx_event *t, uint64_t counts[SCX_EV__COUNT]);
 
 #endif

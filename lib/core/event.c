@@ -78,7 +78,7 @@ static const struct scx_field ops_exit_fields[] = {
 };
 static const struct scx_field dsq_fields[] = {
 	I32(dsq, pid),	 I32(dsq, tgid),  STR(dsq, comm),     U64(dsq, dsq_id),
-	U32(dsq, depth), U64(dsq, vtime), U64(dsq, slice_ns),
+	U32(dsq, depth), U64(dsq, vtime), U64(dsq, slice_ns), U64(dsq, from_dsq_id),
 };
 static const struct scx_field lost_fields[] = { U64(lost, count) };
 static const struct scx_field flight_fields[] = {
@@ -229,6 +229,8 @@ void scx_event_init(struct scx_event *e, unsigned type)
 		e->sw.dsq_id = SCX_DSQ_NONE;
 		e->sw.layer_id = -1;
 	}
+	if (type == SCX_EV_DSQ_INSERT)
+		e->dsq.from_dsq_id = SCX_DSQ_NONE;
 }
 
 bool scx_event_field_present(const struct scx_event *e, unsigned i)

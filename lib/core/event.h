@@ -197,6 +197,8 @@ struct scx_ev_dsq_insert {
 	uint32_t depth; /* DSQ depth after the insert */
 	uint32_t _pad;
 	char comm[SCX_COMM_LEN];
+	/* a move (scx_bpf_dsq_move*): the DSQ the task left; else SCX_DSQ_NONE, not written */
+	uint64_t from_dsq_id;
 };
 
 #define SCX_FLIGHT_REASON_LEN 24
@@ -335,7 +337,8 @@ const struct scx_field *scx_ev_field(unsigned type, const char *name, size_t len
 int64_t scx_field_get_int(const struct scx_event *e, const struct scx_field *f);
 void scx_field_set_int(struct scx_event *e, const struct scx_field *f, int64_t v);
 
-/* Zero an event and set its defaults (dsq_id = SCX_DSQ_NONE for switches). */
+/* Zero an event and set its defaults (SCX_DSQ_NONE for a switch's dsq_id and an insert's
+ * from_dsq_id). */
 void scx_event_init(struct scx_event *e, unsigned type);
 
 /*
@@ -373,6 +376,8 @@ static inline unsigned scx_event_nr_fields(const struct scx_event *e, const stru
 		return d->nr_fields;
 	if (e->type == SCX_EV_SWITCH)
 		return scx_event_has_scx(e) ? SCX_SW_CGROUP_FIRST : SCX_SW_SCX_FIRST;
+	if (e->type == SCX_EV_DSQ_INSERT) /* from_dsq_id, the last field, for moves only */
+		return d->nr_fields - (e->dsq.from_dsq_id == SCX_DSQ_NONE);
 	return scx_event_is_wakeup(e->type) ? d->nr_fields - 1 : d->nr_fields;
 }
 /* Field i of e's kind is written to NDJSON: sched_ext fields only with a

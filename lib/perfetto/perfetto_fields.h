@@ -160,6 +160,7 @@ enum {
 	PF_SCXDSQ_SLICE_NS = 4,
 	PF_SCXDSQ_DEPTH = 5,
 	PF_SCXDSQ_COMM = 6,
+	PF_SCXDSQ_FROM_DSQ_ID = 7, /* moves only */
 	/* SCX: cpuhp_enter, cpuhp_exit */
 	PF_SCXHP_CPU_ID = 1,
 	PF_SCXHP_TARGET = 2,

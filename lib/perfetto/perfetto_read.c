@@ -457,6 +457,8 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		s->dsq.slice_ns = f.v[4];
 		s->dsq.depth = (uint32_t)f.v[5];
 		copy_comm(s->dsq.comm, f.s[6]);
+		if (f.has & 1 << 7) /* a move's source DSQ */
+			s->dsq.from_dsq_id = f.v[7];
 		break;
 	case FT_SCX_CPUHP_ENTER:
 	case FT_SCX_CPUHP_EXIT:

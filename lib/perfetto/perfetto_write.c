@@ -726,6 +726,8 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		p = pb_put_u64(p, PF_SCXDSQ_SLICE_NS, e->dsq.slice_ns);
 		p = pb_put_u64(p, PF_SCXDSQ_DEPTH, e->dsq.depth);
 		p = pb_put_str(p, PF_SCXDSQ_COMM, e->dsq.comm, SCX_COMM_LEN);
+		if (e->dsq.from_dsq_id != SCX_DSQ_NONE)
+			p = pb_put_u64(p, PF_SCXDSQ_FROM_DSQ_ID, e->dsq.from_dsq_id);
 		break;
 	case SCX_EV_CPUHP_ENTER:
 	case SCX_EV_CPUHP_EXIT:

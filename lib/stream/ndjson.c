@@ -924,9 +924,10 @@ int scx_ndjson_canon(const char *s, size_t n, struct scx_event *e)
 	i++;
 
 	const struct scx_ev_desc *d = scx_ev_desc(kind);
-	stop = kind == SCX_EV_SWITCH	 ? SCX_SW_SCX_FIRST :
-	       scx_event_is_wakeup(kind) ? d->nr_fields - 1 :
-					   d->nr_fields;
+	/* optional last fields: a wakeup's cgroup, an insert's from_dsq_id */
+	stop = kind == SCX_EV_SWITCH				      ? SCX_SW_SCX_FIRST :
+	       scx_event_is_wakeup(kind) || kind == SCX_EV_DSQ_INSERT ? d->nr_fields - 1 :
+									d->nr_fields;
 	scx_event_init_fast(e, kind);
 	e->ts = ts;
 	e->cpu = cpu;
@@ -939,7 +940,8 @@ int scx_ndjson_canon(const char *s, size_t n, struct scx_event *e)
 		if (f >= stop && n - i == 1 && s[i] == '}')
 			return SCX_LINE_EVENT;
 		if (n - i <= k->len || !bytes_eq(s + i, k->text, k->len)) {
-			/* the writer leaves out the sched_ext group and unknown cgroups */
+			/* the writer leaves out the sched_ext group, unknown cgroups and
+			 * the from_dsq_id of an insert that is not a move */
 			if (f >= stop)
 				continue;
 			return -1;

@@ -35,6 +35,8 @@ static inline void scx_event_init_fast(struct scx_event *e, unsigned type)
 		e->sw.dsq_id = SCX_DSQ_NONE;
 		e->sw.layer_id = -1;
 	}
+	if (type == SCX_EV_DSQ_INSERT)
+		e->dsq.from_dsq_id = SCX_DSQ_NONE;
 }
 
 /* ---- binary frames (man/scx.7) ------------------------------------------- */

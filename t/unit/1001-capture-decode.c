@@ -12,6 +12,7 @@
 #include "../../bpf/events.h"
 #include "capture/capture.h"
 #include "stream/stream.h"
+#include "stream/stream-int.h"
 #include "tap.h"
 #include "core/util.h"
 
@@ -129,6 +130,76 @@ static void test_scx_exit(void)
 	hdr(&r.h, EVK_SCX_ENABLE, sizeof(r), 900, 1, 0);
 	scx_capture_decode(&r, sizeof(r), &e);
 	is_int(e.ops.exit_kind, 0, "scx_enable has no exit fields");
+}
+
+/* A move between DSQs: scx_dsq_insert with the DSQ the task left */
+static void test_dsq_move(void)
+{
+	struct ev_dsq_insert r = { 0 };
+	struct scx_event e, back;
+	struct scx_buf b = { 0 }, in = { 0 };
+	struct scx_reader *rd;
+	char rec[512], m[128];
+	size_t n;
+
+	hdr(&r.h, EVK_DSQ_INSERT, sizeof(r), 4242, 2, 0);
+	r.pid = 31;
+	r.tgid = 30;
+	memcpy(r.comm, "boosted", 8);
+	r.dsq_id = 1;
+	r.from_dsq_id = 0;
+	r.vtime = 17;
+	r.slice_ns = 40000000;
+	r.depth = 3;
+	is_int(scx_capture_decode(&r, sizeof(r), &e), sizeof(r), "dsq move: size consumed");
+	is_int(e.type, SCX_EV_DSQ_INSERT, "decodes to scx_dsq_insert");
+	ok(e.dsq.pid == 31 && e.dsq.tgid == 30 && !strcmp(e.dsq.comm, "boosted"), "the task");
+	ok(e.dsq.dsq_id == 1 && e.dsq.from_dsq_id == 0, "from DSQ 0 to DSQ 1");
+	ok(e.dsq.vtime == 17 && e.dsq.slice_ns == 40000000 && e.dsq.depth == 3,
+	   "vtime, slice, depth");
+
+	scx_event_to_json(&b, &e);
+	scx_buf_add(&b, "", 1);
+	ok(strstr(b.data, "\"depth\":3,\"vtime\":17,\"slice_ns\":40000000,\"from_dsq_id\":0}") !=
+		   NULL,
+	   "from_dsq_id is the NDJSON line's last field: %s", b.data);
+	scx_buf_printf(&in, "{\"type\":\"header\",\"version\":1}\n%s\n", b.data);
+	scx_buf_free(&b);
+	rd = scx_reader__mem(in.data, in.len, "move");
+	ok(rd && scx_reader__next(rd, &back) == 1 && back.dsq.from_dsq_id == 0 &&
+		   back.dsq.dsq_id == 1,
+	   "and reads back");
+	scx_reader__free(rd);
+	scx_buf_free(&in);
+
+	n = scx_bin_format_event(rec, &e);
+	ok(!scx_bin_parse_event(rec + SCX_BIN_REC_HDR, n - SCX_BIN_REC_HDR, SCX_EV_DSQ_INSERT,
+				&back, m, sizeof(m)) &&
+		   back.dsq.from_dsq_id == 0 && back.dsq.vtime == 17,
+	   "binary round trip keeps from_dsq_id");
+
+	/* an insert that is not a move: no from_dsq_id on the wire, NONE when read */
+	scx_event_init(&e, SCX_EV_DSQ_INSERT);
+	ok(e.dsq.from_dsq_id == SCX_DSQ_NONE, "an insert's from_dsq_id starts as none");
+	e.dsq.pid = 5;
+	e.dsq.dsq_id = 7;
+	scx_event_to_json(&b, &e);
+	scx_buf_add(&b, "", 1);
+	ok(!strstr(b.data, "from_dsq_id"), "left out of NDJSON: %s", b.data);
+	scx_buf_printf(&in, "{\"type\":\"header\",\"version\":1}\n%s\n", b.data);
+	scx_buf_free(&b);
+	rd = scx_reader__mem(in.data, in.len, "insert");
+	ok(rd && scx_reader__next(rd, &back) == 1 && back.dsq.from_dsq_id == SCX_DSQ_NONE &&
+		   back.dsq.dsq_id == 7,
+	   "read back as none");
+	scx_reader__free(rd);
+	scx_buf_free(&in);
+	n = scx_bin_format_event(rec, &e);
+	back.dsq.from_dsq_id = 0;
+	ok(!scx_bin_parse_event(rec + SCX_BIN_REC_HDR, n - SCX_BIN_REC_HDR, SCX_EV_DSQ_INSERT,
+				&back, m, sizeof(m)) &&
+		   back.dsq.from_dsq_id == SCX_DSQ_NONE && back.dsq.dsq_id == 7,
+	   "binary: left out, read back as none");
 }
 
 static void test_plain_switch(void)
@@ -275,6 +346,7 @@ int main(void)
 {
 	test_switch_scx();
 	test_scx_exit();
+	test_dsq_move();
 	test_plain_switch();
 	test_chunk();
 	test_malformed();

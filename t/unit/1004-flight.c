@@ -78,7 +78,7 @@ static int window_roundtrip(struct scx_flight *f, const char *path, uint64_t ts,
 	t.ts = ts;
 	snprintf(t.flight.reason, sizeof(t.flight.reason), "signal");
 	scx_writer__header(w, &h);
-	scx_flight__write(f, w, &t, counts);
+	scx_flight__write(f, w, NULL, &t, counts);
 	memcpy(tr.counts, counts, sizeof(counts));
 	scx_writer__trailer(w, &tr);
 	scx_writer__close(w);

@@ -70,6 +70,24 @@ test_expect_success 'a normal unload: a second window, no dump' '
 	! grep -q "\"type\":\"scx_dump_" unreg.ndjson
 '
 
+# sched_ext's counters over each window: one scx_stats record before the
+# trigger, its deltas from a sample at or before the window's first event,
+# so it counts the loads of qmap that the window holds (the error window
+# holds one).
+test_expect_success 'each window carries sched_ext counters over it' '
+	for f in err.ndjson unreg.ndjson; do
+		grep "\"type\":\"scx_stats\"" $f >st &&
+		test_line_count 1 st && cat st &&
+		tail -n 3 $f | head -n 1 | grep -q "\"type\":\"scx_stats\"" &&
+		n=$(grep -c "\"type\":\"scx_enable\"" $f || :) &&
+		jq -e ".enable_seq == $n and .nr_rejected == 0" st &&
+		trig $f >t &&
+		jq -e -n --slurpfile s st --slurpfile t t \
+			"\$s[0].interval_ns >= \$t[0].ts - \$t[0].window_start and \$s[0].ts >= \$t[0].ts" ||
+		exit 1
+	done
+'
+
 test_expect_success 'the capture went on through both; the tools read the windows' '
 	kill -INT $(cat cap.pid) &&
 	while kill -0 $(cat cap.pid) 2>/dev/null; do sleep 0.1; done &&

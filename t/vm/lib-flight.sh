@@ -28,3 +28,14 @@ progress() { echo "0400-flight: $*" >/dev/console 2>/dev/null || :; }
 
 # trig FILE: the window's trigger record
 trig() { grep "\"type\":\"flight_trigger\"" "$1"; }
+
+# wait_loaded N: until enable_seq passes N, at most 60 s: a scheduler that
+# stalls at once can be enabled and disabled between two looks at the state
+wait_loaded() {
+	for _ in $(seq 600); do
+		[ "$(cat /sys/kernel/sched_ext/enable_seq)" -gt "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "no scheduler load after enable_seq $1" >&2
+	return 1
+}
