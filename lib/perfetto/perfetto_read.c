@@ -1348,6 +1348,7 @@ static int deliver(struct pf_rd *r)
 		t->stat.last_ts = e->ts;
 	}
 	t->hdr.start_ns = t->stat.first_ts;
+	t->hdr.order = SCX_ORDER_TIME; /* delivered sorted, below */
 	t->ts_relative = t->stat.first_ts < 1000000000ull && t->producer == SCX_PF_PROD_WPROF;
 	snprintf(t->hdr.producer, sizeof(t->hdr.producer), "perfetto:%s",
 		 scx_pf_producer_name(t->producer));
