@@ -64,7 +64,7 @@ static struct scx_opt opts[] = {
 	{ OPT_SUMMARY, "summary", NULL,
 	  "one compact summary record per interval, for scx-agg diff" },
 	{ OPT_REORDER, "reorder", "DURATION",
-	  "sort events within this window once any arrives out of order (default 100ms for scx-events, else 0)" },
+	  "sort events within this window, as the stream's header says (default 100ms; 0 never sorts)" },
 	{ OPT_TOPOLOGY, "topology", "FILE",
 	  "topology JSON overriding the stream's and this machine's", "@file" },
 	{ OPT_MAX_TASKS, "max-tasks", "N",
@@ -707,6 +707,7 @@ int main(int argc, char **argv)
 		struct scx_reader *r = scx_reader__open(path);
 		uint64_t ks0 = c.nr_ksnaps;
 		struct scx_event e;
+		const char *msg;
 		uint64_t cgroup_recs = 0, scx_recs = 0;
 		int st, cgk;
 
@@ -730,10 +731,16 @@ int main(int argc, char **argv)
 					ao.nr_cpus = h->nr_cpus;
 				else if (!t && (topo_sys = scx_topo__from_sysfs("/sys")))
 					t = topo_sys;
-				/* scx-events stages events per CPU: its stream is sorted
-				 * only within its flush interval (50 ms by default) */
-				if (!reorder_given && h && !strcmp(h->producer, "scx-events"))
-					ao.reorder_ns = 100000000;
+				/* the header says how to sort; before it did, scx-events
+				 * streams were sorted per CPU only */
+				struct scx_order_plan op = scx_order_plan(
+					h, reorder_given ? ao.reorder_ns : SCX_REORDER_UNSET,
+					h && !strcmp(h->producer, "scx-events") ?
+						SCX_REORDER_DEFAULT_NS :
+						0);
+
+				ao.reorder_ns = op.window_ns;
+				ao.reorder_from_start = op.from_start;
 				if (!(a = scx_agg__new(t, &ao)))
 					scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
 				if (c.prom) {
@@ -811,6 +818,11 @@ int main(int argc, char **argv)
 		}
 		if (st == SCX_READ_END && scx_reader__warning(r))
 			scx_warn("%s", scx_reader__warning(r));
+		if (scx_reader__disorder(r, &msg) && ao.reorder_ns)
+			scx_warn("%s; sorted within %llu ms from there", msg,
+				 (unsigned long long)(ao.reorder_ns / 1000000));
+		else if (scx_reader__disorder(r, &msg))
+			scx_warn("%s; counted in out_of_order (--reorder 0)", msg);
 		scx_reader__free(r);
 		if (rc || c.werr || err)
 			break;

@@ -421,6 +421,9 @@ static void fill_header(struct scx_header *h, struct scx_capture *c, unsigned nr
 	h->version = SCX_WIRE_VERSION;
 	snprintf(h->producer, sizeof(h->producer), "scx-events");
 	snprintf(h->clock, sizeof(h->clock), "boottime");
+	/* the capture sorts across CPUs (lib/capture/capture.h); a late event is
+	 * counted and warned about at the stop */
+	h->order = SCX_ORDER_TIME;
 	gethostname(h->hostname, sizeof(h->hostname) - 1);
 	if (!uname(&u))
 		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);

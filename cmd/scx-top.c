@@ -328,7 +328,7 @@ int main(int argc, char **argv)
 	uint64_t iterations = 0, delay = 0;
 	struct top_view v;
 	struct top_keymap km;
-	struct top_input_opts io = { .reorder_ns = 100000000 };
+	struct top_input_opts io = { .reorder_ns = SCX_REORDER_UNSET };
 	struct top_input *in;
 	struct scx_reader *r;
 	char *def_config = NULL;

@@ -1810,6 +1810,8 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 		return NULL;
 	}
 	setup_topo(a);
+	if (a->o.reorder_ns && a->o.reorder_from_start)
+		a->order = scx_reorder__new(a->o.reorder_ns);
 	return a;
 }
 

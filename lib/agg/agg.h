@@ -172,12 +172,15 @@ struct scx_agg_opts {
 	unsigned need;
 	/*
 	 * Sort window, ns of event time: events are held until one newer by
-	 * this much arrives, and passed on in time order.  For producers that
-	 * stage events per CPU (scx-events flushes each CPU every 50 ms by
-	 * default); 0 takes events as they come (older ones are counted in
-	 * out_of_order).  flush() drains the window.
+	 * this much arrives, and passed on in time order: for streams in time
+	 * order per CPU only (a header's "order":"cpu", older scx-events, streams
+	 * merged by hand); 0 takes events as they come (older ones are counted in
+	 * out_of_order).  flush() drains the window.  Sorting starts at the first
+	 * event older than one before it, or with reorder_from_start at the
+	 * first event (scx_order_plan() decides both from the stream's header).
 	 */
 	uint64_t reorder_ns;
+	bool reorder_from_start;
 	/*
 	 * Histograms left empty, SCX_AGG_HIST_* bits: in every group
 	 * (skip_hists), or in the CPU groups and their LLC, node and total

@@ -946,6 +946,26 @@ int scx_json_uint(const struct scx_json_doc *d, int idx, uint64_t *v)
 	return 0;
 }
 
+int scx_json_rec_err(const struct scx_json_doc *d, int tok, const char *record, char *err,
+		     size_t errsz, const char *what)
+{
+	snprintf(err, errsz, "byte %zu: %s: %s", tok >= 0 ? (size_t)d->tok[tok].start : 0, record,
+		 what);
+	return -EINVAL;
+}
+
+int scx_json_rec_uint(const struct scx_json_doc *d, int obj, const char *key, uint64_t *v,
+		      const char *record, char *err, size_t errsz)
+{
+	int i = scx_json_get(d, obj, key);
+	char what[96];
+
+	if (i >= 0 && !scx_json_uint(d, i, v))
+		return 0;
+	snprintf(what, sizeof(what), "missing or bad \"%s\"", key);
+	return scx_json_rec_err(d, i >= 0 ? i : obj, record, err, errsz, what);
+}
+
 /*
  * s[0..n), a JSON number, when it is exactly m * 10^e with m < 2^53 and
  * |e| <= 22: both are exact doubles, so one multiply or divide rounds

@@ -109,6 +109,18 @@ char *scx_json_strdup(const struct scx_json_doc *d, int idx); /* NULL on error *
 /* Does the string token at idx equal s[0..n) after unescaping? */
 bool scx_json_key_eq(const struct scx_json_doc *d, int idx, const char *s, size_t n);
 
+/*
+ * Records read from a parsed object (scx_stats, kernel snapshots, cgroup
+ * records) report errors in one shape, "byte N: RECORD: WHAT", N the offset
+ * of token tok in the text (0 when tok < 0), so a reader can say where.
+ * Both return -EINVAL.
+ */
+int scx_json_rec_err(const struct scx_json_doc *d, int tok, const char *record, char *err,
+		     size_t errsz, const char *what);
+/* A required unsigned member: 0 and *v, or "missing or bad \"KEY\"" at it (or at obj). */
+int scx_json_rec_uint(const struct scx_json_doc *d, int obj, const char *key, uint64_t *v,
+		      const char *record, char *err, size_t errsz);
+
 /* ---- flat objects, walked in one pass (json_walk.c) ---------------------- */
 
 /* What a member's value is; strings come without their quotes, still escaped. */

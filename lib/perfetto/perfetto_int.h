@@ -7,6 +7,7 @@
 
 #include "perfetto/perfetto_read.h"
 #include "perfetto/perfetto_wire.h"
+#include "perfetto/perfetto_fields.h"
 #include "core/hashmap.h"
 #include "core/util.h"
 
@@ -68,7 +69,14 @@ struct pf_proc {
 struct pf_track {
 	uint64_t parent;
 	int32_t tid, pid;
-	uint8_t kind; /* 0 other, 1 thread, 2 process */
+	uint8_t kind; /* enum pf_track_kind */
+};
+
+enum pf_track_kind {
+	PF_TRACK_OTHER,	  /* counters and the like */
+	PF_TRACK_THREAD,  /* with a ThreadDescriptor */
+	PF_TRACK_PROCESS, /* with a ProcessDescriptor */
+	PF_TRACK_CHILD,	  /* under a thread's track (wprof puts slices there) */
 };
 
 /* One ONCPU slice edge from TrackEvents, turned into switches after the parse. */
@@ -137,8 +145,8 @@ struct pf_rd {
 	} cur[SCX_MAX_CPUS]; /* decode-time running task per cpu (compact sched) */
 
 	/* compact sched scratch arrays */
-	uint64_t *arr[13];
-	size_t arr_n[13], arr_cap[13];
+	uint64_t *arr[PF_CS__LAST + 1]; /* by CompactSched field number */
+	size_t arr_n[PF_CS__LAST + 1], arr_cap[PF_CS__LAST + 1];
 	struct pb itab[4096];
 
 	/* TrackEvent state */

@@ -229,19 +229,7 @@ static uint32_t small_str(struct pf_rd *r, const struct pf_small *f, unsigned n)
 }
 
 #define I32(n) ((int32_t)f.v[n])
-
-/* Private extension fields (proto/perfetto_trace.proto, "scx" section). */
-enum {
-	FT_SCX_SWITCH = 50001, /* FtraceEvent: sched_ext data about a switch */
-	FT_SCX_DSQ_INSERT = 50002,
-	FT_SCX_CPUHP_ENTER = 50003,
-	FT_SCX_CPUHP_EXIT = 50004,
-	FT_SCX_ENABLE = 50005,
-	FT_SCX_DISABLE = 50006,
-	FT_SCX_IPI_SEND = 50007, /* ipi_send with callsite, one target */
-	BUNDLE_SCX_LOST_COUNT = 50001,
-	BUNDLE_SCX_LOST_TS = 50002,
-};
+#define HAS(g, n) ((g).has & 1u << (n))
 
 static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 {
@@ -255,13 +243,15 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 	int rc;
 
 	while ((rc = pb_next(&m, &x)) > 0) {
-		if (x.num == 1)
+		if (x.num == PF_FTRACE_TIMESTAMP)
 			ts = x.v;
-		else if (x.num == 2)
+		else if (x.num == PF_FTRACE_PID)
 			pid = x.v;
-		else if (x.num == FT_SCX_SWITCH && x.wt == PB_LEN)
+		else if (x.num == PF_FTRACE_SCX_SWITCH && x.wt == PB_LEN)
 			ext = x.s;
-		else if (x.wt == PB_LEN && x.num > 2 && x.num != 5) {
+		else if (x.wt == PB_LEN && x.num > PF_FTRACE_PID &&
+			 x.num != PF_FTRACE_COMMON_FLAGS) {
+			/* the event oneof: whichever message is there */
 			id = x.num;
 			payload = x.s;
 		}
@@ -275,87 +265,92 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		return -EBADMSG;
 
 	switch (id) {
-	case 4: { /* sched_switch */
+	case PF_EV_SCHED_SWITCH: {
 		struct pf_small g = { 0 };
+		int32_t prev = I32(PF_SW_PREV_PID), next = I32(PF_SW_NEXT_PID);
+		int64_t state = (int64_t)f.v[PF_SW_PREV_STATE];
+
 		if (ext.p && small_decode(r, ext, &g))
 			return -EBADMSG;
 		if (ext.p) {
 			s = pf_side_new(r, &e, SCX_EV_SWITCH);
-			s->sw.prev_pid = I32(2);
-			s->sw.prev_prio = I32(3);
-			s->sw.prev_state = (int64_t)f.v[4];
-			s->sw.next_pid = I32(6);
-			s->sw.next_prio = I32(7);
-			copy_comm(s->sw.prev_comm, f.s[1]);
-			copy_comm(s->sw.next_comm, f.s[5]);
-			if (g.has & 1 << 1)
-				s->sw.dsq_id = g.v[1];
-			s->sw.dsq_lat_ns = g.v[2];
-			s->sw.dsq_vtime = g.v[3];
-			s->sw.slice_ns = g.v[4];
-			s->sw.prev_slice_used_ns = g.v[5];
-			s->sw.dsq_depth = (uint32_t)g.v[6];
-			if (g.has & 1 << 7)
-				s->sw.layer_id = (int32_t)g.v[7];
+			s->sw.prev_pid = prev;
+			s->sw.prev_prio = I32(PF_SW_PREV_PRIO);
+			s->sw.prev_state = state;
+			s->sw.next_pid = next;
+			s->sw.next_prio = I32(PF_SW_NEXT_PRIO);
+			copy_comm(s->sw.prev_comm, f.s[PF_SW_PREV_COMM]);
+			copy_comm(s->sw.next_comm, f.s[PF_SW_NEXT_COMM]);
+			if (HAS(g, PF_SCXSW_DSQ_ID))
+				s->sw.dsq_id = g.v[PF_SCXSW_DSQ_ID];
+			s->sw.dsq_lat_ns = g.v[PF_SCXSW_DSQ_LAT_NS];
+			s->sw.dsq_vtime = g.v[PF_SCXSW_DSQ_VTIME];
+			s->sw.slice_ns = g.v[PF_SCXSW_SLICE_NS];
+			s->sw.prev_slice_used_ns = g.v[PF_SCXSW_PREV_SLICE_USED_NS];
+			s->sw.dsq_depth = (uint32_t)g.v[PF_SCXSW_DSQ_DEPTH];
+			if (HAS(g, PF_SCXSW_LAYER_ID))
+				s->sw.layer_id = (int32_t)g.v[PF_SCXSW_LAYER_ID];
 		} else {
 			e = pf_rec_new(r);
 			e->type = SCX_EV_SWITCH;
-			e->a = I32(2);
-			e->c = I32(3);
-			e->x = (int64_t)f.v[4];
-			e->b = I32(6);
-			e->d = I32(7);
-			e->s1 = small_str(r, &f, 1);
-			e->s2 = small_str(r, &f, 5);
+			e->a = prev;
+			e->c = I32(PF_SW_PREV_PRIO);
+			e->x = state;
+			e->b = next;
+			e->d = I32(PF_SW_NEXT_PRIO);
+			e->s1 = small_str(r, &f, PF_SW_PREV_COMM);
+			e->s2 = small_str(r, &f, PF_SW_NEXT_COMM);
 		}
-		if ((int64_t)f.v[4] & ~(int64_t)0x1ff)
+		if (state & ~(int64_t)0x1ff)
 			r->has_state_raw = true;
 		if (cpu < SCX_MAX_CPUS) {
-			r->cur[cpu].pid = I32(6);
-			r->cur[cpu].prio = I32(7);
-			r->cur[cpu].comm = small_str(r, &f, 5);
+			r->cur[cpu].pid = next;
+			r->cur[cpu].prio = I32(PF_SW_NEXT_PRIO);
+			r->cur[cpu].comm = small_str(r, &f, PF_SW_NEXT_COMM);
 			r->cur[cpu].known = true;
 		}
-		if (I32(2) > 0)
-			pf_thread_set(r, I32(2), 0, small_str(r, &f, 1), 1);
-		if (I32(6) > 0)
-			pf_thread_set(r, I32(6), 0, small_str(r, &f, 5), 1);
+		if (prev > 0)
+			pf_thread_set(r, prev, 0, small_str(r, &f, PF_SW_PREV_COMM), 1);
+		if (next > 0)
+			pf_thread_set(r, next, 0, small_str(r, &f, PF_SW_NEXT_COMM), 1);
 		break;
 	}
-	case 17:  /* sched_wakeup */
-	case 20:  /* sched_waking */
-	case 114: /* sched_wakeup_new */
+	case PF_EV_SCHED_WAKEUP:
+	case PF_EV_SCHED_WAKING:
+	case PF_EV_SCHED_WAKEUP_NEW:
 		e = pf_rec_new(r);
-		e->type = id == 17 ? SCX_EV_WAKEUP : id == 20 ? SCX_EV_WAKING : SCX_EV_WAKEUP_NEW;
+		e->type = id == PF_EV_SCHED_WAKEUP ? SCX_EV_WAKEUP :
+			  id == PF_EV_SCHED_WAKING ? SCX_EV_WAKING :
+						     SCX_EV_WAKEUP_NEW;
 		e->flags = REC_F_VERBOSE_WAKE;
-		e->a = I32(2);
+		e->a = I32(PF_WK_PID);
 		e->b = (int32_t)pid;
-		e->c = I32(3);
-		e->d = f.has & 1 << 5 ? I32(5) : -1;
-		e->s1 = small_str(r, &f, 1);
-		if (I32(2) > 0)
-			pf_thread_set(r, I32(2), 0, e->s1, 1);
+		e->c = I32(PF_WK_PRIO);
+		e->d = HAS(f, PF_WK_TARGET_CPU) ? I32(PF_WK_TARGET_CPU) : -1;
+		e->s1 = small_str(r, &f, PF_WK_COMM);
+		if (e->a > 0)
+			pf_thread_set(r, e->a, 0, e->s1, 1);
 		break;
-	case 491: /* sched_migrate_task */
+	case PF_EV_SCHED_MIGRATE_TASK:
 		s = pf_side_new(r, &e, SCX_EV_MIGRATE);
-		s->mig.pid = I32(2);
-		s->mig.prio = I32(3);
-		s->mig.orig_cpu = I32(4);
-		s->mig.dest_cpu = I32(5);
-		copy_comm(s->mig.comm, f.s[1]);
+		s->mig.pid = I32(PF_MIG_PID);
+		s->mig.prio = I32(PF_MIG_PRIO);
+		s->mig.orig_cpu = I32(PF_MIG_ORIG_CPU);
+		s->mig.dest_cpu = I32(PF_MIG_DEST_CPU);
+		copy_comm(s->mig.comm, f.s[PF_MIG_COMM]);
 		break;
-	case 239: /* sched_process_fork */
+	case PF_EV_SCHED_PROCESS_FORK:
 		s = pf_side_new(r, &e, SCX_EV_FORK);
-		s->fork.parent_pid = I32(2);
-		s->fork.child_pid = I32(4);
-		copy_comm(s->fork.parent_comm, f.s[1]);
-		copy_comm(s->fork.child_comm, f.s[3]);
+		s->fork.parent_pid = I32(PF_FORK_PARENT_PID);
+		s->fork.child_pid = I32(PF_FORK_CHILD_PID);
+		copy_comm(s->fork.parent_comm, f.s[PF_FORK_PARENT_COMM]);
+		copy_comm(s->fork.child_comm, f.s[PF_FORK_CHILD_COMM]);
 		r->has_fork = true;
 		break;
-	case 235: { /* task_newtask: thread grouping, and a fork if the trace has none */
-		int32_t child = I32(1);
-		uint32_t comm = small_str(r, &f, 2);
-		bool thread = f.v[3] & 0x10000; /* CLONE_THREAD */
+	case PF_EV_TASK_NEWTASK: { /* thread grouping, and a fork if the trace has none */
+		int32_t child = I32(PF_NEWTASK_PID);
+		uint32_t comm = small_str(r, &f, PF_NEWTASK_COMM);
+		bool thread = f.v[PF_NEWTASK_CLONE_FLAGS] & 0x10000; /* CLONE_THREAD */
 		uint64_t *pv = pf_map_get(&r->thr_idx, (uint32_t)pid);
 		int32_t ptgid = pv ? r->thr[*pv].tgid : 0;
 
@@ -376,52 +371,62 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		s->fork.parent_pid = (int32_t)pid;
 		s->fork.child_pid = child;
 		s->fork.child_tgid = thread ? 0 : child;
-		copy_comm(s->fork.child_comm, f.s[2]);
+		copy_comm(s->fork.child_comm, f.s[PF_NEWTASK_COMM]);
 		break;
 	}
-	case 237: /* sched_process_exec */
+	case PF_EV_SCHED_PROCESS_EXEC:
 		s = pf_side_new(r, &e, SCX_EV_EXEC);
-		s->exec.pid = I32(2);
-		s->exec.old_pid = I32(3);
-		if (f.s[1].p) {
-			size_t n = SCX_MIN((size_t)(f.s[1].end - f.s[1].p), SCX_PATH_LEN - 1);
-			memcpy(s->exec.filename, f.s[1].p, n);
+		s->exec.pid = I32(PF_EXEC_PID);
+		s->exec.old_pid = I32(PF_EXEC_OLD_PID);
+		if (f.s[PF_EXEC_FILENAME].p) {
+			struct pb fn = f.s[PF_EXEC_FILENAME];
+			memcpy(s->exec.filename, fn.p,
+			       SCX_MIN((size_t)(fn.end - fn.p), SCX_PATH_LEN - 1));
 		}
+		/* past small_decode's field numbers: walked again */
 		for (struct pb q = payload; pb_next(&q, &x) > 0;)
-			if (x.num == 50001 && x.wt == PB_LEN) /* scx-perfetto: the new comm */
+			if (x.num == PF_EXEC_SCX_COMM && x.wt == PB_LEN)
 				copy_comm(s->exec.comm, x.s);
 		break;
-	case 238: /* sched_process_exit */
-	case 240: /* sched_process_free */
-		s = pf_side_new(r, &e, id == 238 ? SCX_EV_EXIT : SCX_EV_FREE);
-		s->task.pid = I32(2);
-		copy_comm(s->task.comm, f.s[1]);
-		s->task.tgid = id == 238 ? I32(3) : 0;
-		s->task.prio = id == 238 ? I32(4) : I32(3);
+	case PF_EV_SCHED_PROCESS_EXIT:
+		s = pf_side_new(r, &e, SCX_EV_EXIT);
+		s->task.pid = I32(PF_EXIT_PID);
+		copy_comm(s->task.comm, f.s[PF_EXIT_COMM]);
+		s->task.tgid = I32(PF_EXIT_TGID);
+		s->task.prio = I32(PF_EXIT_PRIO);
 		break;
-	case 236: /* task_rename */
+	case PF_EV_SCHED_PROCESS_FREE:
+		s = pf_side_new(r, &e, SCX_EV_FREE);
+		s->task.pid = I32(PF_FREE_PID);
+		copy_comm(s->task.comm, f.s[PF_FREE_COMM]);
+		s->task.prio = I32(PF_FREE_PRIO);
+		break;
+	case PF_EV_TASK_RENAME:
 		s = pf_side_new(r, &e, SCX_EV_TASK_RENAME);
-		s->rename.pid = I32(1);
-		copy_comm(s->rename.oldcomm, f.s[2]);
-		copy_comm(s->rename.newcomm, f.s[3]);
+		s->rename.pid = I32(PF_RENAME_PID);
+		copy_comm(s->rename.oldcomm, f.s[PF_RENAME_OLDCOMM]);
+		copy_comm(s->rename.newcomm, f.s[PF_RENAME_NEWCOMM]);
 		break;
-	case 24:
-	case 25: /* softirq entry/exit */
-		s = pf_side_new(r, &e, id == 24 ? SCX_EV_SOFTIRQ_ENTRY : SCX_EV_SOFTIRQ_EXIT);
-		s->softirq.vec = (uint32_t)f.v[1];
+	case PF_EV_SOFTIRQ_ENTRY:
+	case PF_EV_SOFTIRQ_EXIT:
+		s = pf_side_new(r, &e,
+				id == PF_EV_SOFTIRQ_ENTRY ? SCX_EV_SOFTIRQ_ENTRY :
+							    SCX_EV_SOFTIRQ_EXIT);
+		s->softirq.vec = (uint32_t)f.v[PF_SOFTIRQ_VEC];
 		break;
-	case 36:
-	case 37: /* irq_handler entry/exit */
-		s = pf_side_new(r, &e, id == 36 ? SCX_EV_IRQ_ENTRY : SCX_EV_IRQ_EXIT);
-		s->irq.irq = I32(1);
-		s->irq.ret = id == 37 ? I32(2) : 0;
+	case PF_EV_IRQ_HANDLER_ENTRY:
+	case PF_EV_IRQ_HANDLER_EXIT:
+		s = pf_side_new(r, &e,
+				id == PF_EV_IRQ_HANDLER_ENTRY ? SCX_EV_IRQ_ENTRY : SCX_EV_IRQ_EXIT);
+		s->irq.irq = I32(PF_IRQ_IRQ);
+		s->irq.ret = id == PF_EV_IRQ_HANDLER_EXIT ? I32(PF_IRQ_RET) : 0;
 		break;
-	case 21:
-	case 22: /* ipi_entry/exit */
-		s = pf_side_new(r, &e, id == 21 ? SCX_EV_IPI_ENTRY : SCX_EV_IPI_EXIT);
+	case PF_EV_IPI_ENTRY:
+	case PF_EV_IPI_EXIT:
+		s = pf_side_new(r, &e, id == PF_EV_IPI_ENTRY ? SCX_EV_IPI_ENTRY : SCX_EV_IPI_EXIT);
 		break;
-	case 23: { /* ipi_raise: one ipi_send per target cpu */
-		uint32_t mask = (uint32_t)f.v[1];
+	case PF_EV_IPI_RAISE: { /* one ipi_send per target cpu */
+		uint32_t mask = (uint32_t)f.v[PF_IPI_RAISE_TARGET_CPUS];
 		for (int c = 0; c < 32; c++) {
 			if (!(mask & 1u << c))
 				continue;
@@ -432,50 +437,53 @@ static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
 		}
 		return 0;
 	}
-	case FT_SCX_IPI_SEND:
+	case PF_EV_SCX_IPI_SEND:
 		s = pf_side_new(r, &e, SCX_EV_IPI_SEND);
-		s->ipi.target_cpu = I32(1);
-		s->ipi.callsite = f.v[2];
+		s->ipi.target_cpu = I32(PF_SCXIPI_TARGET_CPU);
+		s->ipi.callsite = f.v[PF_SCXIPI_CALLSITE];
 		break;
-	case 11: /* cpu_frequency */
+	case PF_EV_CPU_FREQUENCY:
 		s = pf_side_new(r, &e, SCX_EV_CPU_FREQUENCY);
-		s->freq.khz = (uint32_t)f.v[1];
-		s->freq.cpu_id = (uint32_t)f.v[2];
-		pf_note_cpu(r, (int)SCX_MIN(f.v[2], 1023));
+		s->freq.khz = (uint32_t)f.v[PF_CPU_STATE];
+		s->freq.cpu_id = (uint32_t)f.v[PF_CPU_CPU_ID];
+		pf_note_cpu(r, (int)SCX_MIN(f.v[PF_CPU_CPU_ID], 1023));
 		break;
-	case 13: /* cpu_idle */
+	case PF_EV_CPU_IDLE:
 		s = pf_side_new(r, &e, SCX_EV_CPU_IDLE);
-		s->idle.state = (uint32_t)f.v[1];
-		s->idle.cpu_id = (uint32_t)f.v[2];
-		pf_note_cpu(r, (int)SCX_MIN(f.v[2], 1023));
+		s->idle.state = (uint32_t)f.v[PF_CPU_STATE];
+		s->idle.cpu_id = (uint32_t)f.v[PF_CPU_CPU_ID];
+		pf_note_cpu(r, (int)SCX_MIN(f.v[PF_CPU_CPU_ID], 1023));
 		break;
-	case FT_SCX_DSQ_INSERT:
+	case PF_EV_SCX_DSQ_INSERT:
 		s = pf_side_new(r, &e, SCX_EV_DSQ_INSERT);
-		s->dsq.pid = I32(1);
-		s->dsq.dsq_id = f.v[2];
-		s->dsq.vtime = f.v[3];
-		s->dsq.slice_ns = f.v[4];
-		s->dsq.depth = (uint32_t)f.v[5];
-		copy_comm(s->dsq.comm, f.s[6]);
-		if (f.has & 1 << 7) /* a move's source DSQ */
-			s->dsq.from_dsq_id = f.v[7];
+		s->dsq.pid = I32(PF_SCXDSQ_PID);
+		s->dsq.dsq_id = f.v[PF_SCXDSQ_DSQ_ID];
+		s->dsq.vtime = f.v[PF_SCXDSQ_VTIME];
+		s->dsq.slice_ns = f.v[PF_SCXDSQ_SLICE_NS];
+		s->dsq.depth = (uint32_t)f.v[PF_SCXDSQ_DEPTH];
+		copy_comm(s->dsq.comm, f.s[PF_SCXDSQ_COMM]);
+		if (HAS(f, PF_SCXDSQ_FROM_DSQ_ID)) /* a move's source DSQ */
+			s->dsq.from_dsq_id = f.v[PF_SCXDSQ_FROM_DSQ_ID];
 		break;
-	case FT_SCX_CPUHP_ENTER:
-	case FT_SCX_CPUHP_EXIT:
+	case PF_EV_SCX_CPUHP_ENTER:
+	case PF_EV_SCX_CPUHP_EXIT:
 		s = pf_side_new(r, &e,
-				id == FT_SCX_CPUHP_ENTER ? SCX_EV_CPUHP_ENTER : SCX_EV_CPUHP_EXIT);
-		s->cpuhp.cpu_id = (uint32_t)f.v[1];
-		s->cpuhp.target = I32(2);
-		s->cpuhp.idx = I32(3);
-		s->cpuhp.ret = I32(4);
+				id == PF_EV_SCX_CPUHP_ENTER ? SCX_EV_CPUHP_ENTER :
+							      SCX_EV_CPUHP_EXIT);
+		s->cpuhp.cpu_id = (uint32_t)f.v[PF_SCXHP_CPU_ID];
+		s->cpuhp.target = I32(PF_SCXHP_TARGET);
+		s->cpuhp.idx = I32(PF_SCXHP_IDX);
+		s->cpuhp.ret = I32(PF_SCXHP_RET);
 		break;
-	case FT_SCX_ENABLE:
-	case FT_SCX_DISABLE:
+	case PF_EV_SCX_ENABLE:
+	case PF_EV_SCX_DISABLE:
 		s = pf_side_new(r, &e,
-				id == FT_SCX_ENABLE ? SCX_EV_SCX_ENABLE : SCX_EV_SCX_DISABLE);
-		if (f.s[1].p)
-			memcpy(s->ops.name, f.s[1].p,
-			       SCX_MIN((size_t)(f.s[1].end - f.s[1].p), SCX_NAME_LEN - 1));
+				id == PF_EV_SCX_ENABLE ? SCX_EV_SCX_ENABLE : SCX_EV_SCX_DISABLE);
+		if (f.s[PF_SCXOPS_NAME].p) {
+			struct pb nm = f.s[PF_SCXOPS_NAME];
+			memcpy(s->ops.name, nm.p,
+			       SCX_MIN((size_t)(nm.end - nm.p), SCX_NAME_LEN - 1));
+		}
 		break;
 	default:
 		return 0;
@@ -521,10 +529,11 @@ static int compact_sched(struct pf_rd *r, int cpu, struct pb m)
 
 	memset(r->arr_n, 0, sizeof(r->arr_n));
 	while ((rc = pb_next(&m, &x)) > 0) {
-		if (x.num == 5 && x.wt == PB_LEN) {
+		if (x.num == PF_CS_INTERN_TABLE && x.wt == PB_LEN) {
 			if (nitab < SCX_ARRAY_SIZE(r->itab))
 				r->itab[nitab++] = x.s;
-		} else if (x.num >= 1 && x.num <= 12 && (x.wt == PB_LEN || x.wt == PB_VARINT)) {
+		} else if (x.num >= 1 && x.num <= PF_CS__LAST &&
+			   (x.wt == PB_LEN || x.wt == PB_VARINT)) {
 			if (arr_add(r, x.num, &x))
 				return -EBADMSG;
 		}
@@ -532,23 +541,25 @@ static int compact_sched(struct pf_rd *r, int cpu, struct pb m)
 	if (rc < 0)
 		return pf_bad(r, m.p, "malformed compact_sched");
 
-	/* switches: arrays 1 ts, 2 prev_state, 3 next_pid, 4 next_prio, 6 comm index */
-	size_t n = r->arr_n[1];
-	for (unsigned i = 2; i <= 6; i++)
-		if (i != 5 && r->arr_n[i] < n)
-			n = r->arr_n[i];
+	/* switches: as many as the shortest of their arrays */
+	static const unsigned sw_arr[] = { PF_CS_SWITCH_PREV_STATE, PF_CS_SWITCH_NEXT_PID,
+					   PF_CS_SWITCH_NEXT_PRIO, PF_CS_SWITCH_NEXT_COMM_INDEX };
+	size_t n = r->arr_n[PF_CS_SWITCH_TIMESTAMP];
+	for (unsigned k = 0; k < SCX_ARRAY_SIZE(sw_arr); k++)
+		n = SCX_MIN(n, r->arr_n[sw_arr[k]]);
 	uint64_t ts = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t ci = r->arr[6][i];
+		uint64_t ci = r->arr[PF_CS_SWITCH_NEXT_COMM_INDEX][i];
 		uint32_t comm = ci < nitab ?
 					pf_str(r, r->itab[ci].p,
 					       SCX_MIN((size_t)(r->itab[ci].end - r->itab[ci].p),
 						       SCX_COMM_LEN - 1)) :
 					0;
-		int32_t pid = (int32_t)r->arr[3][i], prio = (int32_t)r->arr[4][i];
+		int32_t pid = (int32_t)r->arr[PF_CS_SWITCH_NEXT_PID][i];
+		int32_t prio = (int32_t)r->arr[PF_CS_SWITCH_NEXT_PRIO][i];
 		struct pf_rec *e = pf_rec_new(r);
 
-		ts += r->arr[1][i];
+		ts += r->arr[PF_CS_SWITCH_TIMESTAMP][i];
 		r->t->stat.compact_switches++;
 		e->ts = ts;
 		e->cpu = (int16_t)cpu;
@@ -561,7 +572,7 @@ static int compact_sched(struct pf_rd *r, int cpu, struct pb m)
 			e->a = r->cur[cpu].pid;
 			e->c = r->cur[cpu].prio;
 			e->s1 = r->cur[cpu].comm;
-			e->x = (int64_t)r->arr[2][i];
+			e->x = (int64_t)r->arr[PF_CS_SWITCH_PREV_STATE][i];
 		}
 		e->b = pid;
 		e->d = prio;
@@ -574,25 +585,26 @@ static int compact_sched(struct pf_rd *r, int cpu, struct pb m)
 			pf_thread_set(r, pid, 0, comm, 1);
 	}
 
-	/* wakings: 7 ts, 8 pid, 9 target cpu, 10 prio, 11 comm index (12 flags optional) */
-	n = r->arr_n[7];
-	for (unsigned i = 8; i <= 11; i++)
-		if (r->arr_n[i] < n)
-			n = r->arr_n[i];
+	/* wakings likewise (their common_flags are optional, and unused) */
+	static const unsigned wk_arr[] = { PF_CS_WAKING_PID, PF_CS_WAKING_TARGET_CPU,
+					   PF_CS_WAKING_PRIO, PF_CS_WAKING_COMM_INDEX };
+	n = r->arr_n[PF_CS_WAKING_TIMESTAMP];
+	for (unsigned k = 0; k < SCX_ARRAY_SIZE(wk_arr); k++)
+		n = SCX_MIN(n, r->arr_n[wk_arr[k]]);
 	ts = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t ci = r->arr[11][i];
+		uint64_t ci = r->arr[PF_CS_WAKING_COMM_INDEX][i];
 		struct pf_rec *e = pf_rec_new(r);
 
-		ts += r->arr[7][i];
+		ts += r->arr[PF_CS_WAKING_TIMESTAMP][i];
 		r->t->stat.compact_wakings++;
 		e->ts = ts;
 		e->cpu = (int16_t)cpu;
 		e->type = SCX_EV_WAKING;
 		e->flags = REC_F_WAKER_CPU;
-		e->a = (int32_t)r->arr[8][i];
-		e->d = (int32_t)r->arr[9][i];
-		e->c = (int32_t)r->arr[10][i];
+		e->a = (int32_t)r->arr[PF_CS_WAKING_PID][i];
+		e->d = (int32_t)r->arr[PF_CS_WAKING_TARGET_CPU][i];
+		e->c = (int32_t)r->arr[PF_CS_WAKING_PRIO][i];
 		e->s1 = ci < nitab ? pf_str(r, r->itab[ci].p,
 					    SCX_MIN((size_t)(r->itab[ci].end - r->itab[ci].p),
 						    SCX_COMM_LEN - 1)) :
@@ -615,17 +627,19 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 
 	r->t->stat.bundles++;
 	while ((rc = pb_next(&it, &x)) > 0) {
-		if (x.num == 1 && x.wt == PB_VARINT)
+		if (x.num == PF_BUNDLE_CPU && x.wt == PB_VARINT)
 			cpu = x.v;
-		else if (x.num == 3 && x.wt == PB_VARINT)
+		else if (x.num == PF_BUNDLE_LOST_EVENTS && x.wt == PB_VARINT)
 			lost = x.v;
-		else if (x.num == 4 && x.wt == PB_LEN)
+		else if (x.num == PF_BUNDLE_COMPACT_SCHED && x.wt == PB_LEN)
 			compact = x.s;
-		else if ((x.num == 9 || x.num == 10) && x.wt == PB_VARINT)
+		else if ((x.num == PF_BUNDLE_LAST_READ_EVENT_TIMESTAMP ||
+			  x.num == PF_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP) &&
+			 x.wt == PB_VARINT)
 			crop = SCX_MAX(crop, x.v);
-		else if (x.num == BUNDLE_SCX_LOST_COUNT)
+		else if (x.num == PF_BUNDLE_SCX_LOST_COUNT)
 			lost_count = x.v;
-		else if (x.num == BUNDLE_SCX_LOST_TS) {
+		else if (x.num == PF_BUNDLE_SCX_LOST_TS) {
 			lost_ts = x.v;
 			has_lost_ts = true;
 		}
@@ -648,7 +662,7 @@ static int ftrace_bundle(struct pf_rd *r, struct pb m)
 	start = r->nr;
 	it = m;
 	while ((rc = pb_next(&it, &x)) > 0)
-		if (x.num == 2 && x.wt == PB_LEN && ftrace_event(r, (int)cpu, x.s))
+		if (x.num == PF_BUNDLE_EVENT && x.wt == PB_LEN && ftrace_event(r, (int)cpu, x.s))
 			return -EBADMSG;
 	if (compact.p && compact_sched(r, (int)cpu, compact))
 		return -EBADMSG;
@@ -685,20 +699,20 @@ static int process_tree(struct pf_rd *r, struct pb m)
 		if (x.wt != PB_LEN)
 			continue;
 		struct pb s = x.s;
-		if (x.num == 1) { /* Process */
+		if (x.num == PF_PTREE_PROCESSES) {
 			int32_t pid = 0, ppid = 0;
 			struct scx_buf cmd = { 0 };
 			bool is_comm = false;
 			while ((rc2 = pb_next(&s, &y)) > 0) {
-				if (y.num == 1)
+				if (y.num == PF_PROCESS_PID)
 					pid = (int32_t)y.v;
-				else if (y.num == 2)
+				else if (y.num == PF_PROCESS_PPID)
 					ppid = (int32_t)y.v;
-				else if (y.num == 3 && y.wt == PB_LEN) {
+				else if (y.num == PF_PROCESS_CMDLINE && y.wt == PB_LEN) {
 					if (cmd.len)
 						scx_buf_add(&cmd, " ", 1);
 					scx_buf_add(&cmd, y.s.p, y.s.end - y.s.p);
-				} else if (y.num == 9)
+				} else if (y.num == PF_PROCESS_CMDLINE_IS_COMM)
 					is_comm = y.v;
 			}
 			if (rc2 < 0) {
@@ -726,15 +740,15 @@ static int process_tree(struct pf_rd *r, struct pb m)
 				scx_buf_free(&cmd);
 				pf_thread_set(r, pid, pid, 0, 0);
 			}
-		} else if (x.num == 2) { /* Thread */
+		} else if (x.num == PF_PTREE_THREADS) {
 			int32_t tid = 0, tgid = 0;
 			uint32_t name = 0;
 			while ((rc2 = pb_next(&s, &y)) > 0) {
-				if (y.num == 1)
+				if (y.num == PF_THREAD_TID)
 					tid = (int32_t)y.v;
-				else if (y.num == 3)
+				else if (y.num == PF_THREAD_TGID)
 					tgid = (int32_t)y.v;
-				else if (y.num == 2 && y.wt == PB_LEN)
+				else if (y.num == PF_THREAD_NAME && y.wt == PB_LEN)
 					name = pf_str(r, y.s.p,
 						      SCX_MIN((size_t)(y.s.end - y.s.p),
 							      SCX_COMM_LEN - 1));
@@ -755,17 +769,17 @@ static int generic_process_tree(struct pf_rd *r, struct pb m)
 	int rc, rc2;
 
 	while ((rc = pb_next(&m, &x)) > 0) {
-		if (x.num != 1 || x.wt != PB_LEN)
+		if (x.num != PF_GKPTREE_PROCESSES || x.wt != PB_LEN)
 			continue;
 		struct pb s = x.s;
 		int32_t pid = 0, ppid = 0;
 		struct pb cmd = { 0 };
 		while ((rc2 = pb_next(&s, &y)) > 0) {
-			if (y.num == 1)
+			if (y.num == PF_GKPROCESS_PID)
 				pid = (int32_t)y.v;
-			else if (y.num == 2)
+			else if (y.num == PF_GKPROCESS_PPID)
 				ppid = (int32_t)y.v;
-			else if (y.num == 3 && y.wt == PB_LEN)
+			else if (y.num == PF_GKPROCESS_CMDLINE && y.wt == PB_LEN)
 				cmd = y.s;
 		}
 		if (rc2 < 0)
@@ -797,29 +811,30 @@ static int system_info(struct pf_rd *r, struct pb m)
 
 	r->t->stat.system_infos++;
 	while ((rc = pb_next(&m, &x)) > 0) {
-		if (x.num == 1 && x.wt == PB_LEN) {
+		if (x.num == PF_SYSINFO_UTSNAME && x.wt == PB_LEN) {
 			struct pb u = x.s;
 			while ((rc = pb_next(&u, &y)) > 0) {
 				if (y.wt != PB_LEN)
 					continue;
-				if (y.num ==
-				    1) { /* sysname: wprof 907fa19 put the hostname there */
+				if (y.num == PF_UTS_SYSNAME) {
+					/* wprof 907fa19 put the hostname there */
 					if (y.s.end - y.s.p == 5 && !memcmp(y.s.p, "Linux", 5))
 						r->has_sysname_linux = true;
 					else
 						copy_field(h->hostname, sizeof(h->hostname), y.s);
-				} else if (y.num == 3) {
+				} else if (y.num == PF_UTS_RELEASE) {
 					copy_field(h->kernel, sizeof(h->kernel), y.s);
 				}
 			}
 			if (rc < 0)
 				return pf_bad(r, u.p, "malformed system_info");
-		} else if (x.num == 8 && x.wt == PB_VARINT && x.v <= SCX_MAX_CPUS) {
+		} else if (x.num == PF_SYSINFO_NUM_CPUS && x.wt == PB_VARINT &&
+			   x.v <= SCX_MAX_CPUS) {
 			h->nr_cpus = (unsigned)x.v;
-		} else if (x.num == 17 && x.wt == PB_LEN) {
+		} else if (x.num == PF_SYSINFO_MACHINE_NAME && x.wt == PB_LEN) {
 			copy_field(h->hostname, sizeof(h->hostname), x.s);
-		} else if (x.num == 4 && x.wt == PB_LEN && x.s.end - x.s.p >= 12 &&
-			   !memcmp(x.s.p, "scx-perfetto", 12)) {
+		} else if (x.num == PF_SYSINFO_TRACING_SERVICE_VERSION && x.wt == PB_LEN &&
+			   x.s.end - x.s.p >= 12 && !memcmp(x.s.p, "scx-perfetto", 12)) {
 			r->t->producer = SCX_PF_PROD_SCX;
 		}
 	}
@@ -835,21 +850,21 @@ static int clock_snapshot(struct pf_rd *r, struct pb m)
 
 	r->t->stat.clock_snapshots++;
 	while ((rc = pb_next(&m, &x)) > 0) {
-		if (x.num != 1 || x.wt != PB_LEN)
+		if (x.num != PF_CLKSNAP_CLOCKS || x.wt != PB_LEN)
 			continue;
 		struct pb c = x.s;
 		uint64_t id = 0, ts = 0;
 		while ((rc = pb_next(&c, &y)) > 0) {
-			if (y.num == 1)
+			if (y.num == PF_CLOCK_ID)
 				id = y.v;
-			else if (y.num == 2)
+			else if (y.num == PF_CLOCK_TIMESTAMP)
 				ts = y.v;
 		}
 		if (rc < 0)
 			return pf_bad(r, c.p, "malformed clock_snapshot");
-		if (id == 6)
+		if (id == PF_BUILTIN_CLOCK_BOOTTIME)
 			boot = ts, has_boot = true;
-		else if (id == 1)
+		else if (id == PF_BUILTIN_CLOCK_REALTIME)
 			real = ts, has_real = true;
 	}
 	if (rc < 0)
@@ -964,16 +979,16 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	 */
 	if (r->pass == 2) {
 		while ((rc = pb_next(&it, &x)) > 0) {
-			if (x.num == 8)
+			if (x.num == PF_PKT_TIMESTAMP)
 				ts = x.v;
-			else if (x.num == 10)
+			else if (x.num == PF_PKT_TRUSTED_SEQUENCE_ID)
 				seq = (uint32_t)x.v;
-			else if (x.num == 11 && x.wt == PB_LEN)
-				data = x.s, kind = 11;
+			else if (x.num == PF_PKT_TRACK_EVENT && x.wt == PB_LEN)
+				data = x.s, kind = PF_PKT_TRACK_EVENT;
 		}
 		if (rc < 0)
 			return pf_bad(r, it.p, "malformed trace packet");
-		if (kind != 11)
+		if (kind != PF_PKT_TRACK_EVENT)
 			return 0;
 		r->t->stat.track_events++;
 		return pf_track_event(r, seq, ts, data);
@@ -981,56 +996,57 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	r->t->stat.packets++;
 	while ((rc = pb_next(&it, &x)) > 0) {
 		switch (x.num) {
-		case 8:
+		case PF_PKT_TIMESTAMP:
 			ts = x.v;
 			break;
-		case 10:
+		case PF_PKT_TRUSTED_SEQUENCE_ID:
 			seq = (uint32_t)x.v;
 			break;
-		case 12:
+		case PF_PKT_INTERNED_DATA:
 			if (x.wt == PB_LEN)
 				interned = x.s;
 			break;
-		case 1:
-		case 2:
-		case 6:
-		case 11:
-		case 45:
-		case 50:
-		case 60:
-		case 122:
-		case 133:
+		case PF_PKT_FTRACE_EVENTS:
+		case PF_PKT_PROCESS_TREE:
+		case PF_PKT_CLOCK_SNAPSHOT:
+		case PF_PKT_TRACK_EVENT:
+		case PF_PKT_SYSTEM_INFO:
+		case PF_PKT_COMPRESSED_PACKETS:
+		case PF_PKT_TRACK_DESCRIPTOR:
+		case PF_PKT_GENERIC_KERNEL_PROCESS_TREE:
+		case PF_PKT_ZSTD_COMPRESSED_PACKETS:
 			if (x.wt == PB_LEN) {
 				kind = x.num;
 				data = x.s;
 			}
 			break;
-		case 69: /* service_event: ftrace before tracing_started is dropped */
+		case PF_PKT_SERVICE_EVENT: /* ftrace before tracing_started is dropped */
 			if (x.wt == PB_LEN) {
 				struct pb q = x.s;
 				struct pb_field y;
 				while (pb_next(&q, &y) > 0)
-					if (y.num == 2 && y.wt == PB_VARINT && y.v)
+					if (y.num == PF_SVC_TRACING_STARTED && y.wt == PB_VARINT &&
+					    y.v)
 						started = true;
 			}
 			/* fallthrough */
-		case 33: /* trace_config: traced wrote this */
+		case PF_PKT_TRACE_CONFIG: /* traced wrote this */
 			if (r->t->producer == SCX_PF_PROD_UNKNOWN)
 				r->t->producer = SCX_PF_PROD_TRACED;
 			r->t->stat.other_packets++;
 			break;
-		case 3:
-		case 13:
-		case 41:
-		case 42:
-		case 58:
-		case 59:
-		case 79:
-		case 87:
-		case 98:
-			break; /* common fields */
+		case PF_PKT_TRUSTED_UID:
+		case PF_PKT_SEQUENCE_FLAGS:
+		case PF_PKT_INCREMENTAL_STATE_CLEARED:
+		case PF_PKT_PREVIOUS_PACKET_DROPPED:
+		case PF_PKT_TIMESTAMP_CLOCK_ID:
+		case PF_PKT_TRACE_PACKET_DEFAULTS:
+		case PF_PKT_TRUSTED_PID:
+		case PF_PKT_FIRST_PACKET_ON_SEQUENCE:
+		case PF_PKT_MACHINE_ID:
+			break; /* fields beside the data */
 		default:
-			if (x.wt == PB_LEN && x.num != 12)
+			if (x.wt == PB_LEN)
 				r->t->stat.other_packets++;
 		}
 	}
@@ -1044,28 +1060,28 @@ static int packet(struct pf_rd *r, struct pb m, const uint8_t *at)
 	if (interned.p && pf_track_interned(r, seq, interned))
 		return -EBADMSG;
 	switch (kind) {
-	case 1:
+	case PF_PKT_FTRACE_EVENTS:
 		return ftrace_bundle(r, data);
-	case 2:
+	case PF_PKT_PROCESS_TREE:
 		return process_tree(r, data);
-	case 122:
+	case PF_PKT_GENERIC_KERNEL_PROCESS_TREE:
 		return generic_process_tree(r, data);
-	case 6:
+	case PF_PKT_CLOCK_SNAPSHOT:
 		return clock_snapshot(r, data);
-	case 45:
+	case PF_PKT_SYSTEM_INFO:
 		return system_info(r, data);
-	case 11:
+	case PF_PKT_TRACK_EVENT:
 		if (r->pass == 1 && !r->inner)
 			return 0; /* pass 2 */
 		r->t->stat.track_events++;
 		return pf_track_event(r, seq, ts, data);
-	case 60:
+	case PF_PKT_TRACK_DESCRIPTOR:
 		r->t->stat.track_descriptors++;
 		return pf_track_descriptor(r, data);
-	case 50:
+	case PF_PKT_COMPRESSED_PACKETS:
 		r->t->stat.compressed_packets++;
 		return decompress_packet(r, data, false, at);
-	case 133:
+	case PF_PKT_ZSTD_COMPRESSED_PACKETS:
 		r->t->stat.zstd_packets++;
 		return decompress_packet(r, data, true, at);
 	}
@@ -1093,7 +1109,7 @@ static int walk(struct pf_rd *r, const uint8_t *buf, size_t len)
 				      "not a Perfetto trace (an event stream? read it without -i)");
 		if (rc < 0)
 			return pf_bad(r, at, "truncated or malformed trace packet");
-		if (x.num != 1 || x.wt != PB_LEN)
+		if (x.num != PF_TRACE_PACKET || x.wt != PB_LEN)
 			continue; /* unknown Trace field: skip */
 		rc = packet(r, x.s, at);
 		if (!rc && rd_mem(r) > r->limit)
@@ -1334,6 +1350,7 @@ static int deliver(struct pf_rd *r)
 		t->stat.last_ts = e->ts;
 	}
 	t->hdr.start_ns = t->stat.first_ts;
+	t->hdr.order = SCX_ORDER_TIME; /* delivered sorted, below */
 	t->ts_relative = t->stat.first_ts < 1000000000ull && t->producer == SCX_PF_PROD_WPROF;
 	snprintf(t->hdr.producer, sizeof(t->hdr.producer), "perfetto:%s",
 		 scx_pf_producer_name(t->producer));

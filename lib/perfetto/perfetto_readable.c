@@ -163,7 +163,7 @@ static int thread_track(struct pf_readable *rd, uint64_t ts, int32_t tid)
 	r = pb_put_u64(r, PF_THREAD_DESC_TID, (uint32_t)tid);
 	q = pb_put_u64(d, PF_TD_UUID, UUID_THREAD(tid));
 	q = pb_put_bytes(q, PF_TD_THREAD, th, r - th);
-	q = pb_put_u64(q, SCX_PF_READABLE_TRACK_FIELD, 1);
+	q = pb_put_u64(q, PF_TD_SCX_READABLE, 1);
 	return packet(rd, ts, PF_PKT_TRACK_DESCRIPTOR, d, q - d);
 }
 

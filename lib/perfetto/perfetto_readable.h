@@ -31,8 +31,6 @@
 #include "perfetto/perfetto_write.h" /* SCX_PF_READABLE_MAX_DSQS */
 
 #define SCX_PF_READABLE_CATEGORY "scx.readable"
-/* TrackDescriptor field marking our thread tracks (Perfetto skips unknown fields). */
-#define SCX_PF_READABLE_TRACK_FIELD 50001
 
 /* Append one TracePacket body to the trace; 0 or -errno. */
 typedef int (*pf_emit_fn)(void *ctx, const void *body, size_t n);

@@ -135,16 +135,16 @@ int pf_track_interned(struct pf_rd *r, uint32_t seq, struct pb m)
 	while ((rc = pb_next(&m, &x)) > 0) {
 		unsigned kind;
 		switch (x.num) {
-		case 1:
+		case PF_INTERNED_EVENT_CATEGORIES:
 			kind = K_CAT;
 			break;
-		case 2:
+		case PF_INTERNED_EVENT_NAMES:
 			kind = K_NAME;
 			break;
-		case 3:
+		case PF_INTERNED_DEBUG_ANNOTATION_NAMES:
 			kind = K_ANN;
 			break;
-		case 29:
+		case PF_INTERNED_DEBUG_ANNOTATION_STRING_VALUES:
 			kind = K_VAL;
 			break;
 		default:
@@ -156,9 +156,9 @@ int pf_track_interned(struct pf_rd *r, uint32_t seq, struct pb m)
 		uint64_t iid = 0;
 		struct pb s = { 0 };
 		while ((rc2 = pb_next(&e, &y)) > 0) {
-			if (y.num == 1)
+			if (y.num == PF_INTERNED_IID)
 				iid = y.v;
-			else if (y.num == 2 && y.wt == PB_LEN)
+			else if (y.num == PF_INTERNED_NAME && y.wt == PB_LEN)
 				s = y.s;
 		}
 		if (rc2 < 0)
@@ -190,23 +190,27 @@ int pf_track_descriptor(struct pf_rd *r, struct pb m)
 
 	init_names(r);
 	while ((rc = pb_next(&m, &x)) > 0) {
-		if (x.num == 1)
+		if (x.num == PF_TD_UUID)
 			uuid = x.v;
-		else if (x.num == SCX_PF_READABLE_TRACK_FIELD)
+		else if (x.num == PF_TD_SCX_READABLE)
 			return 0; /* not a thread of the trace's: its tgid stays the process tree's */
-		else if (x.num == 5)
+		else if (x.num == PF_TD_PARENT_UUID)
 			tk.parent = x.v;
-		else if ((x.num == 3 || x.num == 4) && x.wt == PB_LEN) {
+		else if ((x.num == PF_TD_PROCESS || x.num == PF_TD_THREAD) && x.wt == PB_LEN) {
+			bool thread = x.num == PF_TD_THREAD;
 			struct pb d = x.s;
-			tk.kind = x.num == 4 ? 1 : 2;
+
+			tk.kind = thread ? PF_TRACK_THREAD : PF_TRACK_PROCESS;
 			while ((rc2 = pb_next(&d, &y)) > 0) {
-				if (y.num == 1)
+				if (y.num == (thread ? PF_THREAD_DESC_PID : PF_PROCESS_DESC_PID))
 					tk.pid = (int32_t)y.v;
-				else if (x.num == 4 && y.num == 2)
+				else if (thread && y.num == PF_THREAD_DESC_TID)
 					tk.tid = (int32_t)y.v;
-				else if (x.num == 4 && y.num == 5 && y.wt == PB_LEN)
+				else if (thread && y.num == PF_THREAD_DESC_THREAD_NAME &&
+					 y.wt == PB_LEN)
 					tname = y.s;
-				else if (x.num == 3 && y.num == 6 && y.wt == PB_LEN)
+				else if (!thread && y.num == PF_PROCESS_DESC_PROCESS_NAME &&
+					 y.wt == PB_LEN)
 					tname = y.s;
 			}
 			if (rc2 < 0)
@@ -215,17 +219,17 @@ int pf_track_descriptor(struct pf_rd *r, struct pb m)
 	}
 	if (rc < 0)
 		return pf_bad(r, m.p, "malformed track descriptor");
-	if (tk.kind == 1 && (tk.pid == WPROF_IDLE_PID || tk.tid < 0)) {
+	if (tk.kind == PF_TRACK_THREAD && (tk.pid == WPROF_IDLE_PID || tk.tid < 0)) {
 		tk.tid = 0; /* idle: swapper */
 		tk.pid = 0;
-	} else if (tk.kind == 2 && tk.pid > 0 && tk.pid < WPROF_IDLE_PID) {
+	} else if (tk.kind == PF_TRACK_PROCESS && tk.pid > 0 && tk.pid < WPROF_IDLE_PID) {
 		pf_thread_set(
 			r, tk.pid, tk.pid,
 			tname.p ? pf_str(r, tname.p,
 					 SCX_MIN((size_t)(tname.end - tname.p), SCX_COMM_LEN - 1)) :
 				  0,
 			3);
-	} else if (tk.kind == 1) {
+	} else if (tk.kind == PF_TRACK_THREAD) {
 		if (tk.pid > WPROF_IDLE_PID) /* wprof's fake KERNEL process */
 			tk.pid = tk.tid;
 		if (tk.tid > 0)
@@ -236,11 +240,11 @@ int pf_track_descriptor(struct pf_rd *r, struct pb m)
 						0,
 				      3);
 	}
-	if (tk.kind == 0 && tk.parent) {
+	if (tk.kind == PF_TRACK_OTHER && tk.parent) {
 		/* a child track of a thread (wprof puts slices there): resolve once */
 		int32_t tid = track_tid(r, tk.parent);
 		if (tid >= 0) {
-			tk.kind = 3;
+			tk.kind = PF_TRACK_CHILD;
 			tk.tid = tid;
 		}
 	}
@@ -264,7 +268,7 @@ static int32_t track_tid(struct pf_rd *r, uint64_t uuid)
 		struct pf_track *t = track_get(r, uuid);
 		if (!t)
 			return -1;
-		if (t->kind == 1 || t->kind == 3)
+		if (t->kind == PF_TRACK_THREAD || t->kind == PF_TRACK_CHILD)
 			return t->tid;
 		if (!t->parent)
 			return -1;
@@ -296,25 +300,25 @@ static int annotation(struct pf_rd *r, uint32_t seq, struct pb m, struct te *e)
 
 	while ((rc = pb_next(&m, &x)) > 0) {
 		switch (x.num) {
-		case 1:
+		case PF_DA_NAME_IID:
 			name = interned(r, K_ANN, seq, x.v);
 			break;
-		case 10:
+		case PF_DA_NAME:
 			if (x.wt == PB_LEN)
 				name = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
 			break;
-		case 3:
-		case 4:
-		case 2:
+		case PF_DA_UINT_VALUE:
+		case PF_DA_INT_VALUE:
+		case PF_DA_BOOL_VALUE:
 			ival = (int64_t)x.v;
 			has_int = true;
 			break;
-		case 6:
+		case PF_DA_STRING_VALUE:
 			if (x.wt == PB_LEN)
 				sval = pf_str(r, x.s.p,
 					      SCX_MIN((size_t)(x.s.end - x.s.p), SCX_PATH_LEN - 1));
 			break;
-		case 17:
+		case PF_DA_STRING_VALUE_IID:
 			sval = interned(r, K_VAL, seq, x.v);
 			break;
 		}
@@ -416,20 +420,20 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 	init_names(r);
 	while ((rc = pb_next(&m, &x)) > 0) {
 		switch (x.num) {
-		case 9:
+		case PF_TE_TYPE:
 			e.type = x.v;
 			break;
-		case 11:
+		case PF_TE_TRACK_UUID:
 			e.track = x.v;
 			break;
-		case 10:
+		case PF_TE_NAME_IID:
 			e.name = interned(r, K_NAME, seq, x.v);
 			break;
-		case 23:
+		case PF_TE_NAME:
 			if (x.wt == PB_LEN)
 				e.name = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
 			break;
-		case 3:
+		case PF_TE_CATEGORY_IIDS:
 			if (x.wt == PB_LEN) {
 				struct pb p = x.s;
 				uint64_t v;
@@ -443,19 +447,19 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 				e.cats[e.ncats++] = interned(r, K_CAT, seq, x.v);
 			}
 			break;
-		case 22:
+		case PF_TE_CATEGORIES:
 			if (x.wt == PB_LEN && e.ncats < 4)
 				e.cats[e.ncats++] =
 					pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
 			break;
-		case 4:
+		case PF_TE_DEBUG_ANNOTATIONS:
 			if (x.wt == PB_LEN && nann < SCX_ARRAY_SIZE(ann))
 				ann[nann++] = x.s;
 			break;
-		case 47:
-		case 48:
-		case 36:
-		case 42:
+		case PF_TE_FLOW_IDS:
+		case PF_TE_TERMINATING_FLOW_IDS:
+		case PF_TE_FLOW_IDS_OLD:
+		case PF_TE_TERMINATING_FLOW_IDS_OLD:
 			if (x.wt == PB_LEN) { /* packed fixed64 */
 				for (const uint8_t *p = x.s.p; p + 8 <= x.s.end && e.nflows < 4;
 				     p += 8)
@@ -494,7 +498,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		return 0; /* counters and other non-thread tracks */
 
 	/* an END without names closes the innermost open slice of the track */
-	bool bare_end = e.type == 2 && !e.ncats && !e.name;
+	bool bare_end = e.type == PF_TE_SLICE_END && !e.ncats && !e.name;
 	if (bare_end) {
 		uint64_t *v = pf_map_get(&r->open, e.track);
 		if (v && *v >> 63)
@@ -502,10 +506,13 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		else if ((v = pf_map_get(&r->open, ~e.track)) && *v)
 			e.cats[e.ncats++] = r->name_iid[N_ONCPU];
 	}
-	if (has_cat(r, &e, N_ONCPU) && (e.type == 1 || e.type == 2)) {
+	bool begin = e.type == PF_TE_SLICE_BEGIN, instant = e.type == PF_TE_INSTANT;
+	bool slice = begin || e.type == PF_TE_SLICE_END;
+
+	if (has_cat(r, &e, N_ONCPU) && slice) {
 		struct pf_mark *k;
 		uint64_t *open = pf_map_put(&r->open, ~e.track); /* cpu + 1 of the open slice */
-		if (e.type == 1) {
+		if (begin) {
 			*open = cpu + 1;
 		} else {
 			if (cpu < 0 && *open)
@@ -518,7 +525,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		k->ts = ts;
 		k->cpu = (int16_t)cpu;
 		k->tid = tid;
-		k->begin = e.type == 1;
+		k->begin = begin;
 		k->dsq = e.has_dsq ? (uint64_t)e.dsq : SCX_DSQ_NONE;
 		k->layer =
 			e.has_layer && e.layer >= 0 && e.layer <= INT16_MAX ? (int16_t)e.layer : -1;
@@ -540,7 +547,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		     has_cat(r, &e, N_WAKER_UNKNOWN);
 	bool wakee = has_cat(r, &e, N_WAKEE) || has_cat(r, &e, N_WAKEE_NEW) ||
 		     has_cat(r, &e, N_WAKEE_UNKNOWN) || has_cat(r, &e, N_WAKING);
-	if (e.type == 3 && (waker || wakee)) {
+	if (instant && (waker || wakee)) {
 		bool is_new = has_cat(r, &e, N_WAKER_NEW) || has_cat(r, &e, N_WAKEE_NEW);
 		rec = flow_rec(r, &e, 0, &fresh);
 		if (fresh) {
@@ -566,7 +573,7 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		}
 		return 0;
 	}
-	if (e.type == 3 && (has_cat(r, &e, N_FORKING) || has_cat(r, &e, N_FORKED))) {
+	if (instant && (has_cat(r, &e, N_FORKING) || has_cat(r, &e, N_FORKED))) {
 		bool parent = has_cat(r, &e, N_FORKING);
 		rec = flow_rec(r, &e, 1, &fresh);
 		if (fresh) {
@@ -590,27 +597,26 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 		r->has_fork = true;
 		return 0;
 	}
-	if (e.type == 3 && has_cat(r, &e, N_EXEC)) {
+	if (instant && has_cat(r, &e, N_EXEC)) {
 		s = pf_side_new(r, &rec, SCX_EV_EXEC);
 		s->exec.pid = tid;
 		s->exec.old_pid = tid;
 		strncpy(s->exec.filename, pf_strp(r, e.filename), SCX_PATH_LEN - 1);
-	} else if (e.type == 3 && (has_cat(r, &e, N_EXIT) || has_cat(r, &e, N_FREE))) {
+	} else if (instant && (has_cat(r, &e, N_EXIT) || has_cat(r, &e, N_FREE))) {
 		s = pf_side_new(r, &rec, has_cat(r, &e, N_EXIT) ? SCX_EV_EXIT : SCX_EV_FREE);
 		s->task.pid = tid;
 		strncpy(s->task.comm, pf_strp(r, e.name), SCX_COMM_LEN - 1);
 		if (has_cat(r, &e, N_EXIT) || has_cat(r, &e, N_FREE))
 			s->task.comm[0] = 0; /* filled from the thread table */
-	} else if (e.type == 3 && has_cat(r, &e, N_RENAME)) {
+	} else if (instant && has_cat(r, &e, N_RENAME)) {
 		s = pf_side_new(r, &rec, SCX_EV_TASK_RENAME);
 		s->rename.pid = tid;
 		strncpy(s->rename.oldcomm, pf_strp(r, e.old_name), SCX_COMM_LEN - 1);
 		strncpy(s->rename.newcomm, pf_strp(r, e.new_name), SCX_COMM_LEN - 1);
-	} else if ((e.type == 1 || e.type == 2) &&
-		   (has_cat(r, &e, N_HARDIRQ) || has_cat(r, &e, N_SOFTIRQ))) {
+	} else if (slice && (has_cat(r, &e, N_HARDIRQ) || has_cat(r, &e, N_SOFTIRQ))) {
 		/* END carries no annotations: remember what the track has open */
 		uint64_t *open;
-		if (e.type == 1) {
+		if (begin) {
 			bool hard = has_cat(r, &e, N_HARDIRQ);
 			int v = hard ? (int)e.irq : softirq_vec(r, e.action, e.name);
 			if (cpu < 0 || v < 0 || (hard && !e.has_irq))

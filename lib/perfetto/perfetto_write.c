@@ -40,26 +40,10 @@
 
 enum { SEQ_PROCESS = 1, SEQ_FTRACE = 2, SEQ_TRACK = 3 };
 
-/* CompactSched's fields (intern_table is 5) */
-enum {
-	C_SW_TS = 1,
-	C_SW_STATE = 2,
-	C_SW_PID = 3,
-	C_SW_PRIO = 4,
-	C_SW_COMM = 6,
-	C_WK_TS = 7,
-	C_WK_PID = 8,
-	C_WK_CPU = 9,
-	C_WK_PRIO = 10,
-	C_WK_COMM = 11,
-	C_N = 12,
-	C_INTERN_TABLE = 5
-};
-
 struct wcpu {
-	struct scx_buf ev;	 /* encoded "event" entries of the bundle */
-	struct scx_buf arr[C_N]; /* packed compact arrays */
-	struct scx_buf itab;	 /* encoded intern_table entries */
+	struct scx_buf ev;		     /* encoded "event" entries of the bundle */
+	struct scx_buf arr[PF_CS__LAST + 1]; /* packed compact arrays, by field */
+	struct scx_buf itab;		     /* encoded intern_table entries */
 	char (*comms)[SCX_COMM_LEN];
 	uint16_t hash[ITAB_HASH]; /* comm -> index + 1 */
 	unsigned nitab, nev, nsw, nwk;
@@ -337,7 +321,7 @@ static int flush_cpu(struct scx_pf_writer *w, int cpu)
 		return rc;
 	if (c->nsw || c->nwk) {
 		scx_buf_add(&cs, c->itab.data, c->itab.len);
-		for (unsigned i = 1; i < C_N; i++)
+		for (unsigned i = 1; i < SCX_ARRAY_SIZE(c->arr); i++)
 			if (c->arr[i].len)
 				add_len_field(&cs, i, &c->arr[i]);
 	}
@@ -368,7 +352,7 @@ static int flush_cpu(struct scx_pf_writer *w, int cpu)
 	rc = emit_packet(w, b->data, b->len);
 
 	c->ev.len = c->itab.len = 0;
-	for (unsigned i = 0; i < C_N; i++)
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(c->arr); i++)
 		c->arr[i].len = 0;
 	if (c->nitab)
 		memset(c->hash, 0, sizeof(c->hash));
@@ -409,7 +393,7 @@ static uint32_t itab_index(struct wcpu *c, const char *comm)
 			c->hash[i] = (uint16_t)(c->nitab + 1);
 			memset(c->comms[c->nitab], 0, SCX_COMM_LEN);
 			memcpy(c->comms[c->nitab], comm, n);
-			p = pb_put_bytes(tmp, C_INTERN_TABLE, comm, n);
+			p = pb_put_bytes(tmp, PF_CS_INTERN_TABLE, comm, n);
 			scx_buf_add(&c->itab, tmp, p - tmp);
 			return c->nitab++;
 		}
@@ -513,11 +497,11 @@ static int write_switch(struct scx_pf_writer *w, struct wcpu *c, int cpu, const 
 	note_thread(w, s->prev_pid, s->prev_tgid, s->prev_comm);
 	note_thread(w, s->next_pid, s->next_tgid, s->next_comm);
 	if (compact) {
-		put_varint(&c->arr[C_SW_TS], c->nsw ? e->ts - c->last_sw_ts : e->ts);
-		put_varint(&c->arr[C_SW_STATE], (uint64_t)s->prev_state);
-		put_varint(&c->arr[C_SW_PID], (uint64_t)(int64_t)s->next_pid);
-		put_varint(&c->arr[C_SW_PRIO], (uint64_t)(int64_t)s->next_prio);
-		put_varint(&c->arr[C_SW_COMM], itab_index(c, s->next_comm));
+		put_varint(&c->arr[PF_CS_SWITCH_TIMESTAMP], c->nsw ? e->ts - c->last_sw_ts : e->ts);
+		put_varint(&c->arr[PF_CS_SWITCH_PREV_STATE], (uint64_t)s->prev_state);
+		put_varint(&c->arr[PF_CS_SWITCH_NEXT_PID], (uint64_t)(int64_t)s->next_pid);
+		put_varint(&c->arr[PF_CS_SWITCH_NEXT_PRIO], (uint64_t)(int64_t)s->next_prio);
+		put_varint(&c->arr[PF_CS_SWITCH_NEXT_COMM_INDEX], itab_index(c, s->next_comm));
 		c->last_sw_ts = e->ts;
 		c->nsw++;
 	} else {
@@ -564,11 +548,11 @@ static int write_wake(struct scx_pf_writer *w, struct wcpu *c, const struct scx_
 	note_thread(w, k->pid, k->tgid, k->comm);
 	if (id == PF_EV_SCHED_WAKING && !w->o.no_compact && c->known &&
 	    c->cur_pid == k->waker_pid) {
-		put_varint(&c->arr[C_WK_TS], c->nwk ? e->ts - c->last_wk_ts : e->ts);
-		put_varint(&c->arr[C_WK_PID], (uint64_t)(int64_t)k->pid);
-		put_varint(&c->arr[C_WK_CPU], (uint64_t)(int64_t)k->target_cpu);
-		put_varint(&c->arr[C_WK_PRIO], (uint64_t)(int64_t)k->prio);
-		put_varint(&c->arr[C_WK_COMM], itab_index(c, k->comm));
+		put_varint(&c->arr[PF_CS_WAKING_TIMESTAMP], c->nwk ? e->ts - c->last_wk_ts : e->ts);
+		put_varint(&c->arr[PF_CS_WAKING_PID], (uint64_t)(int64_t)k->pid);
+		put_varint(&c->arr[PF_CS_WAKING_TARGET_CPU], (uint64_t)(int64_t)k->target_cpu);
+		put_varint(&c->arr[PF_CS_WAKING_PRIO], (uint64_t)(int64_t)k->prio);
+		put_varint(&c->arr[PF_CS_WAKING_COMM_INDEX], itab_index(c, k->comm));
 		c->last_wk_ts = e->ts;
 		c->nwk++;
 		return 0;
@@ -821,7 +805,7 @@ int scx_pf_writer__close(struct scx_pf_writer *w)
 			continue;
 		scx_buf_free(&c->ev);
 		scx_buf_free(&c->itab);
-		for (unsigned k = 0; k < C_N; k++)
+		for (unsigned k = 0; k < SCX_ARRAY_SIZE(c->arr); k++)
 			scx_buf_free(&c->arr[k]);
 		free(c->comms);
 		free(c);

@@ -6,7 +6,6 @@
  * on or skip it, and it comes before the first event that carries the id.
  * The path is bytes, like a comm: invalid UTF-8 survives as \u00XX.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,31 +28,26 @@ int scx_cgroup_rec_parse(const struct scx_json_doc *d, uint64_t *id, char *path,
 {
 	int t = scx_json_get(d, 0, "type"), i, p;
 	const jsmntok_t *tok;
+	char rec[48], what[96];
 	long n;
 
 	if (t < 0 || !scx_json_eq(d, t, "cgroup"))
 		return 0;
 	i = scx_json_get(d, 0, "id");
 	p = scx_json_get(d, 0, "path");
-	if (i < 0 || scx_json_uint(d, i, id) || *id == SCX_CGROUP_NONE) {
-		snprintf(err, errsz,
-			 "cgroup record: \"id\" is not a cgroup id (an integer from 1)");
-		return -EINVAL;
-	}
-	if (p < 0 || !scx_json_is_str(d, p)) {
-		snprintf(err, errsz, "cgroup record %llu: \"path\" is not a string",
-			 (unsigned long long)*id);
-		return -EINVAL;
-	}
+	if (i < 0 || scx_json_uint(d, i, id) || *id == SCX_CGROUP_NONE)
+		return scx_json_rec_err(d, i, "cgroup record", err, errsz,
+					"\"id\" is not a cgroup id (an integer from 1)");
+	snprintf(rec, sizeof(rec), "cgroup record %llu", (unsigned long long)*id);
+	if (p < 0 || !scx_json_is_str(d, p))
+		return scx_json_rec_err(d, p, rec, err, errsz, "\"path\" is not a string");
 	tok = &d->tok[p];
 	n = scx_json_unescape(d->js + tok->start, tok->end - tok->start, path, size - 1,
 			      SCX_JSON_BYTES);
 	if (n < 0 || (size_t)n >= size || n == 0 || path[0] != '/' || memchr(path, 0, n)) {
-		snprintf(err, errsz,
-			 "cgroup record %llu: \"path\" is not an absolute path of "
-			 "at most %zu bytes",
-			 (unsigned long long)*id, size - 1);
-		return -EINVAL;
+		snprintf(what, sizeof(what),
+			 "\"path\" is not an absolute path of at most %zu bytes", size - 1);
+		return scx_json_rec_err(d, p, rec, err, errsz, what);
 	}
 	path[n] = 0;
 	return 1;

@@ -9,6 +9,8 @@
 #include "core/util.h"
 #include "stream/ksnap.h"
 
+#define REC "kernel_snapshot" /* the record in error messages */
+
 const char *const scx_ksnap_counter_names[SCX_KS__COUNT] = {
 	"switches",    "voluntary",   "involuntary",	"slices",	   "wakeups",
 	"wakeups_new", "migrations",  "migr_cross_llc", "migr_cross_node", "busy_ns",
@@ -180,26 +182,6 @@ bool scx_ksnap_is(const struct scx_json_doc *d)
 	return t >= 0 && scx_json_eq(d, t, SCX_KSNAP_TYPE);
 }
 
-static int bad(const struct scx_json_doc *d, int tok, char *err, size_t errsz, const char *what)
-{
-	snprintf(err, errsz, "byte %zu: kernel_snapshot: %s",
-		 tok >= 0 ? (size_t)d->tok[tok].start : 0, what);
-	return -EINVAL;
-}
-
-/* *v = the unsigned value of key in obj; missing or not one: error */
-static int get_u(const struct scx_json_doc *d, int obj, const char *key, uint64_t *v, char *err,
-		 size_t errsz)
-{
-	int i = scx_json_get(d, obj, key);
-	char what[64];
-
-	if (i >= 0 && !scx_json_uint(d, i, v))
-		return 0;
-	snprintf(what, sizeof(what), "missing or bad \"%s\"", key);
-	return bad(d, i >= 0 ? i : obj, err, errsz, what);
-}
-
 static int hist_from_json(const struct scx_json_doc *d, int obj, struct scx_ksnap_hist *h,
 			  char *err, size_t errsz)
 {
@@ -207,35 +189,38 @@ static int hist_from_json(const struct scx_json_doc *d, int obj, struct scx_ksna
 	int arr, i;
 
 	if (obj < 0 || d->tok[obj].type != JSMN_OBJECT)
-		return bad(d, obj, err, errsz, "a histogram is not an object");
-	if (get_u(d, obj, "count", &h->count, err, errsz) ||
-	    get_u(d, obj, "sum", &h->sum, err, errsz) ||
-	    get_u(d, obj, "min", &h->min, err, errsz) ||
-	    get_u(d, obj, "max", &h->max, err, errsz) ||
-	    get_u(d, obj, "clamped", &h->clamped, err, errsz))
+		return scx_json_rec_err(d, obj, REC, err, errsz, "a histogram is not an object");
+	if (scx_json_rec_uint(d, obj, "count", &h->count, REC, err, errsz) ||
+	    scx_json_rec_uint(d, obj, "sum", &h->sum, REC, err, errsz) ||
+	    scx_json_rec_uint(d, obj, "min", &h->min, REC, err, errsz) ||
+	    scx_json_rec_uint(d, obj, "max", &h->max, REC, err, errsz) ||
+	    scx_json_rec_uint(d, obj, "clamped", &h->clamped, REC, err, errsz))
 		return -EINVAL;
 	arr = scx_json_get(d, obj, "b");
 	if (arr < 0 || d->tok[arr].type != JSMN_ARRAY || d->tok[arr].size % 2)
-		return bad(d, arr >= 0 ? arr : obj, err, errsz, "\"b\" is not an array of pairs");
+		return scx_json_rec_err(d, arr >= 0 ? arr : obj, REC, err, errsz,
+					"\"b\" is not an array of pairs");
 	i = arr + 1;
 	for (int k = 0; k < d->tok[arr].size; k += 2) {
 		uint64_t idx, n;
 
 		if (scx_json_uint(d, i, &idx) || scx_json_uint(d, i + 1, &n))
-			return bad(d, i, err, errsz, "bad bucket");
+			return scx_json_rec_err(d, i, REC, err, errsz, "bad bucket");
 		if (idx >= SCX_HIST_NR_BUCKETS || (h->nr && idx <= prev) || !n)
-			return bad(d, i, err, errsz, "bucket out of range, out of order or empty");
+			return scx_json_rec_err(d, i, REC, err, errsz,
+						"bucket out of range, out of order or empty");
 		if (total + n < total)
-			return bad(d, i, err, errsz, "bucket counts overflow");
+			return scx_json_rec_err(d, i, REC, err, errsz, "bucket counts overflow");
 		total += n;
 		prev = idx;
 		scx_ksnap_hist_add(h, (uint32_t)idx, n);
 		i += 2;
 	}
 	if (total != h->count)
-		return bad(d, obj, err, errsz, "bucket counts do not add up to \"count\"");
+		return scx_json_rec_err(d, obj, REC, err, errsz,
+					"bucket counts do not add up to \"count\"");
 	if (h->count && h->min > h->max)
-		return bad(d, obj, err, errsz, "\"min\" is above \"max\"");
+		return scx_json_rec_err(d, obj, REC, err, errsz, "\"min\" is above \"max\"");
 	return 0;
 }
 
@@ -244,7 +229,7 @@ static int figures_from_json(const struct scx_json_doc *d, int obj, uint64_t *c,
 			     struct scx_ksnap_hist *h, unsigned nh, char *err, size_t errsz)
 {
 	for (unsigned n = 0; n < nc; n++)
-		if (get_u(d, obj, scx_ksnap_counter_names[n], &c[n], err, errsz))
+		if (scx_json_rec_uint(d, obj, scx_ksnap_counter_names[n], &c[n], REC, err, errsz))
 			return -EINVAL;
 	for (unsigned i = 0; i < nh; i++)
 		if (hist_from_json(d, scx_json_get(d, obj, scx_ksnap_hist_names[i]), &h[i], err,
@@ -260,12 +245,13 @@ static int cgroups_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, 
 	int arr = scx_json_get(d, 0, "cgroups"), i;
 
 	if (scx_json_get(d, 0, "dropped_cgroup_values") >= 0 &&
-	    get_u(d, 0, "dropped_cgroup_values", &s->dropped_cg_values, err, errsz))
+	    scx_json_rec_uint(d, 0, "dropped_cgroup_values", &s->dropped_cg_values, REC, err,
+			      errsz))
 		return -EINVAL;
 	if (arr < 0)
 		return 0;
 	if (d->tok[arr].type != JSMN_ARRAY)
-		return bad(d, arr, err, errsz, "\"cgroups\" is not an array");
+		return scx_json_rec_err(d, arr, REC, err, errsz, "\"cgroups\" is not an array");
 	i = arr + 1;
 	for (int k = 0; k < d->tok[arr].size; k++, i = scx_json_next(d, i)) {
 		struct scx_ksnap_cgroup *c;
@@ -273,12 +259,14 @@ static int cgroups_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, 
 		int ci;
 
 		if (d->tok[i].type != JSMN_OBJECT)
-			return bad(d, i, err, errsz, "a cgroup is not an object");
+			return scx_json_rec_err(d, i, REC, err, errsz, "a cgroup is not an object");
 		ci = scx_json_get(d, i, "cgroup");
 		if (ci < 0 || scx_json_uint(d, ci, &id))
-			return bad(d, ci >= 0 ? ci : i, err, errsz, "missing or bad \"cgroup\"");
+			return scx_json_rec_err(d, ci >= 0 ? ci : i, REC, err, errsz,
+						"missing or bad \"cgroup\"");
 		if (s->nr_cgroups && id <= s->cgroups[s->nr_cgroups - 1].id)
-			return bad(d, ci, err, errsz, "cgroup ids are not in ascending order");
+			return scx_json_rec_err(d, ci, REC, err, errsz,
+						"cgroup ids are not in ascending order");
 		c = scx_ksnap_add_cgroup(s, id);
 		if (figures_from_json(d, i, c->c, SCX_KSNAP_CG_COUNTERS, c->h, SCX_KSNAP_CG_HISTS,
 				      err, errsz))
@@ -293,23 +281,24 @@ int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char 
 
 	scx_ksnap_reset(s);
 	if (!scx_ksnap_is(d))
-		return bad(d, 0, err, errsz, "not a kernel snapshot");
-	if (get_u(d, 0, "seq", &s->seq, err, errsz) ||
-	    get_u(d, 0, "start_ns", &s->start_ns, err, errsz) ||
-	    get_u(d, 0, "end_ns", &s->end_ns, err, errsz) ||
-	    get_u(d, 0, "dropped_tasks", &s->dropped_tasks, err, errsz) ||
-	    get_u(d, 0, "dropped_cpu", &s->dropped_cpu, err, errsz) ||
-	    get_u(d, 0, "missed", &s->missed, err, errsz))
+		return scx_json_rec_err(d, 0, REC, err, errsz, "not a kernel snapshot");
+	if (scx_json_rec_uint(d, 0, "seq", &s->seq, REC, err, errsz) ||
+	    scx_json_rec_uint(d, 0, "start_ns", &s->start_ns, REC, err, errsz) ||
+	    scx_json_rec_uint(d, 0, "end_ns", &s->end_ns, REC, err, errsz) ||
+	    scx_json_rec_uint(d, 0, "dropped_tasks", &s->dropped_tasks, REC, err, errsz) ||
+	    scx_json_rec_uint(d, 0, "dropped_cpu", &s->dropped_cpu, REC, err, errsz) ||
+	    scx_json_rec_uint(d, 0, "missed", &s->missed, REC, err, errsz))
 		return -EINVAL;
 	if (s->end_ns < s->start_ns)
-		return bad(d, 0, err, errsz, "\"end_ns\" is before \"start_ns\"");
+		return scx_json_rec_err(d, 0, REC, err, errsz, "\"end_ns\" is before \"start_ns\"");
 	/* optional: records before it had none */
 	if (scx_json_get(d, 0, "end_skew_ns") >= 0 &&
-	    get_u(d, 0, "end_skew_ns", &s->end_skew_ns, err, errsz))
+	    scx_json_rec_uint(d, 0, "end_skew_ns", &s->end_skew_ns, REC, err, errsz))
 		return -EINVAL;
 	arr = scx_json_get(d, 0, "cpus");
 	if (arr < 0 || d->tok[arr].type != JSMN_ARRAY)
-		return bad(d, arr >= 0 ? arr : 0, err, errsz, "\"cpus\" is not an array");
+		return scx_json_rec_err(d, arr >= 0 ? arr : 0, REC, err, errsz,
+					"\"cpus\" is not an array");
 	i = arr + 1;
 	for (int k = 0; k < d->tok[arr].size; k++, i = scx_json_next(d, i)) {
 		struct scx_ksnap_cpu *c;
@@ -317,13 +306,15 @@ int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char 
 		int ci;
 
 		if (d->tok[i].type != JSMN_OBJECT)
-			return bad(d, i, err, errsz, "a cpu is not an object");
+			return scx_json_rec_err(d, i, REC, err, errsz, "a cpu is not an object");
 		ci = scx_json_get(d, i, "cpu");
 		if (ci < 0 || scx_json_int(d, ci, &cpu) || cpu < 0 || cpu >= SCX_MAX_CPUS)
-			return bad(d, ci >= 0 ? ci : i, err, errsz, "missing or bad \"cpu\"");
+			return scx_json_rec_err(d, ci >= 0 ? ci : i, REC, err, errsz,
+						"missing or bad \"cpu\"");
 		for (unsigned j = 0; j < s->nr_cpus; j++)
 			if (s->cpus[j].cpu == cpu)
-				return bad(d, ci, err, errsz, "a cpu appears twice");
+				return scx_json_rec_err(d, ci, REC, err, errsz,
+							"a cpu appears twice");
 		c = scx_ksnap_add_cpu(s, (int32_t)cpu);
 		if (figures_from_json(d, i, c->c, SCX_KS__COUNT, c->h, SCX_KSH__COUNT, err, errsz))
 			return -EINVAL;

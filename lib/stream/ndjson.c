@@ -176,6 +176,8 @@ void scx_header_to_json(struct scx_buf *b, const struct scx_header *h)
 	else
 		scx_jw_raw(&w, "{}", 2);
 	scx_jw_kuint(&w, "start_ns", h->start_ns);
+	if (scx_order_name(h->order))
+		scx_jw_kstr(&w, "order", scx_order_name(h->order));
 	scx_jw_obj_end(&w);
 }
 
@@ -485,6 +487,12 @@ static int parse_header(const struct scx_json_doc *d, struct scx_header *h, char
 	h->nr_cpus = v;
 	if (get_u64(d, 0, "start_ns", &h->start_ns))
 		return bad(err, errsz, col, 0, "header: bad \"start_ns\"");
+	/* an order this reader does not know promises nothing it can use */
+	i = scx_json_get(d, 0, "order");
+	if (scx_json_is_str(d, i) && scx_json_eq(d, i, "time"))
+		h->order = SCX_ORDER_TIME;
+	else if (scx_json_is_str(d, i) && scx_json_eq(d, i, "cpu"))
+		h->order = SCX_ORDER_CPU;
 	i = scx_json_get(d, 0, "topology");
 	if (i >= 0 && d->tok[i].type == JSMN_ARRAY && d->tok[i].size > 0) {
 		size_t off = 0;

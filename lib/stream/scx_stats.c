@@ -7,6 +7,8 @@
 #include "core/util.h"
 #include "stream/scx_stats.h"
 
+#define REC "scx_stats" /* the record in error messages */
+
 static void kint_opt(struct scx_jw *w, const char *key, int64_t v)
 {
 	if (v >= 0)
@@ -89,25 +91,6 @@ bool scx_stats_is(const struct scx_json_doc *d)
 	return t >= 0 && scx_json_eq(d, t, SCX_STATS_TYPE);
 }
 
-static int bad(const struct scx_json_doc *d, int tok, char *err, size_t errsz, const char *what)
-{
-	snprintf(err, errsz, "byte %zu: scx_stats: %s", tok >= 0 ? (size_t)d->tok[tok].start : 0,
-		 what);
-	return -EINVAL;
-}
-
-static int get_u(const struct scx_json_doc *d, int obj, const char *key, uint64_t *v, char *err,
-		 size_t errsz)
-{
-	int i = scx_json_get(d, obj, key);
-	char what[64];
-
-	if (i >= 0 && !scx_json_uint(d, i, v))
-		return 0;
-	snprintf(what, sizeof(what), "missing or bad \"%s\"", key);
-	return bad(d, i >= 0 ? i : obj, err, errsz, what);
-}
-
 /* An optional counter: -1 when absent, an error when not a whole number from 0. */
 static int get_opt(const struct scx_json_doc *d, int obj, const char *key, int64_t *v, char *err,
 		   size_t errsz)
@@ -119,7 +102,7 @@ static int get_opt(const struct scx_json_doc *d, int obj, const char *key, int64
 	if (i < 0 || (!scx_json_int(d, i, v) && *v >= 0))
 		return 0;
 	snprintf(what, sizeof(what), "\"%s\" is not a count", key);
-	return bad(d, i, err, errsz, what);
+	return scx_json_rec_err(d, i, REC, err, errsz, what);
 }
 
 static int get_str(const struct scx_json_doc *d, int obj, const char *key, char *buf, size_t size,
@@ -132,14 +115,14 @@ static int get_str(const struct scx_json_doc *d, int obj, const char *key, char 
 	if (i >= 0 && scx_json_is_str(d, i) && scx_json_str(d, i, buf, size) >= 0)
 		return 0;
 	snprintf(what, sizeof(what), "missing or bad \"%s\"", key);
-	return bad(d, i >= 0 ? i : obj, err, errsz, what);
+	return scx_json_rec_err(d, i >= 0 ? i : obj, REC, err, errsz, what);
 }
 
 int scx_stats_from_json(const struct scx_json_doc *d, struct scx_stats *s, char *err, size_t errsz)
 {
 	if (!scx_stats_is(d)) {
 		memset(s, 0, sizeof(*s));
-		return bad(d, 0, err, errsz, "not an scx_stats record");
+		return scx_json_rec_err(d, 0, REC, err, errsz, "not an scx_stats record");
 	}
 	return scx_stats_from_json_obj(d, 0, s, err, errsz);
 }
@@ -151,10 +134,11 @@ int scx_stats_from_json_obj(const struct scx_json_doc *d, int o, struct scx_stat
 
 	memset(s, 0, sizeof(*s));
 	if (o < 0 || o >= d->ntok || d->tok[o].type != JSMN_OBJECT)
-		return bad(d, o < 0 || o >= d->ntok ? -1 : o, err, errsz, "not an object");
-	if (get_u(d, o, "ts", &s->ts, err, errsz) ||
-	    get_u(d, o, "interval_ns", &s->interval_ns, err, errsz) ||
-	    get_u(d, o, "events_dropped", &s->events_dropped, err, errsz) ||
+		return scx_json_rec_err(d, o < 0 || o >= d->ntok ? -1 : o, REC, err, errsz,
+					"not an object");
+	if (scx_json_rec_uint(d, o, "ts", &s->ts, REC, err, errsz) ||
+	    scx_json_rec_uint(d, o, "interval_ns", &s->interval_ns, REC, err, errsz) ||
+	    scx_json_rec_uint(d, o, "events_dropped", &s->events_dropped, REC, err, errsz) ||
 	    get_str(d, o, "state", s->state, sizeof(s->state), err, errsz) ||
 	    get_str(d, o, "ops", s->ops, sizeof(s->ops), err, errsz) ||
 	    get_opt(d, o, "switch_all", &s->switch_all, err, errsz) ||
@@ -166,7 +150,7 @@ int scx_stats_from_json_obj(const struct scx_json_doc *d, int o, struct scx_stat
 	if (obj < 0)
 		return 0;
 	if (d->tok[obj].type != JSMN_OBJECT)
-		return bad(d, obj, err, errsz, "\"events\" is not an object");
+		return scx_json_rec_err(d, obj, REC, err, errsz, "\"events\" is not an object");
 	s->has_events = true;
 	i = obj + 1;
 	for (int k = 0; k < d->tok[obj].size; k++, i = scx_json_next(d, i + 1)) {
@@ -176,12 +160,15 @@ int scx_stats_from_json_obj(const struct scx_json_doc *d, int o, struct scx_stat
 		int len = scx_json_str(d, i, name, sizeof(name));
 
 		if (len <= 0 || len >= SCX_STATS_NAME_LEN || strlen(name) != (size_t)len)
-			return bad(d, i, err, errsz,
-				   "an event counter's name is empty, too long or holds a NUL");
+			return scx_json_rec_err(
+				d, i, REC, err, errsz,
+				"an event counter's name is empty, too long or holds a NUL");
 		if (scx_json_uint(d, i + 1, &v))
-			return bad(d, i + 1, err, errsz, "an event counter is not a count");
+			return scx_json_rec_err(d, i + 1, REC, err, errsz,
+						"an event counter is not a count");
 		if (scx_stats_event(s, name))
-			return bad(d, i, err, errsz, "an event counter appears twice");
+			return scx_json_rec_err(d, i, REC, err, errsz,
+						"an event counter appears twice");
 		if (s->nr_events == SCX_STATS_MAX_EVENTS) {
 			s->events_dropped++;
 			continue;

@@ -102,6 +102,12 @@ struct scx_reader {
 	int pending;
 	struct scx_event pending_ev;
 
+	/* the header's promise of time order, checked (scx_reader__disorder()) */
+	uint64_t newest;   /* the newest event since the header */
+	uint64_t disorder; /* events older than it */
+	char disorder_at[160];
+	char disorder_msg[512];
+
 	char err[512];
 };
 
@@ -407,10 +413,34 @@ static int read_record(struct scx_reader *r, struct scx_event *e)
 	}
 }
 
+/* An event of a stream whose header promises time order: does it keep it? */
+static void check_order(struct scx_reader *r, const struct scx_event *e, uint64_t off)
+{
+	if (e->ts >= r->newest) {
+		r->newest = e->ts;
+		return;
+	}
+	if (!r->disorder++)
+		snprintf(r->disorder_at, sizeof(r->disorder_at),
+			 "%s %llu: the header says the events are in time order, but this one is "
+			 "%llu ns older than one before it",
+			 r->fmt == SCX_FMT_BINARY ? "byte" : "line",
+			 (unsigned long long)(r->fmt == SCX_FMT_BINARY ? off : r->line),
+			 (unsigned long long)(r->newest - e->ts));
+}
+
 static int read_item(struct scx_reader *r, struct scx_event *e)
 {
+	uint64_t off = r->base + r->pos;
+	int k;
+
 	r->other_parsed = false;
-	return r->fmt == SCX_FMT_BINARY ? read_record(r, e) : read_line(r, e);
+	k = r->fmt == SCX_FMT_BINARY ? read_record(r, e) : read_line(r, e);
+	if (k == SCX_LINE_EVENT && r->hdr.order == SCX_ORDER_TIME)
+		check_order(r, e, off);
+	else if (k == SCX_LINE_HEADER)
+		r->newest = 0; /* a concatenated stream promises its own order only */
+	return k;
 }
 
 /* Read up to and including the first item; keep it if it is not the header. */
@@ -540,6 +570,38 @@ const char *scx_reader__warning(struct scx_reader *r)
 	snprintf(r->err, sizeof(r->err), "%s: byte %llu: stream ends without a trailer", r->name,
 		 (unsigned long long)(r->base + r->pos));
 	return r->err;
+}
+
+uint64_t scx_reader__disorder(struct scx_reader *r, const char **msg)
+{
+	if (msg && r->disorder) {
+		snprintf(r->disorder_msg, sizeof(r->disorder_msg),
+			 "%s: %s (%llu event%s out of order)", r->name, r->disorder_at,
+			 (unsigned long long)r->disorder, r->disorder == 1 ? "" : "s");
+		*msg = r->disorder_msg;
+	}
+	return r->disorder;
+}
+
+const char *scx_order_name(enum scx_order o)
+{
+	return o == SCX_ORDER_TIME ? "time" : o == SCX_ORDER_CPU ? "cpu" : NULL;
+}
+
+struct scx_order_plan scx_order_plan(const struct scx_header *h, uint64_t forced_ns,
+				     uint64_t legacy_ns)
+{
+	enum scx_order o = h ? h->order : SCX_ORDER_UNKNOWN;
+	struct scx_order_plan p = {
+		.window_ns = o == SCX_ORDER_UNKNOWN ? legacy_ns : SCX_REORDER_DEFAULT_NS,
+		.from_start = o == SCX_ORDER_CPU,
+	};
+
+	if (forced_ns != SCX_REORDER_UNSET)
+		p.window_ns = forced_ns;
+	if (!p.window_ns)
+		p.from_start = false;
+	return p;
 }
 
 /* ---- writer ------------------------------------------------------------- */

@@ -21,6 +21,13 @@
 enum scx_format { SCX_FMT_AUTO = 0, SCX_FMT_NDJSON, SCX_FMT_BINARY };
 enum scx_compress { SCX_COMP_NONE = 0, SCX_COMP_GZIP, SCX_COMP_ZSTD };
 
+/* What a producer promises of its events' order (scx(7), the header's "order"). */
+enum scx_order {
+	SCX_ORDER_UNKNOWN = 0, /* not said: a producer older than the field */
+	SCX_ORDER_TIME,	       /* "time": timestamps never decrease */
+	SCX_ORDER_CPU,	       /* "cpu": they never decrease per CPU, across CPUs they may */
+};
+
 struct scx_header {
 	int version;	   /* SCX_WIRE_VERSION */
 	char producer[32]; /* "scx-events", "scx-perfetto" ... */
@@ -32,6 +39,7 @@ struct scx_header {
 	char scheduler[64];    /* sched_ext ops name, "" when none */
 	char *options_json;    /* owned; capture options as a JSON object, or NULL */
 	uint64_t start_ns;     /* capture start (clock above), 0 if unknown */
+	enum scx_order order;  /* written unless SCX_ORDER_UNKNOWN */
 };
 
 struct scx_trailer {
@@ -89,6 +97,36 @@ uint64_t scx_reader__offset(struct scx_reader *r);  /* bytes consumed (decompres
  * record boundary), else NULL.  Tools print it as a warning.
  */
 const char *scx_reader__warning(struct scx_reader *r);
+/*
+ * Events older than one before them in a stream whose header promises time
+ * order ("order":"time"), counted as they are read: 0 while the promise
+ * holds.  *msg (when msg is not NULL) then says where the first one was:
+ * "name: line N: ..." or "name: byte N: ...".
+ */
+uint64_t scx_reader__disorder(struct scx_reader *r, const char **msg);
+
+/*
+ * The one policy for putting a stream's events in time order, decided by its
+ * header, for every consumer that sorts (scx-agg's engine, scx-top's input):
+ *   "cpu"  sort within SCX_REORDER_DEFAULT_NS from the first event;
+ *   "time" take events as they come; a late one breaks the promise (the
+ *          reader counts it, scx_reader__disorder()) and sorting within
+ *          SCX_REORDER_DEFAULT_NS starts there, so it is no loss;
+ *   no header or no "order" (an older producer): what the consumer did
+ *          before the field, sorting within legacy_ns from the first late
+ *          event.
+ * forced_ns, unless SCX_REORDER_UNSET (the user's --reorder), replaces the
+ * window; a "cpu" stream is still sorted from its first event.
+ */
+#define SCX_REORDER_DEFAULT_NS 100000000ull
+#define SCX_REORDER_UNSET UINT64_MAX
+struct scx_order_plan {
+	uint64_t window_ns; /* 0: events are taken as they come */
+	bool from_start;    /* sort from the first event, not from the first late one */
+};
+struct scx_order_plan scx_order_plan(const struct scx_header *h, uint64_t forced_ns,
+				     uint64_t legacy_ns);
+const char *scx_order_name(enum scx_order o); /* "time", "cpu" or NULL */
 
 /* ---- writing ------------------------------------------------------------- */
 

@@ -36,7 +36,7 @@ struct top_input {
 	struct top_model snap; /* the model being filled */
 	struct top_model last; /* the previous window (history); what next() returns */
 	bool flushed, eof;
-	uint64_t reorder_ns; /* 0: feed events as they come */
+	uint64_t reorder_ns; /* the user's, or SCX_REORDER_UNSET: the stream decides */
 	uint64_t last_ts;    /* newest event fed before reordering began */
 	struct scx_reorder *order;
 	uint64_t snaps;	 /* scx-agg snapshot lines read */
@@ -48,6 +48,7 @@ struct top_input {
 		char *path;
 	} *cg_names; /* cgroup records read before the engine existed */
 	unsigned nr_cg_names, cg_names_cap;
+	char warn[1024]; /* top_input__warning()'s */
 };
 
 struct top_input *top_input__new(struct scx_reader *r, const struct top_input_opts *o)
@@ -93,9 +94,20 @@ enum top_source top_input__source(const struct top_input *in)
 	return in->source;
 }
 
-const char *top_input__warning(const struct top_input *in)
+const char *top_input__warning(struct top_input *in)
 {
-	return in->snaps ? NULL : scx_reader__warning(in->r);
+	const char *trailer = in->snaps ? NULL : scx_reader__warning(in->r), *order = NULL;
+
+	if (!scx_reader__disorder(in->r, &order))
+		return trailer;
+	if (in->reorder_ns)
+		snprintf(in->warn, sizeof(in->warn), "%s; sorted within %llu ms from there%s%s",
+			 order, (unsigned long long)(in->reorder_ns / 1000000), trailer ? "\n" : "",
+			 trailer ? trailer : "");
+	else
+		snprintf(in->warn, sizeof(in->warn), "%s; used as it came (--reorder 0)%s%s", order,
+			 trailer ? "\n" : "", trailer ? trailer : "");
+	return in->warn;
 }
 
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
@@ -223,6 +235,12 @@ static int input_start(struct top_input *in, enum top_source source, uint64_t fi
 	header_topo(in);
 	if (h)
 		snprintf(in->scheduler, sizeof(in->scheduler), "%s", h->scheduler);
+	/* events sorted here, not in the engine: each may close a window */
+	struct scx_order_plan op = scx_order_plan(h, in->reorder_ns, SCX_REORDER_DEFAULT_NS);
+
+	in->reorder_ns = op.window_ns;
+	if (op.from_start)
+		in->order = scx_reorder__new(in->reorder_ns);
 	in->agg = scx_agg__new(in->topo, &o);
 	if (!in->agg) {
 		snprintf(err, errsz, "cannot start the aggregation: %s", strerror(errno));

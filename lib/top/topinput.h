@@ -32,8 +32,12 @@ enum top_source {
 
 struct top_input_opts {
 	uint64_t interval_ns; /* window length for raw events */
-	uint64_t reorder_ns;  /* hold out-of-order events this long; 0: never reorder */
-	unsigned max_tasks;   /* the engine's task cap; 0: its default */
+	/*
+	 * Hold out-of-order events this long; 0: never reorder.
+	 * SCX_REORDER_UNSET: as the stream's header says (scx_order_plan()).
+	 */
+	uint64_t reorder_ns;
+	unsigned max_tasks; /* the engine's task cap; 0: its default */
 	/*
 	 * --topology: the input owns it from now on.  NULL: the stream
 	 * header's, else (snapshots) this machine's when it has their cpus.
@@ -74,8 +78,9 @@ enum top_source top_input__source(const struct top_input *in);
 
 /*
  * What to tell the user at a normal end of input (an empty stream, a stream
- * without a trailer), or NULL.  Snapshot streams have no trailer to miss.
+ * without a trailer, events out of the time order the header promised), or
+ * NULL.  Snapshot streams have no trailer to miss.
  */
-const char *top_input__warning(const struct top_input *in);
+const char *top_input__warning(struct top_input *in);
 
 #endif

@@ -785,8 +785,35 @@ static void unescape_flags(void)
 	scx_buf_free(&b);
 }
 
+/* A record's members, with errors in the one shape every record reader uses. */
+static void record_members(void)
+{
+	static const char js[] = "{\"a\":7,\"b\":-1,\"c\":\"x\"}";
+	struct scx_json_doc d = { 0 };
+	uint64_t v = 0;
+	char err[128] = "";
+
+	ok(!scx_json_parse(&d, js, strlen(js)), "record parsed");
+	ok(!scx_json_rec_uint(&d, 0, "a", &v, "rec", err, sizeof(err)) && v == 7,
+	   "a required unsigned member read");
+	is_int(scx_json_rec_uint(&d, 0, "b", &v, "rec", err, sizeof(err)), -EINVAL,
+	       "a negative one refused");
+	is_str(err, "byte 11: rec: missing or bad \"b\"",
+	       "the error names the record and the value's byte");
+	is_int(scx_json_rec_uint(&d, 0, "c", &v, "rec", err, sizeof(err)), -EINVAL,
+	       "a string refused");
+	is_int(scx_json_rec_uint(&d, 0, "z", &v, "rec", err, sizeof(err)), -EINVAL,
+	       "a missing one refused");
+	is_str(err, "byte 0: rec: missing or bad \"z\"", "a missing one is named at the object");
+	is_int(scx_json_rec_err(&d, -1, "rec", err, sizeof(err), "what"), -EINVAL,
+	       "an error without a token");
+	is_str(err, "byte 0: rec: what", "is at byte 0");
+	scx_json_free(&d);
+}
+
 int main(void)
 {
+	record_members();
 	writer();
 	unescape_flags();
 	reader_ok();

@@ -179,8 +179,9 @@ static bool same_header(const struct scx_header *a, const struct scx_header *b)
 	       !strcmp(a->clock, b->clock) && !strcmp(a->hostname, b->hostname) &&
 	       !strcmp(a->kernel, b->kernel) && a->nr_cpus == b->nr_cpus &&
 	       !strcmp(a->scheduler, b->scheduler) && a->start_ns == b->start_ns &&
-	       a->options_json && b->options_json && !strcmp(a->options_json, b->options_json) &&
-	       a->topo && b->topo && a->topo->nr_cpus == b->topo->nr_cpus &&
+	       a->order == b->order && a->options_json && b->options_json &&
+	       !strcmp(a->options_json, b->options_json) && a->topo && b->topo &&
+	       a->topo->nr_cpus == b->topo->nr_cpus &&
 	       !memcmp(a->topo->cpus, b->topo->cpus, a->topo->nr_cpus * sizeof(*a->topo->cpus)) &&
 	       a->topo->nr_llcs == b->topo->nr_llcs && a->topo->nr_nodes == b->topo->nr_nodes;
 }
@@ -895,6 +896,70 @@ static void cgroup_fields(void)
 	scx_buf_free(&b);
 }
 
+/* The header's "order": what a reader checks, and the plan it makes consumers follow. */
+static void order_promise(void)
+{
+	static const uint64_t ts[] = { 10, 5, 20, 20, 3 };
+	struct scx_event ev[5];
+	const struct scx_header saved = hdr;
+	struct scx_header h = { .order = SCX_ORDER_UNKNOWN };
+
+	for (unsigned i = 0; i < 5; i++) {
+		scx_event_init(&ev[i], SCX_EV_IPI_ENTRY);
+		ev[i].ts = ts[i];
+		ev[i].cpu = 0;
+	}
+	hdr.order = SCX_ORDER_TIME;
+	for (int f = SCX_FMT_NDJSON; f <= SCX_FMT_BINARY; f++) {
+		char *buf;
+		size_t len = write_stream(f, SCX_COMP_NONE, ev, 5, true, true, &buf);
+		struct scx_reader *r = scx_reader__mem(buf, len, "mem");
+		const char *msg = NULL;
+
+		is_int(read_all(r), 5, "%s: a broken promise of time order still reads",
+		       fmt_name[f]);
+		is_int(scx_reader__header(r)->order, SCX_ORDER_TIME, "%s: \"order\" read back",
+		       fmt_name[f]);
+		is_int(scx_reader__disorder(r, &msg), 2, "%s: both late events counted",
+		       fmt_name[f]);
+		ok(msg &&
+			   strstr(msg, f == SCX_FMT_NDJSON ? "mem: line 3: the header says" :
+							     "mem: byte ") &&
+			   strstr(msg, "5 ns older than one before it (2 events out of order)"),
+		   "%s: the first named: %s", fmt_name[f], msg ? msg : "(none)");
+		scx_reader__free(r);
+		free(buf);
+	}
+	hdr.order = SCX_ORDER_CPU; /* a weaker promise: nothing to check */
+	{
+		char *buf;
+		size_t len = write_stream(SCX_FMT_NDJSON, SCX_COMP_NONE, ev, 5, true, true, &buf);
+		struct scx_reader *r = scx_reader__mem(buf, len, "mem");
+
+		read_all(r);
+		is_int(scx_reader__disorder(r, NULL), 0, "\"cpu\": no disorder to report");
+		scx_reader__free(r);
+		free(buf);
+	}
+	hdr = saved;
+
+	struct scx_order_plan p = scx_order_plan(NULL, SCX_REORDER_UNSET, 7);
+	ok(p.window_ns == 7 && !p.from_start, "no header: the consumer's old window, lazily");
+	p = scx_order_plan(&h, SCX_REORDER_UNSET, 0);
+	ok(p.window_ns == 0 && !p.from_start, "no \"order\": as before, here never");
+	h.order = SCX_ORDER_CPU;
+	p = scx_order_plan(&h, SCX_REORDER_UNSET, 0);
+	ok(p.window_ns == SCX_REORDER_DEFAULT_NS && p.from_start, "\"cpu\": sorted from the start");
+	p = scx_order_plan(&h, 0, 0);
+	ok(p.window_ns == 0 && !p.from_start, "\"cpu\" with --reorder 0: never");
+	h.order = SCX_ORDER_TIME;
+	p = scx_order_plan(&h, SCX_REORDER_UNSET, 0);
+	ok(p.window_ns == SCX_REORDER_DEFAULT_NS && !p.from_start,
+	   "\"time\": a window only for a broken promise");
+	p = scx_order_plan(&h, 5, 0);
+	ok(p.window_ns == 5 && !p.from_start, "\"time\" with --reorder 5ns");
+}
+
 int main(void)
 {
 	static const struct scx_cpu_topo cpus[] = {
@@ -915,6 +980,7 @@ int main(void)
 	strcpy(hdr.scheduler, "scx_rusty");
 	hdr.options_json = scx_xstrdup("{\"duration\":30,\"events\":[\"switch\",\"wakeup\"]}");
 	hdr.start_ns = UINT64_MAX;
+	hdr.order = SCX_ORDER_CPU; /* the random events are in no order */
 	for (unsigned k = 1; k < SCX_EV__COUNT; k++)
 		trl.counts[k] = k * 1000 + 7;
 	trl.nr_cpus = 6;
@@ -933,6 +999,7 @@ int main(void)
 	numbers();
 	canonical_path();
 	cgroup_fields();
+	order_promise();
 	epipe();
 	scx_header_free(&hdr);
 	scx_trailer_free(&trl);
