@@ -30,14 +30,18 @@
 
 extern char **environ;
 
-#define NR_GROUPS 6
-#define NR_REPORTS 2
+#define NR_GROUPS 7
+#define NR_REPORTS 4
 #define GROUP_ROWS 200
 #define LIVE_INTERVAL_NS 1000000000ull /* the live statistics interval */
-static const char *const group_names[NR_GROUPS] = {
-	"cpu", "llc", "node", "dsq", "process", "thread"
+static const char *const group_names[NR_GROUPS] = { "cpu",     "llc",	 "node",  "dsq",
+						    "process", "thread", "cgroup" };
+static const char *const report_names[NR_REPORTS] = {
+	"wakeup-graph",
+	"softirq",
+	"cgroup-latency",
+	"cgroup-preemptions",
 };
-static const char *const report_names[NR_REPORTS] = { "wakeup-graph", "softirq" };
 
 struct live_group {
 	struct scx_buf rows; /* rendered rows, back to back */
@@ -84,7 +88,8 @@ static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
 static int cmp_busy(const void *a, const void *b);
 
 static const int group_by[NR_GROUPS] = {
-	SCX_AGG_CPU, SCX_AGG_LLC, SCX_AGG_NODE, SCX_AGG_DSQ, SCX_AGG_TGID, SCX_AGG_PID,
+	SCX_AGG_CPU,  SCX_AGG_LLC, SCX_AGG_NODE,   SCX_AGG_DSQ,
+	SCX_AGG_TGID, SCX_AGG_PID, SCX_AGG_CGROUP,
 };
 
 static int on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *ctx)
@@ -181,6 +186,20 @@ static int read_events(struct mcp_live *l, struct scx_reader *r)
 			if (l->agg)
 				scx_agg__note_scx_stats(l->agg, &st);
 			pthread_mutex_unlock(&l->mu);
+			continue;
+		}
+		if (rc == SCX_READ_OTHER && scx_reader__doc(r)) {
+			char path[SCX_CGROUP_PATH_MAX], err[256];
+			uint64_t id;
+
+			/* scx-events names each cgroup id once, before its first use */
+			if (scx_cgroup_rec_parse(scx_reader__doc(r), &id, path, sizeof(path), err,
+						 sizeof(err)) == 1) {
+				pthread_mutex_lock(&l->mu);
+				if (l->agg)
+					scx_agg__cgroup_name(l->agg, id, path);
+				pthread_mutex_unlock(&l->mu);
+			}
 			continue;
 		}
 		if (rc != SCX_READ_EVENT)

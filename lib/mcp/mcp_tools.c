@@ -174,6 +174,9 @@ static const struct mcp_out out_live_report[] = {
 	{ "mode", S },
 	{ NULL },
 };
+static const struct mcp_out out_cgroups[] = {
+	LIVE_OUT, { "source", S }, { "trace_id", S }, { "analysis", S }, { "report", O }, { NULL },
+};
 static const struct mcp_out out_profile[] = {
 	LIVE_OUT,
 	{ "action", S },
@@ -343,12 +346,13 @@ const struct mcp_tool mcp_tools[] = {
 #undef ALIAS
 	/* ---- live machine ---- */
 	{ "query_stats", "Live statistics",
-	  "Statistics of the running capture (cpu, llc, node, dsq, process, thread), or of the "
+	  "Statistics of the running capture (cpu, llc, node, dsq, process, thread, cgroup: the "
+	  "50 cgroups with the most CPU time and (other)), or of the "
 	  "system (scheduler, system).  scheduler: the scheduler, sched_ext's state and sysfs "
 	  "counters (loads, rejected tasks, root/events where the kernel has it) since boot, and "
 	  "with a live capture their deltas over its last interval (sched_ext_interval).",
 	  OBJ("\"stat_type\":{\"type\":\"string\",\"enum\":[\"cpu\",\"llc\",\"node\",\"dsq\","
-	      "\"process\",\"thread\",\"scheduler\",\"system\"]}," LIMIT(20, 1000),
+	      "\"process\",\"thread\",\"scheduler\",\"system\",\"cgroup\"]}," LIMIT(20, 1000),
 	      REQ("\"stat_type\"")),
 	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats, .out = out_stats },
 	{ "get_topology", "CPU topology", "CPUs, cores, LLCs and NUMA nodes of this machine.",
@@ -384,6 +388,21 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"maximum\":9}," LIMIT(20, 100),
 	      ""),
 	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq, .out = out_live_report },
+	{ "analyze_cgroups", "Cgroup scheduling",
+	  "Per-cgroup scheduling of a loaded trace (trace_id) or, without trace_id, of the live "
+	  "capture's last 1 s interval.  mode latency: each cgroup's run-queue delay and wakeup "
+	  "latency distributions, CPU time, wakeups and preemptions, highest p99 delay first "
+	  "(scx-agg's cgroup-latency report); mode preemptions: tasks of one cgroup preempted by "
+	  "another's, pairs (preempted, preemptor) with counts and the wait until the preempted "
+	  "task ran again, and per cgroup the share preempted by other cgroups "
+	  "(cgroup-preemptions).  cgroup keeps the rows of one path.  Cgroups are named by the "
+	  "stream's cgroup records; an scx-events --aggregate trace has mode latency only.",
+	  OBJ(TRACE_ID
+	      ",\"mode\":{\"type\":\"string\",\"enum\":[\"latency\",\"preemptions\"],"
+	      "\"default\":\"latency\"},\"cgroup\":{\"type\":\"string\",\"description\":"
+	      "\"a whole cgroup v2 path, e.g. /system.slice/foo.service\"}," LIMIT(20, 1000),
+	      ""),
+	  MCP_T_RO, mcp_t_cgroups, .out = out_cgroups },
 	{ "start_perf_profiling", "Start CPU profiling",
 	  "Sample stacks (kernel and user) with a BPF perf_event program; cpu-clock when the "
 	  "machine has no hardware PMU.",

@@ -27,12 +27,17 @@ int mcp_t_ctimeline(struct mcp_call *c);
 int mcp_t_correlate(struct mcp_call *c);
 int mcp_t_export(struct mcp_call *c);
 int mcp_t_compare(struct mcp_call *c);
+/* A report of trace t as JSON (every row) into out: 0, or -1 with c failed. */
+int mcp_trace_report_json(struct mcp_call *c, struct mcp_trace *t, const char *name,
+			  struct scx_buf *out);
 /* live: mcp_tools_live.c */
 int mcp_t_query_stats(struct mcp_call *c);
 int mcp_t_topology(struct mcp_call *c);
 int mcp_t_tracking(struct mcp_call *c);
 int mcp_t_waker_wakee(struct mcp_call *c);
 int mcp_t_softirq(struct mcp_call *c);
+/* cgroups of a loaded trace, or of the live capture without trace_id */
+int mcp_t_cgroups(struct mcp_call *c);
 int mcp_t_prof_start(struct mcp_call *c);
 int mcp_t_prof_stop(struct mcp_call *c);
 int mcp_t_prof_results(struct mcp_call *c);

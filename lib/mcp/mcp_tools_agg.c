@@ -113,6 +113,21 @@ static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name,
 	return 0;
 }
 
+int mcp_trace_report_json(struct mcp_call *c, struct mcp_trace *t, const char *name,
+			  struct scx_buf *out)
+{
+	struct scx_agg *a = mcp_trace_agg(c, t);
+	unsigned used;
+	int r;
+
+	if (!a)
+		return -1;
+	r = render(a, name, UINT32_MAX, SIZE_MAX, out, &used);
+	if (r)
+		return mcp_fail(c, "analysis %s failed: %s", name, strerror(-r));
+	return 0;
+}
+
 /* mcp_arg_limit() into the unsigned row limit of scx_agg_opts */
 static int get_limit(struct mcp_call *c, int64_t def, int64_t max, unsigned *lim)
 {

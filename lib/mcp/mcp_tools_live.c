@@ -9,7 +9,10 @@
 #include "core/event.h"
 #include "mcp/mcp_live.h"
 #include "mcp/mcp_tools.h"
+#include "mcp/mcp_trace.h"
 #include "mcp/profile.h"
+#include "stream/stream.h"
+#include "stream/stream.h"
 #include "agg/agg.h"
 
 /* No data yet is a state, not a failure: say so and how to get some. */
@@ -37,7 +40,8 @@ int mcp_t_topology(struct mcp_call *c)
 int mcp_t_query_stats(struct mcp_call *c)
 {
 	static const char *const types[] = {
-		"cpu", "llc", "node", "dsq", "process", "thread", "scheduler", "system", NULL,
+		"cpu",	  "llc",       "node",	 "dsq",	   "process",
+		"thread", "scheduler", "system", "cgroup", NULL,
 	};
 	int64_t limit = 20;
 	int k;
@@ -162,10 +166,10 @@ int mcp_t_tracking(struct mcp_call *c)
 
 /* A view of a rendered report: some tables, some rows, another order. */
 struct view {
-	const char *const *tables; /* keep these tables only; NULL: all */
-	const char *main;	   /* the table the view is about ... */
-	const char *empty_note;	   /* ... and what to say when it shows no row */
-	const char *key1, *key2;   /* keep rows where either equals num or str */
+	const char *const *tables;	/* keep these tables only; NULL: all */
+	const char *main;		/* the table the view is about ... */
+	const char *empty_note;		/* ... and what to say when it shows no row */
+	const char *key1, *key2, *key3; /* keep rows where one equals num or str */
 	bool filter;
 	int64_t num;
 	const char *str;
@@ -187,9 +191,9 @@ static int cmp_vrow(const void *a, const void *b)
 
 static bool row_match(const struct scx_json_doc *d, int row, const struct view *v)
 {
-	const char *keys[2] = { v->key1, v->key2 };
+	const char *keys[3] = { v->key1, v->key2, v->key3 };
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		int t = keys[i] ? scx_json_get(d, row, keys[i]) : -1;
 		int64_t n;
 
@@ -261,7 +265,8 @@ static unsigned report_view(const char *js, size_t len, const struct view *v, st
 		vr = scx_xcalloc(d.tok[rows].size + 1, sizeof(*vr));
 		has_key = d.tok[rows].size && v->filter &&
 			  ((v->key1 && scx_json_get(&d, rows + 1, v->key1) >= 0) ||
-			   (v->key2 && scx_json_get(&d, rows + 1, v->key2) >= 0));
+			   (v->key2 && scx_json_get(&d, rows + 1, v->key2) >= 0) ||
+			   (v->key3 && scx_json_get(&d, rows + 1, v->key3) >= 0));
 		for (int r = rows + 1, j = 0; j < d.tok[rows].size; j++, r = scx_json_next(&d, r)) {
 			int sk = v->sort ? scx_json_get(&d, r, v->sort) : -1;
 
@@ -294,44 +299,66 @@ static unsigned report_view(const char *js, size_t len, const struct view *v, st
 	return main_rows;
 }
 
-static int live_report(struct mcp_call *c, const char *name, const struct view *v)
+/* The view of report JSON b as the result's "report", cut to fit, and its note. */
+static void put_view(struct mcp_call *c, const struct scx_buf *b, const struct view *v)
 {
-	struct scx_buf b = { 0 }, view = { 0 };
+	struct scx_buf view = { 0 };
 	unsigned main_rows;
-	int r;
 
-	if (!c->s->live)
-		return not_yet(c, "no live capture: start one with control_event_tracking "
-				  "{\"action\":\"start\"}, wait a second, then call this again");
-	/* every kept row, then the view picks and cuts */
-	r = mcp_live_report(c->s, name, 100000, &b);
-	if (r == -EAGAIN) {
-		scx_buf_free(&b);
-		return not_yet(c, "the first 1 s interval of the capture has not closed yet; call "
-				  "again in a second");
-	}
-	if (r) {
-		scx_buf_free(&b);
-		return mcp_fail(c, "%s report failed: %s", name,
-				r == -EOPNOTSUPP ? "not available in this build (no aggregation "
-						   "engine, lib/agg/agg.c)" :
-						   strerror(-r));
-	}
 	for (struct view lv = *v;; lv.limit /= 2) {
 		scx_buf_reset(&view);
-		main_rows = report_view(b.data, b.len, &lv, &view);
+		main_rows = report_view(b->data, b->len, &lv, &view);
 		if (view.len <= c->cap - 512 || lv.limit <= 1)
 			break;
 	}
-	scx_jw_obj_begin(&c->w);
 	scx_jw_key(&c->w, "report");
 	scx_jw_raw(&c->w, view.data, view.len);
 	if (v->empty_note && !main_rows)
 		scx_jw_kstr(&c->w, "note", v->empty_note);
-	scx_jw_obj_end(&c->w);
-	scx_buf_free(&b);
 	scx_buf_free(&view);
+}
+
+/*
+ * Every kept row of the live capture's report into b: 0; 1 with c answered
+ * (no capture or no closed interval yet: a state, not a failure); -1 with c
+ * failed.
+ */
+static int live_report_json(struct mcp_call *c, const char *name, struct scx_buf *b)
+{
+	int r;
+
+	if (!c->s->live) {
+		not_yet(c, "no live capture: start one with control_event_tracking "
+			   "{\"action\":\"start\"}, wait a second, then call this again");
+		return 1;
+	}
+	/* every kept row, then the view picks and cuts */
+	r = mcp_live_report(c->s, name, 100000, b);
+	if (r == -EAGAIN) {
+		not_yet(c, "the first 1 s interval of the capture has not closed yet; call "
+			   "again in a second");
+		return 1;
+	}
+	if (r)
+		return mcp_fail(c, "%s report failed: %s", name,
+				r == -EOPNOTSUPP ? "not available in this build (no aggregation "
+						   "engine, lib/agg/agg.c)" :
+						   strerror(-r));
 	return 0;
+}
+
+static int live_report(struct mcp_call *c, const char *name, const struct view *v)
+{
+	struct scx_buf b = { 0 };
+	int r = live_report_json(c, name, &b);
+
+	if (!r) {
+		scx_jw_obj_begin(&c->w);
+		put_view(c, &b, v);
+		scx_jw_obj_end(&c->w);
+	}
+	scx_buf_free(&b);
+	return r < 0 ? r : 0;
 }
 
 int mcp_t_waker_wakee(struct mcp_call *c)
@@ -406,6 +433,69 @@ int mcp_t_softirq(struct mcp_call *c)
 		v.str = scx_softirq_names[nr];
 	}
 	return live_report(c, "softirq", &v);
+}
+
+/*
+ * The cgroup reports of a loaded trace, or without trace_id of the live
+ * capture's last interval, the rows of one cgroup path if asked (either
+ * side of a preemption pair).
+ */
+int mcp_t_cgroups(struct mcp_call *c)
+{
+	static const char *const modes[] = { "latency", "preemptions", NULL };
+	static const char *const reports[] = { "cgroup-latency", "cgroup-preemptions" };
+	char id[80] = "", cg[SCX_CGROUP_PATH_MAX] = "", note[SCX_CGROUP_PATH_MAX + 64];
+	struct mcp_trace *t = NULL;
+	struct scx_buf b = { 0 };
+	struct view v = { 0 };
+	int64_t limit = 20;
+	int m, r;
+
+	if ((m = mcp_arg_enum(c, "mode", modes, 0)) < 0 ||
+	    mcp_arg_str(c, "trace_id", id, sizeof(id)) < 0 ||
+	    mcp_arg_str(c, "cgroup", cg, sizeof(cg)) < 0 ||
+	    mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
+		return -1;
+	v.limit = (unsigned)limit;
+	v.main = m ? "pairs" : "cgroups";
+	if (cg[0]) {
+		v.filter = true;
+		v.key1 = "cgroup";
+		v.key2 = "preempted";
+		v.key3 = "preemptor";
+		v.str = cg;
+		snprintf(note, sizeof(note),
+			 "no cgroup '%s' in the %s (paths are whole, as in "
+			 "the cgroups table)",
+			 cg, id[0] ? "trace" : "last interval");
+		v.empty_note = note;
+	}
+	if (id[0]) {
+		if (!(t = mcp_tool_trace(c)))
+			return -1;
+		if (m == 1 && t->ksnaps)
+			return mcp_fail(
+				c,
+				"trace '%s' holds kernel aggregates (scx-events --aggregate): "
+				"the kernel counts each cgroup's preemptions (mode latency, "
+				"column preempted) but not which cgroup preempted it; a "
+				"capture of events has that",
+				t->id);
+		r = mcp_trace_report_json(c, t, reports[m], &b);
+	} else {
+		r = live_report_json(c, reports[m], &b);
+	}
+	if (!r) {
+		scx_jw_obj_begin(&c->w);
+		scx_jw_kstr(&c->w, "source", t ? "trace" : "live");
+		if (t)
+			scx_jw_kstr(&c->w, "trace_id", t->id);
+		scx_jw_kstr(&c->w, "analysis", reports[m]);
+		put_view(c, &b, &v);
+		scx_jw_obj_end(&c->w);
+	}
+	scx_buf_free(&b);
+	return r < 0 ? r : 0;
 }
 
 /* ---- profiling --------------------------------------------------------------------- */

@@ -206,6 +206,19 @@ static int on_pf_trace(void *ctx, const struct scx_pf_trace *pt)
 	return 0;
 }
 
+/* The cgroup records kept so far, into the trace's aggregation. */
+static void name_cgroups(struct mcp_trace *t)
+{
+	for (size_t i = 0; i + sizeof(uint64_t) < t->cgroups.len;) {
+		uint64_t id;
+
+		memcpy(&id, t->cgroups.data + i, sizeof(id));
+		i += sizeof(id);
+		scx_agg__cgroup_name(t->agg, id, t->cgroups.data + i);
+		i += strlen(t->cgroups.data + i) + 1;
+	}
+}
+
 /*
  * A kernel snapshot (scx-events --aggregate) holds no events: it goes
  * straight into the trace's aggregation, one interval for the whole trace.
@@ -230,6 +243,7 @@ static int add_ksnap(struct mcp_trace *t, struct scx_reader *r, char *err, size_
 			snprintf(err, errsz, "cannot create the aggregation: %s", strerror(errno));
 			return rc;
 		}
+		name_cgroups(t);
 	}
 	if (!scx_ksnap_from_json(scx_reader__doc(r), &k, err, errsz)) {
 		if (!t->ksnaps++)
@@ -251,6 +265,9 @@ static void keep_cgroup(struct loader *l, struct scx_reader *r)
 
 	if (!d || scx_cgroup_rec_parse(d, &id, path, sizeof(path), msg, sizeof(msg)) != 1)
 		return;
+	/* kernel snapshots fill the aggregation as they are read: name it now */
+	if (l->t->agg)
+		scx_agg__cgroup_name(l->t->agg, id, path);
 	n = strlen(path) + 1;
 	if (mcp_trace_mem(l->t) + sizeof(id) + n > l->budget)
 		return;
@@ -567,14 +584,7 @@ struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 		mcp_fail(c, "cannot create the aggregation: %s", strerror(errno));
 		return NULL;
 	}
-	for (size_t i = 0; i + sizeof(uint64_t) < t->cgroups.len;) {
-		uint64_t id;
-
-		memcpy(&id, t->cgroups.data + i, sizeof(id));
-		i += sizeof(id);
-		scx_agg__cgroup_name(t->agg, id, t->cgroups.data + i);
-		i += strlen(t->cgroups.data + i) + 1;
-	}
+	name_cgroups(t);
 	while (mcp_trace_next(t, &off, &e))
 		scx_agg__add(t->agg, &e);
 	if (t->lost)
