@@ -16,7 +16,7 @@
 /* The placement state of CPU i if the engine knows CPU i. */
 static const struct place_cpu *pcpu(const struct scx_agg *a, unsigned i)
 {
-	static const struct place_cpu none = { .cstate = -1 }; /* no event touched it */
+	static const struct place_cpu none; /* no event touched it */
 	const struct agg_place *p = a->place;
 
 	if (!agg_cpu_present(a, i))
