@@ -125,6 +125,15 @@ test_expect_success 'pre-migration wait: placed, then moved before running' '
 	grep -q "{\"pid\":20,\"comm\":\"B\",\"migrated\":1,\"pre_migration\":900,\"pre_mig_max\":900}" pm
 '
 
+# t/data/agg-mutual.ndjson has no sched_migrate_task: whether its 4 runs
+# were migrated is unknown, not 0%
+test_expect_success 'pre-migration: the migrated share is null in a stream without migrations' '
+	scx-agg -n 0 -r pre-migration "$TDATA/agg-mutual.ndjson" >pmn 2>/dev/null &&
+	grep -q "\"summary\":{\"rows\":\[{\"runs\":4,\"migrated\":0,\"migrated_pct\":null," pmn &&
+	scx-agg -n 0 -r pre-migration "$in" >pmm &&
+	grep -q "\"migrated\":2,\"migrated_pct\":33.3333333," pmm
+'
+
 test_expect_success 'parallelism: runnable threads and busy cpus over time' '
 	scx-agg -n 0 -r parallelism "$in" >par &&
 	grep -q "\"summary\":{\"rows\":\[{\"runnable_avg\":0.25974026,\"runnable_max\":1,\"runnable_p50\":0,\"runnable_p90\":1,\"runnable_p99\":1,\"active_avg\":2.74025974,\"active_max\":4,\"active_p50\":3,\"active_p90\":4,\"active_p99\":4,\"series_dropped\":0}" par &&

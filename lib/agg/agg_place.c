@@ -446,6 +446,7 @@ void agg_place_migrate(struct scx_agg *a, struct thread *t, const struct scx_eve
 {
 	struct agg_place_task *pt = &t->pl;
 
+	a->place->seen_migrate = true;
 	if ((t->state != TS_RUNNABLE && t->state != TS_PREEMPTED) || pt->kind == PK_NONE)
 		return;
 	if (pt->placed) {

@@ -114,8 +114,9 @@ struct agg_place {
 	struct place_dom *llc, *node; /* by slot: id + 1 */
 	unsigned nr_llc, nr_node;
 	struct place_dom all;
-	uint64_t iv;	  /* interval number, for the lazy per-thread reset */
-	bool seen_wakeup; /* the stream has sched_wakeup events */
+	uint64_t iv;	   /* interval number, for the lazy per-thread reset */
+	bool seen_wakeup;  /* the stream has sched_wakeup events */
+	bool seen_migrate; /* ... sched_migrate_task events */
 	/* parallelism */
 	uint32_t n_runnable, n_active;
 	uint64_t par_ts;

@@ -325,7 +325,8 @@ AGG_REPORT(agg_rep_pre_migration)
 
 	scx_table_uint(s, row, 0, p->runs);
 	scx_table_uint(s, row, 1, p->premig.count);
-	scx_table_num(s, row, 2, agg_pct(p->premig.count, p->runs));
+	/* a stream without sched_migrate_task cannot show a migration: unknown, not 0% */
+	scx_table_num(s, row, 2, p->seen_migrate ? agg_pct(p->premig.count, p->runs) : (double)NAN);
 	scx_table_uint(s, row, 3, p->premig.sum);
 	scx_table_hist(s, row, 4, &p->premig);
 	scx_table_hist(s, row, 5, &p->postmig);
