@@ -64,6 +64,27 @@ test_expect_success 'work conservation: the tasks that waited through it' '
 	grep -q "{\"pid\":40,\"comm\":\"D\",\"waited\":500,\"waited_while_idle\":0," wc
 '
 
+# A third task queued behind two on a busy cpu changes none of the cpu's
+# conditions (it had a task waiting, and two): the queue's idle clock must
+# still be read as of that time.  cpus 0 and 1 share LLC 0; cpu1 idles from
+# 100 on; A runs on cpu0 from 100, B C D are queued on it at 200 300 400,
+# and D runs at 1000: D waited 600, all of it while cpu1 (of its LLC) idled.
+cat >deep.ndjson <<\EOF
+{"type":"header","version":1,"producer":"hand","clock":"boottime","hostname":"t","kernel":"6.18","nr_cpus":2,"topology":[{"cpu":0,"core":0,"llc":0,"node":0,"online":true},{"cpu":1,"core":1,"llc":0,"node":0,"online":true}],"scheduler":null,"options":{},"start_ns":0}
+{"ts":100,"cpu":0,"type":"sched_switch","prev_pid":0,"prev_tgid":0,"prev_comm":"swapper","prev_prio":120,"prev_state":0,"next_pid":10,"next_tgid":10,"next_comm":"A","next_prio":120}
+{"ts":100,"cpu":1,"type":"sched_switch","prev_pid":99,"prev_tgid":99,"prev_comm":"X","prev_prio":120,"prev_state":1,"next_pid":0,"next_tgid":0,"next_comm":"swapper","next_prio":120}
+{"ts":200,"cpu":0,"type":"sched_waking","pid":20,"tgid":20,"comm":"B","prio":120,"target_cpu":0,"waker_pid":10,"waker_tgid":10}
+{"ts":300,"cpu":0,"type":"sched_waking","pid":30,"tgid":30,"comm":"C","prio":120,"target_cpu":0,"waker_pid":10,"waker_tgid":10}
+{"ts":400,"cpu":0,"type":"sched_waking","pid":40,"tgid":40,"comm":"D","prio":120,"target_cpu":0,"waker_pid":10,"waker_tgid":10}
+{"ts":1000,"cpu":0,"type":"sched_switch","prev_pid":10,"prev_tgid":10,"prev_comm":"A","prev_prio":120,"prev_state":1,"next_pid":40,"next_tgid":40,"next_comm":"D","next_prio":120}
+EOF
+
+test_expect_success 'work conservation: a wait that began with no change of its cpu state' '
+	scx-agg -n 0 -r work-conservation deep.ndjson >wcd &&
+	grep -q "\"summary\":{\"rows\":\[{\"cpus\":2,\"violation\":800,.*\"waited\":600,\"waited_while_idle\":600," wcd &&
+	grep -q "\"threads\":{\"rows\":\[{\"pid\":40,\"comm\":\"D\",\"waited\":600,\"waited_while_idle\":600,\"while_idle_pct\":100,\"while_llc_idle_ns\":600}\]" wcd
+'
+
 # t/data/agg-basic.ndjson: cpu2 idle from 1000 to 4500; b waits on busy cpu0
 # 2500-3000 and a (R+) 3000-5000.  From 4000 c is queued on cpu2 itself,
 # about to run there: not idle for work conservation.  1500 ns, the same as
@@ -102,6 +123,15 @@ test_expect_success 'pre-migration wait: placed, then moved before running' '
 	grep -q "\"summary\":{\"rows\":\[{\"runs\":6,\"migrated\":2,\"migrated_pct\":33.3333333,\"pre_migration\":1000,\"pre_mig\":{\"count\":2,\"min\":100,\"avg\":500,.*\"max\":900},\"post_mig\":{\"count\":2,\"min\":0,\"avg\":50," pm &&
 	grep -q "\"cpus\":{\"rows\":\[{\"cpu\":0,\"left\":1,\"pre_migration\":900},{\"cpu\":2,\"left\":1,\"pre_migration\":100}\]" pm &&
 	grep -q "{\"pid\":20,\"comm\":\"B\",\"migrated\":1,\"pre_migration\":900,\"pre_mig_max\":900}" pm
+'
+
+# t/data/agg-mutual.ndjson has no sched_migrate_task: whether its 4 runs
+# were migrated is unknown, not 0%
+test_expect_success 'pre-migration: the migrated share is null in a stream without migrations' '
+	scx-agg -n 0 -r pre-migration "$TDATA/agg-mutual.ndjson" >pmn 2>/dev/null &&
+	grep -q "\"summary\":{\"rows\":\[{\"runs\":4,\"migrated\":0,\"migrated_pct\":null," pmn &&
+	scx-agg -n 0 -r pre-migration "$in" >pmm &&
+	grep -q "\"migrated\":2,\"migrated_pct\":33.3333333," pmm
 '
 
 test_expect_success 'parallelism: runnable threads and busy cpus over time' '

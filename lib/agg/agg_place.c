@@ -3,8 +3,9 @@
  * Placement tracking (agg_place_int.h): the state behind the reports
  * work-conservation, runqueue-occupancy, wakeup-placement, pre-migration and
  * parallelism.  agg.c calls a hook wherever its own view of a CPU or a task
- * changes; the hook settles the time since the last change, then copies the
- * new state.
+ * changes; when that changes a condition a CPU's figures depend on (PC_*),
+ * the hook counts the time since the CPU's last such change, then keeps the
+ * new conditions.
  *
  * Work conservation has the definition of agg.h's wc_loss: a CPU is spare
  * when it is idle with nothing queued, and has a backlog when it runs a task
@@ -71,7 +72,7 @@ size_t agg_place_mem(const struct scx_agg *a)
 
 /* ---- clocks ---------------------------------------------------------------- */
 
-static void dom_advance(struct place_dom *d, uint64_t ts)
+static inline void dom_advance(struct place_dom *d, uint64_t ts)
 {
 	uint64_t dt;
 
@@ -109,8 +110,6 @@ static void pcpu_grow(struct agg_place *p, unsigned id)
 
 	p->cpu = scx_xrealloc(p->cpu, n * sizeof(*p->cpu));
 	memset(p->cpu + p->nr_cpu, 0, (n - p->nr_cpu) * sizeof(*p->cpu));
-	for (unsigned i = p->nr_cpu; i < n; i++)
-		p->cpu[i].cstate = -1;
 	p->nr_cpu = n;
 }
 
@@ -145,38 +144,32 @@ static uint64_t place_now(struct agg_place *p, uint64_t ts)
 	return p->all.ts;
 }
 
-/* Count the time since pc last changed, with the state it had. */
-static void settle(struct agg_place *p, struct place_cpu *pc, uint64_t now)
+/*
+ * Count pc's figures from ts to now with the conditions it had, and take
+ * now and the clocks as the new marks.  The global clocks are at now
+ * (place_now), pc's LLC l too.
+ */
+static void count(struct agg_place *p, struct place_cpu *pc, const struct place_dom *l,
+		  uint64_t now)
 {
-	struct place_dom *l, *n;
 	const struct place_dom *g = &p->all;
+	unsigned k = pc->cond;
 
-	/* a switch settles its CPU up to three times at one time: once is enough */
-	if (pc->init && now == pc->ts)
-		return;
-	l = pcpu_llc(p, pc);
-	n = pcpu_node(p, pc);
-	if (l)
-		dom_advance(l, now);
-	if (n)
-		dom_advance(n, now);
-	if (pc->init && now > pc->ts) {
+	if (pc->init) {
 		uint64_t dt = now - pc->ts;
 
-		if (pc->nq)
+		if (k & PC_OCC)
 			pc->occupied_ns += dt;
-		if (pc->nq > 1)
+		if (k & PC_OCC2)
 			pc->occupied2_ns += dt;
-		if (pc->idle)
+		if (k & PC_IDLE)
 			pc->idle_ns += dt;
-		if (pc->spare) {
-			uint64_t w = g->w1 - pc->w1;
-
-			pc->ww_cause_ns[!pc->deep_known ? 2 : pc->cstate > 0 ? 1 : 0] += w;
+		if (k & PC_SPARE) {
+			pc->ww_cause_ns[k >> PC_CAUSE_SHIFT] += g->w1 - pc->w1;
 			if (l)
 				pc->idle_ww_llc_ns += l->w1 - pc->lw1;
 		}
-		if (pc->backlog) {
+		if (k & PC_BACKLOG) {
 			pc->v += g->i1 - pc->i1;
 			if (l)
 				pc->vl += l->i1 - pc->li1;
@@ -194,7 +187,7 @@ static void settle(struct agg_place *p, struct place_cpu *pc, uint64_t now)
 
 /* ---- parallelism -------------------------------------------------------------- */
 
-static void par_count(uint64_t **t, unsigned *cap, uint32_t v, uint64_t dt)
+static inline void par_count(uint64_t **t, unsigned *cap, uint32_t v, uint64_t dt)
 {
 	v = SCX_MIN(v, PAR_MAX - 1);
 	if (v >= *cap) {
@@ -207,7 +200,7 @@ static void par_count(uint64_t **t, unsigned *cap, uint32_t v, uint64_t dt)
 	(*t)[v] += dt;
 }
 
-static void par_advance(struct agg_place *p, uint64_t now)
+static inline void par_advance(struct agg_place *p, uint64_t now)
 {
 	if (p->par_started && now > p->par_ts) {
 		par_count(&p->t_runnable, &p->cap_runnable, p->n_runnable, now - p->par_ts);
@@ -273,12 +266,33 @@ static void dom_change(struct place_dom *d, int dspare, int dbacklog)
 	d->n_wait += dbacklog;
 }
 
-/* Settle c's placement state at now and copy the engine's view of c; pc is c's. */
-static struct place_cpu *place_cpu(struct agg_place *p, const struct cpu *c, uint64_t now)
+/* The conditions of c (PC_*) as the engine sees it. */
+static inline unsigned cpu_cond(const struct cpu *c)
 {
-	struct place_cpu *pc = pcpu_get(p, c);
-	bool idle = c->known && !c->curr, busy = c->known && c->curr;
-	bool spare = idle && !c->nr_queued, backlog = busy && c->nr_queued;
+	unsigned k = (c->nr_queued ? PC_OCC : 0) | (c->nr_queued > 1 ? PC_OCC2 : 0);
+
+	if (!c->known)
+		return k;
+	if (c->curr)
+		return k | PC_BUSY | (c->nr_queued ? PC_BACKLOG : 0);
+	if (c->nr_queued)
+		return k | PC_IDLE;
+	return k | PC_IDLE | PC_SPARE |
+	       (!c->cidle_seen	      ? 2u :
+		(int8_t)c->cstate > 0 ? 1u :
+					0u)
+		       << PC_CAUSE_SHIFT;
+}
+
+/*
+ * c's conditions changed to k: count pc's (c's) figures with the old ones,
+ * then move the counts of its LLC, node and the whole machine.
+ */
+static __attribute__((noinline)) void place_change(struct agg_place *p, const struct cpu *c,
+						   struct place_cpu *pc, unsigned k, uint64_t now)
+{
+	unsigned was = pc->cond;
+	struct place_dom *l, *n;
 	int dspare, dbacklog;
 
 	if (!pc->init) {
@@ -286,27 +300,51 @@ static struct place_cpu *place_cpu(struct agg_place *p, const struct cpu *c, uin
 		pc->llc = dom_get(&p->llc, &p->nr_llc, c->llc + 1) ? c->llc + 1 : 0;
 		pc->node = dom_get(&p->node, &p->nr_node, c->node + 1) ? c->node + 1 : 0;
 	}
-	settle(p, pc, now);
-	pc->nq = c->nr_queued;
-	pc->cstate = (int8_t)c->cstate;
-	pc->deep_known = c->cidle_seen;
-	if (idle == pc->idle && spare == pc->spare && backlog == pc->backlog && busy == pc->busy)
-		return pc;
-	dspare = (int)spare - (int)pc->spare;
-	dbacklog = (int)backlog - (int)pc->backlog;
-	dom_change(&p->all, dspare, dbacklog);
-	dom_change(pcpu_llc(p, pc), dspare, dbacklog);
-	dom_change(pcpu_node(p, pc), dspare, dbacklog);
-	pc->idle = idle;
-	pc->spare = spare;
-	pc->backlog = backlog;
-	if (busy != pc->busy) {
-		par_advance(p, now);
-		p->n_active += busy ? 1 : -1;
-		par_point(p, now);
-		pc->busy = busy;
+	l = pcpu_llc(p, pc);
+	n = pcpu_node(p, pc);
+	if (l)
+		dom_advance(l, now);
+	if (n)
+		dom_advance(n, now);
+	count(p, pc, l, now);
+	pc->cond = (uint8_t)k;
+	dspare = !!(k & PC_SPARE) - !!(was & PC_SPARE);
+	dbacklog = !!(k & PC_BACKLOG) - !!(was & PC_BACKLOG);
+	if (dspare || dbacklog) {
+		dom_change(&p->all, dspare, dbacklog);
+		dom_change(l, dspare, dbacklog);
+		dom_change(n, dspare, dbacklog);
 	}
+	if ((k ^ was) & PC_BUSY) {
+		par_advance(p, now);
+		p->n_active += (k & PC_BUSY) ? 1 : -1;
+		par_point(p, now);
+	}
+}
+
+/* pc, c's, up to date at now: most calls find its conditions unchanged. */
+static inline struct place_cpu *place_cpu(struct agg_place *p, const struct cpu *c, uint64_t now)
+{
+	struct place_cpu *pc = pcpu_get(p, c);
+	unsigned k = cpu_cond(c);
+
+	if (!pc->init || k != pc->cond)
+		place_change(p, c, pc, k, now);
 	return pc;
+}
+
+/* pc's queue idle clocks, counted up to now (a backlog moves them). */
+static void queue_clocks(struct agg_place *p, struct place_cpu *pc, uint64_t now)
+{
+	struct place_dom *l = pcpu_llc(p, pc);
+
+	pc->v += p->all.i1 - pc->i1;
+	pc->i1 = p->all.i1;
+	if (l) {
+		dom_advance(l, now);
+		pc->vl += l->i1 - pc->li1;
+		pc->li1 = l->i1;
+	}
 }
 
 void agg_place_cpu(struct scx_agg *a, const struct cpu *c, uint64_t ts)
@@ -335,6 +373,8 @@ void agg_place_queue(struct scx_agg *a, const struct cpu *c, struct thread *t, i
 	uint64_t now = place_now(p, ts);
 	struct place_cpu *pc = place_cpu(p, c, now);
 
+	if (pc->cond & PC_BACKLOG)
+		queue_clocks(p, pc, now);
 	if (delta > 0) {
 		pt->enq_ts = now;
 		pt->enq_v = pc->v;
@@ -406,6 +446,7 @@ void agg_place_migrate(struct scx_agg *a, struct thread *t, const struct scx_eve
 {
 	struct agg_place_task *pt = &t->pl;
 
+	a->place->seen_migrate = true;
 	if ((t->state != TS_RUNNABLE && t->state != TS_PREEMPTED) || pt->kind == PK_NONE)
 		return;
 	if (pt->placed) {
@@ -485,13 +526,13 @@ void agg_place_close(struct scx_agg *a, uint64_t end)
 	struct agg_place *p = a->place;
 	uint64_t now = place_now(p, end);
 
-	for (unsigned i = 0; i < p->nr_cpu; i++)
-		if (p->cpu[i].init)
-			settle(p, &p->cpu[i], now);
 	for (unsigned i = 0; i < p->nr_llc; i++)
 		dom_advance(&p->llc[i], now);
 	for (unsigned i = 0; i < p->nr_node; i++)
 		dom_advance(&p->node[i], now);
+	for (unsigned i = 0; i < p->nr_cpu; i++)
+		if (p->cpu[i].init)
+			count(p, &p->cpu[i], pcpu_llc(p, &p->cpu[i]), now);
 	par_advance(p, now);
 }
 

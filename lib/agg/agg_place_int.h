@@ -50,23 +50,34 @@ enum { WP_PREV, WP_LLC, WP_NODE, WP_REMOTE, WP_NEW, WP_UNKNOWN, WP__COUNT };
 /* The CPU that ran it against the one the wakeup chose. */
 enum { WT_SAME, WT_LLC, WT_NODE, WT_REMOTE, WT_UNKNOWN, WT__COUNT };
 
-/* Per CPU */
+/*
+ * What a CPU's figures depend on.  Work conservation's two sides (agg.h,
+ * wc_loss): spare, idle with nothing queued (free to take a task), and
+ * backlog, busy with a task waiting.  A task queued on an idle CPU is about
+ * to run there: neither.
+ */
+enum {
+	PC_OCC = 1,	    /* a task waiting on its run queue */
+	PC_OCC2 = 2,	    /* two or more */
+	PC_IDLE = 4,	    /* known and running the idle task */
+	PC_BUSY = 8,	    /* known and running a task */
+	PC_SPARE = 16,	    /* idle, nothing queued */
+	PC_BACKLOG = 32,    /* busy, a task waiting */
+	PC_CAUSE_SHIFT = 6, /* spare: its idle state, the ww_cause_ns index */
+};
+
+/*
+ * Per CPU.  Its figures are counted (the time since ts added) only when a
+ * condition they depend on changes, or the interval closes: most changes of
+ * a CPU (a task queued on a busy CPU that had one waiting already) change
+ * none, and cost no arithmetic.  What every change reads comes first.
+ */
 struct place_cpu {
-	/* mirrors of the engine's state, as of 'ts' */
-	bool init;	 /* seen: the fields below are valid */
-	bool idle, busy; /* known and running the idle task / a task */
-	/*
-	 * Work conservation's two sides (agg.h, wc_loss): idle with nothing
-	 * queued (free to take a task), and busy with a task waiting.  A task
-	 * queued on an idle CPU is about to run there: neither.
-	 */
-	bool spare, backlog;
-	bool deep_known;   /* a cpu_idle event was seen */
-	int8_t cstate;	   /* -1 not in an idle state */
-	uint32_t nq;	   /* tasks waiting on its run queue */
+	bool init;	   /* seen: the fields below are valid */
+	uint8_t cond;	   /* PC_* of the engine's view of it at the last change */
 	int32_t llc, node; /* slots (id + 1) into the LLC and node arrays, 0 = none */
-	uint64_t ts;
-	/* the global and LLC clocks when last settled */
+	uint64_t ts;	   /* its figures are counted up to here */
+	/* the global and LLC clocks then */
 	uint64_t w1, lw1, i1, li1;
 	/* idle clocks of its queue: time some CPU (of its LLC) was spare while it had a backlog */
 	uint64_t v, vl;
@@ -103,8 +114,9 @@ struct agg_place {
 	struct place_dom *llc, *node; /* by slot: id + 1 */
 	unsigned nr_llc, nr_node;
 	struct place_dom all;
-	uint64_t iv;	  /* interval number, for the lazy per-thread reset */
-	bool seen_wakeup; /* the stream has sched_wakeup events */
+	uint64_t iv;	   /* interval number, for the lazy per-thread reset */
+	bool seen_wakeup;  /* the stream has sched_wakeup events */
+	bool seen_migrate; /* ... sched_migrate_task events */
 	/* parallelism */
 	uint32_t n_runnable, n_active;
 	uint64_t par_ts;

@@ -16,7 +16,7 @@
 /* The placement state of CPU i if the engine knows CPU i. */
 static const struct place_cpu *pcpu(const struct scx_agg *a, unsigned i)
 {
-	static const struct place_cpu none = { .cstate = -1 }; /* no event touched it */
+	static const struct place_cpu none; /* no event touched it */
 	const struct agg_place *p = a->place;
 
 	if (!agg_cpu_present(a, i))
@@ -325,7 +325,8 @@ AGG_REPORT(agg_rep_pre_migration)
 
 	scx_table_uint(s, row, 0, p->runs);
 	scx_table_uint(s, row, 1, p->premig.count);
-	scx_table_num(s, row, 2, agg_pct(p->premig.count, p->runs));
+	/* a stream without sched_migrate_task cannot show a migration: unknown, not 0% */
+	scx_table_num(s, row, 2, p->seen_migrate ? agg_pct(p->premig.count, p->runs) : (double)NAN);
 	scx_table_uint(s, row, 3, p->premig.sum);
 	scx_table_hist(s, row, 4, &p->premig);
 	scx_table_hist(s, row, 5, &p->postmig);
