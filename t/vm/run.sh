@@ -9,12 +9,12 @@
 # t/vm/init.sh.  Its TAP comes back on the serial console.  This fails, saying
 # why, when the kernel cannot be built or booted, when a test says `not ok`,
 # when the kernel panics or oopses, and when the guest does not finish within
-# $SCX_VM_TIMEOUT seconds (default 900).  The serial log and whatever the
+# $SCX_VM_TIMEOUT seconds (default 1800).  The serial log and whatever the
 # tests kept are in $SCX_BUILD/vm/.
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 SCX_BUILD=${SCX_BUILD:-$here/.output}
-timeout=${SCX_VM_TIMEOUT:-900}
+timeout=${SCX_VM_TIMEOUT:-1800}
 cpus=4 nodes=2 llcs=2
 out=$SCX_BUILD/vm
 log=$out/serial.log
