@@ -19,6 +19,7 @@
 # histograms are lib/hist's bucket for bucket is t/unit/1005-kagg's check,
 # on the code the programs run.
 . "$(dirname "$0")/lib.sh"
+. "$SCX_SRC/t/lib-capture.sh"
 
 in=$TDATA/kagg-2cpu.ndjson
 
@@ -106,16 +107,6 @@ test_expect_success 'usage: --interval needs --aggregate, which takes no event o
 '
 
 # ---- live ----------------------------------------------------------------------
-
-# wait_header FILE PID: the capture is attached once its header is written
-wait_header() {
-	for _ in $(seq 600); do
-		[ -s "$1" ] && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
 
 workload() {
 	if command -v perf >/dev/null; then

@@ -9,20 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$SCX_SRC/t/lib-capture.sh"
 
-CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-REL=/scx-test-$$
-CG=$CG2$REL
-
-cleanup_cgroups() {
-	[ -n "$CG2" ] || return 0
-	# the workload has exited by now; anything left goes back to the root
-	for d in "$CG/work" "$CG"; do
-		[ -d "$d" ] || continue
-		while read -r p; do echo "$p" >"$CG2/cgroup.procs"; done <"$d/cgroup.procs" 2>/dev/null
-		rmdir "$d" 2>/dev/null || { sleep 0.2; rmdir "$d"; }
-	done
-}
-trap 'cleanup_cgroups; cd /; rm -rf "$TRASH"' EXIT
+trap 'remove_cgroups "$CG/work" "$CG"; cd /; rm -rf "$TRASH"' EXIT
 trap 'exit 1' INT TERM HUP
 
 if [ -z "$CG2" ]; then

@@ -3,18 +3,7 @@
 # write() would block beyond -d and the signals.  The stop conditions end it
 # anyway, with a clear error after a grace of 1 s for the reader.
 . "$(dirname "$0")/lib.sh"
-
-# A reader that opens the FIFO $1, shrinks it to one page (full after a few
-# events, whatever the load) and never reads.
-stall() {
-	rm -f "$1" ready && mkfifo "$1" &&
-	{ python3 -c "import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
-fcntl.fcntl(fd, 1031, 4096)	# F_SETPIPE_SZ
-open(\"ready\", \"w\").close()
-time.sleep(60)" "$1" >/dev/null 2>&1 & } && staller=$! &&
-	while ! test -e ready; do sleep 0.1; done
-}
+. "$SCX_SRC/t/lib-capture.sh"
 
 # Waits up to 60 s for scx-events ($pid): a hang fails the test, not the suite.
 wait_stopped() {

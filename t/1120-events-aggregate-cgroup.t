@@ -15,20 +15,12 @@
 # cgroup-latency report runs.  The cgroups are removed on every exit path.
 # Needs root, BPF and a cgroup2 mount.
 . "$(dirname "$0")/lib.sh"
-
-CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-REL=/scx-test-$$
-CG=$CG2$REL
+. "$SCX_SRC/t/lib-capture.sh"
 
 cleanup_cgroups() {
 	# captures a failed step left running
 	[ -s "$TRASH/capture.pids" ] && kill -INT $(cat "$TRASH/capture.pids") 2>/dev/null
-	[ -n "$CG2" ] || return 0
-	for d in "$CG/a" "$CG/b" "$CG"; do
-		[ -d "$d" ] || continue
-		while read -r p; do echo "$p" >"$CG2/cgroup.procs"; done <"$d/cgroup.procs" 2>/dev/null
-		rmdir "$d" 2>/dev/null || { sleep 0.2; rmdir "$d"; }
-	done
+	remove_cgroups "$CG/a" "$CG/b" "$CG"
 }
 trap 'cleanup_cgroups; cd /; rm -rf "$TRASH"' EXIT
 trap 'exit 1' INT TERM HUP
@@ -37,16 +29,6 @@ if [ -z "$CG2" ]; then
 	test_skip 'cgroups in the aggregate mode' 'no cgroup2 mount'
 	test_done
 fi
-
-# wait_header FILE PID: the capture is attached once its header is written
-wait_header() {
-	for _ in $(seq 600); do
-		[ -s "$1" ] && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
 
 # in_cgroup DIR SCRIPT: run the shell script inside cgroup DIR
 in_cgroup() {

@@ -5,17 +5,7 @@
 # And the other end: a writer that keeps its pipe open and sends nothing;
 # a signal must end the read too, and the trace of what came is whole.
 . "$(dirname "$0")/lib.sh"
-
-# A reader that opens the FIFO $1, shrinks it to one page and never reads.
-stall() {
-	rm -f "$1" ready && mkfifo "$1" &&
-	{ python3 -c "import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
-fcntl.fcntl(fd, 1031, 4096)	# F_SETPIPE_SZ
-open(\"ready\", \"w\").close()
-time.sleep(60)" "$1" >/dev/null 2>&1 & } && staller=$! &&
-	while ! test -e ready; do sleep 0.1; done
-}
+. "$SCX_SRC/t/lib-capture.sh"
 
 # 20,000 switches: a trace far larger than the stalled reader's page.
 test_expect_success 'setup: a stream larger than a pipe' '

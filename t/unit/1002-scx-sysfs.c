@@ -9,42 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture/scx_sysfs.h"
+#include "fake-sysfs.h"
 #include "tap.h"
 
 static char base[] = "/tmp/scx-sysfs.XXXXXX";
-
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
-}
-
-/* a 6.12 tree: global attributes, root/ops, no root/events */
-static void tree_612(const char *dir, const char *seq)
-{
-	char root[600];
-
-	mkdir(dir, 0755);
-	snprintf(root, sizeof(root), "%s/root", dir);
-	mkdir(root, 0755);
-	put(dir, "state", "enabled\n");
-	put(dir, "switch_all", "1\n");
-	put(dir, "nr_rejected", "2\n");
-	put(dir, "hotplug_seq", "0\n");
-	put(dir, "enable_seq", seq);
-	put(dir, "root/ops", "qmap\n");
-}
 
 int main(void)
 {
@@ -60,7 +31,13 @@ int main(void)
 	ok(strstr(err, "no sched_ext"), "and says so: %s", err);
 
 	snprintf(dir, sizeof(dir), "%s/v612", base);
-	tree_612(dir, "3\n");
+	/* a 6.12 tree: global attributes, root/ops, no root/events */
+	fake_sysfs_tree(dir, &(struct fake_sysfs){ .state = "enabled\n",
+						   .switch_all = "1\n",
+						   .nr_rejected = "2\n",
+						   .hotplug_seq = "0\n",
+						   .enable_seq = "3\n",
+						   .ops = "qmap\n" });
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), 0, "6.12 tree reads");
 	is_str(a.state, "enabled", "state");
 	is_str(a.ops, "qmap", "root/ops");
@@ -69,8 +46,8 @@ int main(void)
 	is_int(a.switch_all, 1, "switch_all");
 	ok(!a.has_events && a.nr_events == 0, "no root/events on 6.12");
 
-	put(dir, "enable_seq", "5\n");
-	put(dir, "nr_rejected", "2\n");
+	fake_sysfs_put(dir, "enable_seq", "5\n");
+	fake_sysfs_put(dir, "nr_rejected", "2\n");
 	is_int(scx_sysfs__read(dir, &b, err, sizeof(err)), 0, "second snapshot");
 	scx_sysfs__delta(&b, &a, &d);
 	is_int(d.enable_seq, 2, "enable_seq delta: two loads in the interval");
@@ -78,16 +55,16 @@ int main(void)
 	is_int(d.switch_all, 1, "switch_all is a state, not a delta");
 
 	/* a later kernel: root/events */
-	put(dir, "root/events",
-	    "SCX_EV_SELECT_CPU_FALLBACK 10\nSCX_EV_DISPATCH_KEEP_LAST 4\n"
-	    "SCX_EV_BYPASS_DURATION 1000\n");
+	fake_sysfs_put(dir, "root/events",
+		       "SCX_EV_SELECT_CPU_FALLBACK 10\nSCX_EV_DISPATCH_KEEP_LAST 4\n"
+		       "SCX_EV_BYPASS_DURATION 1000\n");
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), 0, "tree with root/events reads");
 	ok(a.has_events && a.nr_events == 3, "three counters");
 	is_str(a.events[0].name, "SELECT_CPU_FALLBACK", "name without the SCX_EV_ prefix");
 	is_int(a.events[2].value, 1000, "value");
-	put(dir, "root/events",
-	    "SCX_EV_SELECT_CPU_FALLBACK 25\nSCX_EV_DISPATCH_KEEP_LAST 4\n"
-	    "SCX_EV_BYPASS_DURATION 0\nSCX_EV_NEW_ONE 7\n");
+	fake_sysfs_put(dir, "root/events",
+		       "SCX_EV_SELECT_CPU_FALLBACK 25\nSCX_EV_DISPATCH_KEEP_LAST 4\n"
+		       "SCX_EV_BYPASS_DURATION 0\nSCX_EV_NEW_ONE 7\n");
 	scx_sysfs__read(dir, &b, err, sizeof(err));
 	scx_sysfs__delta(&b, &a, &d);
 	is_int(d.events[0].value, 15, "counter delta");
@@ -99,22 +76,22 @@ int main(void)
 	for (int i = 0; i < SCX_STATS_MAX_EVENTS + 5; i++)
 		snprintf(lines + strlen(lines), sizeof(lines) - strlen(lines), "SCX_EV_C%d %d\n", i,
 			 i);
-	put(dir, "root/events", lines);
+	fake_sysfs_put(dir, "root/events", lines);
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), 0, "many counters read");
 	is_int(a.nr_events, SCX_STATS_MAX_EVENTS, "kept up to the cap");
 	is_int(a.events_dropped, 5, "the rest counted as dropped");
 
 	/* bad input: named by file and line */
-	put(dir, "root/events", "SCX_EV_A 1\nSCX_EV_B x\n");
+	fake_sysfs_put(dir, "root/events", "SCX_EV_A 1\nSCX_EV_B x\n");
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), -EINVAL, "a counter without a value");
 	ok(strstr(err, "root/events:2:") && strstr(err, "SCX_EV_B"), "names file and line: %s",
 	   err);
-	put(dir, "root/events", "SCX_EV_A -1\n");
+	fake_sysfs_put(dir, "root/events", "SCX_EV_A -1\n");
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), -EINVAL, "a negative counter");
-	put(dir, "root/events", "SCX_EV_A 1 2\n");
+	fake_sysfs_put(dir, "root/events", "SCX_EV_A 1 2\n");
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), -EINVAL, "trailing words");
-	put(dir, "root/events", "");
-	put(dir, "enable_seq", "many\n");
+	fake_sysfs_put(dir, "root/events", "");
+	fake_sysfs_put(dir, "enable_seq", "many\n");
 	is_int(scx_sysfs__read(dir, &a, err, sizeof(err)), -EINVAL, "enable_seq not a number");
 	ok(strstr(err, "enable_seq") && strstr(err, "many"), "names the file: %s", err);
 

@@ -17,6 +17,7 @@
 #include "capture/scx_sysfs.h"
 #include "core/util.h"
 #include "stream/scx_stats.h"
+#include "fake-sysfs.h"
 #include "tap.h"
 
 static int parse(const char *js, struct scx_stats *s, char *err, size_t errsz)
@@ -47,19 +48,6 @@ static void sample(struct scx_stats *s, uint64_t ts, int64_t loads, uint64_t fal
 	s->events[0].value = fallback;
 	snprintf(s->events[1].name, SCX_STATS_NAME_LEN, "DISPATCH_KEEP_LAST");
 	s->events[1].value = 1;
-}
-
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		perror(path);
-		exit(1);
-	}
 }
 
 static void round_trip(void)
@@ -175,23 +163,20 @@ static void cap_and_merge(void)
 static void from_sysfs(const char *base)
 {
 	struct scx_stats prev, rec;
-	char dir[512], root[600], err[256] = "";
+	char dir[512], err[256] = "";
 
 	snprintf(dir, sizeof(dir), "%s/sched_ext", base);
-	snprintf(root, sizeof(root), "%s/root", dir);
-	mkdir(dir, 0755);
-	mkdir(root, 0755);
-	put(dir, "state", "enabled\n");
-	put(dir, "switch_all", "0\n");
-	put(dir, "nr_rejected", "0\n");
-	put(dir, "enable_seq", "4\n");
-	put(dir, "root/ops", "simple\n");
-	put(dir, "root/events", "SCX_EV_SELECT_CPU_FALLBACK 3\n");
+	fake_sysfs_tree(dir, &(struct fake_sysfs){ .state = "enabled\n",
+						   .switch_all = "0\n",
+						   .nr_rejected = "0\n",
+						   .enable_seq = "4\n",
+						   .ops = "simple\n",
+						   .events = "SCX_EV_SELECT_CPU_FALLBACK 3\n" });
 	is_int(scx_sysfs__read(dir, &prev, err, sizeof(err)), 0, "first read %s", err);
 	ok(prev.ts > 0, "a read has its time");
-	put(dir, "enable_seq", "5\n");
-	put(dir, "nr_rejected", "1\n");
-	put(dir, "root/events", "SCX_EV_SELECT_CPU_FALLBACK 10\n");
+	fake_sysfs_put(dir, "enable_seq", "5\n");
+	fake_sysfs_put(dir, "nr_rejected", "1\n");
+	fake_sysfs_put(dir, "root/events", "SCX_EV_SELECT_CPU_FALLBACK 10\n");
 	is_int(scx_sysfs__next(dir, &prev, &rec, err, sizeof(err)), 0, "next record %s", err);
 	is_int(rec.enable_seq, 1, "one load in the interval");
 	is_int(rec.nr_rejected, 1, "one task rejected");
@@ -200,7 +185,7 @@ static void from_sysfs(const char *base)
 	is_int(prev.enable_seq, 5, "prev holds the values now");
 	ok(rec.ts == prev.ts && rec.interval_ns > 0, "the record's time is the read's, its "
 						     "interval the time since the last");
-	put(dir, "enable_seq", "5\n");
+	fake_sysfs_put(dir, "enable_seq", "5\n");
 	scx_sysfs__next(dir, &prev, &rec, err, sizeof(err));
 	is_int(rec.enable_seq, 0, "no load: 0");
 }
