@@ -83,13 +83,16 @@ events_child() {
 # no such process, or only a zombie whose parent has not reaped it yet
 gone() { st=$(ps -o stat= -p "$1" || :); [ -z "$st" ] || [ "${st#Z}" != "$st" ]; }
 
-test_expect_success BPF 'a real capture as a task: its result counts events, its BPF links are gone' '
+# (no count of events is asserted: under load, the BPF load can take most
+# of the 3 s, and scx-events ends on SIGINT as soon as it is loaded)
+test_expect_success BPF 'a real capture as a task: polled to the stopped capture' '
 	{ mcall 1 control_event_tracking "{\"action\":\"start\",\"events\":\"sched\",\"duration_secs\":3}"
 	  id=$(task_id out 1)
 	  poll_task out "$id" 10
 	} | mcp >out &&
 	last | jq -e ".result.status == \"completed\" and .result.result.isError == false and
-		.result.result.structuredContent.events_total > 0" >/dev/null
+		(.result.result.structuredContent | .action == \"stopped\" and .running == false and
+		 (.capture | test(\"^scx-events .*-e sched\")) and (.events_total | type) == \"number\")" >/dev/null
 '
 
 test_expect_success BPF 'cancelling a real capture task detaches its BPF links' '
