@@ -1182,6 +1182,7 @@ void mcp_server__free(struct mcp_server *s)
 	if (!s)
 		return;
 	mcp_tasks_free(s);
+	mcp_links_free(s);
 	mcp_live_free(s);
 	scx_profile__free(s->prof);
 	mcp_traces_free(s);

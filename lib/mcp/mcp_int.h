@@ -53,6 +53,8 @@ struct scx_profile;
 #define MCP_MAX_ROOTS 16
 #define MCP_MAX_LISTENS 8
 #define MCP_MAX_TASKS 16
+#define MCP_MAX_LINKED 8	/* results kept for resource_link (mcp_links.c) */
+#define MCP_LINK_MAX (4u << 20) /* bytes of one of them */
 
 /* A 2026-07-28 subscriptions/listen request, open until the client cancels it. */
 struct mcp_listen {
@@ -132,7 +134,13 @@ struct mcp_server {
 	   finished ones with their result (mcp_tasks.c) */
 	struct mcp_task *tasks[MCP_MAX_TASKS];
 	unsigned task_seq;
+
+	/* whole results too large for a tool result, read in pages (mcp_links.c) */
+	struct mcp_linked *linked[MCP_MAX_LINKED];
+	unsigned linked_seq;
 };
+
+struct mcp_linked;
 
 /* ---- protocol helpers (mcp.c) --------------------------------------------- */
 
@@ -267,6 +275,16 @@ void mcp_call_link(struct mcp_call *c, const char *uri, const char *name, const 
  * Checks the payload against the tool's outputSchema first.
  */
 void mcp_call_result(struct mcp_call *c, struct scx_jw *w);
+
+/* ---- linked results (mcp_links.c) ------------------------------------------ */
+
+/* Keep a whole result as result://N (into uri); *pages: how many it reads in. */
+void mcp_link_keep(struct mcp_server *s, const char *tool, const char *text, size_t len, char *uri,
+		   size_t size, unsigned *pages);
+bool mcp_link_exists(struct mcp_server *s, const char *uri);
+/* A page of it (result://N, result://N/K) into w; 0 or an mcp_error code. */
+int mcp_link_read(struct mcp_server *s, const char *uri, struct scx_jw *w);
+void mcp_links_free(struct mcp_server *s);
 
 /* ---- tasks (mcp_tasks.c) ---------------------------------------------------- */
 

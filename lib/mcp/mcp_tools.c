@@ -583,12 +583,42 @@ size_t mcp_inline_cap(const struct mcp_server *s)
 	return s->o.max_result - SCX_MIN(s->o.max_result / 8, 4096);
 }
 
+/*
+ * The whole result is larger than a tool result: keep it for reading in
+ * pages and run the tool again within the inline budget (it cuts as it
+ * always did, saying what it left out); the answer links to the whole.
+ * Only read-only tools come here: running one twice changes nothing.
+ */
+static void link_whole(struct mcp_call *c)
+{
+	char uri[48], desc[256];
+	size_t whole = c->out.len;
+	unsigned pages;
+
+	mcp_link_keep(c->s, c->tool->name, c->out.data, whole, uri, sizeof(uri), &pages);
+	snprintf(desc, sizeof(desc),
+		 "the whole result of %s, %zu bytes of JSON in %u pages: read %s, then each "
+		 "page's next; join their text",
+		 c->tool->name, whole, pages, uri);
+	scx_buf_reset(&c->out);
+	c->cap = mcp_inline_cap(c->s);
+	scx_jw_init(&c->w, &c->out);
+	c->tool->fn(c);
+	if (!c->failed)
+		mcp_call_link(c, uri, c->tool->name, desc);
+	else /* it does not fit at all: the failure says where the whole is */
+		snprintf(c->msg + strlen(c->msg), sizeof(c->msg) - strlen(c->msg),
+			 "; the whole result, %zu bytes of JSON, reads from %s in %u pages", whole,
+			 uri, pages);
+}
+
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 {
 	const struct scx_json_doc *d = &s->doc;
 	int n = scx_json_get(d, params, "name"), args = scx_json_get(d, params, "arguments");
 	const struct mcp_tool *t;
 	struct mcp_call c = { .s = s, .d = d, .args = -1 };
+	bool linked;
 	char name[160];
 
 	if (n < 0 || !scx_json_is_str(d, n))
@@ -612,8 +642,14 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 		goto out;
 	}
 	c.cap = mcp_inline_cap(s);
+	/* a read-only tool may write it all, to be read through a link */
+	linked = (t->flags & MCP_T_RO) && resource_links_defined(s);
+	if (linked)
+		c.cap = SCX_MAX(c.cap, (size_t)MCP_LINK_MAX);
 	scx_jw_init(&c.w, &c.out);
 	t->fn(&c);
+	if (linked && !c.failed && !s->cancelled && c.out.len > mcp_inline_cap(s))
+		link_whole(&c);
 	/* work that outlasts a request, for a client that declared tasks */
 	if (!c.failed && c.task_kind && s->modern && s->req_tasks && !s->cancelled &&
 	    !mcp_task_create(&c, w)) {
