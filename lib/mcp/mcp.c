@@ -1168,6 +1168,7 @@ struct mcp_server *mcp_server__new(const struct mcp_opts *o)
 		s->o.ring_events = 512;
 	s->in_fd = s->out_fd = -1;
 	s->log_level = MCP_WARNING;
+	s->bench_no_structured = getenv("SCX_MCP_BENCH_NO_STRUCTURED") != NULL;
 	r = mcp_fs_init(s);
 	if (r) {
 		mcp_server__free(s);

@@ -129,6 +129,9 @@ struct mcp_server {
 
 	struct mcp_live *live;
 	struct scx_profile *prof;
+	/* bench/mcp-structured.sh only (SCX_MCP_BENCH_NO_STRUCTURED set): tool
+	   results without structuredContent and its check, to measure their cost */
+	bool bench_no_structured;
 
 	/* tasks of the 2026-07-28 extension: working ones and, for their TTL,
 	   finished ones with their result (mcp_tasks.c) */

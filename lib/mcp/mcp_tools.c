@@ -545,7 +545,9 @@ static bool resource_links_defined(const struct mcp_server *s)
 
 void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
 {
-	if (!c->failed && c->out.len)
+	bool structured = !c->s->bench_no_structured;
+
+	if (structured && !c->failed && c->out.len)
 		check_output(c);
 	scx_jw_obj_begin(w);
 	scx_jw_key(w, "content");
@@ -570,7 +572,7 @@ void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
 	scx_jw_arr_end(w);
 	/* the same object typed, for clients that read outputSchema; the text
 	   above stays for those that do not */
-	if (!c->failed && c->out.len && c->tool->out) {
+	if (structured && !c->failed && c->out.len && c->tool->out) {
 		scx_jw_key(w, "structuredContent");
 		scx_jw_raw(w, c->out.data, c->out.len);
 	}
