@@ -79,6 +79,7 @@ struct mcp_live {
 	bool reaped;
 	uint64_t stop_at_ms, kill_at_ms; /* mcp_live_stop_after(); 0: none */
 	bool stop_asked;		 /* stopped, killed or past its deadline */
+	bool killed;			 /* mcp_live_kill(): it is going, replace it */
 };
 
 static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
@@ -384,7 +385,9 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 	char *argv[40];
 	int p[2], r, n = 0;
 
-	if (s->live && !s->live->ended)
+	/* a killed capture (a cancelled task) may not have reached EOF yet:
+	   it is replaced, not "still running" */
+	if (s->live && !s->live->ended && !s->live->killed)
 		return -EBUSY;
 	live_destroy(s->live, true);
 	s->live = NULL;
@@ -511,7 +514,7 @@ int mcp_live_kill(struct mcp_server *s)
 
 	if (!l || l->reaped || l->child <= 0)
 		return -ESRCH;
-	l->stop_asked = true;
+	l->stop_asked = l->killed = true;
 	l->stop_at_ms = l->kill_at_ms = 0;
 	kill(-l->child, SIGKILL);
 	kill(l->child, SIGKILL);
