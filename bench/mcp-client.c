@@ -5,9 +5,13 @@
  * that id).  Prints one "name value unit" line per figure.
  *
  *	mcp-client SCX_MCP TRACE ROUNDTRIPS
+ *
+ * MCP_BENCH_REPEAT=N calls each analysis and trace tool N times (after a
+ * first call that builds the trace's aggregation) and prints the median.
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +113,23 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Median ms of reps calls; warm: one untimed call first (the first
+ * analysis builds the trace's aggregation, which is not its cost). */
+static double timed(int *id, const char *params, int reps, bool warm)
+{
+	double t[1000], t0;
+
+	if (warm && reps > 1)
+		rpc((*id)++, "tools/call", params);
+	for (int i = 0; i < reps; i++) {
+		t0 = now_ms();
+		rpc((*id)++, "tools/call", params);
+		t[i] = now_ms() - t0;
+	}
+	qsort(t, reps, sizeof(*t), cmp_d);
+	return t[reps / 2];
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const analyses[] = {
@@ -120,13 +141,17 @@ int main(int argc, char **argv)
 		"softirq",	   "outliers",
 		"bottlenecks",	   NULL,
 	};
-	int in[2], out[2], id = 1, n;
+	int in[2], out[2], id = 1, n, reps = 1;
 	char params[4096];
 	double t0, *rt;
 
 	if (argc != 4)
 		return 2;
 	n = atoi(argv[3]);
+	if (getenv("MCP_BENCH_REPEAT"))
+		reps = atoi(getenv("MCP_BENCH_REPEAT"));
+	if (reps < 1 || reps > 1000)
+		return 2;
 	if (pipe(in) || pipe(out))
 		return 1;
 	child = fork();
@@ -186,9 +211,7 @@ int main(int argc, char **argv)
 			 "{\"name\":\"analyze_trace_scheduling\",\"arguments\":"
 			 "{\"trace_id\":\"t\",\"analysis_type\":\"%s\"}}",
 			 analyses[i]);
-		t0 = now_ms();
-		rpc(id++, "tools/call", params);
-		printf("analysis_%s %.1f ms\n", analyses[i], now_ms() - t0);
+		printf("analysis_%s %.2f ms\n", analyses[i], timed(&id, params, reps, i == 0));
 	}
 	static const char *const tools[][2] = {
 		{ "correlate_wakeup_to_schedule", "" },
@@ -205,9 +228,7 @@ int main(int argc, char **argv)
 		snprintf(params, sizeof(params),
 			 "{\"name\":\"%s\",\"arguments\":{\"trace_id\":\"t\"%s}}", tools[i][0],
 			 tools[i][1]);
-		t0 = now_ms();
-		rpc(id++, "tools/call", params);
-		printf("tool_%s %.1f ms\n", tools[i][0], now_ms() - t0);
+		printf("tool_%s %.2f ms\n", tools[i][0], timed(&id, params, reps, false));
 	}
 	printf("rss_end %ld KiB\nrss_peak_end %ld KiB\n", vm_kb("VmRSS:"), vm_kb("VmHWM:"));
 	close(to_srv);

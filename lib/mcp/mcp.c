@@ -207,6 +207,32 @@ static void notify_listen(struct mcp_server *s, const struct mcp_listen *ln, con
 	scx_buf_free(&b);
 }
 
+void mcp_notify_listens(struct mcp_server *s, const char *method, bool tasks_only,
+			void (*fields)(struct scx_jw *w, const void *arg), const void *arg)
+{
+	struct scx_buf b = { 0 };
+	struct scx_jw w;
+
+	for (unsigned i = 0; i < s->nr_listens; i++) {
+		const struct mcp_listen *ln = &s->listens[i];
+
+		if (tasks_only && !ln->tasks)
+			continue;
+		scx_buf_reset(&b);
+		scx_jw_init(&w, &b);
+		scx_jw_obj_begin(&w);
+		fields(&w, arg);
+		scx_jw_key(&w, "_meta");
+		scx_jw_obj_begin(&w);
+		scx_jw_key(&w, MCP_META_SUB);
+		scx_jw_raw(&w, ln->id.data, ln->id.len);
+		scx_jw_obj_end(&w);
+		scx_jw_obj_end(&w);
+		mcp_notify(s, method, b.data, b.len);
+	}
+	scx_buf_free(&b);
+}
+
 bool mcp_subscribed(struct mcp_server *s, const char *uri)
 {
 	for (unsigned i = 0; i < s->nr_subs; i++)
@@ -336,9 +362,13 @@ void mcp_page_next(struct mcp_server *s, struct scx_jw *w, unsigned start, unsig
 
 /* ---- methods ------------------------------------------------------------------ */
 
-static const char caps[] = "{\"tools\":{\"listChanged\":false},"
-			   "\"resources\":{\"subscribe\":true,\"listChanged\":true},"
-			   "\"prompts\":{\"listChanged\":false},\"logging\":{},\"completions\":{}}";
+#define CAPS_COMMON \
+	"\"tools\":{\"listChanged\":false}," \
+	"\"resources\":{\"subscribe\":true,\"listChanged\":true}," \
+	"\"prompts\":{\"listChanged\":false},\"logging\":{},\"completions\":{}"
+static const char caps[] = "{" CAPS_COMMON "}";
+/* 2026-07-28 extensions are declared in capabilities.extensions */
+static const char caps_modern[] = "{" CAPS_COMMON ",\"extensions\":{\"" MCP_EXT_TASKS "\":{}}}";
 
 static const char instructions[] =
 	"Linux CPU scheduler (sched_ext) data. Load a Perfetto or scx-events trace with "
@@ -400,7 +430,7 @@ static int m_discover(struct mcp_server *s, int params, struct scx_jw *w)
 		scx_jw_str(w, versions[i]);
 	scx_jw_arr_end(w);
 	scx_jw_key(w, "capabilities");
-	scx_jw_raw(w, caps, sizeof(caps) - 1);
+	scx_jw_raw(w, caps_modern, sizeof(caps_modern) - 1);
 	scx_jw_kstr(w, "instructions", instructions);
 	scx_jw_obj_end(w);
 	return 0;
@@ -434,6 +464,7 @@ static int m_listen(struct mcp_server *s, int params, struct scx_jw *w)
 	*ln = (struct mcp_listen){ 0 };
 	rl = scx_json_get(d, f, "resourcesListChanged");
 	ln->resources_list = rl >= 0 && !scx_json_bool(d, rl, &on) && on;
+	ln->tasks = s->req_tasks; /* then notifications/tasks come this way */
 	scx_jw_init(&aw, &ack);
 	scx_jw_obj_begin(&aw);
 	scx_jw_key(&aw, "notifications");
@@ -638,10 +669,15 @@ static int m_complete(struct mcp_server *s, int params, struct scx_jw *w)
 	return 0;
 }
 
-/* Which era has the method: the initialize handshake, 2026-07-28, or both. */
+/*
+ * Which era has the method: the initialize handshake, 2026-07-28, or both;
+ * an extension's method is 2026-07-28's too, but unknown elsewhere (-32601,
+ * where a core 2026-07-28 method without its envelope is -32602).
+ */
 #define ERA_LEGACY 1
 #define ERA_MODERN 2
 #define ERA_BOTH 3
+#define ERA_EXT (ERA_MODERN | 4)
 
 struct method {
 	const char *name;
@@ -670,6 +706,10 @@ static const struct method methods[] = {
 	{ "prompts/get", mcp_prompts_get, ERA_BOTH, -1 },
 	{ "logging/setLevel", m_set_level, ERA_LEGACY, -1 },
 	{ "completion/complete", m_complete, ERA_BOTH, -1 },
+	/* the tasks extension (mcp_tasks.c); no tasks/list, no tasks/result */
+	{ "tasks/get", mcp_tasks_get, ERA_EXT, -1 },
+	{ "tasks/update", mcp_tasks_update, ERA_EXT, -1 },
+	{ "tasks/cancel", mcp_tasks_cancel, ERA_EXT, -1 },
 };
 
 /* ---- dispatch ----------------------------------------------------------------- */
@@ -730,6 +770,8 @@ static int request_era(struct mcp_server *s, int params)
 	if (c < 0 || d->tok[c].type != JSMN_OBJECT)
 		return mcp_error(s, MCP_INVALID_PARAMS, "params._meta[\"%s\"] must be an object",
 				 MCP_META_CAPS);
+	/* extensions are declared request by request too */
+	s->req_tasks = scx_json_get(d, scx_json_get(d, c, "extensions"), MCP_EXT_TASKS) >= 0;
 	lv = scx_json_get(d, meta, MCP_META_LOG);
 	if (lv >= 0) {
 		for (int i = 0; i < MCP_LEVEL__COUNT; i++)
@@ -759,7 +801,7 @@ static void stamp_modern(struct mcp_server *s, struct scx_jw *w, const struct me
 	w->depth++;
 	w->first[w->depth] = b->data[b->len - 1] == '{';
 	w->after_key = false;
-	scx_jw_kstr(w, "resultType", "complete");
+	scx_jw_kstr(w, "resultType", s->result_task ? "task" : "complete");
 	if (m->ttl_ms >= 0) {
 		scx_jw_kint(w, "ttlMs", m->ttl_ms);
 		scx_jw_kstr(w, "cacheScope", m->public ? "public" : "private");
@@ -786,6 +828,8 @@ static void handle_request(struct mcp_server *s, int method, int params)
 	scx_buf_reset(&s->err_data);
 	s->modern = false;
 	s->req_log_level = MCP_LEVEL__COUNT;
+	s->req_tasks = false;
+	s->result_task = false;
 	if (params >= 0 && d->tok[params].type != JSMN_OBJECT) {
 		mcp_error(s, MCP_INVALID_PARAMS, "params must be an object");
 		goto error;
@@ -793,6 +837,8 @@ static void handle_request(struct mcp_server *s, int method, int params)
 	if (request_era(s, params))
 		goto error;
 	/* a 2026-07-28 method without its envelope: the envelope is what is wrong */
+	if (m && m->eras == ERA_EXT && !s->modern)
+		m = NULL; /* as unknown as in a server without the extension */
 	if (m && m->eras == ERA_MODERN && !s->modern) {
 		mcp_error(s, MCP_INVALID_PARAMS,
 			  "%s is a %s request: params._meta[\"%s\"] and "
@@ -1122,6 +1168,7 @@ struct mcp_server *mcp_server__new(const struct mcp_opts *o)
 		s->o.ring_events = 512;
 	s->in_fd = s->out_fd = -1;
 	s->log_level = MCP_WARNING;
+	s->bench_no_structured = getenv("SCX_MCP_BENCH_NO_STRUCTURED") != NULL;
 	r = mcp_fs_init(s);
 	if (r) {
 		mcp_server__free(s);
@@ -1135,6 +1182,8 @@ void mcp_server__free(struct mcp_server *s)
 {
 	if (!s)
 		return;
+	mcp_tasks_free(s);
+	mcp_links_free(s);
 	mcp_live_free(s);
 	scx_profile__free(s->prof);
 	mcp_traces_free(s);
@@ -1192,6 +1241,7 @@ int mcp_server__run(struct mcp_server *s, int in_fd, int out_fd)
 			mcp_updated(s, "stats://system/cpu");
 			mcp_updated(s, "stats://system/memory");
 			mcp_live_tick(s, now);
+			mcp_tasks_tick(s);
 			next_tick = now + s->o.update_ms;
 		}
 		timeout = (int)(next_tick - now);
@@ -1199,8 +1249,10 @@ int mcp_server__run(struct mcp_server *s, int in_fd, int out_fd)
 			return -errno;
 		if (pfd[0].revents)
 			read_some(s);
-		if (pfd[1].fd >= 0 && pfd[1].revents)
+		if (pfd[1].fd >= 0 && pfd[1].revents) {
 			mcp_live_tick(s, scx_now_mono_ns() / 1000000);
+			mcp_tasks_tick(s);
+		}
 	}
 	return s->out_err == -EPIPE ? 0 : s->out_err;
 }

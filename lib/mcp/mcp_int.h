@@ -19,6 +19,7 @@
 #define MCP_INTERNAL_ERROR -32603
 #define MCP_RESOURCE_NOT_FOUND -32002
 #define MCP_UNSUPPORTED_VERSION -32022 /* 2026-07-28 */
+#define MCP_MISSING_CAPABILITY -32021  /* 2026-07-28: the client did not declare it */
 
 /* The newest version of each era: the initialize handshake, and stateless. */
 #define MCP_PROTO_LATEST "2025-11-25"
@@ -28,6 +29,8 @@
 #define MCP_META_LOG "io.modelcontextprotocol/logLevel"
 #define MCP_META_SERVER "io.modelcontextprotocol/serverInfo"
 #define MCP_META_SUB "io.modelcontextprotocol/subscriptionId"
+/* the 2026-07-28 tasks extension (SEP-2663), declared per request */
+#define MCP_EXT_TASKS "io.modelcontextprotocol/tasks"
 
 enum mcp_level {
 	MCP_DEBUG,
@@ -49,6 +52,9 @@ struct scx_profile;
 #define MCP_MAX_SUBS 32
 #define MCP_MAX_ROOTS 16
 #define MCP_MAX_LISTENS 8
+#define MCP_MAX_TASKS 16
+#define MCP_MAX_LINKED 8	/* results kept for resource_link (mcp_links.c) */
+#define MCP_LINK_MAX (4u << 20) /* bytes of one of them */
 
 /* A 2026-07-28 subscriptions/listen request, open until the client cancels it. */
 struct mcp_listen {
@@ -56,7 +62,10 @@ struct mcp_listen {
 	bool resources_list;	  /* notifications/resources/list_changed */
 	char *uris[MCP_MAX_SUBS]; /* notifications/resources/updated */
 	unsigned nr_uris;
+	bool tasks; /* it declared the tasks extension: notifications/tasks */
 };
+
+struct mcp_task;
 
 struct mcp_root {
 	char *path; /* realpath, no trailing slash (except "/") */
@@ -90,6 +99,8 @@ struct mcp_server {
 	   so): served statelessly, logs only at its own _meta level */
 	bool modern;
 	int req_log_level; /* MCP_LEVEL__COUNT: none */
+	bool req_tasks;	   /* it declared the tasks extension in its _meta */
+	bool result_task;  /* the result is a CreateTaskResult, not "complete" */
 
 	/* the request being handled */
 	struct scx_buf cur_id;	       /* raw JSON of its id */
@@ -118,7 +129,21 @@ struct mcp_server {
 
 	struct mcp_live *live;
 	struct scx_profile *prof;
+	/* bench/mcp-structured.sh only (SCX_MCP_BENCH_NO_STRUCTURED set): tool
+	   results without structuredContent and its check, to measure their cost */
+	bool bench_no_structured;
+
+	/* tasks of the 2026-07-28 extension: working ones and, for their TTL,
+	   finished ones with their result (mcp_tasks.c) */
+	struct mcp_task *tasks[MCP_MAX_TASKS];
+	unsigned task_seq;
+
+	/* whole results too large for a tool result, read in pages (mcp_links.c) */
+	struct mcp_linked *linked[MCP_MAX_LINKED];
+	unsigned linked_seq;
 };
+
+struct mcp_linked;
 
 /* ---- protocol helpers (mcp.c) --------------------------------------------- */
 
@@ -167,7 +192,11 @@ struct mcp_call {
 	/* a resource the call made, sent as a resource_link (mcp_call_link) */
 	char link_uri[96];
 	char link_name[80];
-	char link_desc[160];
+	char link_desc[256];
+	/* the tool started work that ends by itself (a capture or a profile
+	   with duration_secs): it may run as a task (mcp_call_task) */
+	int task_kind; /* enum mcp_task_kind, MCP_TASK_NONE: a plain call */
+	unsigned task_secs;
 };
 
 /*
@@ -218,6 +247,9 @@ extern const struct mcp_tool mcp_tools[];
 extern const unsigned mcp_nr_tools;
 const struct mcp_tool *mcp_tool_find(const char *name);
 
+/* Payload bytes one tool result may carry: room left for the envelope and
+ * the escaping of the text. */
+size_t mcp_inline_cap(const struct mcp_server *s);
 /* A tool failure (isError result); returns -1. */
 int mcp_fail(struct mcp_call *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Arguments.  1 present, 0 absent (out untouched), -1 bad (mcp_fail called). */
@@ -240,6 +272,46 @@ void mcp_note_cut(struct mcp_call *c, uint64_t shown, uint64_t omitted, const ch
  * block after the text, in the eras that define it.
  */
 void mcp_call_link(struct mcp_call *c, const char *uri, const char *name, const char *desc);
+/*
+ * The CallToolResult of a call whose payload is in c->out (or whose
+ * failure is c->msg): text, resource_link, structuredContent, isError.
+ * Checks the payload against the tool's outputSchema first.
+ */
+void mcp_call_result(struct mcp_call *c, struct scx_jw *w);
+
+/* ---- linked results (mcp_links.c) ------------------------------------------ */
+
+/* Keep a whole result as result://N (into uri); *pages: how many it reads in. */
+void mcp_link_keep(struct mcp_server *s, const char *tool, const char *text, size_t len, char *uri,
+		   size_t size, unsigned *pages);
+bool mcp_link_exists(struct mcp_server *s, const char *uri);
+/* A page of it (result://N, result://N/K) into w; 0 or an mcp_error code. */
+int mcp_link_read(struct mcp_server *s, const char *uri, struct scx_jw *w);
+void mcp_links_free(struct mcp_server *s);
+
+/* ---- tasks (mcp_tasks.c) ---------------------------------------------------- */
+
+enum mcp_task_kind {
+	MCP_TASK_NONE,
+	MCP_TASK_CAPTURE, /* s->live, stopping itself at its deadline */
+	MCP_TASK_PROFILE, /* s->prof, stopping itself after duration_secs */
+};
+/* The work c started (c->task_kind) becomes a task: the CreateTaskResult
+ * into w and 0, or -1 when the table is full (then the call answers as a
+ * plain one). */
+int mcp_task_create(struct mcp_call *c, struct scx_jw *w);
+/* Settle tasks whose work ended, send progress and status; drop expired
+ * ones.  Called by the main loop and before every tool call. */
+void mcp_tasks_tick(struct mcp_server *s);
+void mcp_tasks_free(struct mcp_server *s);
+int mcp_tasks_get(struct mcp_server *s, int params, struct scx_jw *w);
+int mcp_tasks_update(struct mcp_server *s, int params, struct scx_jw *w);
+int mcp_tasks_cancel(struct mcp_server *s, int params, struct scx_jw *w);
+/* A notification to every open subscriptions/listen (those that declared
+ * the tasks extension with tasks_only) (mcp.c): fields() writes the params'
+ * keys, then the listen's id is added as its tag. */
+void mcp_notify_listens(struct mcp_server *s, const char *method, bool tasks_only,
+			void (*fields)(struct scx_jw *w, const void *arg), const void *arg);
 
 /* ---- resources (mcp_res.c) ------------------------------------------------- */
 

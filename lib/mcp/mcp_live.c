@@ -81,6 +81,9 @@ struct mcp_live {
 	char argdesc[512];
 	int exit_status;
 	bool reaped;
+	uint64_t stop_at_ms, kill_at_ms; /* mcp_live_stop_after(); 0: none */
+	bool stop_asked;		 /* stopped, killed or past its deadline */
+	bool killed;			 /* mcp_live_kill(): it is going, replace it */
 };
 
 static void write_group(struct scx_jw *w, const struct scx_agg_snap *snap,
@@ -401,7 +404,9 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 	char *argv[40];
 	int p[2], r, n = 0;
 
-	if (s->live && !s->live->ended)
+	/* a killed capture (a cancelled task) may not have reached EOF yet:
+	   it is replaced, not "still running" */
+	if (s->live && !s->live->ended && !s->live->killed)
 		return -EBUSY;
 	live_destroy(s->live, true);
 	s->live = NULL;
@@ -475,6 +480,7 @@ int mcp_live_stop(struct mcp_server *s)
 
 	if (!l || l->reaped)
 		return -ESRCH;
+	l->stop_asked = true;
 	stop_child(l);
 	join_reader(l);
 	return 0;
@@ -483,6 +489,73 @@ int mcp_live_stop(struct mcp_server *s)
 int mcp_live_fd(struct mcp_server *s)
 {
 	return s->live && !s->live->reaped ? s->live->wake[0] : -1;
+}
+
+/* The stream ended: reap the child if it is gone (never waits), say so once. */
+static void settle(struct mcp_server *s, struct mcp_live *l)
+{
+	if (l->reaped)
+		return;
+	reap(l, 0);
+	if (l->reaped)
+		mcp_log(s, MCP_NOTICE, "live capture ended (%s)",
+			l->err[0] ? l->err : "scx-events exited");
+}
+
+/* A deadline set by mcp_live_stop_after(): SIGINT, then SIGKILL. */
+static void deadline(struct mcp_live *l, uint64_t now_ms)
+{
+	if (l->reaped || l->child <= 0)
+		return;
+	if (l->stop_at_ms && now_ms >= l->stop_at_ms) {
+		l->stop_at_ms = 0;
+		l->stop_asked = true;
+		if (kill(-l->child, SIGINT))
+			kill(l->child, SIGINT);
+		l->kill_at_ms = now_ms + 2000;
+	}
+	if (l->kill_at_ms && now_ms >= l->kill_at_ms) {
+		l->kill_at_ms = 0;
+		kill(-l->child, SIGKILL);
+		kill(l->child, SIGKILL);
+	}
+}
+
+void mcp_live_stop_after(struct mcp_server *s, unsigned secs)
+{
+	if (s->live && secs)
+		s->live->stop_at_ms = s->live->started_ms + secs * 1000ull;
+}
+
+int mcp_live_kill(struct mcp_server *s)
+{
+	struct mcp_live *l = s->live;
+
+	if (!l || l->reaped || l->child <= 0)
+		return -ESRCH;
+	l->stop_asked = l->killed = true;
+	l->stop_at_ms = l->kill_at_ms = 0;
+	kill(-l->child, SIGKILL);
+	kill(l->child, SIGKILL);
+	return 0;
+}
+
+int mcp_live_outcome(struct mcp_server *s, const struct mcp_live *l, bool *early)
+{
+	bool ended;
+
+	if (!l || s->live != l)
+		return -ESRCH;
+	/* also here: a server driven by mcp_server__handle() has no ticks */
+	deadline(s->live, scx_now_mono_ns() / 1000000);
+	pthread_mutex_lock(&s->live->mu);
+	ended = s->live->ended;
+	pthread_mutex_unlock(&s->live->mu);
+	if (!ended)
+		return -EAGAIN;
+	settle(s, s->live);
+	*early = !s->live->stop_asked;
+	return 0;
 }
 
 void mcp_live_tick(struct mcp_server *s, uint64_t now_ms)
@@ -512,12 +585,9 @@ void mcp_live_tick(struct mcp_server *s, uint64_t now_ms)
 	seq = l->seq;
 	ended = l->ended;
 	pthread_mutex_unlock(&l->mu);
-	if (ended && !l->reaped) {
-		reap(l, 0);
-		if (l->reaped)
-			mcp_log(s, MCP_NOTICE, "live capture ended (%s)",
-				l->err[0] ? l->err : "scx-events exited");
-	}
+	deadline(l, now_ms);
+	if (ended)
+		settle(s, l);
 	if (now_ms - l->last_notify_ms < s->o.update_ms)
 		return;
 	if (total != l->notified_total) {

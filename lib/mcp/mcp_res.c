@@ -53,7 +53,8 @@ bool mcp_resource_exists(struct mcp_server *s, const char *uri)
 	for (unsigned i = 0; i < NR_FIXED; i++)
 		if (!strcmp(uri, fixed[i].uri))
 			return true;
-	return !strncmp(uri, "trace://", 8) && mcp_trace_find(s, uri + 8);
+	return (!strncmp(uri, "trace://", 8) && mcp_trace_find(s, uri + 8)) ||
+	       mcp_link_exists(s, uri);
 }
 
 int mcp_resource_read(struct mcp_server *s, const char *uri, struct scx_jw *w, const char **mime)
@@ -82,6 +83,8 @@ int mcp_resource_read(struct mcp_server *s, const char *uri, struct scx_jw *w, c
 		if (t)
 			return mcp_trace_summary(s, t, w);
 	}
+	if (!strncmp(uri, "result://", 9))
+		return mcp_link_read(s, uri, w);
 	return mcp_error_no_resource(s, uri);
 }
 

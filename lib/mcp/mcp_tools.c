@@ -363,12 +363,15 @@ const struct mcp_tool mcp_tools[] = {
 	{ "control_event_tracking", "Start/stop live capture",
 	  "Start (enable), stop (disable) or query (status) live capture by an scx-events child; "
 	  "filters apply in BPF.  While it runs, query_stats, analyze_* and the events://stream "
-	  "and stats:// resources have live data.",
+	  "and stats:// resources have live data.  With duration_secs the capture stops by "
+	  "itself; a 2026-07-28 client that declares the tasks extension gets a task to poll.",
 	  OBJ("\"action\":{\"type\":\"string\",\"enum\":[\"enable\",\"disable\",\"status\","
 	      "\"start\",\"stop\"]},\"events\":{\"type\":\"string\",\"description\":\"scx-events "
 	      "-e list, e.g. switch,wakeup\"},\"pid\":{\"type\":\"integer\"},\"tgid\":{\"type\":"
 	      "\"integer\"},\"cpus\":{\"type\":\"string\",\"description\":\"cpu list, e.g. 0-3\"},"
-	      "\"comm\":{\"type\":\"string\"}",
+	      "\"comm\":{\"type\":\"string\"},"
+	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,"
+	      "\"default\":0,\"description\":\"start: stop after this long (0: when stopped)\"}",
 	      REQ("\"action\"")),
 	  MCP_T_LIVE, mcp_t_tracking, .out = out_tracking },
 	MCP_TOOL_FLIGHT,
@@ -405,13 +408,15 @@ const struct mcp_tool mcp_tools[] = {
 	  MCP_T_RO, mcp_t_cgroups, .out = out_cgroups },
 	{ "start_perf_profiling", "Start CPU profiling",
 	  "Sample stacks (kernel and user) with a BPF perf_event program; cpu-clock when the "
-	  "machine has no hardware PMU.",
+	  "machine has no hardware PMU.  With duration_secs, a 2026-07-28 client that declares "
+	  "the tasks extension gets a task whose result is the profile.",
 	  OBJ("\"event\":{\"type\":\"string\",\"default\":\"hw:cycles\",\"description\":"
 	      "\"hw:cycles, hw:instructions, sw:cpu-clock, sw:task-clock\"},\"freq\":{\"type\":"
 	      "\"integer\",\"minimum\":1,\"maximum\":10000,\"default\":99},\"cpu\":{\"type\":"
 	      "\"integer\",\"default\":-1},\"pid\":{\"type\":\"integer\",\"default\":-1},"
 	      "\"max_samples\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000},"
-	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"default\":0}",
+	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,"
+	      "\"default\":0}",
 	      ""),
 	  MCP_T_LIVE, mcp_t_prof_start, .out = out_profile },
 	{ "stop_perf_profiling", "Stop CPU profiling", "Stop sampling; results stay available.",
@@ -557,13 +562,84 @@ static bool resource_links_defined(const struct mcp_server *s)
 	return s->modern || (s->proto[0] && strcmp(s->proto, "2025-06-18") >= 0);
 }
 
+void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
+{
+	bool structured = !c->s->bench_no_structured;
+
+	if (structured && !c->failed && c->out.len)
+		check_output(c);
+	scx_jw_obj_begin(w);
+	scx_jw_key(w, "content");
+	scx_jw_arr_begin(w);
+	scx_jw_obj_begin(w);
+	scx_jw_kstr(w, "type", "text");
+	scx_jw_key(w, "text");
+	if (c->failed)
+		scx_jw_str(w, c->msg);
+	else
+		scx_jw_strn(w, c->out.data ? c->out.data : "{}", c->out.data ? c->out.len : 2);
+	scx_jw_obj_end(w);
+	if (!c->failed && c->link_uri[0] && resource_links_defined(c->s)) {
+		scx_jw_obj_begin(w);
+		scx_jw_kstr(w, "type", "resource_link");
+		scx_jw_kstr(w, "uri", c->link_uri);
+		scx_jw_kstr(w, "name", c->link_name);
+		scx_jw_kstr(w, "description", c->link_desc);
+		scx_jw_kstr(w, "mimeType", "application/json");
+		scx_jw_obj_end(w);
+	}
+	scx_jw_arr_end(w);
+	/* the same object typed, for clients that read outputSchema; the text
+	   above stays for those that do not */
+	if (structured && !c->failed && c->out.len && c->tool->out) {
+		scx_jw_key(w, "structuredContent");
+		scx_jw_raw(w, c->out.data, c->out.len);
+	}
+	scx_jw_kbool(w, "isError", c->failed);
+	scx_jw_obj_end(w);
+}
+
+size_t mcp_inline_cap(const struct mcp_server *s)
+{
+	return s->o.max_result - SCX_MIN(s->o.max_result / 8, 4096);
+}
+
+/*
+ * The whole result is larger than a tool result: keep it for reading in
+ * pages and run the tool again within the inline budget (it cuts as it
+ * always did, saying what it left out); the answer links to the whole.
+ * Only read-only tools come here: running one twice changes nothing.
+ */
+static void link_whole(struct mcp_call *c)
+{
+	char uri[48], desc[256];
+	size_t whole = c->out.len;
+	unsigned pages;
+
+	mcp_link_keep(c->s, c->tool->name, c->out.data, whole, uri, sizeof(uri), &pages);
+	snprintf(desc, sizeof(desc),
+		 "the whole result of %s, %zu bytes of JSON in %u pages: read %s, then each "
+		 "page's next; join their text",
+		 c->tool->name, whole, pages, uri);
+	scx_buf_reset(&c->out);
+	c->cap = mcp_inline_cap(c->s);
+	scx_jw_init(&c->w, &c->out);
+	c->tool->fn(c);
+	if (!c->failed)
+		mcp_call_link(c, uri, c->tool->name, desc);
+	else /* it does not fit at all: the failure says where the whole is */
+		snprintf(c->msg + strlen(c->msg), sizeof(c->msg) - strlen(c->msg),
+			 "; the whole result, %zu bytes of JSON, reads from %s in %u pages", whole,
+			 uri, pages);
+}
+
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 {
 	const struct scx_json_doc *d = &s->doc;
 	int n = scx_json_get(d, params, "name"), args = scx_json_get(d, params, "arguments");
 	const struct mcp_tool *t;
 	struct mcp_call c = { .s = s, .d = d, .args = -1 };
-
+	bool linked;
 	char name[160];
 
 	if (n < 0 || !scx_json_is_str(d, n))
@@ -579,52 +655,34 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 					 "params.arguments must be an object");
 		c.args = args;
 	}
+	/* a task whose work ended settles before a tool can replace that work */
+	mcp_tasks_tick(s);
 	if ((t->flags & MCP_T_LIVE) && s->o.no_live && strcmp(t->name, "get_topology") &&
 	    strcmp(t->name, "query_stats")) {
 		mcp_fail(&c, "live capture and profiling are disabled (scx-mcp --no-live)");
 		goto out;
 	}
-	/* leave room for the envelope and the escaping of the text */
-	c.cap = s->o.max_result - SCX_MIN(s->o.max_result / 8, 4096);
+	c.cap = mcp_inline_cap(s);
+	/* a read-only tool may write it all, to be read through a link */
+	linked = (t->flags & MCP_T_RO) && resource_links_defined(s);
+	if (linked)
+		c.cap = SCX_MAX(c.cap, (size_t)MCP_LINK_MAX);
 	scx_jw_init(&c.w, &c.out);
 	t->fn(&c);
-	if (!c.failed && c.out.len)
-		check_output(&c);
+	if (linked && !c.failed && !s->cancelled && c.out.len > mcp_inline_cap(s))
+		link_whole(&c);
+	/* work that outlasts a request, for a client that declared tasks */
+	if (!c.failed && c.task_kind && s->modern && s->req_tasks && !s->cancelled &&
+	    !mcp_task_create(&c, w)) {
+		scx_buf_free(&c.out);
+		return 0;
+	}
 out:
 	if (s->cancelled) {
 		scx_buf_free(&c.out);
 		return 0;
 	}
-
-	scx_jw_obj_begin(w);
-	scx_jw_key(w, "content");
-	scx_jw_arr_begin(w);
-	scx_jw_obj_begin(w);
-	scx_jw_kstr(w, "type", "text");
-	scx_jw_key(w, "text");
-	if (c.failed)
-		scx_jw_str(w, c.msg);
-	else
-		scx_jw_strn(w, c.out.data ? c.out.data : "{}", c.out.data ? c.out.len : 2);
-	scx_jw_obj_end(w);
-	if (!c.failed && c.link_uri[0] && resource_links_defined(s)) {
-		scx_jw_obj_begin(w);
-		scx_jw_kstr(w, "type", "resource_link");
-		scx_jw_kstr(w, "uri", c.link_uri);
-		scx_jw_kstr(w, "name", c.link_name);
-		scx_jw_kstr(w, "description", c.link_desc);
-		scx_jw_kstr(w, "mimeType", "application/json");
-		scx_jw_obj_end(w);
-	}
-	scx_jw_arr_end(w);
-	/* the same object typed, for clients that read outputSchema; the text
-	   above stays for those that do not */
-	if (!c.failed && c.out.len && t->out) {
-		scx_jw_key(w, "structuredContent");
-		scx_jw_raw(w, c.out.data, c.out.len);
-	}
-	scx_jw_kbool(w, "isError", c.failed);
-	scx_jw_obj_end(w);
+	mcp_call_result(&c, w);
 	scx_buf_free(&c.out);
 	return 0;
 }

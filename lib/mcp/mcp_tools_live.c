@@ -88,7 +88,7 @@ int mcp_t_tracking(struct mcp_call *c)
 	char events[128] = "", cpus[128] = "", comm[SCX_COMM_LEN] = "", err[256] = "";
 	char pidb[24], tgidb[24], desc[512];
 	char *args[24];
-	int64_t pid = -1, tgid = -1;
+	int64_t pid = -1, tgid = -1, dur = 0;
 	int a, n = 0, r;
 
 	if (mcp_arg_required(c, "action") || (a = mcp_arg_enum(c, "action", actions, 2)) < 0)
@@ -112,7 +112,8 @@ int mcp_t_tracking(struct mcp_call *c)
 	    mcp_arg_str(c, "cpus", cpus, sizeof(cpus)) < 0 ||
 	    mcp_arg_str(c, "comm", comm, sizeof(comm)) < 0 ||
 	    mcp_arg_i64(c, "pid", &pid, 1, INT32_MAX) < 0 ||
-	    mcp_arg_i64(c, "tgid", &tgid, 1, INT32_MAX) < 0)
+	    mcp_arg_i64(c, "tgid", &tgid, 1, INT32_MAX) < 0 ||
+	    mcp_arg_i64(c, "duration_secs", &dur, 0, 3600) < 0)
 		return -1;
 	if (!plain(events, ",_") || !plain(cpus, ",-") || !plain(comm, "_-.:/ "))
 		return mcp_fail(
@@ -154,6 +155,11 @@ int mcp_t_tracking(struct mcp_call *c)
 	if (r)
 		return mcp_fail(c, "cannot start the capture: %s", err[0] ? err : strerror(-r));
 	mcp_log(c->s, MCP_INFO, "live capture started: %s", desc);
+	if (dur) {
+		mcp_live_stop_after(c->s, (unsigned)dur);
+		c->task_kind = MCP_TASK_CAPTURE;
+		c->task_secs = (unsigned)dur;
+	}
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "action", "started");
 	mcp_live_status(c->s, &c->w);
@@ -532,6 +538,10 @@ int mcp_t_prof_start(struct mcp_call *c)
 	c->s->prof = scx_profile__start(&o, err, sizeof(err));
 	if (!c->s->prof)
 		return mcp_fail(c, "cannot start profiling: %s", err);
+	if (dur) {
+		c->task_kind = MCP_TASK_PROFILE;
+		c->task_secs = (unsigned)dur;
+	}
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "action", "started");
 	scx_profile__status(c->s->prof, &c->w);

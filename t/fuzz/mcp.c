@@ -3,9 +3,10 @@
  * Fuzz scx-mcp's message handling: the input is a conversation, one message
  * per line, given to three servers: a 2025-11-25 session, a 2025-03-26 one
  * (JSON-RPC batches) and one never initialized (2026-07-28 requests with
- * their _meta envelope, server/discover, subscriptions/listen).  Whatever
- * comes in, every line a server answers must be one JSON object, or for a
- * batch one array of objects (the framing clients rely on).
+ * their _meta envelope, server/discover, subscriptions/listen, the tasks
+ * extension's methods).  Whatever comes in, every line a server answers
+ * must be one JSON object, or for a batch one array of objects (the framing
+ * clients rely on).
  * Live tools are off (--no-live) and files are confined to an empty root.
  */
 #include <stdint.h>
