@@ -10,6 +10,12 @@
 
 CC=${CC:-cc}
 
+# a recorder left by a failed or killed test (maybe stopped, see test 6)
+# would keep its BPF programs attached: end it with the file
+trap 'p=$(cat "$TRASH/cap.pid" 2>/dev/null) && kill -CONT $p 2>/dev/null && kill -KILL $p 2>/dev/null
+	cd /; rm -rf "$TRASH"' EXIT
+trap 'exit 1' INT TERM HUP
+
 # start_flight DIR ARGS...: scx-events --flight in the background ($cap_pid),
 # returns once its programs are attached
 start_flight() {
