@@ -186,6 +186,17 @@ static bool uri_under(const char *uri, const char *sub)
 	return !strncmp(uri, sub, n) && (!uri[n] || uri[n] == '/');
 }
 
+/* Close a notification's params with the _meta that names listen stream ln. */
+static void end_with_listen_id(struct scx_jw *w, const struct mcp_listen *ln)
+{
+	scx_jw_key(w, "_meta");
+	scx_jw_obj_begin(w);
+	scx_jw_key(w, MCP_META_SUB);
+	scx_jw_raw(w, ln->id.data, ln->id.len);
+	scx_jw_obj_end(w);
+	scx_jw_obj_end(w);
+}
+
 /* A notification to a subscriptions/listen stream: tagged with its id. */
 static void notify_listen(struct mcp_server *s, const struct mcp_listen *ln, const char *method,
 			  const char *uri)
@@ -197,12 +208,7 @@ static void notify_listen(struct mcp_server *s, const struct mcp_listen *ln, con
 	scx_jw_obj_begin(&w);
 	if (uri)
 		scx_jw_kstr(&w, "uri", uri);
-	scx_jw_key(&w, "_meta");
-	scx_jw_obj_begin(&w);
-	scx_jw_key(&w, MCP_META_SUB);
-	scx_jw_raw(&w, ln->id.data, ln->id.len);
-	scx_jw_obj_end(&w);
-	scx_jw_obj_end(&w);
+	end_with_listen_id(&w, ln);
 	mcp_notify(s, method, b.data, b.len);
 	scx_buf_free(&b);
 }
@@ -222,12 +228,7 @@ void mcp_notify_listens(struct mcp_server *s, const char *method, bool tasks_onl
 		scx_jw_init(&w, &b);
 		scx_jw_obj_begin(&w);
 		fields(&w, arg);
-		scx_jw_key(&w, "_meta");
-		scx_jw_obj_begin(&w);
-		scx_jw_key(&w, MCP_META_SUB);
-		scx_jw_raw(&w, ln->id.data, ln->id.len);
-		scx_jw_obj_end(&w);
-		scx_jw_obj_end(&w);
+		end_with_listen_id(&w, ln);
 		mcp_notify(s, method, b.data, b.len);
 	}
 	scx_buf_free(&b);
