@@ -47,6 +47,7 @@ struct scx_kagg {
 	uint64_t *vals;
 };
 
+static int begin_first_interval(struct scx_kagg *k);
 static void fail(char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void fail(char *err, size_t errsz, const char *fmt, ...)
@@ -141,7 +142,10 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 		fail(err, errsz, "cannot attach BPF programs: %s", strerror(e));
 		goto fail;
 	}
-	k->start_ns = scx_now_boot_ns();
+	if (begin_first_interval(k)) {
+		fail(err, errsz, "cannot read the aggregation maps: %s", strerror(errno));
+		goto fail;
+	}
 	return k;
 fail:
 	scx_kagg__free(k);
@@ -438,5 +442,31 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 	missed = recursion_misses(k);
 	s->missed = missed - k->missed_prev;
 	k->missed_prev = missed;
+	return 0;
+}
+
+/*
+ * The programs attach one at a time, so what they counted until the last
+ * one was attached started at no single time: the first interval begins at
+ * a generation flip instead, as exact as every later boundary.  The counts
+ * of the attach are thrown away; drops and recursion misses are kept for
+ * the first snapshot to report.
+ */
+static int begin_first_interval(struct scx_kagg *k)
+{
+	uint64_t drops[KD__COUNT], missed = k->missed_prev;
+	struct scx_ksnap discard = { 0 };
+	int err;
+
+	memcpy(drops, k->drops_prev, sizeof(drops));
+	err = scx_kagg__read(k, &discard);
+	scx_ksnap_free(&discard);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	memcpy(k->drops_prev, drops, sizeof(drops));
+	k->missed_prev = missed;
+	k->seq = 0;
 	return 0;
 }
