@@ -35,9 +35,12 @@ else
 	'
 fi
 
+# (both conversions here: the test above may have been skipped)
 test_expect_success ROOT,PERF 'counting R+ waits gives at least as many delays' '
-	perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
-		perl "$TDATA/agg-perf2scx.pl" >events-rplus.ndjson &&
+	perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" >script.txt &&
+	perl "$TDATA/agg-perf2scx.pl" --perf-r-plus-sleeps <script.txt >events-sleeps.ndjson &&
+	perl "$TDATA/agg-perf2scx.pl" <script.txt >events-rplus.ndjson &&
+	scx-agg -g pid events-sleeps.ndjson >agg.ndjson &&
 	scx-agg -g pid events-rplus.ndjson >agg-rplus.ndjson &&
 	a=$(grep -o "\"rq_delay\":{\"count\":[0-9]*" agg.ndjson | awk -F: "{ s += \$NF } END { print s }") &&
 	b=$(grep -o "\"rq_delay\":{\"count\":[0-9]*" agg-rplus.ndjson | awk -F: "{ s += \$NF } END { print s }") &&
