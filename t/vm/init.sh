@@ -40,6 +40,6 @@ hostname scx-vm 2>/dev/null
 cd "$SCX_SRC" || { echo "scx-vm: no source tree $SCX_SRC"; power_off; }
 echo "scx-vm: start $(uname -r), $(nproc) cpus"
 # shellcheck disable=SC2086 # a list of scripts
-prove -v $(echo "${scx_tests:-t/vm/*.t}" | tr , " ") 2>&1
+prove -v --timer $(echo "${scx_tests:-t/vm/*.t}" | tr , " ") 2>&1
 echo "scx-vm: exit $?"
 power_off
