@@ -28,6 +28,8 @@ mount -t tmpfs -o mode=755 run /run
 mount -t tmpfs -o mode=1777 vartmp /var/tmp
 mount -t tracefs nodev /sys/kernel/tracing
 mount -t cgroup2 nodev /sys/fs/cgroup
+# terminals for tmux (the scx-top tests)
+mkdir -p /dev/pts && mount -t devpts devpts /dev/pts
 mkdir -p /tmp/out
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /tmp/out ||
 	echo "scx-vm: no output share; captures are not kept" >&2
