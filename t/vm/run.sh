@@ -15,7 +15,7 @@
 # t/vm/init.sh.  Its TAP comes back on the serial console.  This fails, saying
 # why, when the kernel cannot be built or booted, when a test says `not ok`,
 # when the kernel panics or oopses, and when a guest does not finish within
-# its bound: $SCX_VM_TIMEOUT seconds (default 1800) for the boot of t/vm/*.t
+# its bound: $SCX_VM_TIMEOUT seconds (default 2400) for the boot of t/vm/*.t
 # or of the tests given, $SCX_VM_ALONE_TIMEOUT (default 480) for each boot of
 # a t/vm/alone test.  Every boot runs even when one before it failed.  Each
 # boot's serial log, TAP and whatever its tests kept are in
@@ -23,7 +23,7 @@
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 SCX_BUILD=${SCX_BUILD:-$here/.output}
-main_timeout=${SCX_VM_TIMEOUT:-1800}
+main_timeout=${SCX_VM_TIMEOUT:-2400}
 alone_timeout=${SCX_VM_ALONE_TIMEOUT:-480}
 cpus=4 nodes=2 llcs=2
 vm=$SCX_BUILD/vm
