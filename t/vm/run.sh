@@ -16,7 +16,7 @@
 # why, when the kernel cannot be built or booted, when a test says `not ok`,
 # when the kernel panics or oopses, and when a guest does not finish within
 # its bound: $SCX_VM_TIMEOUT seconds (default 2400) for the boot of t/vm/*.t
-# or of the tests given, $SCX_VM_ALONE_TIMEOUT (default 480) for each boot of
+# or of the tests given, $SCX_VM_ALONE_TIMEOUT (default 600) for each boot of
 # a t/vm/alone test.  Every boot runs even when one before it failed.  Each
 # boot's serial log, TAP and whatever its tests kept are in
 # $SCX_BUILD/vm/NAME/ (NAME: main, or the alone test's name).
@@ -24,7 +24,7 @@ set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 SCX_BUILD=${SCX_BUILD:-$here/.output}
 main_timeout=${SCX_VM_TIMEOUT:-2400}
-alone_timeout=${SCX_VM_ALONE_TIMEOUT:-480}
+alone_timeout=${SCX_VM_ALONE_TIMEOUT:-600}
 cpus=4 nodes=2 llcs=2
 vm=$SCX_BUILD/vm
 
@@ -75,8 +75,8 @@ boot() {
 		echo "--- last lines of $log:" >&2
 		tail -n 40 "$log" >&2
 		echo "check-scx: $name: FAIL: the guest did not finish within $timeout s, killed;" \
-			"it was in $(grep -ao 't/vm/[a-z/]*[0-9][^ ]*\.t \.\.' "$log" | tail -n 1 | sed 's/ \.\.//')," \
-			"last progress line: $(grep -ao '[0-9][0-9a-z-]*\.t: .*' "$log" | tail -n 1)" >&2
+			"it was in $(grep -ao '[^ ]*\.t \.\.' "$log" | tail -n 1 | sed 's/ \.\.//')," \
+			"last progress line: $(grep -ao '\(\[[0-9.]*\] \)\{0,1\}[0-9][0-9a-z-]*\.t: .*' "$log" | tail -n 1)" >&2
 		return 1
 	fi
 	msg=

@@ -6,10 +6,11 @@
 #
 # t/vm/run.sh boots a guest of its own for each t/vm/alone/*.t, so this runs
 # before any other scheduler in that boot.  It must: on the 6.12.117 guest
-# kernel a watchdog stall after an scx_qmap error exit in the same boot leaves
-# runnable tasks (rcu_sched among them) never run again while every vCPU
-# idles, and the guest hangs; t/vm/extra/0420-stall-without-tracer.t
-# reproduces that without any of our programs.  It waits for the load through
+# kernel a watchdog stall after other scx_qmap runs in the same boot (after
+# the main boot's tests, or 0600's) left runnable tasks (rcu_sched among them)
+# never run again while every vCPU idled, and the guest hung;
+# t/vm/extra/0420-stall-without-tracer.t reproduced that without any of our
+# programs.  It waits for the load through
 # enable_seq, not the state: qmap can be enabled and disabled between two
 # looks at the state.
 . "$(dirname "$0")/../../lib.sh"
