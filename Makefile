@@ -199,7 +199,8 @@ check-mcp: deps
 
 # sched_ext tests in a QEMU guest: scripts/scx-kernel.sh builds the kernel and
 # the example schedulers once per machine (cached outside the checkout), then
-# t/vm/run.sh boots it and runs t/vm/*.t (or SCX_VM_TESTS) inside.
+# t/vm/run.sh boots it for each t/vm/alone/*.t, then once for t/vm/*.t (with
+# SCX_VM_TESTS: once, for those).
 check-scx: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)SCX_BUILD=$(abspath $(O)) t/vm/run.sh $(SCX_VM_TESTS)

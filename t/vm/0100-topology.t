@@ -24,10 +24,10 @@ test_expect_success 'scx-events reports that topology' '
 	stop_capture &&
 	head -n 1 ev.ndjson >hdr &&
 	keep hdr &&
-	jq -e ".nr_cpus == $SCX_VM_CPUS" hdr &&
-	jq -e "[.topology[].node] | unique | length == $SCX_VM_NODES" hdr &&
-	jq -e "[.topology[].llc] | unique | length == $SCX_VM_LLCS" hdr &&
-	jq -e "[.topology[] | select(.online)] | length == $SCX_VM_CPUS" hdr &&
+	jq_true hdr ".nr_cpus == $SCX_VM_CPUS" \
+		"[.topology[].node] | unique | length == $SCX_VM_NODES" \
+		"[.topology[].llc] | unique | length == $SCX_VM_LLCS" \
+		"[.topology[] | select(.online)] | length == $SCX_VM_CPUS" &&
 	jq -r ".topology[] | \"\(.cpu) \(.llc) \(.node)\"" hdr >topo &&
 	cat >expect <<-\EOT &&
 	0 0 0

@@ -46,13 +46,13 @@ test_expect_success 'values fit scx_simple: vtime advancing on DSQ 0, 20 ms slic
 	grep "\"dsq_id\":0," sw >shared &&
 	grep "\"slice_ns\":" sw >scx &&
 	test $(wc -l <scx) -gt 100 &&
-	jq -s -e "map(.dsq_vtime) | max > 0" shared &&
-	jq -s -e "group_by(.next_pid) | map(map(.dsq_vtime) | unique | length) | max > 1" shared &&
-	jq -s -e "map(.slice_ns) | (max <= 20000000 and min > 0)" scx &&
-	jq -s -e "map(.dsq_lat_ns) | (min >= 0 and max < 30000000000 and add > 0)" scx &&
-	jq -s -e "map(.prev_slice_used_ns) | max <= 20000000" sw &&
-	jq -s -e "map(.dsq_depth) | (max < 1000)" scx &&
-	jq -s -e "map(select(.dsq_depth > 0)) | length > 0" shared
+	jq_true -s shared "map(.dsq_vtime) | max > 0" \
+		"group_by(.next_pid) | map(map(.dsq_vtime) | unique | length) | max > 1" \
+		"map(select(.dsq_depth > 0)) | length > 0" &&
+	jq_true -s scx "map(.slice_ns) | (max <= 20000000 and min > 0)" \
+		"map(.dsq_lat_ns) | (min >= 0 and max < 30000000000 and add > 0)" \
+		"map(.dsq_depth) | (max < 1000)" &&
+	jq -s -e "map(.prev_slice_used_ns) | max <= 20000000" sw
 '
 
 # sched_waking is traced before select_cpu and enqueue insert the task, so a
@@ -72,9 +72,9 @@ test_expect_success 'scx-agg --by dsq -r dsq: the DSQs and dispatch counts of th
 	jq -c "select(.report == \"dsq\") | .tables.dsqs.rows[]" agg.ndjson >rows &&
 	cat rows &&
 	test $(wc -l <rows) -ge 2 &&
-	jq -s -e "map(.dispatches) | add == $(wc -l <sw)" rows &&
-	jq -s -e "all(.[]; .dispatches > 0 and .dsq_lat.count == .dispatches and .dsq_lat.max > 0)" rows &&
-	jq -s -e "map(select(.dsq == 0)) | .[0].vtime_delta > 0" rows &&
+	jq_true -s rows "map(.dispatches) | add == $(wc -l <sw)" \
+		"all(.[]; .dispatches > 0 and .dsq_lat.count == .dispatches and .dsq_lat.max > 0)" \
+		"map(select(.dsq == 0)) | .[0].vtime_delta > 0" &&
 	scx-agg --by dsq -r dsq -H <ev.ndjson >agg.txt &&
 	grep -q "^dsq: dsqs" agg.txt
 '

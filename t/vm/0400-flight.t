@@ -1,8 +1,8 @@
 #!/bin/sh
 # In the VM, scx-events --flight while scx_qmap exits two ways: an
 # scx_bpf_error (-e: after N enqueues) and a normal unload.  (A watchdog
-# stall, qmap -t, is t/vm/extra/0410-flight-stall.t: the guest stopped once
-# after it, see there.)  Each exit writes its own window
+# stall, qmap -t, is t/vm/alone/0410-flight-stall.t, in a boot of its own:
+# the guest kernel hangs when it follows another qmap exit, see there.)  Each exit writes its own window
 # holding the events that led up to it, the exit record, and for the
 # error the kernel's debug dump as text and as CPU and task records; the
 # capture goes on after each.  The dump lists the tasks on each CPU's local

@@ -32,9 +32,8 @@ test_expect_success 'capture scx_simple and scx_qmap loaded one after the other'
 '
 
 test_expect_success 'enable_seq: one per load, as many as scx_enable records' '
-	test "$(jq -s "map(.enable_seq) | add" st)" = 2 &&
-	test "$(grep -c "\"type\":\"scx_enable\"" ev.ndjson)" = 2 &&
-	jq -s -e "map(.enable_seq) | max <= 2 and min >= 0" st
+	jq_true -s st "map(.enable_seq) | add == 2" "map(.enable_seq) | max <= 2 and min >= 0" &&
+	test "$(grep -c "\"type\":\"scx_enable\"" ev.ndjson)" = 2
 '
 
 test_expect_success 'state and scheduler follow the loads' '
@@ -47,15 +46,14 @@ test_expect_success 'state and scheduler follow the loads' '
 '
 
 test_expect_success 'nr_rejected and switch_all in every record, deltas add up' '
-	jq -s -e "all(has(\"nr_rejected\") and has(\"switch_all\") and .interval_ns > 0)" st &&
-	jq -s -e "map(.nr_rejected) | add == 0" st &&
-	jq -s -e "(map(.interval_ns) | add) > 5000000000" st
+	jq_true -s st "all(has(\"nr_rejected\") and has(\"switch_all\") and .interval_ns > 0)" \
+		"map(.nr_rejected) | add == 0" "(map(.interval_ns) | add) > 5000000000"
 '
 
 test_expect_success 'root/events where the kernel has it' '
 	if test -s has-events; then
-		jq -s -e "map(select(.events)) | length > 0" st &&
-		jq -s -e "map(.events // {} | to_entries[] | .value) | all(. >= 0)" st
+		jq_true -s st "map(select(.events)) | length > 0" \
+			"map(.events // {} | to_entries[] | .value) | all(. >= 0)"
 	else
 		jq -s -e "all(has(\"events\") | not)" st
 	fi

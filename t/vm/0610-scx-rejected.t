@@ -33,8 +33,7 @@ test_expect_success 'a SCHED_EXT task rejected by scx_qmap -d' '
 	test $(($(cat /sys/kernel/sched_ext/nr_rejected) - before)) = 1 &&
 	grep "\"type\":\"scx_stats\"" ev.ndjson >st &&
 	test $(wc -l <st) -ge 3 &&
-	jq -s -e "map(.nr_rejected) | add == 1" st &&
-	jq -s -e "map(select(.nr_rejected == 1)) | length == 1" st
+	jq_true -s st "map(.nr_rejected) | add == 1" "map(select(.nr_rejected == 1)) | length == 1"
 '
 
 test_expect_success 'scx-agg: the rejection in Prometheus counters' '

@@ -28,6 +28,8 @@ mount -t tmpfs -o mode=755 run /run
 mount -t tmpfs -o mode=1777 vartmp /var/tmp
 mount -t tracefs nodev /sys/kernel/tracing
 mount -t cgroup2 nodev /sys/fs/cgroup
+# terminals for tmux (the scx-top tests)
+mkdir -p /dev/pts && mount -t devpts devpts /dev/pts
 mkdir -p /tmp/out
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /tmp/out ||
 	echo "scx-vm: no output share; captures are not kept" >&2
@@ -40,6 +42,6 @@ hostname scx-vm 2>/dev/null
 cd "$SCX_SRC" || { echo "scx-vm: no source tree $SCX_SRC"; power_off; }
 echo "scx-vm: start $(uname -r), $(nproc) cpus"
 # shellcheck disable=SC2086 # a list of scripts
-prove -v $(echo "${scx_tests:-t/vm/*.t}" | tr , " ") 2>&1
+prove -v --timer $(echo "${scx_tests:-t/vm/*.t}" | tr , " ") 2>&1
 echo "scx-vm: exit $?"
 power_off

@@ -1,5 +1,5 @@
 # Helpers of the flight-recorder tests in the VM (t/vm/0400-flight.t and
-# t/vm/extra/0410-flight-stall.t); sourced after lib-vm.sh.
+# t/vm/alone/0410-flight-stall.t); sourced after lib-vm.sh.
 
 # wait_disabled SECONDS: sched_ext back to disabled (a stall takes the
 # watchdog's 30 s, more under TCG)
@@ -23,8 +23,12 @@ wait_window() {
 	return 1
 }
 
-# progress WORDS: on the console at once, to find where a hung guest stopped
-progress() { echo "0400-flight: $*" >/dev/console 2>/dev/null || :; }
+# progress WORDS: "[UPTIME] TEST.t: WORDS" on the console at once, to find
+# where a hung guest stopped (t/vm/run.sh quotes the last such line)
+progress() {
+	read -r _up _ </proc/uptime
+	echo "[$_up] ${0##*/}: $*" >/dev/console 2>/dev/null || :
+}
 
 # trig FILE: the window's trigger record
 trig() { grep "\"type\":\"flight_trigger\"" "$1"; }

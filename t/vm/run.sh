@@ -1,27 +1,103 @@
 #!/bin/sh
-# Boot the sched_ext test kernel under QEMU and run the guest tests (t/vm/*.t)
-# against the tools in $SCX_BUILD; `make check-scx` calls this.
+# Boot the sched_ext test kernel under QEMU and run the guest tests against
+# the tools in $SCX_BUILD; `make check-scx` calls this.
 #
-#   t/vm/run.sh [TEST.t...]
+#   t/vm/run.sh              t/vm/*.t in one boot, then each t/vm/alone/*.t
+#                            in a boot of its own
+#   t/vm/run.sh TEST.t...    the tests given, in one boot
+#
+# The tests under t/vm/alone/ must be the first thing to load a scheduler in
+# their kernel (0410's watchdog stall hangs the 6.12 guest when it follows
+# another scx_qmap exit, see there).
 #
 # The guest is 4 CPUs in 2 sockets (one LLC each) and 2 NUMA nodes, TCG (no
 # KVM needed), the host's root file system read-only over virtio-9p, init
 # t/vm/init.sh.  Its TAP comes back on the serial console.  This fails, saying
 # why, when the kernel cannot be built or booted, when a test says `not ok`,
-# when the kernel panics or oopses, and when the guest does not finish within
-# $SCX_VM_TIMEOUT seconds (default 1800).  The serial log and whatever the
-# tests kept are in $SCX_BUILD/vm/.
+# when the kernel panics or oopses, and when a guest does not finish within
+# its bound: $SCX_VM_TIMEOUT seconds (default 2400) for the boot of t/vm/*.t
+# or of the tests given, $SCX_VM_ALONE_TIMEOUT (default 600) for each boot of
+# a t/vm/alone test.  Every boot runs even when one before it failed.  Each
+# boot's serial log, TAP and whatever its tests kept are in
+# $SCX_BUILD/vm/NAME/ (NAME: main, or the alone test's name).
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 SCX_BUILD=${SCX_BUILD:-$here/.output}
-timeout=${SCX_VM_TIMEOUT:-1800}
+main_timeout=${SCX_VM_TIMEOUT:-2400}
+alone_timeout=${SCX_VM_ALONE_TIMEOUT:-600}
 cpus=4 nodes=2 llcs=2
-out=$SCX_BUILD/vm
-log=$out/serial.log
+vm=$SCX_BUILD/vm
 
 fail() {
 	echo "check-scx: FAIL: $*" >&2
 	exit 1
+}
+
+# boot NAME TIMEOUT TESTS: one guest running TESTS (comma-separated; empty:
+# t/vm/*.t); 0 when every test passed, else 1 after saying why on stderr
+boot() {
+	name=$1 timeout=$2 tests=$3
+	out=$vm/$name
+	log=$out/serial.log
+	mkdir -p "$out/share" || { echo "check-scx: cannot create $out" >&2; return 1; }
+	echo "check-scx: $name: booting $kdir/bzImage ($cpus cpus, $nodes nodes, TCG, at most $timeout s)"
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	timeout -k 10 "$timeout" qemu-system-x86_64 \
+		-machine pc -accel tcg,thread=multi -cpu max -m 1G \
+		-smp $cpus,sockets=2,cores=2,threads=1 \
+		-object memory-backend-ram,id=m0,size=512M \
+		-object memory-backend-ram,id=m1,size=512M \
+		-numa node,nodeid=0,cpus=0-1,memdev=m0 \
+		-numa node,nodeid=1,cpus=2-3,memdev=m1 \
+		-kernel "$kdir/bzImage" \
+		-append "console=ttyS0 root=root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$here/t/vm/init.sh no_timer_check panic=-1 oops=panic softlockup_panic=1 scx_src=$here scx_build=$SCX_BUILD scx_sched=$kdir/sched scx_tests=$tests scx_vm_cpus=$cpus scx_vm_nodes=$nodes scx_vm_llcs=$llcs" \
+		-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
+		-virtfs local,path="$out/share",mount_tag=out,security_model=none,multidevs=remap \
+		-display none -monitor none -no-reboot -serial file:"$log" \
+		>"$out/qemu.log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	guest_secs=$((guest_secs + secs))
+
+	# The TAP, between the markers init writes.
+	sed -n '/^scx-vm: start/,/^scx-vm: exit/p' "$log" | tr -d '\r' >"$out/tap.log"
+	cat "$out/tap.log"
+	echo "check-scx: $name: guest ran $secs s; serial log $log"
+
+	if grep -Eq 'Kernel panic|Oops|BUG:|general protection fault|Fatal exception' "$log"; then
+		echo "--- kernel trouble in $log:" >&2
+		grep -E -A40 'Kernel panic|Oops|BUG:|general protection fault|Fatal exception' "$log" | head -n 80 >&2
+		echo "check-scx: $name: FAIL: the guest kernel panicked or oopsed (log kept in $log)" >&2
+		return 1
+	fi
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		echo "--- last lines of $log:" >&2
+		tail -n 40 "$log" >&2
+		echo "check-scx: $name: FAIL: the guest did not finish within $timeout s, killed;" \
+			"it was in $(grep -ao '[^ ]*\.t \.\.' "$log" | tail -n 1 | sed 's/ \.\.//')," \
+			"last progress line: $(grep -ao '\(\[[0-9.]*\] \)\{0,1\}[0-9][0-9a-z-]*\.t: .*' "$log" | tail -n 1)" >&2
+		return 1
+	fi
+	msg=
+	if [ $rc != 0 ]; then
+		tail -n 20 "$out/qemu.log" "$log" >&2
+		msg="qemu exited with $rc"
+	elif ! grep -q '^scx-vm: start' "$out/tap.log"; then
+		tail -n 40 "$log" >&2
+		msg="the guest did not boot to the test script"
+	elif grep -q '^not ok' "$out/tap.log"; then
+		msg="a guest test failed"
+	elif grep -q '# SKIP' "$out/tap.log"; then
+		msg="a guest test was skipped: every one must run in the VM"
+	elif ! grep -q '^Result: PASS' "$out/tap.log"; then
+		msg="the guest tests did not all pass"
+	elif ! grep -q '^scx-vm: exit 0' "$out/tap.log"; then
+		msg="prove did not exit 0 in the guest"
+	fi
+	[ -z "$msg" ] && return 0
+	echo "check-scx: $name: FAIL: $msg" >&2
+	return 1
 }
 
 [ -x "$SCX_BUILD/scx-events" ] || fail "no tools in $SCX_BUILD (run make first)"
@@ -29,49 +105,22 @@ fail() {
 kdir=$("$here/scripts/scx-kernel.sh") || fail "the sched_ext kernel or its schedulers could not be built"
 command -v qemu-system-x86_64 >/dev/null || fail "no qemu-system-x86_64"
 
-tests=
-for t in "$@"; do tests="$tests${tests:+,}$t"; done
-
-rm -rf "$out"
-mkdir -p "$out/share" || fail "cannot create $out"
-echo "check-scx: booting $kdir/bzImage ($cpus cpus, $nodes nodes, TCG, at most $timeout s)"
-start=$(date +%s)
-# shellcheck disable=SC2086
-timeout -k 10 "$timeout" qemu-system-x86_64 \
-	-machine pc -accel tcg,thread=multi -cpu max -m 1G \
-	-smp $cpus,sockets=2,cores=2,threads=1 \
-	-object memory-backend-ram,id=m0,size=512M \
-	-object memory-backend-ram,id=m1,size=512M \
-	-numa node,nodeid=0,cpus=0-1,memdev=m0 \
-	-numa node,nodeid=1,cpus=2-3,memdev=m1 \
-	-kernel "$kdir/bzImage" \
-	-append "console=ttyS0 root=root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144 ro init=$here/t/vm/init.sh no_timer_check panic=-1 oops=panic softlockup_panic=1 scx_src=$here scx_build=$SCX_BUILD scx_sched=$kdir/sched scx_tests=$tests scx_vm_cpus=$cpus scx_vm_nodes=$nodes scx_vm_llcs=$llcs" \
-	-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
-	-virtfs local,path="$out/share",mount_tag=out,security_model=none,multidevs=remap \
-	-display none -monitor none -no-reboot -serial file:"$log" \
-	>"$out/qemu.log" 2>&1
-rc=$?
-secs=$(($(date +%s) - start))
-
-# The TAP, between the markers init writes.
-sed -n '/^scx-vm: start/,/^scx-vm: exit/p' "$log" | tr -d '\r' >"$out/tap.log"
-cat "$out/tap.log"
-echo "check-scx: guest ran $secs s; serial log $log"
-
-if grep -Eq 'Kernel panic|Oops|BUG:|general protection fault|Fatal exception' "$log"; then
-	echo "--- kernel trouble in $log:" >&2
-	grep -E -A40 'Kernel panic|Oops|BUG:|general protection fault|Fatal exception' "$log" | head -n 80 >&2
-	fail "the guest kernel panicked or oopsed (log kept in $log)"
+rm -rf "$vm"
+guest_secs=0
+failed=
+if [ $# -gt 0 ]; then
+	tests=
+	for t in "$@"; do tests="$tests${tests:+,}$t"; done
+	boot main "$main_timeout" "$tests" || failed="$failed main"
+else
+	# the short boots first: a hang there costs its bound, not the long run's
+	for t in "$here"/t/vm/alone/*.t; do
+		[ -e "$t" ] || continue
+		n=$(basename "$t" .t)
+		boot "$n" "$alone_timeout" "t/vm/alone/$n.t" || failed="$failed $n"
+	done
+	boot main "$main_timeout" "" || failed="$failed main"
 fi
-if [ $rc = 124 ] || [ $rc = 137 ]; then
-	echo "--- last lines of $log:" >&2
-	tail -n 40 "$log" >&2
-	fail "the guest did not finish within $timeout s"
-fi
-[ $rc = 0 ] || { tail -n 20 "$out/qemu.log" "$log" >&2; fail "qemu exited with $rc"; }
-grep -q '^scx-vm: start' "$out/tap.log" || { tail -n 40 "$log" >&2; fail "the guest did not boot to the test script"; }
-grep -q '^not ok' "$out/tap.log" && fail "a guest test failed"
-grep -q '# SKIP' "$out/tap.log" && fail "a guest test was skipped: every one must run in the VM"
-grep -q '^Result: PASS' "$out/tap.log" || fail "the guest tests did not all pass"
-grep -q '^scx-vm: exit 0' "$out/tap.log" || fail "prove did not exit 0 in the guest"
+echo "check-scx: guests ran $guest_secs s in all"
+[ -z "$failed" ] || fail "in the boot(s):$failed (logs in $vm/)"
 echo "check-scx: PASS"
