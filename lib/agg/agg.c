@@ -858,6 +858,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	struct thread *t, *wk;
 	struct cpu *c;
 
+	if (a->place)
+		a->place->seen_wake = true; /* its run queues are known: agg_report_place.c */
 	if (!w->pid)
 		return;
 	t = thread_get(a, w->pid, w->tgid, w->comm);

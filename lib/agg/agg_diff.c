@@ -265,10 +265,13 @@ static void compare_group(struct ctx *c, const struct sum_grp *ga, const struct 
 	if (ga->kind == SK_DSQ)
 		dist_rows(c, group, ga, gb, H_DSQ, D_HIGHER_WORSE, "dsq_lat.p50", "dsq_lat.p99");
 	if (ga->kind == SK_TOTAL && (ga->has & gb->has & (1u << F_VIOL))) {
-		share_row(c, group, "violation_pct", da ? 100.0 * ga->fig[F_VIOL] / da : 0,
-			  db ? 100.0 * gb->fig[F_VIOL] / db : 0);
-		share_row(c, group, "runnable_avg", da ? ga->fig[F_RUNNABLE] / da : 0,
-			  db ? gb->fig[F_RUNNABLE] / db : 0);
+		/* waiting tasks and runnable threads are seen from their wakeups */
+		if (wake) {
+			share_row(c, group, "violation_pct", da ? 100.0 * ga->fig[F_VIOL] / da : 0,
+				  db ? 100.0 * gb->fig[F_VIOL] / db : 0);
+			share_row(c, group, "runnable_avg", da ? ga->fig[F_RUNNABLE] / da : 0,
+				  db ? gb->fig[F_RUNNABLE] / db : 0);
+		}
 		share_row(c, group, "active_avg", da ? ga->fig[F_ACTIVE] / da : 0,
 			  db ? gb->fig[F_ACTIVE] / db : 0);
 	}
@@ -300,6 +303,8 @@ static void missing(struct ctx *c)
 				 "sched_wakeup_new events",
 				 side[i]);
 			not_compared(c, "wake_lat, wakeups_per_s", why);
+			if (s[i]->total.has & (1u << F_VIOL))
+				not_compared(c, "violation_pct, runnable_avg", why);
 		}
 		if (!s[i]->by_type[SCX_EV_MIGRATE]) {
 			snprintf(why, sizeof(why), "%c has no sched_migrate_task events", side[i]);
