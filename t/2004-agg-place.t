@@ -52,8 +52,8 @@ all=work-conservation,runqueue-occupancy,wakeup-placement,pre-migration,parallel
 test_expect_success 'work conservation: idle cpus while others had tasks waiting' '
 	scx-agg -n 0 -r work-conservation "$in" >wc &&
 	grep -q "\"summary\":{\"rows\":\[{\"cpus\":4,\"violation\":2000,\"violation_pct\":25.974026,\"idle_while_waiting\":3000,\"waited\":4000,\"waited_while_idle\":2000,\"waited_while_idle_pct\":50}\]" wc &&
-	grep -q "{\"cpu\":1,\"llc\":0,\"node\":0,\"idle\":3600,\"idle_while_waiting\":2000,\"iww_pct\":55.5555556,\"iww_same_llc_ns\":2000,\"iww_state0\":0,\"iww_deeper\":2000,\"iww_state_unknown\":0,\"waited\":100,\"waited_while_idle\":0}" wc &&
-	grep -q "{\"cpu\":3,\"llc\":2,\"node\":1,\"idle\":3500,\"idle_while_waiting\":1000,\"iww_pct\":28.5714286,\"iww_same_llc_ns\":0,\"iww_state0\":1000,\"iww_deeper\":0,\"iww_state_unknown\":0,\"waited\":500," wc &&
+	grep -q "{\"cpu\":1,\"llc\":0,\"node\":0,\"idle\":3600,\"idle_while_waiting\":2000,\"iww_pct\":55.5555556,\"iww_same_llc_ns\":2000,\"iww_state0\":0,\"iww_deeper\":2000,\"iww_state_unknown\":0,\"offline\":0,\"offline_while_waiting\":0,\"waited\":100,\"waited_while_idle\":0}" wc &&
+	grep -q "{\"cpu\":3,\"llc\":2,\"node\":1,\"idle\":3500,\"idle_while_waiting\":1000,\"iww_pct\":28.5714286,\"iww_same_llc_ns\":0,\"iww_state0\":1000,\"iww_deeper\":0,\"iww_state_unknown\":0,\"offline\":0,\"offline_while_waiting\":0,\"waited\":500," wc &&
 	grep -q "{\"cpu\":0,\"llc\":0,\"node\":0,\"idle\":500,\"idle_while_waiting\":0,.*\"waited\":3300,\"waited_while_idle\":2000}" wc &&
 	grep -q "\"llcs\":{\"rows\":\[{\"llc\":0,\"cpus\":2,\"violation\":2000,\"violation_pct\":25.974026},{\"llc\":1,\"cpus\":1,\"violation\":0," wc &&
 	grep -q "\"nodes\":{\"rows\":\[{\"node\":0,\"cpus\":3,\"violation\":2000,.*{\"node\":1,\"cpus\":1,\"violation\":0," wc

@@ -63,6 +63,24 @@ static uint64_t dom_viol(const struct place_dom *d)
 
 /* ---- work-conservation ---------------------------------------------------------- */
 
+/* What the idle-while-waiting figures take for granted, said with them. */
+static void wc_limits(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const lc[] = { "cause:s:key", "assumed:s", NULL };
+	struct scx_table *l = scx_table_new(r, "limits", lc);
+	unsigned row = scx_table_row(l);
+
+	scx_table_str(l, row, 0, "affinity");
+	scx_table_str(l, row, 1,
+		      "the stream records no allowed CPUs: every task may run on every CPU");
+	if (!a->place->seen_cpuhp) {
+		row = scx_table_row(l);
+		scx_table_str(l, row, 0, "offline");
+		scx_table_str(l, row, 1, "no cpuhp events: a CPU taken offline counts as idle");
+	}
+	scx_table_append(out, l);
+}
+
 AGG_REPORT(agg_rep_work_conservation)
 {
 	static const char *const sc[] = {
@@ -86,6 +104,8 @@ AGG_REPORT(agg_rep_work_conservation)
 		"iww_state0:ns",
 		"iww_deeper:ns",
 		"iww_state_unknown:ns",
+		"offline:ns",
+		"offline_while_waiting:ns",
 		"waited:ns",
 		"waited_while_idle:ns",
 		NULL,
@@ -134,8 +154,10 @@ AGG_REPORT(agg_rep_work_conservation)
 		scx_table_num(c, row, 6, known_or_nan(q && cp->llc >= 0, pc->idle_ww_llc_ns));
 		for (unsigned k = 0; k < 3; k++)
 			known_uint(c, row, 7 + k, q, pc->ww_cause_ns[k]);
-		known_uint(c, row, 10, q, pc->q_wait_ns);
-		known_uint(c, row, 11, q, pc->q_wait_idle_ns);
+		scx_table_uint(c, row, 10, pc->offline_ns);
+		known_uint(c, row, 11, q, pc->offline_ww_ns);
+		known_uint(c, row, 12, q, pc->q_wait_ns);
+		known_uint(c, row, 13, q, pc->q_wait_idle_ns);
 	}
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, ncpu);
@@ -189,6 +211,7 @@ AGG_REPORT(agg_rep_work_conservation)
 					   th->pl.wait_idle_llc_ns));
 	}
 	agg_report_add(a, out, t, 3);
+	wc_limits(a, r, out);
 	return 0;
 }
 
