@@ -20,7 +20,7 @@ test_expect_success 'setup: the stream without wakeups, and without migrations' 
 test_expect_success 'work-conservation: the queue figures are null without wakeups' '
 	scx-agg -n 0 -r work-conservation nowake.ndjson >wc 2>/dev/null &&
 	grep -q "\"summary\":{\"rows\":\[{\"cpus\":4,\"violation\":null,\"violation_pct\":null,\"idle_while_waiting\":null,\"waited\":null,\"waited_while_idle\":null,\"waited_while_idle_pct\":null}\]" wc &&
-	grep -q "{\"cpu\":1,\"llc\":0,\"node\":0,\"idle\":3600,\"idle_while_waiting\":null,\"iww_pct\":null,\"iww_same_llc_ns\":null,\"iww_state0\":null,\"iww_deeper\":null,\"iww_state_unknown\":null,\"waited\":null,\"waited_while_idle\":null}" wc &&
+	grep -q "{\"cpu\":1,\"llc\":0,\"node\":0,\"idle\":3600,\"idle_while_waiting\":null,\"iww_pct\":null,\"iww_same_llc_ns\":null,\"iww_state0\":null,\"iww_deeper\":null,\"iww_state_unknown\":null,\"offline\":0,\"offline_while_waiting\":null,\"waited\":null,\"waited_while_idle\":null}" wc &&
 	grep -q "\"llcs\":{\"rows\":\[{\"llc\":0,\"cpus\":2,\"violation\":null,\"violation_pct\":null}" wc &&
 	grep -q "\"nodes\":{\"rows\":\[{\"node\":0,\"cpus\":3,\"violation\":null,\"violation_pct\":null}" wc &&
 	grep -q "{\"pid\":10,\"comm\":\"A\",\"waited\":null,\"waited_while_idle\":null,\"while_idle_pct\":null,\"while_llc_idle_ns\":null}" wc &&
