@@ -347,10 +347,9 @@ static int diff_on_snap(struct scx_agg *a, const struct scx_agg_snap *s, void *a
 	return 0;
 }
 
-static int diff_event(void *arg, const struct scx_event *e)
+/* in's engine, started by its first event or cgroup record (in->topo is set by then) */
+static struct scx_agg *diff_agg(struct diff_in *in)
 {
-	struct diff_in *in = arg;
-
 	if (!in->agg) {
 		struct scx_agg_opts o = {
 			.by = SCX_SUMMARY_BY,
@@ -362,7 +361,12 @@ static int diff_event(void *arg, const struct scx_event *e)
 		if (!(in->agg = scx_agg__new(in->topo, &o)))
 			scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
 	}
-	return scx_agg__add(in->agg, e);
+	return in->agg;
+}
+
+static int diff_event(void *arg, const struct scx_event *e)
+{
+	return scx_agg__add(diff_agg(arg), e);
 }
 
 static void diff_load(struct diff_in *in, const char *path, const struct scx_topo *topo)
@@ -376,6 +380,11 @@ static void diff_load(struct diff_in *in, const char *path, const struct scx_top
 	if (!r)
 		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
 	while ((st = scx_reader__next(r, &e)) != SCX_READ_END && st != SCX_READ_ERROR) {
+		if (!in->agg && (st == SCX_READ_OTHER || st == SCX_READ_EVENT)) {
+			const struct scx_header *h = scx_reader__header(r);
+
+			in->topo = topo ? topo : h && h->topo ? h->topo : NULL;
+		}
 		if (st == SCX_READ_OTHER) {
 			size_t len;
 			const char *l = scx_reader__line(r, &len);
@@ -384,16 +393,13 @@ static void diff_load(struct diff_in *in, const char *path, const struct scx_top
 				if (scx_sum__add_json(in->sum, l, len, in->err, sizeof(in->err)))
 					scx_die(SCX_EXIT_FAIL, "%s: summary: %s", path, in->err);
 				any = true;
+			} else if (scx_reader__doc(r) && cgroup_record(diff_agg(in), r, path) < 0) {
+				scx_die(SCX_EXIT_FAIL, "%s: bad cgroup record", path);
 			}
 			continue;
 		}
 		if (st != SCX_READ_EVENT)
 			continue;
-		if (!in->agg) {
-			const struct scx_header *h = scx_reader__header(r);
-
-			in->topo = topo ? topo : h && h->topo ? h->topo : NULL;
-		}
 		any = true;
 		diff_event(in, &e);
 	}

@@ -53,16 +53,16 @@ test_expect_success 'a slower wakeup is a regression beyond noise, exit 3' '
 	grep -q "{\"verdict\":\"regression\",\"metric\":\"rq_delay.p50\",\"group\":\"comm t\"," ab &&
 	grep -q "{\"verdict\":\"untested\",\"metric\":\"wake_lat.p99\",\"group\":\"total\",\"a\":1000,\"b\":2000,.*\"p\":null,\"test\":\"tail-proportion\"}" ab &&
 	grep -q "{\"verdict\":\"same\",\"metric\":\"slice.p50\",\"group\":\"total\",\"a\":500,\"b\":500,\"change\":0,\"change_pct\":0,\"p\":null," ab &&
-	grep -q "\"verdict\":{\"rows\":\[{\"verdict\":\"B is worse than A: 10 regressions: [^\"]*\",\"regressions\":10,\"improvements\":0," ab &&
+	grep -q "\"verdict\":{\"rows\":\[{\"verdict\":\"B is worse than A: 12 regressions: [^\"]*\",\"regressions\":12,\"improvements\":0," ab &&
 	grep -q "{\"what\":\"migrations_per_s, cross_llc_per_s, cross_node_per_s\",\"why\":\"A has no sched_migrate_task events\"}" ab
 '
 
 test_expect_success 'regressions first, the verdict last; the other way round improves' '
 	exits 3 scx-agg diff -H -n 3 a.ndjson b.ndjson >ab.txt &&
 	sed -n 4p ab.txt | grep -q "^regression  " &&
-	tail -n 1 ab.txt | grep -q "^B is worse than A: 10 regressions: .*+100.0%" &&
+	tail -n 1 ab.txt | grep -q "^B is worse than A: 12 regressions: .*+100.0%" &&
 	scx-agg diff -H b.ndjson a.ndjson >ba.txt &&
-	tail -n 1 ba.txt | grep -q "^B is better than A: 10 improvements: .*-50.0%"
+	tail -n 1 ba.txt | grep -q "^B is better than A: 12 improvements: .*-50.0%"
 '
 
 test_expect_success 'a summary compares as its capture; interval records merge exactly' '
@@ -74,8 +74,8 @@ test_expect_success 'a summary compares as its capture; interval records merge e
 	test $(wc -l <ai.sum) = 20 &&
 	scx-agg diff -n 0 -f ndjson a.sum a.ndjson >s1 &&
 	scx-agg diff -n 0 -f ndjson ai.sum a.ndjson >s2 &&
-	grep -q "\"regressions\":0,\"improvements\":0,\"changed\":0,\"same\":63,\"untested\":0," s1 &&
-	grep -q "\"regressions\":0,\"improvements\":0,\"changed\":0,\"same\":63,\"untested\":0," s2
+	grep -q "\"regressions\":0,\"improvements\":0,\"changed\":0,\"same\":73,\"untested\":0," s1 &&
+	grep -q "\"regressions\":0,\"improvements\":0,\"changed\":0,\"same\":73,\"untested\":0," s2
 '
 
 test_expect_success 'missing events: the figure is not compared, never 0' '

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scx-mcp compare_traces: scx-agg diff of two loaded traces.  A and B are
 # t/2005-agg-diff.t's streams (200 wakeups of one task, run 1000 and 2000 ns
-# after their sched_waking): B against A has the 10 regressions worked out
+# after their sched_waking): B against A has the 12 regressions worked out
 # there; a trace against itself has none.
 . "$(dirname "$0")/lib.sh"
 . "$TDATA/mcp-lib.sh"
@@ -30,7 +30,7 @@ test_expect_success JQ 'compare_traces: regressions of B against A, none against
 	  call 4 compare_traces "{\"trace_a\":\"a\",\"trace_b\":\"a\"}"
 	  call 5 compare_traces "{\"trace_a\":\"a\",\"trace_b\":\"nope\"}"
 	} | mcp >out &&
-	text 3 <out | jq -e ".regressions == 10 and (.verdict | startswith(\"B is worse than A: 10 regressions\"))
+	text 3 <out | jq -e ".regressions == 12 and (.verdict | startswith(\"B is worse than A: 12 regressions\"))
 		and .report.tables.comparison.rows[0].verdict == \"regression\"
 		and (.report.tables.comparison.rows | length) == 3" >/dev/null &&
 	text 4 <out | jq -e ".regressions == 0 and (.verdict | startswith(\"no change beyond noise\"))" >/dev/null &&

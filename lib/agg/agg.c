@@ -446,10 +446,10 @@ static void cpu_account(struct cpu *c, uint64_t ts)
 	c->acct_ts = SCX_MAX(c->acct_ts, ts);
 }
 
-/* An idle CPU with nothing queued for it could take a waiting task. */
+/* An idle CPU with nothing queued for it could take a waiting task (an offline one cannot). */
 static bool wc_idle(const struct cpu *c)
 {
-	return c->known && !c->curr && !c->nr_queued;
+	return c->known && !c->curr && !c->nr_queued && !c->offline;
 }
 
 /*
@@ -858,6 +858,8 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	struct thread *t, *wk;
 	struct cpu *c;
 
+	if (a->place)
+		a->place->seen_wake = true; /* its run queues are known: agg_report_place.c */
 	if (!w->pid)
 		return;
 	t = thread_get(a, w->pid, w->tgid, w->comm);
@@ -907,6 +909,42 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 		t->chain_len = n + 1;
 		t->chain_lat = wk->chain_lat;
 	}
+}
+
+/*
+ * CPU hotplug.  Every step's cpuhp_enter carries the target of the whole
+ * hotplug operation: CPUHP_OFFLINE (0) when the CPU goes down, CPUHP_ONLINE
+ * when it comes up.  The CPU is offline from the first teardown step (a
+ * target below the step; the first steps take it out of the scheduler's
+ * active CPUs) to the last bring-up step, the one just below CPUHP_ONLINE
+ * (CPUHP_AP_ACTIVE, or a step after it in newer kernels: the CPU then counts
+ * as offline one step longer).  Offline, it is not idle for work
+ * conservation: no task can be placed there.
+ */
+static void on_cpuhp(struct scx_agg *a, const struct scx_event *e)
+{
+	const struct scx_ev_cpuhp *h = &e->cpuhp;
+	struct cpu *c;
+	bool off;
+
+	if (a->place)
+		a->place->seen_cpuhp = true;
+	if (e->type != SCX_EV_CPUHP_ENTER || h->cpu_id > MAX_CPU_ID)
+		return;
+	if (h->target < h->idx)
+		off = true;
+	else if (h->target > h->idx && h->idx == h->target - 1)
+		off = false;
+	else
+		return;
+	c = cpu_get(a, (int32_t)h->cpu_id);
+	if (!c || c->offline == off)
+		return;
+	wc_leave(a, c, e->ts);
+	c->offline = off;
+	wc_enter(a, c);
+	if (a->place)
+		agg_place_cpu(a, c, e->ts);
 }
 
 static void on_migrate(struct scx_agg *a, const struct scx_event *e)
@@ -1121,6 +1159,8 @@ static void handle(struct scx_agg *a, const struct scx_event *e)
 	}
 	case SCX_EV_CPUHP_ENTER:
 	case SCX_EV_CPUHP_EXIT:
+		on_cpuhp(a, e);
+		break;
 	case SCX_EV_SCX_ENABLE:
 	case SCX_EV_SCX_DISABLE:
 		break;

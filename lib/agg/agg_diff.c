@@ -33,7 +33,7 @@ static const char *const cls_names[] = {
 struct row {
 	enum cls cls;
 	const char *metric;
-	char group[48];
+	char group[SUM_PATH_LEN + 16];
 	double a, b, p, z;
 	enum test test;
 };
@@ -223,7 +223,7 @@ static void share_row(struct ctx *c, const char *group, const char *metric, doub
 
 static void compare_group(struct ctx *c, const struct sum_grp *ga, const struct sum_grp *gb)
 {
-	char group[48];
+	char group[SUM_PATH_LEN + 16];
 	bool wake = has_wakeups(c->a) && has_wakeups(c->b);
 	bool mig = c->a->by_type[SCX_EV_MIGRATE] && c->b->by_type[SCX_EV_MIGRATE];
 	double da = c->a->dur, db = c->b->dur;
@@ -234,11 +234,17 @@ static void compare_group(struct ctx *c, const struct sum_grp *ga, const struct 
 		snprintf(group, sizeof(group), "comm %s", ga->comm);
 	else if (ga->kind == SK_DSQ)
 		snprintf(group, sizeof(group), "dsq %#llx", (unsigned long long)ga->key);
+	else if (ga->kind == SK_TGID)
+		snprintf(group, sizeof(group), "process %lld %s", (long long)ga->key, gb->comm);
+	else if (ga->kind == SK_CGROUP)
+		snprintf(group, sizeof(group), "cgroup %s", ga->path);
 	else
 		snprintf(group, sizeof(group), "%s %lld", sum_kinds[ga->kind], (long long)ga->key);
 	if (ga->kind != SK_DSQ) {
-		unsigned na = ga->kind == SK_COMM ? 1 : SCX_MAX(ga->nr, 1u);
-		unsigned nb = gb->kind == SK_COMM ? 1 : SCX_MAX(gb->nr, 1u);
+		/* tasks' groups: util is of one CPU */
+		bool tasks = ga->kind == SK_COMM || ga->kind == SK_TGID || ga->kind == SK_CGROUP;
+		unsigned na = tasks ? 1 : SCX_MAX(ga->nr, 1u);
+		unsigned nb = tasks ? 1 : SCX_MAX(gb->nr, 1u);
 
 		share_row(c, group, "util", da ? 100.0 * ga->fig[F_BUSY] / (da * na) : 0,
 			  db ? 100.0 * gb->fig[F_BUSY] / (db * nb) : 0);
@@ -265,10 +271,13 @@ static void compare_group(struct ctx *c, const struct sum_grp *ga, const struct 
 	if (ga->kind == SK_DSQ)
 		dist_rows(c, group, ga, gb, H_DSQ, D_HIGHER_WORSE, "dsq_lat.p50", "dsq_lat.p99");
 	if (ga->kind == SK_TOTAL && (ga->has & gb->has & (1u << F_VIOL))) {
-		share_row(c, group, "violation_pct", da ? 100.0 * ga->fig[F_VIOL] / da : 0,
-			  db ? 100.0 * gb->fig[F_VIOL] / db : 0);
-		share_row(c, group, "runnable_avg", da ? ga->fig[F_RUNNABLE] / da : 0,
-			  db ? gb->fig[F_RUNNABLE] / db : 0);
+		/* waiting tasks and runnable threads are seen from their wakeups */
+		if (wake) {
+			share_row(c, group, "violation_pct", da ? 100.0 * ga->fig[F_VIOL] / da : 0,
+				  db ? 100.0 * gb->fig[F_VIOL] / db : 0);
+			share_row(c, group, "runnable_avg", da ? ga->fig[F_RUNNABLE] / da : 0,
+				  db ? gb->fig[F_RUNNABLE] / db : 0);
+		}
 		share_row(c, group, "active_avg", da ? ga->fig[F_ACTIVE] / da : 0,
 			  db ? gb->fig[F_ACTIVE] / db : 0);
 	}
@@ -280,7 +289,8 @@ static const struct sum_grp *find(const struct scx_sum *s, const struct sum_grp 
 		const struct sum_grp *h = &s->groups[i];
 
 		if (h->kind == g->kind && h->key == g->key &&
-		    !strncmp(h->comm, g->comm, SCX_COMM_LEN))
+		    (g->kind != SK_COMM || !strncmp(h->comm, g->comm, SCX_COMM_LEN)) &&
+		    !strncmp(h->path, g->path, SUM_PATH_LEN))
 			return h;
 	}
 	return NULL;
@@ -300,6 +310,8 @@ static void missing(struct ctx *c)
 				 "sched_wakeup_new events",
 				 side[i]);
 			not_compared(c, "wake_lat, wakeups_per_s", why);
+			if (s[i]->total.has & (1u << F_VIOL))
+				not_compared(c, "violation_pct, runnable_avg", why);
 		}
 		if (!s[i]->by_type[SCX_EV_MIGRATE]) {
 			snprintf(why, sizeof(why), "%c has no sched_migrate_task events", side[i]);

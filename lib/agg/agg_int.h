@@ -67,6 +67,7 @@ struct cpu {
 	uint64_t softirq_ts;
 	uint32_t freq_khz; /* 0 unknown */
 	bool cidle_seen;
+	bool offline; /* between cpuhp teardown and bring-up (on_cpuhp) */
 	uint64_t freq_ts;
 	uint64_t cidle_ts;
 	uint64_t cstate_ts;

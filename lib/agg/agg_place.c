@@ -165,9 +165,13 @@ static void count(struct agg_place *p, struct place_cpu *pc, const struct place_
 		if (k & PC_IDLE)
 			pc->idle_ns += dt;
 		if (k & PC_SPARE) {
-			pc->ww_cause_ns[k >> PC_CAUSE_SHIFT] += g->w1 - pc->w1;
+			pc->ww_cause_ns[(k >> PC_CAUSE_SHIFT) & 3] += g->w1 - pc->w1;
 			if (l)
 				pc->idle_ww_llc_ns += l->w1 - pc->lw1;
+		}
+		if (k & PC_OFFLINE) {
+			pc->offline_ns += dt;
+			pc->offline_ww_ns += g->w1 - pc->w1;
 		}
 		if (k & PC_BACKLOG) {
 			pc->v += g->i1 - pc->i1;
@@ -275,6 +279,8 @@ static inline unsigned cpu_cond(const struct cpu *c)
 		return k;
 	if (c->curr)
 		return k | PC_BUSY | (c->nr_queued ? PC_BACKLOG : 0);
+	if (c->offline)
+		return k | PC_OFFLINE;
 	if (c->nr_queued)
 		return k | PC_IDLE;
 	return k | PC_IDLE | PC_SPARE |
@@ -307,7 +313,7 @@ static __attribute__((noinline)) void place_change(struct agg_place *p, const st
 	if (n)
 		dom_advance(n, now);
 	count(p, pc, l, now);
-	pc->cond = (uint8_t)k;
+	pc->cond = (uint16_t)k;
 	dspare = !!(k & PC_SPARE) - !!(was & PC_SPARE);
 	dbacklog = !!(k & PC_BACKLOG) - !!(was & PC_BACKLOG);
 	if (dspare || dbacklog) {
@@ -547,6 +553,7 @@ void agg_place_reset(struct scx_agg *a)
 		pc->occupied_ns = pc->occupied2_ns = pc->idle_ww_llc_ns = 0;
 		memset(pc->ww_cause_ns, 0, sizeof(pc->ww_cause_ns));
 		pc->idle_ns = pc->q_wait_ns = pc->q_wait_idle_ns = 0;
+		pc->offline_ns = pc->offline_ww_ns = 0;
 		pc->premig_n = pc->premig_ns = 0;
 		memset(pc->wp, 0, sizeof(pc->wp));
 	}

@@ -63,7 +63,8 @@ enum {
 	PC_BUSY = 8,	    /* known and running a task */
 	PC_SPARE = 16,	    /* idle, nothing queued */
 	PC_BACKLOG = 32,    /* busy, a task waiting */
-	PC_CAUSE_SHIFT = 6, /* spare: its idle state, the ww_cause_ns index */
+	PC_CAUSE_SHIFT = 6, /* spare: its idle state, the ww_cause_ns index (2 bits) */
+	PC_OFFLINE = 256,   /* known, not running a task, and offline (cpuhp) */
 };
 
 /*
@@ -74,7 +75,7 @@ enum {
  */
 struct place_cpu {
 	bool init;	   /* seen: the fields below are valid */
-	uint8_t cond;	   /* PC_* of the engine's view of it at the last change */
+	uint16_t cond;	   /* PC_* of the engine's view of it at the last change */
 	int32_t llc, node; /* slots (id + 1) into the LLC and node arrays, 0 = none */
 	uint64_t ts;	   /* its figures are counted up to here */
 	/* the global and LLC clocks then */
@@ -87,6 +88,7 @@ struct place_cpu {
 	uint64_t idle_ww_llc_ns;	    /* ... while a CPU of its LLC had one */
 	uint64_t ww_cause_ns[3];	    /* ... by its idle state: 0, deeper, unknown */
 	uint64_t idle_ns;		    /* idle (as known to placement) */
+	uint64_t offline_ns, offline_ww_ns; /* offline, and while another CPU had a backlog */
 	uint64_t q_wait_ns, q_wait_idle_ns; /* waits on its queue that ended, and of them ... */
 	uint64_t premig_n, premig_ns;	    /* waits that left it by migration */
 	uint64_t wp[WP__COUNT];		    /* wakeups it ran, by class */
@@ -115,7 +117,9 @@ struct agg_place {
 	unsigned nr_llc, nr_node;
 	struct place_dom all;
 	uint64_t iv;	   /* interval number, for the lazy per-thread reset */
-	bool seen_wakeup;  /* the stream has sched_wakeup events */
+	bool seen_cpuhp;   /* ... cpuhp_enter/exit events */
+	bool seen_wake;	   /* the stream has wakeup events (sched_waking/wakeup/wakeup_new) */
+	bool seen_wakeup;  /* ... sched_wakeup events */
 	bool seen_migrate; /* ... sched_migrate_task events */
 	/* parallelism */
 	uint32_t n_runnable, n_active;

@@ -4,7 +4,9 @@
  * pre-migration, parallelism.  The figures are gathered by agg_place.c; the
  * exact definitions are in man/scx-agg.1.  A figure that needs the topology
  * (same LLC, same node) is null (text "-") when the CPUs' LLCs are unknown,
- * never 0.
+ * never 0; so is one that needs events the stream lacks: the run queues
+ * without wakeup events (a woken task is first seen when it runs), the
+ * migrations without sched_migrate_task.
  */
 #include <errno.h>
 #include <math.h>
@@ -31,9 +33,27 @@ static const struct place_cpu *pcpu(const struct scx_agg *a, unsigned i)
 	for (unsigned i = 0; i < (a)->nr_cpus; i++) \
 		for (const struct place_cpu *pc = pcpu(a, i); pc; pc = NULL)
 
-static double known_or_nan(bool known, uint64_t v)
+static double known_or_nan(bool known, double v)
 {
-	return known ? (double)v : NAN;
+	return known ? v : NAN;
+}
+
+/* v in cell (row, col) of t, or unknown */
+static void known_uint(struct scx_table *t, unsigned row, unsigned col, bool known, uint64_t v)
+{
+	if (known)
+		scx_table_uint(t, row, col, v);
+	else
+		scx_table_unknown(t, row, col);
+}
+
+static void known_hist(struct scx_table *t, unsigned row, unsigned col, bool known,
+		       const struct scx_hist *h)
+{
+	if (known)
+		scx_table_hist(t, row, col, h);
+	else
+		scx_table_unknown(t, row, col);
 }
 
 static uint64_t dom_viol(const struct place_dom *d)
@@ -42,6 +62,24 @@ static uint64_t dom_viol(const struct place_dom *d)
 }
 
 /* ---- work-conservation ---------------------------------------------------------- */
+
+/* What the idle-while-waiting figures take for granted, said with them. */
+static void wc_limits(struct scx_agg *a, const char *r, struct scx_table **out)
+{
+	static const char *const lc[] = { "cause:s:key", "assumed:s", NULL };
+	struct scx_table *l = scx_table_new(r, "limits", lc);
+	unsigned row = scx_table_row(l);
+
+	scx_table_str(l, row, 0, "affinity");
+	scx_table_str(l, row, 1,
+		      "the stream records no allowed CPUs: every task may run on every CPU");
+	if (!a->place->seen_cpuhp) {
+		row = scx_table_row(l);
+		scx_table_str(l, row, 0, "offline");
+		scx_table_str(l, row, 1, "no cpuhp events: a CPU taken offline counts as idle");
+	}
+	scx_table_append(out, l);
+}
 
 AGG_REPORT(agg_rep_work_conservation)
 {
@@ -66,6 +104,8 @@ AGG_REPORT(agg_rep_work_conservation)
 		"iww_state0:ns",
 		"iww_deeper:ns",
 		"iww_state_unknown:ns",
+		"offline:ns",
+		"offline_while_waiting:ns",
 		"waited:ns",
 		"waited_while_idle:ns",
 		NULL,
@@ -93,6 +133,7 @@ AGG_REPORT(agg_rep_work_conservation)
 			 *t = scx_table_new(r, "threads", tc);
 	uint64_t dur = agg_dur(a), iww = 0, w = 0, wi = 0;
 	unsigned ncpu = 0, row;
+	bool q = p->seen_wake; /* the queues are known */
 
 	FOR_PLACE_CPUS(a, i, pc)
 	{
@@ -108,23 +149,24 @@ AGG_REPORT(agg_rep_work_conservation)
 		scx_table_int(c, row, 2, cp->node);
 		scx_table_uint(c, row, 3, pc->idle_ns);
 		/* the engine's wc_loss: agg_place.c splits it by cause with the same definition */
-		scx_table_uint(c, row, 4, cp->s.wc_loss_ns);
-		scx_table_num(c, row, 5, agg_pct(cp->s.wc_loss_ns, pc->idle_ns));
-		scx_table_num(c, row, 6, known_or_nan(cp->llc >= 0, pc->idle_ww_llc_ns));
-		scx_table_uint(c, row, 7, pc->ww_cause_ns[0]);
-		scx_table_uint(c, row, 8, pc->ww_cause_ns[1]);
-		scx_table_uint(c, row, 9, pc->ww_cause_ns[2]);
-		scx_table_uint(c, row, 10, pc->q_wait_ns);
-		scx_table_uint(c, row, 11, pc->q_wait_idle_ns);
+		known_uint(c, row, 4, q, cp->s.wc_loss_ns);
+		scx_table_num(c, row, 5, known_or_nan(q, agg_pct(cp->s.wc_loss_ns, pc->idle_ns)));
+		scx_table_num(c, row, 6, known_or_nan(q && cp->llc >= 0, pc->idle_ww_llc_ns));
+		for (unsigned k = 0; k < 3; k++)
+			known_uint(c, row, 7 + k, q, pc->ww_cause_ns[k]);
+		scx_table_uint(c, row, 10, pc->offline_ns);
+		known_uint(c, row, 11, q, pc->offline_ww_ns);
+		known_uint(c, row, 12, q, pc->q_wait_ns);
+		known_uint(c, row, 13, q, pc->q_wait_idle_ns);
 	}
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, ncpu);
-	scx_table_uint(s, row, 1, dom_viol(&p->all));
-	scx_table_num(s, row, 2, agg_pct(dom_viol(&p->all), dur));
-	scx_table_uint(s, row, 3, iww);
-	scx_table_uint(s, row, 4, w);
-	scx_table_uint(s, row, 5, wi);
-	scx_table_num(s, row, 6, agg_pct(wi, w));
+	known_uint(s, row, 1, q, dom_viol(&p->all));
+	scx_table_num(s, row, 2, known_or_nan(q, agg_pct(dom_viol(&p->all), dur)));
+	known_uint(s, row, 3, q, iww);
+	known_uint(s, row, 4, q, w);
+	known_uint(s, row, 5, q, wi);
+	scx_table_num(s, row, 6, known_or_nan(q, agg_pct(wi, w)));
 	scx_table_append(out, s);
 	agg_report_add(a, out, c, 4);
 	FOR_LLC_SLOTS(a, i)
@@ -132,8 +174,10 @@ AGG_REPORT(agg_rep_work_conservation)
 		row = scx_table_row(l);
 		scx_table_int(l, row, 0, (int)i - 1);
 		scx_table_uint(l, row, 1, a->llc_cpus[i]);
-		scx_table_uint(l, row, 2, i < p->nr_llc ? dom_viol(&p->llc[i]) : 0);
-		scx_table_num(l, row, 3, agg_pct(i < p->nr_llc ? dom_viol(&p->llc[i]) : 0, dur));
+		known_uint(l, row, 2, q, i < p->nr_llc ? dom_viol(&p->llc[i]) : 0);
+		scx_table_num(
+			l, row, 3,
+			known_or_nan(q, agg_pct(i < p->nr_llc ? dom_viol(&p->llc[i]) : 0, dur)));
 	}
 	agg_report_add(a, out, l, 2);
 	FOR_NODE_SLOTS(a, i)
@@ -141,29 +185,33 @@ AGG_REPORT(agg_rep_work_conservation)
 		row = scx_table_row(n);
 		scx_table_int(n, row, 0, (int)i - 1);
 		scx_table_uint(n, row, 1, a->node_cpus[i]);
-		scx_table_uint(n, row, 2, i < p->nr_node ? dom_viol(&p->node[i]) : 0);
-		scx_table_num(n, row, 3, agg_pct(i < p->nr_node ? dom_viol(&p->node[i]) : 0, dur));
+		known_uint(n, row, 2, q, i < p->nr_node ? dom_viol(&p->node[i]) : 0);
+		scx_table_num(
+			n, row, 3,
+			known_or_nan(q, agg_pct(i < p->nr_node ? dom_viol(&p->node[i]) : 0, dur)));
 	}
 	agg_report_add(a, out, n, 2);
 	pos = 0;
 	while ((th = agg_thread_next(a, &pos))) {
-		int32_t q;
+		int32_t qc = th->cpu;
 
 		if (!place_task_fresh(p, &th->pl) || !th->pl.wait_ns)
 			continue;
 		row = scx_table_row(t);
-		q = th->cpu;
 		scx_table_int(t, row, 0, th->pid);
 		scx_table_str(t, row, 1, th->comm);
-		scx_table_uint(t, row, 2, th->pl.wait_ns);
-		scx_table_uint(t, row, 3, th->pl.wait_idle_ns);
-		scx_table_num(t, row, 4, agg_pct(th->pl.wait_idle_ns, th->pl.wait_ns));
-		scx_table_num(
-			t, row, 5,
-			known_or_nan(q >= 0 && (unsigned)q < a->nr_cpus && a->cpus[q].llc >= 0,
-				     th->pl.wait_idle_llc_ns));
+		/* without wakeups only its waits after preemptions are seen */
+		known_uint(t, row, 2, q, th->pl.wait_ns);
+		known_uint(t, row, 3, q, th->pl.wait_idle_ns);
+		scx_table_num(t, row, 4,
+			      known_or_nan(q, agg_pct(th->pl.wait_idle_ns, th->pl.wait_ns)));
+		scx_table_num(t, row, 5,
+			      known_or_nan(q && qc >= 0 && (unsigned)qc < a->nr_cpus &&
+						   a->cpus[qc].llc >= 0,
+					   th->pl.wait_idle_llc_ns));
 	}
 	agg_report_add(a, out, t, 3);
+	wc_limits(a, r, out);
 	return 0;
 }
 
@@ -186,6 +234,7 @@ AGG_REPORT(agg_rep_runqueue_occupancy)
 	uint64_t dur = agg_dur(a), occ = 0, occ2 = 0, mx = 0;
 	uint64_t *locc = scx_xcalloc(a->nr_llc_slots * 2 + 1, sizeof(uint64_t));
 	unsigned ncpu = 0, row;
+	bool q = a->place->seen_wake; /* the queues are known */
 
 	FOR_PLACE_CPUS(a, i, pc)
 	{
@@ -203,16 +252,16 @@ AGG_REPORT(agg_rep_runqueue_occupancy)
 		scx_table_int(c, row, 0, i);
 		scx_table_int(c, row, 1, cp->llc);
 		scx_table_int(c, row, 2, cp->node);
-		scx_table_uint(c, row, 3, pc->occupied_ns);
-		scx_table_num(c, row, 4, agg_pct(pc->occupied_ns, dur));
-		scx_table_uint(c, row, 5, pc->occupied2_ns);
-		scx_table_num(c, row, 6, agg_pct(pc->occupied2_ns, dur));
+		known_uint(c, row, 3, q, pc->occupied_ns);
+		scx_table_num(c, row, 4, known_or_nan(q, agg_pct(pc->occupied_ns, dur)));
+		known_uint(c, row, 5, q, pc->occupied2_ns);
+		scx_table_num(c, row, 6, known_or_nan(q, agg_pct(pc->occupied2_ns, dur)));
 	}
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, ncpu);
-	scx_table_num(s, row, 1, agg_pct(occ, dur * ncpu));
-	scx_table_num(s, row, 2, agg_pct(mx, dur));
-	scx_table_num(s, row, 3, agg_pct(occ2, dur * ncpu));
+	scx_table_num(s, row, 1, known_or_nan(q, agg_pct(occ, dur * ncpu)));
+	scx_table_num(s, row, 2, known_or_nan(q, agg_pct(mx, dur)));
+	scx_table_num(s, row, 3, known_or_nan(q, agg_pct(occ2, dur * ncpu)));
 	scx_table_append(out, s);
 	agg_report_add(a, out, c, 4);
 	FOR_LLC_SLOTS(a, i)
@@ -220,8 +269,10 @@ AGG_REPORT(agg_rep_runqueue_occupancy)
 		row = scx_table_row(l);
 		scx_table_int(l, row, 0, (int)i - 1);
 		scx_table_uint(l, row, 1, a->llc_cpus[i]);
-		scx_table_num(l, row, 2, agg_pct(locc[2 * i], dur * a->llc_cpus[i]));
-		scx_table_num(l, row, 3, agg_pct(locc[2 * i + 1], dur * a->llc_cpus[i]));
+		scx_table_num(l, row, 2,
+			      known_or_nan(q, agg_pct(locc[2 * i], dur * a->llc_cpus[i])));
+		scx_table_num(l, row, 3,
+			      known_or_nan(q, agg_pct(locc[2 * i + 1], dur * a->llc_cpus[i])));
 	}
 	free(locc);
 	agg_report_add(a, out, l, 2);
@@ -256,6 +307,7 @@ AGG_REPORT(agg_rep_wakeup_placement)
 			 *c = scx_table_new(r, "cpus", cc);
 	uint64_t all = 0, allt = 0;
 	unsigned row;
+	bool w = p->seen_wake; /* a stream without wakeups cannot show one */
 
 	for (int i = 0; i < WP__COUNT; i++)
 		all += p->wp_lat[i].count;
@@ -264,16 +316,16 @@ AGG_REPORT(agg_rep_wakeup_placement)
 	for (int i = 0; i < WP__COUNT; i++) {
 		row = scx_table_row(k);
 		scx_table_str(k, row, 0, cls[i]);
-		scx_table_uint(k, row, 1, p->wp_lat[i].count);
-		scx_table_num(k, row, 2, agg_pct(p->wp_lat[i].count, all));
-		scx_table_hist(k, row, 3, &p->wp_lat[i]);
+		known_uint(k, row, 1, w, p->wp_lat[i].count);
+		scx_table_num(k, row, 2, known_or_nan(w, agg_pct(p->wp_lat[i].count, all)));
+		known_hist(k, row, 3, w, &p->wp_lat[i]);
 	}
 	scx_table_append(out, k);
 	for (int i = 0; i < WT__COUNT; i++) {
 		row = scx_table_row(t);
 		scx_table_str(t, row, 0, tgt[i]);
-		scx_table_uint(t, row, 1, p->wt[i]);
-		scx_table_num(t, row, 2, agg_pct(p->wt[i], allt));
+		known_uint(t, row, 1, w, p->wt[i]);
+		scx_table_num(t, row, 2, known_or_nan(w, agg_pct(p->wt[i], allt)));
 	}
 	scx_table_append(out, t);
 	FOR_PLACE_CPUS(a, i, pc)
@@ -322,14 +374,15 @@ AGG_REPORT(agg_rep_pre_migration)
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *t = scx_table_new(r, "threads", tc);
 	unsigned row = scx_table_row(s);
+	/* runs need the wakeups; migrations need sched_migrate_task too */
+	bool m = p->seen_wake && p->seen_migrate;
 
-	scx_table_uint(s, row, 0, p->runs);
-	scx_table_uint(s, row, 1, p->premig.count);
-	/* a stream without sched_migrate_task cannot show a migration: unknown, not 0% */
-	scx_table_num(s, row, 2, p->seen_migrate ? agg_pct(p->premig.count, p->runs) : (double)NAN);
-	scx_table_uint(s, row, 3, p->premig.sum);
-	scx_table_hist(s, row, 4, &p->premig);
-	scx_table_hist(s, row, 5, &p->postmig);
+	known_uint(s, row, 0, p->seen_wake, p->runs);
+	known_uint(s, row, 1, m, p->premig.count);
+	scx_table_num(s, row, 2, known_or_nan(m, agg_pct(p->premig.count, p->runs)));
+	known_uint(s, row, 3, m, p->premig.sum);
+	known_hist(s, row, 4, m, &p->premig);
+	known_hist(s, row, 5, m, &p->postmig);
 	scx_table_append(out, s);
 	FOR_PLACE_CPUS(a, i, pc)
 	{
@@ -403,6 +456,8 @@ AGG_REPORT(agg_rep_parallelism)
 			 *at = scx_table_new(r, "active", ac), *st = scx_table_new(r, "series", pc);
 	uint64_t dur = agg_dur(a), covered = 0, sr = 0, sa = 0;
 	unsigned row;
+	/* without wakeups a thread is seen runnable only after a switch-out in state R */
+	bool w = p->seen_wake;
 
 	/* before the first change both counts were 0 */
 	for (unsigned v = 0; v < p->cap_runnable; v++)
@@ -421,11 +476,11 @@ AGG_REPORT(agg_rep_parallelism)
 	for (unsigned v = 0; v < p->cap_active; v++)
 		sa += v * p->t_active[v];
 	row = scx_table_row(s);
-	scx_table_num(s, row, 0, dur ? (double)sr / dur : 0);
-	scx_table_uint(s, row, 1, p->max_runnable);
-	scx_table_uint(s, row, 2, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.5));
-	scx_table_uint(s, row, 3, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.9));
-	scx_table_uint(s, row, 4, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.99));
+	scx_table_num(s, row, 0, known_or_nan(w, dur ? (double)sr / dur : 0));
+	known_uint(s, row, 1, w, p->max_runnable);
+	known_uint(s, row, 2, w, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.5));
+	known_uint(s, row, 3, w, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.9));
+	known_uint(s, row, 4, w, tw_quantile(p->t_runnable, p->cap_runnable, dur, 0.99));
 	scx_table_num(s, row, 5, dur ? (double)sa / dur : 0);
 	scx_table_uint(s, row, 6, p->max_active);
 	scx_table_uint(s, row, 7, tw_quantile(p->t_active, p->cap_active, dur, 0.5));
@@ -433,12 +488,13 @@ AGG_REPORT(agg_rep_parallelism)
 	scx_table_uint(s, row, 9, tw_quantile(p->t_active, p->cap_active, dur, 0.99));
 	scx_table_uint(s, row, 10, p->series_dropped);
 	scx_table_append(out, s);
-	dist_table(a, out, rt, p->t_runnable, p->cap_runnable, dur);
+	/* no rows rather than false ones */
+	dist_table(a, out, rt, p->t_runnable, w ? p->cap_runnable : 0, dur);
 	dist_table(a, out, at, p->t_active, p->cap_active, dur);
 	for (unsigned i = 0; i < p->nr_series; i++) {
 		row = scx_table_row(st);
 		scx_table_uint(st, row, 0, p->series[i].ts);
-		scx_table_uint(st, row, 1, p->series[i].runnable);
+		known_uint(st, row, 1, w, p->series[i].runnable);
 		scx_table_uint(st, row, 2, p->series[i].active);
 	}
 	agg_report_add(a, out, st, -1);

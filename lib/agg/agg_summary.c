@@ -23,7 +23,8 @@ const struct sum_fig sum_figs[F__COUNT] = {
 };
 
 const char *const sum_hists[H__COUNT] = { "wake_lat", "rq_delay", "slice", "dsq_lat" };
-const char *const sum_kinds[SK__COUNT] = { "total", "cpu", "llc", "node", "comm", "dsq" };
+const char *const sum_kinds[SK__COUNT] = { "total", "cpu", "llc",  "node",
+					   "comm",  "dsq", "tgid", "cgroup" };
 
 /* ---- writing ----------------------------------------------------------------- */
 
@@ -86,6 +87,20 @@ static uint64_t topo_fingerprint(const struct scx_agg *a, unsigned *cpus)
 	return h;
 }
 
+/* "(unknown)" and "(other)" are no cgroup another capture has: not written */
+static bool cgroup_named(const struct scx_agg_group *g)
+{
+	return g->name && g->name[0] != '(';
+}
+
+static bool named_cgroups(const struct scx_agg_snap *s)
+{
+	for (unsigned i = 0; i < s->nr[SCX_AGG_CGROUP]; i++)
+		if (cgroup_named(&s->groups[SCX_AGG_CGROUP][i]))
+			return true;
+	return false;
+}
+
 void scx_agg_summary_json(struct scx_agg *a, struct scx_buf *b)
 {
 	const struct scx_agg_snap *s = &a->snap;
@@ -140,20 +155,26 @@ void scx_agg_summary_json(struct scx_agg *a, struct scx_buf *b)
 	scx_jw_key(&w, "groups");
 	scx_jw_obj_begin(&w);
 	for (int k = SCX_AGG_CPU; k < SCX_AGG_BY__COUNT; k++) {
-		if (k == SCX_AGG_PID || k == SCX_AGG_TGID || !s->nr[k])
+		if (k == SCX_AGG_PID || !s->nr[k] || (k == SCX_AGG_CGROUP && !named_cgroups(s)))
 			continue;
 		scx_jw_key(&w, scx_agg_by_names[k]);
 		scx_jw_arr_begin(&w);
 		for (unsigned i = 0; i < s->nr[k]; i++) {
 			const struct scx_agg_group *g = &s->groups[k][i];
 
+			if (k == SCX_AGG_CGROUP && !cgroup_named(g))
+				continue;
 			scx_jw_obj_begin(&w);
 			if (k == SCX_AGG_COMM)
 				scx_jw_kstr(&w, "comm", g->comm);
 			else if (k == SCX_AGG_DSQ)
 				scx_jw_kuint(&w, "dsq", (uint64_t)g->key);
+			else if (k == SCX_AGG_CGROUP)
+				scx_jw_kstr(&w, "cgroup", g->name);
 			else
 				scx_jw_kint(&w, scx_agg_by_names[k], g->key);
+			if (k == SCX_AGG_TGID)
+				scx_jw_kstr(&w, "comm", g->comm);
 			scx_jw_kuint(&w, "nr", g->nr);
 			figs_json(&w, g->s, k == SCX_AGG_DSQ);
 			scx_jw_obj_end(&w);
@@ -199,13 +220,17 @@ unsigned scx_sum__records(const struct scx_sum *s)
 	return s->records;
 }
 
-static struct sum_grp *grp_get(struct scx_sum *s, int kind, int64_t key, const char *comm)
+/* The group of kind and key (name: a comm group's comm, a cgroup group's path). */
+static struct sum_grp *grp_get(struct scx_sum *s, int kind, int64_t key, const char *name)
 {
+	const char *comm = kind == SK_COMM ? name : "", *path = kind == SK_CGROUP ? name : "";
 	struct sum_grp *g;
 
 	for (unsigned i = 0; i < s->nr_groups; i++) {
 		g = &s->groups[i];
-		if (g->kind == kind && g->key == key && !strncmp(g->comm, comm, SCX_COMM_LEN))
+		if (g->kind == kind && g->key == key &&
+		    (kind != SK_COMM || !strncmp(g->comm, comm, SCX_COMM_LEN)) &&
+		    !strncmp(g->path, path, SUM_PATH_LEN))
 			return g;
 	}
 	if (s->nr_groups == s->cap_groups) {
@@ -217,6 +242,7 @@ static struct sum_grp *grp_get(struct scx_sum *s, int kind, int64_t key, const c
 	g->kind = kind;
 	g->key = key;
 	snprintf(g->comm, sizeof(g->comm), "%s", comm);
+	snprintf(g->path, sizeof(g->path), "%s", path);
 	for (int h = 0; h < H__COUNT; h++)
 		scx_hist_init(&g->h[h]);
 	return g;
@@ -373,20 +399,27 @@ int scx_sum__add_json(struct scx_sum *s, const char *line, size_t len, char *err
 
 			for (int i = 0; arr >= 0 && (e = scx_json_at(&d, arr, i)) >= 0 && !r.bad;
 			     i++) {
-				char comm[SCX_COMM_LEN] = "";
+				char name[SUM_PATH_LEN] = "";
 				int64_t key = 0;
-				int ki = scx_json_get(&d, e, sum_kinds[k]);
+				int ki = scx_json_get(&d, e, sum_kinds[k]), ci;
+				struct sum_grp *g;
 
 				if (ki < 0 ||
-				    (k == SK_COMM ? scx_json_str(&d, ki, comm, sizeof(comm)) < 0 :
-				     k == SK_DSQ  ? scx_json_uint(&d, ki, (uint64_t *)&key) :
-						    scx_json_int(&d, ki, &key))) {
+				    (k == SK_COMM   ? scx_json_str(&d, ki, name, SCX_COMM_LEN) < 0 :
+				     k == SK_CGROUP ? scx_json_str(&d, ki, name, sizeof(name)) < 0 :
+				     k == SK_DSQ    ? scx_json_uint(&d, ki, (uint64_t *)&key) :
+						      scx_json_int(&d, ki, &key))) {
 					snprintf(err, errsz, "byte %d: %s group without its key",
 						 d.tok[e].start, sum_kinds[k]);
 					r.bad = 1;
 					break;
 				}
-				rd_figs(&r, e, grp_get(s, k, key, comm));
+				g = grp_get(s, k, key, name);
+				/* a process's name: its leader's comm, in the last record */
+				if (k == SK_TGID && (ci = scx_json_get(&d, e, "comm")) >= 0 &&
+				    scx_json_str(&d, ci, g->comm, sizeof(g->comm)) < 0)
+					g->comm[0] = 0;
+				rd_figs(&r, e, g);
 			}
 		}
 	}

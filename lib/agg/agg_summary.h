@@ -28,7 +28,7 @@
 /* Options a summary needs from the engine: groups and what to keep. */
 #define SCX_SUMMARY_BY \
 	((1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) | (1u << SCX_AGG_COMM) | \
-	 (1u << SCX_AGG_DSQ))
+	 (1u << SCX_AGG_DSQ) | (1u << SCX_AGG_TGID) | (1u << SCX_AGG_CGROUP))
 #define SCX_SUMMARY_NEED (SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PLACE)
 
 struct scx_buf;

@@ -23,7 +23,9 @@ enum {
 };
 enum { H_WAKE, H_RQ, H_SLICE, H_DSQ, H__COUNT };
 /* Group kinds of a summary (the order of sum_kinds[]) */
-enum { SK_TOTAL, SK_CPU, SK_LLC, SK_NODE, SK_COMM, SK_DSQ, SK__COUNT };
+enum { SK_TOTAL, SK_CPU, SK_LLC, SK_NODE, SK_COMM, SK_DSQ, SK_TGID, SK_CGROUP, SK__COUNT };
+
+#define SUM_PATH_LEN 256 /* a cgroup group's path, cut */
 
 struct sum_fig {
 	const char *name; /* key in the record */
@@ -35,10 +37,11 @@ extern const char *const sum_kinds[SK__COUNT];
 struct sum_grp {
 	int kind;
 	int64_t key;
-	char comm[SCX_COMM_LEN];
-	unsigned nr;	  /* CPUs (total, cpu, llc, node) or threads */
-	unsigned records; /* records it appeared in */
-	unsigned has;	  /* 1 << F_*: figures present */
+	char comm[SCX_COMM_LEN]; /* comm groups: the key; tgid: its leader's, not the key */
+	char path[SUM_PATH_LEN]; /* cgroup groups: the key */
+	unsigned nr;		 /* CPUs (total, cpu, llc, node) or threads */
+	unsigned records;	 /* records it appeared in */
+	unsigned has;		 /* 1 << F_*: figures present */
 	uint64_t fig[F__COUNT];
 	struct scx_hist h[H__COUNT];
 };

@@ -119,6 +119,47 @@ void scx_table_hist(struct scx_table *t, unsigned r, unsigned c, const struct sc
 	scx_table_dist(t, r, c, &d);
 }
 
+void scx_table_unknown(struct scx_table *t, unsigned r, unsigned c)
+{
+	static const struct scx_dist unknown = { .count = SCX_CELL_UNKNOWN };
+
+	switch (t->cols[c].kind) {
+	case SCX_COL_INT:
+		cell(t, r, c)->i = INT64_MIN;
+		break;
+	case SCX_COL_UINT:
+	case SCX_COL_NS:
+		cell(t, r, c)->u = SCX_CELL_UNKNOWN;
+		break;
+	case SCX_COL_NUM:
+	case SCX_COL_PCT:
+		cell(t, r, c)->d = NAN;
+		break;
+	case SCX_COL_DIST:
+		scx_table_dist(t, r, c, &unknown);
+		break;
+	}
+}
+
+/* Whether x, a cell of column col, holds a figure the input cannot give. */
+static bool cell_unknown(const struct scx_col *col, const union scx_cell *x)
+{
+	switch (col->kind) {
+	case SCX_COL_INT:
+		return x->i == INT64_MIN;
+	case SCX_COL_UINT:
+	case SCX_COL_NS:
+		return x->u == SCX_CELL_UNKNOWN;
+	case SCX_COL_NUM:
+	case SCX_COL_PCT:
+		return isnan(x->d);
+	case SCX_COL_DIST:
+		return x->dist && x->dist->count == SCX_CELL_UNKNOWN;
+	default:
+		return false;
+	}
+}
+
 void scx_table_append(struct scx_table **head, struct scx_table *tb)
 {
 	while (*head)
@@ -139,6 +180,8 @@ static double sort_key(const struct scx_table *t, unsigned r, unsigned c)
 {
 	const union scx_cell *x = &t->cells[r * t->ncols + c];
 
+	if (cell_unknown(&t->cols[c], x))
+		return NAN; /* sorts last */
 	switch (t->cols[c].kind) {
 	case SCX_COL_INT:
 		return (double)x->i;
@@ -253,6 +296,10 @@ void scx_table_jw_dist(struct scx_jw *w, const struct scx_dist *d)
 
 static void json_cell(struct scx_jw *w, const struct scx_col *col, const union scx_cell *x)
 {
+	if (cell_unknown(col, x)) {
+		scx_jw_null(w);
+		return;
+	}
 	switch (col->kind) {
 	case SCX_COL_STR:
 		scx_jw_str(w, x->s ? x->s : "");
@@ -330,6 +377,10 @@ static void fmt_num(char *buf, size_t n, double d)
 static void text_cell(char *buf, size_t n, const struct scx_col *col, const union scx_cell *x,
 		      int sub)
 {
+	if (cell_unknown(col, x)) {
+		snprintf(buf, n, "-");
+		return;
+	}
 	switch (col->kind) {
 	case SCX_COL_STR:
 		scx_printable_copy(buf, n, x->s ? x->s : "");
@@ -493,7 +544,7 @@ void scx_report_openmetrics(struct scx_buf *b, const struct scx_table *list)
 						"0.999",
 					};
 
-					if (!d)
+					if (!d || cell_unknown(col, x))
 						continue;
 					qv[0] = d->p50, qv[1] = d->p90, qv[2] = d->p99,
 					qv[3] = d->p999;
@@ -516,6 +567,10 @@ void scx_report_openmetrics(struct scx_buf *b, const struct scx_table *list)
 				}
 				scx_buf_printf(b, "%s", name.data);
 				om_labels(b, t, r);
+				if (cell_unknown(col, x)) {
+					scx_buf_addstr(b, " NaN\n"); /* OpenMetrics' spelling */
+					continue;
+				}
 				switch (col->kind) {
 				case SCX_COL_INT:
 					scx_buf_printf(b, " %lld\n", (long long)x->i);

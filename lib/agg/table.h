@@ -64,6 +64,14 @@ void scx_table_uint(struct scx_table *t, unsigned row, unsigned col, uint64_t v)
 void scx_table_num(struct scx_table *t, unsigned row, unsigned col, double v);
 void scx_table_dist(struct scx_table *t, unsigned row, unsigned col, const struct scx_dist *d);
 void scx_table_hist(struct scx_table *t, unsigned row, unsigned col, const struct scx_hist *h);
+/*
+ * A figure the input cannot give (its events are missing from the stream):
+ * null in NDJSON, "-" in text, NaN in OpenMetrics, never 0.  Integer cells
+ * hold SCX_CELL_UNKNOWN (a count or ns value no input reaches), numbers NaN,
+ * distributions a count of SCX_CELL_UNKNOWN.  A NaN number is unknown too.
+ */
+#define SCX_CELL_UNKNOWN UINT64_MAX
+void scx_table_unknown(struct scx_table *t, unsigned row, unsigned col);
 /* Append tb to the list that starts at *head. */
 void scx_table_append(struct scx_table **head, struct scx_table *tb);
 
