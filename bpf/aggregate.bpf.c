@@ -212,26 +212,34 @@ static __always_inline void atomic_max(__u64 *p, __u64 v)
 	}
 }
 
+/* The entry of bucket k in a bucket map, made if missing; NULL if the map is full. */
+static __always_inline __u64 *cg_bucket(void *m, struct kagg_cgbkey *k)
+{
+	__u64 zero = 0, *n = bpf_map_lookup_elem(m, k);
+
+	if (n)
+		return n;
+	bpf_map_update_elem(m, k, &zero, BPF_NOEXIST); /* fails if another CPU made it */
+	return bpf_map_lookup_elem(m, k);
+}
+
 /* Count v in histogram h of cgroup slot cs (number slot, generation g). */
 static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u32 g, int h, __u64 v)
 {
 	struct kagg_cgbkey k = { .slot = slot, .hist = h, .bucket = kagg_bucket(v) };
 	struct kagg_cghist *hh = &cs->h[h & 1];
-	void *m = g & 1 ? (void *)&cgb1 : (void *)&cgb0;
-	__u64 one = 1, *n;
+	__u64 *n;
 
-	n = bpf_map_lookup_elem(m, &k);
-	if (n) {
-		__sync_fetch_and_add(n, 1);
-	} else if (bpf_map_update_elem(m, &k, &one, BPF_NOEXIST)) {
-		n = bpf_map_lookup_elem(m, &k); /* another CPU made it */
-		if (!n) {
-			drop(KD_CG_VALUE);
-			return;
-		}
-		__sync_fetch_and_add(n, 1);
+	/* one call per map: the verifier inlines a lookup whose map it knows */
+	if (g & 1)
+		n = cg_bucket(&cgb1, &k);
+	else
+		n = cg_bucket(&cgb0, &k);
+	if (!n) {
+		drop(KD_CG_VALUE);
+		return;
 	}
-	__sync_fetch_and_add(&hh->count, 1);
+	__sync_fetch_and_add(n, 1);
 	__sync_fetch_and_add(&hh->sum, v);
 	atomic_max(&hh->max, v);
 	atomic_max(&hh->nmin, ~v);
@@ -349,7 +357,6 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 			}
 		}
 		if ((cs = cg_slot(prev, pt, gn, &cgs))) {
-			__sync_fetch_and_add(&cs->c[KC_SWITCHES], 1);
 			__sync_fetch_and_add(&cs->c[invol ? KC_INVOLUNTARY : KC_VOLUNTARY], 1);
 			if (o->curr == prev->pid)
 				__sync_fetch_and_add(&cs->c[KC_BUSY_NS], ran);
@@ -362,17 +369,15 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 			__sync_fetch_and_add(&cs->c[KC_SLICES], 1);
 		if (nt) {
 			if (nt->state == TS_RUNNABLE) {
+				/* a waking is when its task became runnable: wake_lat == rq_delay */
 				__u64 rq = ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0;
-				__u64 wl = ts >= nt->waking_ts ? ts - nt->waking_ts : 0;
 
 				kagg_hist_add(s, KH_RQ_DELAY, rq);
+				if (nt->waking_ts)
+					kagg_hist_add(s, KH_WAKE_LAT, rq);
 				if (cs)
-					cg_hist_add(cs, cgs, gn, KH_RQ_DELAY, rq);
-				if (nt->waking_ts) {
-					kagg_hist_add(s, KH_WAKE_LAT, wl);
-					if (cs)
-						cg_hist_add(cs, cgs, gn, KH_WAKE_LAT, wl);
-				}
+					cg_hist_add(cs, cgs, gn,
+						    nt->waking_ts ? KCH_WOKEN : KCH_PREEMPTED, rq);
 			}
 			if (nt->qcpu1 && nt->qcpu1 <= nr_cpus)
 				nq = QC(g, nt->qcpu1 - 1);

@@ -269,10 +269,20 @@ static bool cgslot_used(const struct kagg_cgslot *sl)
 		if (sl->c[i])
 			return true;
 	for (unsigned h = 0; h < KAGG_CG_HISTS; h++)
-		if (sl->h[h].count)
+		if (sl->h[h].nmin)
 			return true;
 	return false;
 }
+
+/*
+ * The record's histograms a kernel one goes into (bpf/aggregate.h): a woken
+ * task's delay is its wake_lat and part of rq_delay, a preempted task's
+ * only part of rq_delay.
+ */
+static const int cg_hist_out[KAGG_CG_HISTS][2] = {
+	[KCH_WOKEN] = { SCX_KSH_WAKE_LAT, SCX_KSH_RQ_DELAY },
+	[KCH_PREEMPTED] = { SCX_KSH_RQ_DELAY, -1 },
+};
 
 void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsigned nr,
 			   const struct kagg_cgbkey *keys, const uint64_t *vals, size_t nb,
@@ -280,45 +290,60 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 {
 	struct cg_order *order = scx_xcalloc(nr + 1, sizeof(*order));
 	uint32_t *ent = scx_xcalloc(nr + 1, sizeof(*ent)); /* slot -> cgroup entry + 1 */
-	struct cg_bucket *bk = scx_xcalloc(nb + 1, sizeof(*bk)), *sorted;
+	struct cg_bucket *bk = scx_xcalloc(2 * nb + 1, sizeof(*bk)), *sorted;
 	unsigned n = 0, first = s->nr_cgroups;
+	uint64_t *nmin; /* per cgroup entry and record histogram: ~min, 0 none */
 	size_t m = 0;
 
 	for (unsigned i = 0; i < nr; i++)
 		if (cgslot_used(&slots[i]))
 			order[n++] = (struct cg_order){ i ? ids[i] : 0, i };
 	qsort(order, n, sizeof(*order), cmp_cg_order);
+	nmin = scx_xcalloc(((size_t)first + n + 1) * SCX_KSNAP_CG_HISTS, sizeof(*nmin));
 	for (unsigned i = 0; i < n; i++) {
 		struct kagg_cgslot *sl = &slots[order[i].slot];
 		struct scx_ksnap_cgroup *c =
 			s->nr_cgroups > first && s->cgroups[s->nr_cgroups - 1].id == order[i].id ?
 				&s->cgroups[s->nr_cgroups - 1] :
 				scx_ksnap_add_cgroup(s, order[i].id);
+		size_t e = (size_t)(c - s->cgroups);
 
 		/* a slot taken twice for one id (a race the programs lose) merges */
-		ent[order[i].slot] = (uint32_t)(c - s->cgroups) + 1;
+		ent[order[i].slot] = (uint32_t)e + 1;
 		for (unsigned k = 0; k < KAGG_CG_COUNTERS; k++)
 			c->c[k] += sl->c[k];
+		/* not counted by the programs: every switch is one of the two */
+		c->c[SCX_KS_SWITCHES] = c->c[SCX_KS_VOLUNTARY] + c->c[SCX_KS_INVOLUNTARY];
 		for (unsigned h = 0; h < KAGG_CG_HISTS; h++) {
-			struct kagg_cghist *hh = &sl->h[h];
-			struct scx_ksnap_hist *kh = &c->h[h];
+			const struct kagg_cghist *hh = &sl->h[h];
 
-			if (!hh->count)
+			if (!hh->nmin)
 				continue;
-			kh->min = kh->count ? SCX_MIN(kh->min, ~hh->nmin) : ~hh->nmin;
-			kh->max = SCX_MAX(kh->max, hh->max);
-			kh->count += hh->count;
-			kh->sum += hh->sum;
-			kh->clamped += hh->clamped;
+			for (unsigned o = 0; o < 2 && cg_hist_out[h][o] >= 0; o++) {
+				struct scx_ksnap_hist *kh = &c->h[cg_hist_out[h][o]];
+				uint64_t *nm = &nmin[e * SCX_KSNAP_CG_HISTS + cg_hist_out[h][o]];
+
+				*nm = SCX_MAX(*nm, hh->nmin);
+				kh->max = SCX_MAX(kh->max, hh->max);
+				kh->sum += hh->sum;
+				kh->clamped += hh->clamped;
+			}
 		}
 		memset(sl, 0, sizeof(*sl));
 	}
+	for (size_t e = first; e < s->nr_cgroups; e++)
+		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++)
+			if (nmin[e * SCX_KSNAP_CG_HISTS + h])
+				s->cgroups[e].h[h].min = ~nmin[e * SCX_KSNAP_CG_HISTS + h];
+	/* each bucket into its record histograms, which count their buckets */
 	for (size_t i = 0; i < nb; i++) {
 		if (keys[i].slot >= nr || !ent[keys[i].slot] || keys[i].hist >= KAGG_CG_HISTS ||
 		    !vals[i])
 			continue;
-		bk[m++] = (struct cg_bucket){ ent[keys[i].slot] - 1, keys[i].hist, keys[i].bucket,
-					      vals[i] };
+		for (unsigned o = 0; o < 2 && cg_hist_out[keys[i].hist][o] >= 0; o++)
+			bk[m++] = (struct cg_bucket){ ent[keys[i].slot] - 1,
+						      (uint32_t)cg_hist_out[keys[i].hist][o],
+						      keys[i].bucket, vals[i] };
 	}
 	sorted = scx_xcalloc(m + 1, sizeof(*sorted));
 	sort_cg_buckets(bk, m, s->nr_cgroups, sorted);
@@ -326,6 +351,7 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 		const struct cg_bucket *q = &sorted[i];
 		struct scx_ksnap_hist *kh = &s->cgroups[q->ent].h[q->hist];
 
+		kh->count += q->n;
 		if (kh->nr && kh->idx[kh->nr - 1] == q->bucket)
 			kh->n[kh->nr - 1] += q->n;
 		else
@@ -333,6 +359,7 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 	}
 	free(order);
 	free(ent);
+	free(nmin);
 	free(bk);
 	free(sorted);
 }
