@@ -29,6 +29,7 @@ const volatile __u32 sw_state_arg = 1; /* sched_switch has the prev_state argume
 const volatile __s32 cpu_llc[KAGG_MAX_CPUS] = {};
 const volatile __s32 cpu_node[KAGG_MAX_CPUS] = {};
 const volatile __u32 cgroup_on = 1; /* 0: no cgroup v2, no cgroup figures */
+const volatile __u32 dsq_on = 0;    /* sched_ext: the DSQ insert probes are loaded */
 
 /* Flipped by user space at every interval. */
 volatile __u32 gen;
@@ -79,6 +80,18 @@ struct {
 	}
 CG_BUCKET_MAP cgb0 SEC(".maps");
 CG_BUCKET_MAP cgb1 SEC(".maps");
+
+/*
+ * sched_ext: when each task queued on a DSQ was inserted, by pid (kprobes
+ * cannot use task storage), until its switch-in takes it out; sized to 1
+ * without sched_ext.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KAGG_DSQ_TASKS);
+	__type(key, __u32);
+	__type(value, __u64);
+} dsq_ins SEC(".maps");
 
 /* What only the CPU itself touches. */
 struct kagg_own {
@@ -305,6 +318,51 @@ static __always_inline void dequeue(struct kagg_glob *g, struct kagg_qcpu *c, __
 	wc_enter(g, c);
 }
 
+/* ---- sched_ext DSQs: lib/agg/agg.c's dsq_lat, as the event mode measures it ------ */
+
+/* Task p (a kfunc's argument: read, not loaded) was inserted into a DSQ now. */
+static __always_inline void dsq_insert(struct task_struct *p)
+{
+	__u64 ts = bpf_ktime_get_boot_ns();
+	__u32 pid;
+
+	if (!p)
+		return;
+	pid = BPF_CORE_READ(p, pid);
+	if (pid && bpf_map_update_elem(&dsq_ins, &pid, &ts, BPF_ANY))
+		drop(KD_TASK);
+}
+
+/* The task pid switches in on the CPU of slot s: its time on the DSQ, if it was on one. */
+static __always_inline void dsq_switch_in(struct kagg_slot *s, __u32 pid, __u64 ts)
+{
+	__u64 *ins = bpf_map_lookup_elem(&dsq_ins, &pid);
+
+	if (!ins)
+		return;
+	kagg_hist_add(s, KH_DSQ_LAT, ts >= *ins ? ts - *ins : 0);
+	bpf_map_delete_elem(&dsq_ins, &pid);
+}
+
+/*
+ * The insert kfuncs of every kernel since 6.12 (the task is the first
+ * argument of each); lib/capture/kagg.c loads those this kernel has.
+ */
+#define DSQ_INSERT_PROBE(name, func) \
+	SEC("?kprobe/" #func) \
+	int BPF_KPROBE(name, struct task_struct *p) \
+	{ \
+		dsq_insert(p); \
+		return 0; \
+	}
+
+DSQ_INSERT_PROBE(kagg_insert, scx_bpf_dsq_insert)
+DSQ_INSERT_PROBE(kagg_insert_v2, scx_bpf_dsq_insert___v2)
+DSQ_INSERT_PROBE(kagg_dispatch, scx_bpf_dispatch)
+DSQ_INSERT_PROBE(kagg_insert_vtime, scx_bpf_dsq_insert_vtime)
+DSQ_INSERT_PROBE(kagg_dispatch_vtime, scx_bpf_dispatch_vtime)
+DSQ_INSERT_PROBE(kagg_insert_vtime_args, __scx_bpf_dsq_insert_vtime)
+
 /* ---- sched_switch --------------------------------------------------------------- */
 
 SEC("tp_btf/sched_switch")
@@ -386,6 +444,8 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 			nt->runnable_ts = nt->waking_ts = 0;
 		}
 		s->c[KC_SLICES]++;
+		if (dsq_on)
+			dsq_switch_in(s, next->pid, ts);
 	}
 	o->known = 1;
 	o->curr = next->pid;

@@ -28,13 +28,15 @@
  * Larger values go to the last bucket and are counted in 'clamped'.
  */
 #define KAGG_NR_BUCKETS 2048
-#define KAGG_BLOCK_BITS 6  /* one bit of 'used' per 64 buckets */
-#define KAGG_MAX_CPUS 1024 /* cpus past this are counted in 'dropped_cpu' */
+#define KAGG_BLOCK_BITS 6    /* one bit of 'used' per 64 buckets */
+#define KAGG_MAX_CPUS 1024   /* cpus past this are counted in 'dropped_cpu' */
+#define KAGG_DSQ_TASKS 65536 /* tasks inserted into a DSQ and not yet run */
 
 enum kagg_hist {
 	KH_WAKE_LAT, /* sched_waking -> switch-in */
 	KH_RQ_DELAY, /* runnable (woken or preempted) -> switch-in */
 	KH_SLICE,    /* time on CPU per switch */
+	KH_DSQ_LAT,  /* sched_ext: insert into a DSQ -> switch-in */
 	KH__COUNT
 };
 
@@ -147,7 +149,8 @@ struct kagg_cgbkey {
 
 /* Global counts of what the programs could not account. */
 enum kagg_drop {
-	KD_TASK,     /* no task storage for a task (allocation failed) */
+	KD_TASK,     /* no task storage for a task (allocation failed), or no
+		      * room for one more task queued on a DSQ */
 	KD_CPU,	     /* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
 	KD_CG_VALUE, /* a cgroup histogram value whose bucket map was full */
 	KD__COUNT

@@ -60,6 +60,24 @@ test_expect_success JQ,PROMTOOL 'prometheus: cumulative counters, buckets, promt
 	test ! -s lint
 '
 
+# dsq_lat (sched_ext only: live in t/vm/0700) added to a stored record:
+# three values on each CPU of each snapshot
+test_expect_success JQ,PROMTOOL 'a snapshot with DSQ queueing times: scx-agg and prometheus' '
+	jq -c "if .type == \"kernel_snapshot\" then .cpus |= map(. + {dsq_lat: {count: 3,
+		sum: 3000, min: 500, max: 1500, clamped: 0, b: [253, 1, 317, 1, 349, 1]}}) else . end" \
+		"$in" >dsq.ndjson &&
+	n=$(grep -c kernel_snapshot dsq.ndjson) &&
+	scx-agg --once -f ndjson dsq.ndjson >agg &&
+	jq -e ".total.dsq_lat | .count == $n * 6 and .min == 500 and .max == 1500" agg &&
+	jq -e ".groups.cpu | map(.dsq_lat.count) == [$n * 3, $n * 3]" agg &&
+	jq -e ".total.dsq_dispatches == $n * 6" agg &&
+	scx-agg --once -f prometheus dsq.ndjson >prom &&
+	grep -q "^scx_cpu_dsq_queue_seconds_count{cpu=\"1\",.*} $((n * 3))$" prom &&
+	promtool check metrics <prom &&
+	scx-agg --once -f ndjson "$in" >plain &&
+	jq -e "(.total.dsq_lat.count // 0) == 0" plain
+'
+
 test_expect_success 'reports need single events, and say so' '
 	test_exit_code 2 scx-agg -r wakeup-latency "$in" 2>err &&
 	grep "report .wakeup-latency. needs single events: this stream has only kernel aggregates" err

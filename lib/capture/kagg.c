@@ -41,6 +41,8 @@ struct scx_kagg {
 	uint64_t start_ns, seq;
 	uint64_t drops_prev[KD__COUNT], missed_prev;
 	int glob_fd;
+	struct bpf_link **links; /* one per program, NULL where not loaded */
+	size_t nr_links;
 	/* cgroups: NULL without cgroup v2 */
 	struct kagg_cgslot *cgslots; /* mmap: 2 * KAGG_MAX_CGROUPS */
 	struct kagg_cgbkey *keys;    /* a generation's buckets, as read */
@@ -56,6 +58,98 @@ static void fail(char *err, size_t errsz, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errsz, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * sched_ext's DSQ insert kfuncs, one program each (bpf/aggregate.bpf.c),
+ * those the event mode probes: where an old name is a wrapper of the new,
+ * both probes see one insert, and the second only sets the same time again.
+ */
+static const struct {
+	const char *prog, *kfunc;
+} dsq_probes[] = {
+	{ "kagg_insert", "scx_bpf_dsq_insert" },
+	{ "kagg_insert_v2", "scx_bpf_dsq_insert___v2" },
+	{ "kagg_dispatch", "scx_bpf_dispatch" },
+	{ "kagg_insert_vtime", "scx_bpf_dsq_insert_vtime" },
+	{ "kagg_dispatch_vtime", "scx_bpf_dispatch_vtime" },
+	{ "kagg_insert_vtime_args", "__scx_bpf_dsq_insert_vtime" },
+};
+
+static bool btf_has_func(const struct btf *btf, const char *name)
+{
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) >= 0;
+}
+
+/* Load the DSQ insert probes this kernel can have; true if there is one. */
+static bool choose_dsq_probes(struct aggregate_bpf *skel, const struct btf *btf)
+{
+	bool scx = btf && access("/sys/kernel/sched_ext", F_OK) == 0 &&
+		   btf__find_by_name_kind(btf, "sched_ext_ops", BTF_KIND_STRUCT) >= 0;
+	bool any = false;
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(dsq_probes); i++) {
+		struct bpf_program *p =
+			bpf_object__find_program_by_name(skel->obj, dsq_probes[i].prog);
+		bool on = scx && btf_has_func(btf, dsq_probes[i].kfunc);
+
+		bpf_program__set_autoload(p, on);
+		any |= on;
+	}
+	return any;
+}
+
+static bool is_dsq_probe(const struct bpf_program *p)
+{
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(dsq_probes); i++)
+		if (!strcmp(bpf_program__name(p), dsq_probes[i].prog))
+			return true;
+	return false;
+}
+
+/*
+ * Attach every loaded program.  A kernel without kprobes refuses the DSQ
+ * probes: one note, and the rest counts on (the DSQ histogram stays empty).
+ */
+static int attach(struct scx_kagg *k, char *err, size_t errsz)
+{
+	struct scx_buf no_kprobe = { 0 };
+	struct bpf_program *p;
+	size_t i = 0;
+
+	bpf_object__for_each_program(p, k->skel->obj) k->nr_links++;
+	k->links = scx_xcalloc(k->nr_links, sizeof(*k->links));
+	bpf_object__for_each_program(p, k->skel->obj)
+	{
+		struct bpf_link *l;
+
+		if (!bpf_program__autoload(p)) {
+			i++;
+			continue;
+		}
+		l = bpf_program__attach(p);
+		if (l) {
+			k->links[i++] = l;
+			continue;
+		}
+		if (is_dsq_probe(p)) {
+			scx_buf_printf(&no_kprobe, "%s%s (%s)", no_kprobe.len ? ", " : "",
+				       bpf_program__section_name(p) + strlen("kprobe/"),
+				       strerror(errno));
+			i++;
+			continue;
+		}
+		fail(err, errsz, "cannot attach %s: %s", bpf_program__section_name(p),
+		     strerror(errno));
+		scx_buf_free(&no_kprobe);
+		return -1;
+	}
+	if (no_kprobe.len)
+		scx_warn("note: cannot attach kprobes to %s: no DSQ queueing time in the kernel "
+			 "aggregate",
+			 no_kprobe.data);
+	scx_buf_free(&no_kprobe);
+	return 0;
 }
 
 struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char *err, size_t errsz)
@@ -84,7 +178,10 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 	}
 	btf = btf__load_vmlinux_btf();
 	k->skel->rodata->sw_state_arg = btf ? scx_capture_switch_has_state_arg(btf) : 0;
+	k->skel->rodata->dsq_on = choose_dsq_probes(k->skel, btf);
 	btf__free(btf);
+	if (!k->skel->rodata->dsq_on)
+		bpf_map__set_max_entries(k->skel->maps.dsq_ins, 1);
 	k->skel->rodata->nr_cpus = ncpu;
 	k->skel->rodata->cgroup_on = cgroups;
 	if (!cgroups) { /* the maps stay, unused: keep them small */
@@ -136,12 +233,10 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 	k->glob = scx_xcalloc(1, sizeof(*k->glob));
 	k->prev = scx_xcalloc((size_t)ncpu * 2, sizeof(*k->prev));
 	k->glob_fd = bpf_map__fd(k->skel->maps.glob);
-	e = -aggregate_bpf__attach(k->skel);
-	if (e) {
-		fail(err, errsz, "cannot attach BPF programs: %s", strerror(e));
-		goto fail;
-	}
+	/* before the first attach: the first interval holds all that was counted */
 	k->start_ns = scx_now_boot_ns();
+	if (attach(k, err, errsz))
+		goto fail;
 	return k;
 fail:
 	scx_kagg__free(k);
@@ -158,6 +253,9 @@ void scx_kagg__free(struct scx_kagg *k)
 		munmap(k->cgslots, CGSLOTS_BYTES);
 	free(k->keys);
 	free(k->vals);
+	for (size_t i = 0; i < k->nr_links; i++)
+		bpf_link__destroy(k->links[i]);
+	free(k->links);
 	aggregate_bpf__destroy(k->skel);
 	free(k->glob);
 	free(k->prev);
