@@ -94,7 +94,6 @@ static void cg_add(struct cgset *g, unsigned slot, unsigned h, uint64_t v, size_
 		g->vals[g->nb++] = 0;
 	}
 	g->vals[i]++;
-	hh->count++;
 	hh->sum += v;
 	hh->max = SCX_MAX(hh->max, v);
 	hh->nmin = SCX_MAX(hh->nmin, ~v);

@@ -29,6 +29,7 @@ const volatile __u32 sw_state_arg = 1; /* sched_switch has the prev_state argume
 const volatile __s32 cpu_llc[KAGG_MAX_CPUS] = {};
 const volatile __s32 cpu_node[KAGG_MAX_CPUS] = {};
 const volatile __u32 cgroup_on = 1; /* 0: no cgroup v2, no cgroup figures */
+const volatile __u32 dsq_on = 0;    /* sched_ext: the DSQ insert probes are loaded */
 
 /* Flipped by user space at every interval. */
 volatile __u32 gen;
@@ -79,6 +80,18 @@ struct {
 	}
 CG_BUCKET_MAP cgb0 SEC(".maps");
 CG_BUCKET_MAP cgb1 SEC(".maps");
+
+/*
+ * sched_ext: when each task queued on a DSQ was inserted, by pid (kprobes
+ * cannot use task storage), until its switch-in takes it out; sized to 1
+ * without sched_ext.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KAGG_DSQ_TASKS);
+	__type(key, __u32);
+	__type(value, __u64);
+} dsq_ins SEC(".maps");
 
 /* What only the CPU itself touches. */
 struct kagg_own {
@@ -212,26 +225,34 @@ static __always_inline void atomic_max(__u64 *p, __u64 v)
 	}
 }
 
+/* The entry of bucket k in a bucket map, made if missing; NULL if the map is full. */
+static __always_inline __u64 *cg_bucket(void *m, struct kagg_cgbkey *k)
+{
+	__u64 zero = 0, *n = bpf_map_lookup_elem(m, k);
+
+	if (n)
+		return n;
+	bpf_map_update_elem(m, k, &zero, BPF_NOEXIST); /* fails if another CPU made it */
+	return bpf_map_lookup_elem(m, k);
+}
+
 /* Count v in histogram h of cgroup slot cs (number slot, generation g). */
 static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u32 g, int h, __u64 v)
 {
 	struct kagg_cgbkey k = { .slot = slot, .hist = h, .bucket = kagg_bucket(v) };
 	struct kagg_cghist *hh = &cs->h[h & 1];
-	void *m = g & 1 ? (void *)&cgb1 : (void *)&cgb0;
-	__u64 one = 1, *n;
+	__u64 *n;
 
-	n = bpf_map_lookup_elem(m, &k);
-	if (n) {
-		__sync_fetch_and_add(n, 1);
-	} else if (bpf_map_update_elem(m, &k, &one, BPF_NOEXIST)) {
-		n = bpf_map_lookup_elem(m, &k); /* another CPU made it */
-		if (!n) {
-			drop(KD_CG_VALUE);
-			return;
-		}
-		__sync_fetch_and_add(n, 1);
+	/* one call per map: the verifier inlines a lookup whose map it knows */
+	if (g & 1)
+		n = cg_bucket(&cgb1, &k);
+	else
+		n = cg_bucket(&cgb0, &k);
+	if (!n) {
+		drop(KD_CG_VALUE);
+		return;
 	}
-	__sync_fetch_and_add(&hh->count, 1);
+	__sync_fetch_and_add(n, 1);
 	__sync_fetch_and_add(&hh->sum, v);
 	atomic_max(&hh->max, v);
 	atomic_max(&hh->nmin, ~v);
@@ -297,6 +318,51 @@ static __always_inline void dequeue(struct kagg_glob *g, struct kagg_qcpu *c, __
 	wc_enter(g, c);
 }
 
+/* ---- sched_ext DSQs: lib/agg/agg.c's dsq_lat, as the event mode measures it ------ */
+
+/* Task p (a kfunc's argument: read, not loaded) was inserted into a DSQ now. */
+static __always_inline void dsq_insert(struct task_struct *p)
+{
+	__u64 ts = bpf_ktime_get_boot_ns();
+	__u32 pid;
+
+	if (!p)
+		return;
+	pid = BPF_CORE_READ(p, pid);
+	if (pid && bpf_map_update_elem(&dsq_ins, &pid, &ts, BPF_ANY))
+		drop(KD_TASK);
+}
+
+/* The task pid switches in on the CPU of slot s: its time on the DSQ, if it was on one. */
+static __always_inline void dsq_switch_in(struct kagg_slot *s, __u32 pid, __u64 ts)
+{
+	__u64 *ins = bpf_map_lookup_elem(&dsq_ins, &pid);
+
+	if (!ins)
+		return;
+	kagg_hist_add(s, KH_DSQ_LAT, ts >= *ins ? ts - *ins : 0);
+	bpf_map_delete_elem(&dsq_ins, &pid);
+}
+
+/*
+ * The insert kfuncs of every kernel since 6.12 (the task is the first
+ * argument of each); lib/capture/kagg.c loads those this kernel has.
+ */
+#define DSQ_INSERT_PROBE(name, func) \
+	SEC("?kprobe/" #func) \
+	int BPF_KPROBE(name, struct task_struct *p) \
+	{ \
+		dsq_insert(p); \
+		return 0; \
+	}
+
+DSQ_INSERT_PROBE(kagg_insert, scx_bpf_dsq_insert)
+DSQ_INSERT_PROBE(kagg_insert_v2, scx_bpf_dsq_insert___v2)
+DSQ_INSERT_PROBE(kagg_dispatch, scx_bpf_dispatch)
+DSQ_INSERT_PROBE(kagg_insert_vtime, scx_bpf_dsq_insert_vtime)
+DSQ_INSERT_PROBE(kagg_dispatch_vtime, scx_bpf_dispatch_vtime)
+DSQ_INSERT_PROBE(kagg_insert_vtime_args, __scx_bpf_dsq_insert_vtime)
+
 /* ---- sched_switch --------------------------------------------------------------- */
 
 SEC("tp_btf/sched_switch")
@@ -349,7 +415,6 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 			}
 		}
 		if ((cs = cg_slot(prev, pt, gn, &cgs))) {
-			__sync_fetch_and_add(&cs->c[KC_SWITCHES], 1);
 			__sync_fetch_and_add(&cs->c[invol ? KC_INVOLUNTARY : KC_VOLUNTARY], 1);
 			if (o->curr == prev->pid)
 				__sync_fetch_and_add(&cs->c[KC_BUSY_NS], ran);
@@ -362,17 +427,15 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 			__sync_fetch_and_add(&cs->c[KC_SLICES], 1);
 		if (nt) {
 			if (nt->state == TS_RUNNABLE) {
+				/* a waking is when its task became runnable: wake_lat == rq_delay */
 				__u64 rq = ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0;
-				__u64 wl = ts >= nt->waking_ts ? ts - nt->waking_ts : 0;
 
 				kagg_hist_add(s, KH_RQ_DELAY, rq);
+				if (nt->waking_ts)
+					kagg_hist_add(s, KH_WAKE_LAT, rq);
 				if (cs)
-					cg_hist_add(cs, cgs, gn, KH_RQ_DELAY, rq);
-				if (nt->waking_ts) {
-					kagg_hist_add(s, KH_WAKE_LAT, wl);
-					if (cs)
-						cg_hist_add(cs, cgs, gn, KH_WAKE_LAT, wl);
-				}
+					cg_hist_add(cs, cgs, gn,
+						    nt->waking_ts ? KCH_WOKEN : KCH_PREEMPTED, rq);
 			}
 			if (nt->qcpu1 && nt->qcpu1 <= nr_cpus)
 				nq = QC(g, nt->qcpu1 - 1);
@@ -381,6 +444,8 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 			nt->runnable_ts = nt->waking_ts = 0;
 		}
 		s->c[KC_SLICES]++;
+		if (dsq_on)
+			dsq_switch_in(s, next->pid, ts);
 	}
 	o->known = 1;
 	o->curr = next->pid;

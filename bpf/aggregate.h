@@ -28,13 +28,15 @@
  * Larger values go to the last bucket and are counted in 'clamped'.
  */
 #define KAGG_NR_BUCKETS 2048
-#define KAGG_BLOCK_BITS 6  /* one bit of 'used' per 64 buckets */
-#define KAGG_MAX_CPUS 1024 /* cpus past this are counted in 'dropped_cpu' */
+#define KAGG_BLOCK_BITS 6    /* one bit of 'used' per 64 buckets */
+#define KAGG_MAX_CPUS 1024   /* cpus past this are counted in 'dropped_cpu' */
+#define KAGG_DSQ_TASKS 65536 /* tasks inserted into a DSQ and not yet run */
 
 enum kagg_hist {
 	KH_WAKE_LAT, /* sched_waking -> switch-in */
 	KH_RQ_DELAY, /* runnable (woken or preempted) -> switch-in */
 	KH_SLICE,    /* time on CPU per switch */
+	KH_DSQ_LAT,  /* sched_ext: insert into a DSQ -> switch-in */
 	KH__COUNT
 };
 
@@ -93,34 +95,49 @@ struct kagg_glob {
 };
 
 /*
- * Per cgroup (v2 id), the counters up to KC_BUSY_NS and the histograms
- * before KH_SLICE, for the tasks of the cgroup: a switch counts for prev's
- * cgroup (switches, voluntary, involuntary, busy_ns: prev's time on the CPU)
- * and next's (slices, rq_delay, wake_lat); a wakeup and a migration for the
+ * Per cgroup (v2 id), the counters up to KC_BUSY_NS and the wake_lat and
+ * rq_delay histograms, for the tasks of the cgroup: a switch counts for prev's
+ * cgroup (voluntary, involuntary, busy_ns: prev's time on the CPU) and
+ * next's (slices, rq_delay, wake_lat); a wakeup and a migration for the
  * task's.  A cgroup gets a slot the first time it is seen, from 1 up;
  * slot 0 ("other", id 0 in the record) takes the cgroups seen once the table
  * is full.  The slots are shared by all CPUs, so the programs add
- * atomically.
+ * atomically, and they keep no more than user space needs to rebuild the
+ * record exactly, because every atomic costs on every switch:
+ * - switches is not counted: every switch is voluntary or involuntary, and
+ *   user space adds the two;
+ * - rq_delay is kept as its two halves, the runnable periods that began
+ *   with a wakeup (KCH_WOKEN: that delay is the task's wake_lat as well,
+ *   both count from the waking) and those that began with a preemption
+ *   (KCH_PREEMPTED); user space merges the two into rq_delay and takes
+ *   wake_lat from the first, so each switch-in updates one histogram;
+ * - a histogram's count is the sum of its buckets, added up by user space.
  *
  * The buckets of a cgroup histogram are sparse: one entry of a hash map
  * (one map per generation) per non-empty (slot, histogram, bucket), so a
  * slot costs its counters whatever the latencies.  A value whose bucket
- * finds the map full is left out of its histogram altogether (count and sum
- * too) and counted in KD_CG_VALUE, so a histogram's buckets always add up.
+ * finds the map full is left out of its histogram altogether (sum, min and
+ * max too) and counted in KD_CG_VALUE, so a histogram's figures always
+ * agree with its buckets.
  */
 #define KAGG_MAX_CGROUPS 10240
 #define KAGG_CG_BUCKETS 131072 /* entries of each generation's bucket map */
 #define KAGG_CG_COUNTERS (KC_BUSY_NS + 1)
-#define KAGG_CG_HISTS KH_SLICE
+
+enum kagg_cg_hist {
+	KCH_WOKEN,     /* rq_delay (= wake_lat) of a woken task */
+	KCH_PREEMPTED, /* rq_delay of a preempted task */
+	KAGG_CG_HISTS
+};
 
 struct kagg_cghist {
-	__u64 count, sum, max;
-	__u64 nmin; /* ~min, so that both ends are kept by an atomic "max" */
+	__u64 sum, max;
+	__u64 nmin; /* ~min, so that both ends are kept by an atomic "max"; 0: empty */
 	__u64 clamped;
 };
 
 struct kagg_cgslot {
-	__u64 c[KAGG_CG_COUNTERS];
+	__u64 c[KAGG_CG_COUNTERS]; /* c[KC_SWITCHES] stays 0 */
 	struct kagg_cghist h[KAGG_CG_HISTS];
 };
 
@@ -132,7 +149,8 @@ struct kagg_cgbkey {
 
 /* Global counts of what the programs could not account. */
 enum kagg_drop {
-	KD_TASK,     /* no task storage for a task (allocation failed) */
+	KD_TASK,     /* no task storage for a task (allocation failed), or no
+		      * room for one more task queued on a DSQ */
 	KD_CPU,	     /* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
 	KD_CG_VALUE, /* a cgroup histogram value whose bucket map was full */
 	KD__COUNT

@@ -7,8 +7,10 @@
 # the same workload at once.  The two cannot cut time at the same instants:
 # each program reads the clock itself, and a switch in the microseconds
 # around a snapshot boundary may fall on either side.  So for every
-# snapshot but the first and the last (the kernel capture starts after the
-# event capture is attached and stops before it), and every CPU, the kernel's count must lie between the events
+# snapshot the event capture saw whole (all of them: the kernel capture
+# starts after the event capture is attached and stops before it; its first
+# interval begins at a flip once every program is attached, like the
+# others), and every CPU, the kernel's count must lie between the events
 # counted in [start + 1ms, end - 1ms) and in [start - 1ms, end + 1ms): an
 # exact check outside a 1 ms band around each boundary.  That holds for
 # what does not depend on the programs' own task state: switches,
@@ -58,6 +60,24 @@ test_expect_success JQ,PROMTOOL 'prometheus: cumulative counters, buckets, promt
 	test_cmp want got &&
 	promtool check metrics <last >lint 2>&1 &&
 	test ! -s lint
+'
+
+# dsq_lat (sched_ext only: live in t/vm/0700) added to a stored record:
+# three values on each CPU of each snapshot
+test_expect_success JQ,PROMTOOL 'a snapshot with DSQ queueing times: scx-agg and prometheus' '
+	jq -c "if .type == \"kernel_snapshot\" then .cpus |= map(. + {dsq_lat: {count: 3,
+		sum: 3000, min: 500, max: 1500, clamped: 0, b: [253, 1, 317, 1, 349, 1]}}) else . end" \
+		"$in" >dsq.ndjson &&
+	n=$(grep -c kernel_snapshot dsq.ndjson) &&
+	scx-agg --once -f ndjson dsq.ndjson >agg &&
+	jq -e ".total.dsq_lat | .count == $n * 6 and .min == 500 and .max == 1500" agg &&
+	jq -e ".groups.cpu | map(.dsq_lat.count) == [$n * 3, $n * 3]" agg &&
+	jq -e ".total.dsq_dispatches == $n * 6" agg &&
+	scx-agg --once -f prometheus dsq.ndjson >prom &&
+	grep -q "^scx_cpu_dsq_queue_seconds_count{cpu=\"1\",.*} $((n * 3))$" prom &&
+	promtool check metrics <prom &&
+	scx-agg --once -f ndjson "$in" >plain &&
+	jq -e "(.total.dsq_lat.count // 0) == 0" plain
 '
 
 test_expect_success 'reports need single events, and say so' '

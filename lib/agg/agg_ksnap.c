@@ -58,6 +58,9 @@ int scx_agg__add_ksnap(struct scx_agg *a, const struct scx_ksnap *k, bool own_in
 		s->rq_depth_max = SCX_MAX(s->rq_depth_max, kc->c[SCX_KS_RQ_DEPTH_MAX]);
 		s->wc_loss_ns += kc->c[SCX_KS_WC_LOSS_NS];
 		add_hist(&s->slice, skip, SCX_AGG_HIST_SLICE, &kc->h[SCX_KSH_SLICE]);
+		/* each value is a task run from a DSQ, as the event mode counts them */
+		add_hist(&s->dsq_lat, skip, SCX_AGG_HIST_DSQ_LAT, &kc->h[SCX_KSH_DSQ_LAT]);
+		s->dsq_dispatches += kc->h[SCX_KSH_DSQ_LAT].count;
 	}
 	for (unsigned i = 0; i < k->nr_cgroups; i++) {
 		const struct scx_ksnap_cgroup *kc = &k->cgroups[i];

@@ -41,6 +41,8 @@ struct scx_kagg {
 	uint64_t start_ns, seq;
 	uint64_t drops_prev[KD__COUNT], missed_prev;
 	int glob_fd;
+	struct bpf_link **links; /* one per program, NULL where not loaded */
+	size_t nr_links;
 	/* cgroups: NULL without cgroup v2 */
 	struct kagg_cgslot *cgslots; /* mmap: 2 * KAGG_MAX_CGROUPS */
 	struct kagg_cgbkey *keys;    /* a generation's buckets, as read */
@@ -57,6 +59,98 @@ static void fail(char *err, size_t errsz, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errsz, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * sched_ext's DSQ insert kfuncs, one program each (bpf/aggregate.bpf.c),
+ * those the event mode probes: where an old name is a wrapper of the new,
+ * both probes see one insert, and the second only sets the same time again.
+ */
+static const struct {
+	const char *prog, *kfunc;
+} dsq_probes[] = {
+	{ "kagg_insert", "scx_bpf_dsq_insert" },
+	{ "kagg_insert_v2", "scx_bpf_dsq_insert___v2" },
+	{ "kagg_dispatch", "scx_bpf_dispatch" },
+	{ "kagg_insert_vtime", "scx_bpf_dsq_insert_vtime" },
+	{ "kagg_dispatch_vtime", "scx_bpf_dispatch_vtime" },
+	{ "kagg_insert_vtime_args", "__scx_bpf_dsq_insert_vtime" },
+};
+
+static bool btf_has_func(const struct btf *btf, const char *name)
+{
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) >= 0;
+}
+
+/* Load the DSQ insert probes this kernel can have; true if there is one. */
+static bool choose_dsq_probes(struct aggregate_bpf *skel, const struct btf *btf)
+{
+	bool scx = btf && access("/sys/kernel/sched_ext", F_OK) == 0 &&
+		   btf__find_by_name_kind(btf, "sched_ext_ops", BTF_KIND_STRUCT) >= 0;
+	bool any = false;
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(dsq_probes); i++) {
+		struct bpf_program *p =
+			bpf_object__find_program_by_name(skel->obj, dsq_probes[i].prog);
+		bool on = scx && btf_has_func(btf, dsq_probes[i].kfunc);
+
+		bpf_program__set_autoload(p, on);
+		any |= on;
+	}
+	return any;
+}
+
+static bool is_dsq_probe(const struct bpf_program *p)
+{
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(dsq_probes); i++)
+		if (!strcmp(bpf_program__name(p), dsq_probes[i].prog))
+			return true;
+	return false;
+}
+
+/*
+ * Attach every loaded program.  A kernel without kprobes refuses the DSQ
+ * probes: one note, and the rest counts on (the DSQ histogram stays empty).
+ */
+static int attach(struct scx_kagg *k, char *err, size_t errsz)
+{
+	struct scx_buf no_kprobe = { 0 };
+	struct bpf_program *p;
+	size_t i = 0;
+
+	bpf_object__for_each_program(p, k->skel->obj) k->nr_links++;
+	k->links = scx_xcalloc(k->nr_links, sizeof(*k->links));
+	bpf_object__for_each_program(p, k->skel->obj)
+	{
+		struct bpf_link *l;
+
+		if (!bpf_program__autoload(p)) {
+			i++;
+			continue;
+		}
+		l = bpf_program__attach(p);
+		if (l) {
+			k->links[i++] = l;
+			continue;
+		}
+		if (is_dsq_probe(p)) {
+			scx_buf_printf(&no_kprobe, "%s%s (%s)", no_kprobe.len ? ", " : "",
+				       bpf_program__section_name(p) + strlen("kprobe/"),
+				       strerror(errno));
+			i++;
+			continue;
+		}
+		fail(err, errsz, "cannot attach %s: %s", bpf_program__section_name(p),
+		     strerror(errno));
+		scx_buf_free(&no_kprobe);
+		return -1;
+	}
+	if (no_kprobe.len)
+		scx_warn("note: cannot attach kprobes to %s: no DSQ queueing time in the kernel "
+			 "aggregate",
+			 no_kprobe.data);
+	scx_buf_free(&no_kprobe);
+	return 0;
 }
 
 struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char *err, size_t errsz)
@@ -85,7 +179,10 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 	}
 	btf = btf__load_vmlinux_btf();
 	k->skel->rodata->sw_state_arg = btf ? scx_capture_switch_has_state_arg(btf) : 0;
+	k->skel->rodata->dsq_on = choose_dsq_probes(k->skel, btf);
 	btf__free(btf);
+	if (!k->skel->rodata->dsq_on)
+		bpf_map__set_max_entries(k->skel->maps.dsq_ins, 1);
 	k->skel->rodata->nr_cpus = ncpu;
 	k->skel->rodata->cgroup_on = cgroups;
 	if (!cgroups) { /* the maps stay, unused: keep them small */
@@ -137,11 +234,8 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 	k->glob = scx_xcalloc(1, sizeof(*k->glob));
 	k->prev = scx_xcalloc((size_t)ncpu * 2, sizeof(*k->prev));
 	k->glob_fd = bpf_map__fd(k->skel->maps.glob);
-	e = -aggregate_bpf__attach(k->skel);
-	if (e) {
-		fail(err, errsz, "cannot attach BPF programs: %s", strerror(e));
+	if (attach(k, err, errsz))
 		goto fail;
-	}
 	if (begin_first_interval(k)) {
 		fail(err, errsz, "cannot read the aggregation maps: %s", strerror(errno));
 		goto fail;
@@ -162,6 +256,9 @@ void scx_kagg__free(struct scx_kagg *k)
 		munmap(k->cgslots, CGSLOTS_BYTES);
 	free(k->keys);
 	free(k->vals);
+	for (size_t i = 0; i < k->nr_links; i++)
+		bpf_link__destroy(k->links[i]);
+	free(k->links);
 	aggregate_bpf__destroy(k->skel);
 	free(k->glob);
 	free(k->prev);
@@ -273,10 +370,20 @@ static bool cgslot_used(const struct kagg_cgslot *sl)
 		if (sl->c[i])
 			return true;
 	for (unsigned h = 0; h < KAGG_CG_HISTS; h++)
-		if (sl->h[h].count)
+		if (sl->h[h].nmin)
 			return true;
 	return false;
 }
+
+/*
+ * The record's histograms a kernel one goes into (bpf/aggregate.h): a woken
+ * task's delay is its wake_lat and part of rq_delay, a preempted task's
+ * only part of rq_delay.
+ */
+static const int cg_hist_out[KAGG_CG_HISTS][2] = {
+	[KCH_WOKEN] = { SCX_KSH_WAKE_LAT, SCX_KSH_RQ_DELAY },
+	[KCH_PREEMPTED] = { SCX_KSH_RQ_DELAY, -1 },
+};
 
 void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsigned nr,
 			   const struct kagg_cgbkey *keys, const uint64_t *vals, size_t nb,
@@ -284,45 +391,60 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 {
 	struct cg_order *order = scx_xcalloc(nr + 1, sizeof(*order));
 	uint32_t *ent = scx_xcalloc(nr + 1, sizeof(*ent)); /* slot -> cgroup entry + 1 */
-	struct cg_bucket *bk = scx_xcalloc(nb + 1, sizeof(*bk)), *sorted;
+	struct cg_bucket *bk = scx_xcalloc(2 * nb + 1, sizeof(*bk)), *sorted;
 	unsigned n = 0, first = s->nr_cgroups;
+	uint64_t *nmin; /* per cgroup entry and record histogram: ~min, 0 none */
 	size_t m = 0;
 
 	for (unsigned i = 0; i < nr; i++)
 		if (cgslot_used(&slots[i]))
 			order[n++] = (struct cg_order){ i ? ids[i] : 0, i };
 	qsort(order, n, sizeof(*order), cmp_cg_order);
+	nmin = scx_xcalloc(((size_t)first + n + 1) * SCX_KSNAP_CG_HISTS, sizeof(*nmin));
 	for (unsigned i = 0; i < n; i++) {
 		struct kagg_cgslot *sl = &slots[order[i].slot];
 		struct scx_ksnap_cgroup *c =
 			s->nr_cgroups > first && s->cgroups[s->nr_cgroups - 1].id == order[i].id ?
 				&s->cgroups[s->nr_cgroups - 1] :
 				scx_ksnap_add_cgroup(s, order[i].id);
+		size_t e = (size_t)(c - s->cgroups);
 
 		/* a slot taken twice for one id (a race the programs lose) merges */
-		ent[order[i].slot] = (uint32_t)(c - s->cgroups) + 1;
+		ent[order[i].slot] = (uint32_t)e + 1;
 		for (unsigned k = 0; k < KAGG_CG_COUNTERS; k++)
 			c->c[k] += sl->c[k];
+		/* not counted by the programs: every switch is one of the two */
+		c->c[SCX_KS_SWITCHES] = c->c[SCX_KS_VOLUNTARY] + c->c[SCX_KS_INVOLUNTARY];
 		for (unsigned h = 0; h < KAGG_CG_HISTS; h++) {
-			struct kagg_cghist *hh = &sl->h[h];
-			struct scx_ksnap_hist *kh = &c->h[h];
+			const struct kagg_cghist *hh = &sl->h[h];
 
-			if (!hh->count)
+			if (!hh->nmin)
 				continue;
-			kh->min = kh->count ? SCX_MIN(kh->min, ~hh->nmin) : ~hh->nmin;
-			kh->max = SCX_MAX(kh->max, hh->max);
-			kh->count += hh->count;
-			kh->sum += hh->sum;
-			kh->clamped += hh->clamped;
+			for (unsigned o = 0; o < 2 && cg_hist_out[h][o] >= 0; o++) {
+				struct scx_ksnap_hist *kh = &c->h[cg_hist_out[h][o]];
+				uint64_t *nm = &nmin[e * SCX_KSNAP_CG_HISTS + cg_hist_out[h][o]];
+
+				*nm = SCX_MAX(*nm, hh->nmin);
+				kh->max = SCX_MAX(kh->max, hh->max);
+				kh->sum += hh->sum;
+				kh->clamped += hh->clamped;
+			}
 		}
 		memset(sl, 0, sizeof(*sl));
 	}
+	for (size_t e = first; e < s->nr_cgroups; e++)
+		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++)
+			if (nmin[e * SCX_KSNAP_CG_HISTS + h])
+				s->cgroups[e].h[h].min = ~nmin[e * SCX_KSNAP_CG_HISTS + h];
+	/* each bucket into its record histograms, which count their buckets */
 	for (size_t i = 0; i < nb; i++) {
 		if (keys[i].slot >= nr || !ent[keys[i].slot] || keys[i].hist >= KAGG_CG_HISTS ||
 		    !vals[i])
 			continue;
-		bk[m++] = (struct cg_bucket){ ent[keys[i].slot] - 1, keys[i].hist, keys[i].bucket,
-					      vals[i] };
+		for (unsigned o = 0; o < 2 && cg_hist_out[keys[i].hist][o] >= 0; o++)
+			bk[m++] = (struct cg_bucket){ ent[keys[i].slot] - 1,
+						      (uint32_t)cg_hist_out[keys[i].hist][o],
+						      keys[i].bucket, vals[i] };
 	}
 	sorted = scx_xcalloc(m + 1, sizeof(*sorted));
 	sort_cg_buckets(bk, m, s->nr_cgroups, sorted);
@@ -330,6 +452,7 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 		const struct cg_bucket *q = &sorted[i];
 		struct scx_ksnap_hist *kh = &s->cgroups[q->ent].h[q->hist];
 
+		kh->count += q->n;
 		if (kh->nr && kh->idx[kh->nr - 1] == q->bucket)
 			kh->n[kh->nr - 1] += q->n;
 		else
@@ -337,6 +460,7 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 	}
 	free(order);
 	free(ent);
+	free(nmin);
 	free(bk);
 	free(sorted);
 }

@@ -17,7 +17,17 @@ const char *const scx_ksnap_counter_names[SCX_KS__COUNT] = {
 	"idle_ns",     "rq_depth_ns", "rq_depth_max",	"wc_loss_ns",
 };
 
-const char *const scx_ksnap_hist_names[SCX_KSH__COUNT] = { "wake_lat", "rq_delay", "slice" };
+const char *const scx_ksnap_hist_names[SCX_KSH__COUNT] = { "wake_lat", "rq_delay", "slice",
+							   "dsq_lat" };
+
+/*
+ * A histogram the record leaves out when empty: dsq_lat, which only a
+ * kernel with sched_ext has (and records written before it lack).
+ */
+static bool hist_optional(unsigned i)
+{
+	return i == SCX_KSH_DSQ_LAT;
+}
 
 void scx_ksnap_reset(struct scx_ksnap *s)
 {
@@ -141,6 +151,8 @@ static void figures_to_json(struct scx_jw *w, const uint64_t *c, unsigned nc,
 	for (unsigned i = 0; i < nh; i++) {
 		const struct scx_ksnap_hist *kh = &h[i];
 
+		if (hist_optional(i) && !kh->count)
+			continue;
 		scx_jw_key(w, scx_ksnap_hist_names[i]);
 		scx_jw_obj_begin(w);
 		scx_jw_kuint(w, "count", kh->count);
@@ -295,9 +307,14 @@ static int figures_from_json(struct keys *k, uint64_t *c, unsigned nc, struct sc
 	for (unsigned n = 0; n < nc; n++)
 		if (get_u(k, scx_ksnap_counter_names[n], &c[n], err, errsz))
 			return -EINVAL;
-	for (unsigned i = 0; i < nh; i++)
-		if (hist_from_json(k->d, key_find(k, scx_ksnap_hist_names[i]), &h[i], err, errsz))
+	for (unsigned i = 0; i < nh; i++) {
+		int v = key_find(k, scx_ksnap_hist_names[i]);
+
+		if (v < 0 && hist_optional(i))
+			continue; /* stays empty */
+		if (hist_from_json(k->d, v, &h[i], err, errsz))
 			return -EINVAL;
+	}
 	return 0;
 }
 

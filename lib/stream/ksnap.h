@@ -43,7 +43,13 @@ enum scx_ksnap_counter {
 	SCX_KS__COUNT
 };
 
-enum scx_ksnap_hist_id { SCX_KSH_WAKE_LAT, SCX_KSH_RQ_DELAY, SCX_KSH_SLICE, SCX_KSH__COUNT };
+enum scx_ksnap_hist_id {
+	SCX_KSH_WAKE_LAT,
+	SCX_KSH_RQ_DELAY,
+	SCX_KSH_SLICE,
+	SCX_KSH_DSQ_LAT, /* sched_ext; left out of the record when empty */
+	SCX_KSH__COUNT
+};
 
 extern const char *const scx_ksnap_counter_names[SCX_KS__COUNT];
 extern const char *const scx_ksnap_hist_names[SCX_KSH__COUNT];

@@ -5,8 +5,10 @@
  * fill them (model_add() below follows cg_hist_add() in
  * bpf/aggregate.bpf.c), fold into the snapshot's "cgroups" array in
  * ascending id order, with "other" as id 0, a slot taken twice for one id
- * merged and stray buckets ignored; the histograms rebuilt from the record
- * are lib/core/hist's of the same values bucket for bucket.  Bad cgroup
+ * merged and stray buckets ignored; switches are voluntary + involuntary,
+ * wake_lat the woken delays and rq_delay the woken and preempted ones, and
+ * the histograms rebuilt from the record are lib/core/hist's of the same
+ * values bucket for bucket, counts included (the programs count none).  Bad cgroup
  * arrays are refused; records without one still read.  In the engine the
  * ids become the cgroup groups of --by cgroup, named by cgroup records and
  * folded by --cgroup-depth.
@@ -59,7 +61,6 @@ static void model_add(struct kagg_cgslot *sl, unsigned slot, unsigned h, uint64_
 		b->vals[b->n++] = 0;
 	}
 	b->vals[i]++;
-	hh->count++;
 	hh->sum += v;
 	hh->max = SCX_MAX(hh->max, v);
 	hh->nmin = SCX_MAX(hh->nmin, ~v);
@@ -91,7 +92,7 @@ static void fold_round_trip(void)
 {
 	struct kagg_cgslot *slots = scx_xcalloc(NR_SLOTS, sizeof(*slots));
 	struct buckets *b = scx_xcalloc(1, sizeof(*b));
-	struct scx_hist want[NR_SLOTS][KAGG_CG_HISTS], got;
+	struct scx_hist want[NR_SLOTS][SCX_KSNAP_CG_HISTS], got;
 	struct scx_ksnap k = { 0 }, back = { 0 };
 	struct scx_json_doc d = { 0 };
 	struct scx_buf out = { 0 };
@@ -99,16 +100,21 @@ static void fold_round_trip(void)
 	unsigned nz = 0;
 
 	for (unsigned s = 0; s < NR_SLOTS; s++) {
-		for (unsigned h = 0; h < KAGG_CG_HISTS; h++) {
+		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++)
 			scx_hist_init(&want[s][h]);
+		/* woken delays are wake_lat and rq_delay, preempted ones rq_delay */
+		for (unsigned h = 0; h < KAGG_CG_HISTS; h++) {
 			for (unsigned i = 0; s != 4 && i < 300 + 700 * (s == 1); i++) {
 				uint64_t v = rnd() >> (28 + rnd() % 36); /* below 2^36 */
 
 				model_add(&slots[s], s, h, v, b);
-				scx_hist_add(&want[s][h], v);
+				scx_hist_add(&want[s][SCX_KSH_RQ_DELAY], v);
+				if (h == KCH_WOKEN)
+					scx_hist_add(&want[s][SCX_KSH_WAKE_LAT], v);
 			}
 		}
-		for (unsigned c = 0; s != 4 && c < KAGG_CG_COUNTERS; c++)
+		/* the programs leave switches at 0: the fold adds it up */
+		for (unsigned c = 1; s != 4 && c < KAGG_CG_COUNTERS; c++)
 			slots[s].c[c] = 10 * s + c + 1;
 	}
 	/* buckets of an empty slot and of one past the table are not the record's */
@@ -123,7 +129,7 @@ static void fold_round_trip(void)
 		   (unsigned long long)want_ids[i], (unsigned long long)k.cgroups[i].id);
 	for (unsigned s = 0; s < NR_SLOTS; s++)
 		for (unsigned c = 0; c < KAGG_CG_COUNTERS; c++)
-			nz += slots[s].c[c] != 0 || (c < KAGG_CG_HISTS && slots[s].h[c].count);
+			nz += slots[s].c[c] != 0 || (c < KAGG_CG_HISTS && slots[s].h[c].nmin);
 	is_int(nz, 0, "folding zeroes the slots");
 
 	k.end_ns = 10;
@@ -136,12 +142,13 @@ static void fold_round_trip(void)
 	ok(back.dropped_cg_values == 4, "... and dropped_cgroup_values");
 	for (unsigned i = 0; i < back.nr_cgroups && i < 4; i++) {
 		const unsigned *ws = want_slots[i];
-		uint64_t c0 = (10 * ws[0] + 1) + (ws[1] != ws[0] ? 10 * ws[1] + 1 : 0);
+		/* voluntary + involuntary: 10 s + 2 and 10 s + 3 per slot s */
+		uint64_t c0 = (20 * ws[0] + 5) + (ws[1] != ws[0] ? 20 * ws[1] + 5 : 0);
 
 		ok(back.cgroups[i].id == want_ids[i] && back.cgroups[i].c[SCX_KS_SWITCHES] == c0,
 		   "cgroup %llu: switches %llu", (unsigned long long)want_ids[i],
 		   (unsigned long long)back.cgroups[i].c[SCX_KS_SWITCHES]);
-		for (unsigned h = 0; h < KAGG_CG_HISTS; h++) {
+		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++) {
 			if (ws[1] != ws[0])
 				scx_hist_merge(&want[ws[0]][h], &want[ws[1]][h]);
 			scx_hist_init(&got);
@@ -153,7 +160,7 @@ static void fold_round_trip(void)
 		}
 	}
 	for (unsigned s = 0; s < NR_SLOTS; s++)
-		for (unsigned h = 0; h < KAGG_CG_HISTS; h++)
+		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++)
 			scx_hist_free(&want[s][h]);
 	scx_json_free(&d);
 	scx_buf_free(&out);
@@ -176,8 +183,10 @@ static void clamped(void)
 	scx_kagg_fold_cgroups(slot, &id, 1, b->keys, b->vals, b->n, &k);
 	ok(k.nr_cgroups == 1 && k.cgroups[0].h[0].clamped == 1 && k.cgroups[0].h[0].nr == 2 &&
 		   k.cgroups[0].h[0].idx[1] == KAGG_NR_BUCKETS - 1 &&
-		   k.cgroups[0].h[0].max == 1ull << 38 && k.cgroups[0].h[0].min == 1000,
-	   "2^38 ns: the last bucket, clamped, min and max exact");
+		   k.cgroups[0].h[0].max == 1ull << 38 && k.cgroups[0].h[0].min == 1000 &&
+		   k.cgroups[0].h[0].count == 2 && k.cgroups[0].h[1].count == 2 &&
+		   k.cgroups[0].h[1].clamped == 1,
+	   "2^38 ns: the last bucket, clamped, min and max exact, in both histograms");
 	scx_ksnap_free(&k);
 	free(slot);
 	free(b);

@@ -1,0 +1,99 @@
+#!/bin/sh
+# bench/kagg-cost.sh: what the `scx-events --aggregate` programs cost per
+# run, from the kernel's own BPF statistics (kernel.bpf_stats_enabled:
+# run_time_ns and run_cnt of every program), during
+# `taskset -c 0 perf bench sched pipe`.  Two builds of scx-events (or one
+# with different options) take turns, ROUNDS times, in one run, so the
+# ratio of their medians compares them under the same load; the time per
+# program run hardly moves with other load, where throughput swings.
+#
+#   sh bench/kagg-cost.sh                         (needs root)
+#   BASE=/path/to/old/scx-events sh bench/kagg-cost.sh
+#
+# Variants (VARIANTS, default "base new new-nocg", "base" only with BASE):
+#   base        $BASE --aggregate
+#   new         $B/scx-events --aggregate       (this tree)
+#   new-nocg    $B/scx-events --aggregate --no-cgroups
+# Output: markdown on stdout (ns per program run per variant and round,
+# medians, ratios to the first variant); logs in $OUT.
+set -u
+B=${SCX_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/.output}
+BASE=${BASE:-}
+ROUNDS=${ROUNDS:-5}
+LOOPS=${LOOPS:-100000}
+OUT=${OUT:-$(mktemp -d /tmp/scx-bench-kagg-cost.XXXXXX)}
+if [ -n "$BASE" ]; then
+	VARIANTS=${VARIANTS:-"base new new-nocg"}
+else
+	VARIANTS=${VARIANTS:-"new new-nocg"}
+fi
+mkdir -p "$OUT"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "bench/kagg-cost.sh: needs root (BPF); skipped" >&2
+	exit 0
+fi
+[ -x "$B/scx-events" ] || { echo "bench/kagg-cost.sh: $B/scx-events not built" >&2; exit 1; }
+[ -z "$BASE" ] || [ -x "$BASE" ] || { echo "bench/kagg-cost.sh: BASE=$BASE is not executable" >&2; exit 1; }
+command -v bpftool >/dev/null || { echo "bench/kagg-cost.sh: no bpftool" >&2; exit 1; }
+command -v perf >/dev/null || { echo "bench/kagg-cost.sh: no perf" >&2; exit 1; }
+
+start() {
+	case $1 in
+	base) "$BASE" --aggregate -o /dev/null 2>"$OUT/err.$1" & ;;
+	new) "$B/scx-events" --aggregate -o /dev/null 2>"$OUT/err.$1" & ;;
+	new-nocg) "$B/scx-events" --aggregate --no-cgroups -o /dev/null 2>"$OUT/err.$1" & ;;
+	*) echo "bench/kagg-cost.sh: unknown variant $1" >&2; exit 1 ;;
+	esac
+	tpid=$!
+	# attached: it holds its BPF links (loading takes seconds when loaded)
+	for _ in $(seq 600); do
+		cat /proc/$tpid/fdinfo/* 2>/dev/null | grep -q "^link_type:" && break
+		sleep 0.1
+	done
+	sleep 0.3
+}
+
+stop() {
+	kill -INT "$tpid" 2>/dev/null
+	wait "$tpid" 2>/dev/null
+}
+
+# the summed run_time_ns and run_cnt of the tracer's programs
+stats() {
+	for i in $ids; do bpftool prog show id "$i"; done |
+		sed -n 's/.*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2/p' |
+		awk '{ t += $1; n += $2 } END { print t + 0, n + 0 }'
+}
+
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else printf "%.1f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+old=$(sysctl -n kernel.bpf_stats_enabled)
+trap 'sysctl -qw kernel.bpf_stats_enabled="$old"; [ -n "${tpid:-}" ] && kill -INT "$tpid" 2>/dev/null' EXIT
+sysctl -qw kernel.bpf_stats_enabled=1
+echo "bench/kagg-cost.sh: $(nproc) cpus, kernel $(uname -r), load $(cut -d' ' -f1 /proc/loadavg), rounds $ROUNDS, pipe -l $LOOPS, variants: $VARIANTS; logs in $OUT" >&2
+for v in $VARIANTS; do : >"$OUT/ns.$v"; done
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	for v in $VARIANTS; do
+		start "$v"
+		ids=$(cat /proc/$tpid/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*//p' | sort -u)
+		a=$(stats)
+		taskset -c 0 perf bench sched pipe -l "$LOOPS" >/dev/null 2>&1
+		z=$(stats)
+		stop
+		echo "$a $z" | awk '{ n = $4 - $2; printf "%.1f %d\n", n ? ($3 - $1) / n : 0, n }' >>"$OUT/ns.$v"
+	done
+	r=$((r + 1))
+done
+
+echo
+echo "| variant | BPF ns per program run, median | rounds | ratio to $(echo $VARIANTS | cut -d' ' -f1) |"
+echo "|---|---|---|---|"
+first=
+for v in $VARIANTS; do
+	m=$(awk '{ print $1 }' "$OUT/ns.$v" | median)
+	[ -n "$first" ] || first=$m
+	all=$(awk '{ printf "%s%s", sep, $1; sep = " " }' "$OUT/ns.$v")
+	echo "$v $m $first" | awk -v all="$all" '{ printf "| %s | **%s** | %s | %.3f |\n", $1, $2, all, ($3 > 0 ? $2 / $3 : 0) }'
+done
