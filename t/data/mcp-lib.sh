@@ -2,7 +2,8 @@
 #
 #   init_line [VERSION]       an initialize request (id 0)
 #   mcp ARGS... <in >out      run scx-mcp, fail if it does not exit in 300 s
-#   wait_updated FILE URI N   wait (at most 45 s) for N updates of URI in FILE
+#   wait_updated FILE URI N   wait (at most 120 s) for N updates of URI in FILE;
+#                             say so on stderr and fail if they do not come
 #   wait_resp FILE ID         wait (at most 120 s) for the whole response with
 #                             that id; say so on stderr and fail if it does not come
 #   resp ID <out              the response with that id (compact JSON)
@@ -20,8 +21,11 @@ mcp() { timeout 300 scx-mcp "$@"; }
 # interval is closed when scx-mcp says its statistics were updated.
 wait_updated() {
 	_w=0
-	while [ "$(grep -c "resources/updated.*\"$2\"" "$1" 2>/dev/null)" -lt "$3" ] &&
-	      [ $_w -lt 450 ]; do
+	while [ "$(grep -c "resources/updated.*\"$2\"" "$1" 2>/dev/null)" -lt "$3" ]; do
+		if [ $_w -ge 1200 ]; then
+			echo "wait_updated: not $3 updates of $2 in $1 after 120 s" >&2
+			return 1
+		fi
 		sleep 0.1
 		_w=$((_w + 1))
 	done
