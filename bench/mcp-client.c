@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 			 "{\"name\":\"analyze_trace_scheduling\",\"arguments\":"
 			 "{\"trace_id\":\"t\",\"analysis_type\":\"%s\"}}",
 			 analyses[i]);
-		printf("analysis_%s %.2f ms\n", analyses[i], timed(&id, params, reps, i == 0));
+		printf("analysis_%s %.3f ms\n", analyses[i], timed(&id, params, reps, i == 0));
 	}
 	static const char *const tools[][2] = {
 		{ "correlate_wakeup_to_schedule", "" },
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 		snprintf(params, sizeof(params),
 			 "{\"name\":\"%s\",\"arguments\":{\"trace_id\":\"t\"%s}}", tools[i][0],
 			 tools[i][1]);
-		printf("tool_%s %.2f ms\n", tools[i][0], timed(&id, params, reps, false));
+		printf("tool_%s %.3f ms\n", tools[i][0], timed(&id, params, reps, false));
 	}
 	printf("rss_end %ld KiB\nrss_peak_end %ld KiB\n", vm_kb("VmRSS:"), vm_kb("VmHWM:"));
 	close(to_srv);

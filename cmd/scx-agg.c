@@ -737,13 +737,10 @@ int main(int argc, char **argv)
 					ao.nr_cpus = h->nr_cpus;
 				else if (!t && (topo_sys = scx_topo__from_sysfs("/sys")))
 					t = topo_sys;
-				/* the header says how to sort; before it did, scx-events
-				 * streams were sorted per CPU only */
+				/* the header says how to sort, as in scx-mcp's loader */
 				struct scx_order_plan op = scx_order_plan(
 					h, reorder_given ? ao.reorder_ns : SCX_REORDER_UNSET,
-					h && !strcmp(h->producer, "scx-events") ?
-						SCX_REORDER_DEFAULT_NS :
-						0);
+					scx_order_legacy_ns(h));
 
 				ao.reorder_ns = op.window_ns;
 				ao.reorder_from_start = op.from_start;

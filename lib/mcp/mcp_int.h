@@ -278,6 +278,12 @@ void mcp_call_link(struct mcp_call *c, const char *uri, const char *name, const 
  * Checks the payload against the tool's outputSchema first.
  */
 void mcp_call_result(struct mcp_call *c, struct scx_jw *w);
+/*
+ * Every key of the result is in the tool's table with its type: what
+ * tools/list promised.  0, or -1 with c failed (an internal error: the
+ * result would not validate against the outputSchema clients check).
+ */
+int mcp_check_output(struct mcp_call *c);
 
 /* ---- linked results (mcp_links.c) ------------------------------------------ */
 

@@ -453,57 +453,6 @@ static void output_schema(struct scx_jw *w, const struct mcp_out *out)
 	scx_jw_obj_end(w);
 }
 
-static bool type_is(const struct scx_json_doc *d, int t, const char *type)
-{
-	const jsmntok_t *k = &d->tok[t];
-	char c = d->js[k->start];
-
-	switch (type[0]) {
-	case 's':
-		return k->type == JSMN_STRING;
-	case 'o':
-		return k->type == JSMN_OBJECT;
-	case 'a':
-		return k->type == JSMN_ARRAY;
-	case 'b':
-		return k->type == JSMN_PRIMITIVE && (c == 't' || c == 'f');
-	default: /* number */
-		return k->type == JSMN_PRIMITIVE && (c == '-' || (c >= '0' && c <= '9'));
-	}
-}
-
-/*
- * Every key of the result is in the tool's table with its type: what
- * tools/list promised.  0, or -1 with c failed (an internal error: the
- * result would not validate against the outputSchema clients check).
- */
-static int check_output(struct mcp_call *c)
-{
-	struct scx_json_doc d = { 0 };
-	int r = 0;
-
-	if (scx_json_parse(&d, c->out.data, c->out.len) || d.tok[0].type != JSMN_OBJECT) {
-		scx_json_free(&d);
-		return mcp_fail(c, "internal error: %s wrote a result that is not a JSON object",
-				c->tool->name);
-	}
-	for (int k = 1; k < d.ntok; k = scx_json_next(&d, k + 1)) {
-		const struct mcp_out *o = c->tool->out;
-		char key[64];
-
-		scx_json_str(&d, k, key, sizeof(key));
-		while (o && o->key && strcmp(o->key, key))
-			o++;
-		if (o && o->key && type_is(&d, k + 1, o->type))
-			continue;
-		r = mcp_fail(c, "internal error: the result of %s has '%s' %s its outputSchema",
-			     c->tool->name, key, o && o->key ? "of another type than" : "not in");
-		break;
-	}
-	scx_json_free(&d);
-	return r;
-}
-
 int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
 {
 	unsigned start, end;
@@ -567,7 +516,7 @@ void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
 	bool structured = !c->s->bench_no_structured;
 
 	if (structured && !c->failed && c->out.len)
-		check_output(c);
+		mcp_check_output(c);
 	scx_jw_obj_begin(w);
 	scx_jw_key(w, "content");
 	scx_jw_arr_begin(w);

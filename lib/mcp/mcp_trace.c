@@ -275,6 +275,20 @@ static void keep_cgroup(struct loader *l, struct scx_reader *r)
 	scx_buf_add(&l->t->cgroups, path, n);
 }
 
+/* A stream whose header promised time order and broke it: said as scx-agg says it. */
+static void note_disorder(struct loader *l, struct scx_reader *r)
+{
+	const char *msg;
+
+	if (!scx_reader__disorder(r, &msg))
+		return;
+	if (l->t->order.window_ns)
+		mcp_log(l->c->s, MCP_WARNING, "%s; sorted within %llu ms from there", msg,
+			(unsigned long long)(l->t->order.window_ns / 1000000));
+	else
+		mcp_log(l->c->s, MCP_WARNING, "%s; counted in out_of_order_events", msg);
+}
+
 static int load_stream(struct loader *l, int fd, const char *name, char *err, size_t errsz)
 {
 	struct scx_reader *r = scx_reader__fdopen(fd, name);
@@ -311,6 +325,8 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 		rc = l->err;
 	}
 	h = scx_reader__header(r);
+	t->order = scx_order_plan(h, SCX_REORDER_UNSET, scx_order_legacy_ns(h));
+	note_disorder(l, r);
 	if (h) {
 		snprintf(t->producer, sizeof(t->producer), "%s", h->producer);
 		snprintf(t->hostname, sizeof(t->hostname), "%s", h->hostname);
@@ -571,6 +587,8 @@ struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 		.interval_ns = 0,
 		.by = (1u << SCX_AGG_BY__COUNT) - 1,
 		.limit = 1000,
+		.reorder_ns = t->order.window_ns,
+		.reorder_from_start = t->order.from_start,
 	};
 	struct scx_event e;
 	uint64_t t0;

@@ -14,6 +14,7 @@
 #include "core/event.h"
 #include "core/hashmap.h"
 #include "mcp/mcp_int.h"
+#include "stream/stream.h"
 
 struct scx_agg;
 struct scx_topo;
@@ -40,6 +41,10 @@ struct mcp_trace {
 	uint64_t lost;	  /* events the producer reported lost */
 	uint64_t skipped; /* records the reader did not know */
 	uint64_t out_of_order;
+	/* how the aggregation sorts the events, from the stream's header as in
+	 * scx-agg (scx_order_plan()): the same events in the same order give
+	 * both the same figures */
+	struct scx_order_plan order;
 	uint64_t load_ns;
 	uint64_t file_bytes;
 	struct scx_topo *topo; /* from a stream header, else NULL */

@@ -604,6 +604,11 @@ struct scx_order_plan scx_order_plan(const struct scx_header *h, uint64_t forced
 	return p;
 }
 
+uint64_t scx_order_legacy_ns(const struct scx_header *h)
+{
+	return h && !strcmp(h->producer, "scx-events") ? SCX_REORDER_DEFAULT_NS : 0;
+}
+
 /* ---- writer ------------------------------------------------------------- */
 
 #define WRITE_FLUSH (64u << 10)

@@ -126,6 +126,13 @@ struct scx_order_plan {
 };
 struct scx_order_plan scx_order_plan(const struct scx_header *h, uint64_t forced_ns,
 				     uint64_t legacy_ns);
+/*
+ * legacy_ns for the readers that aggregate a stream (scx-agg, scx-mcp), so
+ * both take its events in one order: scx-events streams from before "order"
+ * were sorted per CPU only (SCX_REORDER_DEFAULT_NS), others are taken as
+ * they come (0).
+ */
+uint64_t scx_order_legacy_ns(const struct scx_header *h);
 const char *scx_order_name(enum scx_order o); /* "time", "cpu" or NULL */
 
 /* ---- writing ------------------------------------------------------------- */

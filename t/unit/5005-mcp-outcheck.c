@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The check of a tool's result against its outputSchema before it is sent
+ * (mcp_call_result): it finds each top-level member without parsing the
+ * values, so nested strings holding quotes, escapes and brackets must not
+ * shift it; a key not in the tool's table, or of another type, makes the
+ * call an internal error; good results carry structuredContent, byte for
+ * byte the text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp/mcp.h"
+#include "mcp/mcp_int.h"
+#include "json/json.h"
+#include "core/util.h"
+#include "tap.h"
+
+static const struct mcp_out table[] = {
+	{ "name", "string" }, { "n", "number" },   { "ok", "boolean" },
+	{ "rows", "array" },  { "obj", "object" }, { NULL, NULL },
+};
+static const struct mcp_tool tool = { .name = "fake", .out = table };
+
+static struct mcp_server *srv;
+static struct scx_json_doc doc;
+static struct scx_buf res;
+
+/* The CallToolResult for a tool that wrote json; 0 when it is not an error. */
+static int result_of(const char *json)
+{
+	struct mcp_call c = { .s = srv, .tool = &tool, .args = -1 };
+	struct scx_jw w;
+	bool err = true;
+
+	scx_buf_reset(&res);
+	scx_buf_add(&c.out, json, strlen(json));
+	scx_jw_init(&w, &res);
+	mcp_call_result(&c, &w);
+	scx_buf_free(&c.out);
+	if (scx_json_parse(&doc, res.data, res.len))
+		return -1;
+	scx_json_bool(&doc, scx_json_get(&doc, 0, "isError"), &err);
+	return err;
+}
+
+/* The structuredContent of the last result, as text ("" without one). */
+static const char *structured(void)
+{
+	static char buf[4096];
+	int t = scx_json_get(&doc, 0, "structuredContent");
+
+	if (t < 0)
+		return "";
+	snprintf(buf, sizeof(buf), "%.*s", doc.tok[t].end - doc.tok[t].start,
+		 doc.js + doc.tok[t].start);
+	return buf;
+}
+
+static bool message_has(const char *s)
+{
+	int content = scx_json_get(&doc, 0, "content");
+	char text[1200] = "";
+
+	scx_json_str(&doc, scx_json_get(&doc, scx_json_at(&doc, content, 0), "text"), text,
+		     sizeof(text));
+	return strstr(text, s) != NULL;
+}
+
+int main(void)
+{
+	struct mcp_opts o = { .no_live = true };
+	static const char *const good[] = {
+		"{}",
+		"{\"name\":\"a\",\"n\":1,\"ok\":true,\"rows\":[],\"obj\":{}}",
+		/* keys in any order, repeated, negative and fractional numbers */
+		"{\"obj\":{\"k\":[1,2]},\"n\":-2.5e3,\"name\":\"b\",\"n\":0,\"ok\":false}",
+		/* nested strings that hold what ends a value */
+		"{\"rows\":[\"}\",\"]\",\",\",\"\\\"}\",\"\\\\\"],\"name\":\"x\\\"}\",\"n\":7}",
+		"{\"obj\":{\"a\":\"{[\",\"b\":{\"c\":\"\\\\\\\"]\"}},\"ok\":true}",
+		"{ \"name\" : \"sp\" , \"n\" : 3 }",
+	};
+	static const struct {
+		const char *json, *msg;
+	} bad[] = {
+		{ "{\"name\":\"a\",\"extra\":1}", "has 'extra' not in its outputSchema" },
+		{ "{\"n\":\"1\"}", "has 'n' of another type than its outputSchema" },
+		{ "{\"ok\":null}", "has 'ok' of another type than" },
+		{ "{\"rows\":{}}", "has 'rows' of another type than" },
+		/* a key hidden in a nested string is not a member... */
+		{ "{\"name\":\"\\\",\\\"extra\\\":1\",\"n\":[{\"x\":\"}\"}]}",
+		  "has 'n' of another type than" },
+		/* ...and one after a nested object with a bracket in a string is */
+		{ "{\"obj\":{\"s\":\"}}\"},\"nope\":true}", "has 'nope' not in" },
+		{ "[1,2]", "not a JSON object" },
+		{ "{\"name\" 1}", "not a JSON object" },
+		{ "{\"name\":\"a\",}", "not a JSON object" },
+		{ "{\"name\":\"a\"", "not a JSON object" },
+	};
+
+	srv = mcp_server__new(&o);
+	if (!srv)
+		return 1;
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(good); i++) {
+		ok(result_of(good[i]) == 0, "good %u passes the check", i);
+		ok(!strcmp(structured(), good[i]), "good %u: structuredContent is the text: %s", i,
+		   structured());
+	}
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(bad); i++) {
+		ok(result_of(bad[i].json) == 1, "bad %u is an error", i);
+		ok(message_has(bad[i].msg) && !*structured(), "bad %u says '%s'", i, bad[i].msg);
+	}
+	/* the bench knob sends the text alone and checks nothing */
+	srv->bench_no_structured = true;
+	ok(result_of("{\"extra\":1}") == 0 && !*structured(), "without structured output: unchecked");
+	scx_json_free(&doc);
+	scx_buf_free(&res);
+	mcp_server__free(srv);
+	return done_testing();
+}
