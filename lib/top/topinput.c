@@ -243,8 +243,10 @@ static int input_start(struct top_input *in, enum top_source source, uint64_t fi
 		in->order = scx_reorder__new(in->reorder_ns);
 	in->agg = scx_agg__new(in->topo, &o);
 	if (!in->agg) {
-		snprintf(err, errsz, "cannot start the aggregation: %s", strerror(errno));
-		return -1;
+		int ret = -errno;
+
+		snprintf(err, errsz, "cannot start the aggregation: %s", strerror(-ret));
+		return ret;
 	}
 	for (unsigned i = 0; i < in->nr_cg_names; i++) {
 		scx_agg__cgroup_name(in->agg, in->cg_names[i].id, in->cg_names[i].path);
@@ -282,7 +284,7 @@ static int after_snapshots(struct top_input *in, const char *what, char *err, si
 {
 	snprintf(err, errsz, "byte %llu of the input: %s after scx-agg snapshot lines",
 		 (unsigned long long)scx_reader__offset(in->r), what);
-	return -1;
+	return -EINVAL;
 }
 
 /*
@@ -293,8 +295,11 @@ static int after_snapshots(struct top_input *in, const char *what, char *err, si
  */
 static int feed_event(struct top_input *in, const struct scx_event *e, char *err, size_t errsz)
 {
-	if (in->source == TOP_SRC_NONE && input_start(in, TOP_SRC_EVENTS, e->ts, err, errsz))
-		return -1;
+	int ret;
+
+	if (in->source == TOP_SRC_NONE &&
+	    (ret = input_start(in, TOP_SRC_EVENTS, e->ts, err, errsz)))
+		return ret;
 	if (in->source == TOP_SRC_SNAPSHOTS)
 		return after_snapshots(in, "an event", err, errsz);
 	scx_lost_tally__add(&in->lost, e);
@@ -315,11 +320,13 @@ static int feed_event(struct top_input *in, const struct scx_event *e, char *err
 /* A kernel snapshot (scx-events --aggregate) is one window of its own. */
 static int feed_ksnap(struct top_input *in, const struct scx_json_doc *doc, char *err, size_t errsz)
 {
-	if (scx_ksnap_from_json(doc, &in->ksnap, err, errsz))
-		return -1;
+	int ret;
+
+	if ((ret = scx_ksnap_from_json(doc, &in->ksnap, err, errsz)))
+		return ret;
 	if (in->source == TOP_SRC_NONE &&
-	    input_start(in, TOP_SRC_KERNEL, in->ksnap.start_ns, err, errsz))
-		return -1;
+	    (ret = input_start(in, TOP_SRC_KERNEL, in->ksnap.start_ns, err, errsz)))
+		return ret;
 	if (in->source == TOP_SRC_SNAPSHOTS)
 		return after_snapshots(in, "a kernel snapshot", err, errsz);
 	in->ksnaps++;
@@ -402,21 +409,21 @@ int top_input__next(struct top_input *in, const struct top_model **m, char *err,
 			return 0;
 		ret = scx_reader__next(in->r, &e);
 		if (ret == SCX_READ_EVENT) {
-			if (feed_event(in, &e, err, errsz))
-				return -1;
+			if ((ret = feed_event(in, &e, err, errsz)))
+				return ret;
 		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
 			   scx_stats_is(scx_reader__doc(in->r))) {
 			struct scx_stats st;
 
 			/* sched_ext's counters: into the window open when read */
-			if (scx_stats_from_json(scx_reader__doc(in->r), &st, err, errsz))
-				return -1;
+			if ((ret = scx_stats_from_json(scx_reader__doc(in->r), &st, err, errsz)))
+				return ret;
 			if (in->agg)
 				scx_agg__note_scx_stats(in->agg, &st);
 		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
 			   scx_ksnap_is(scx_reader__doc(in->r))) {
-			if (feed_ksnap(in, scx_reader__doc(in->r), err, errsz))
-				return -1;
+			if ((ret = feed_ksnap(in, scx_reader__doc(in->r), err, errsz)))
+				return ret;
 		} else if (ret == SCX_READ_OTHER && cgroup_record(in, scx_reader__doc(in->r))) {
 			continue;
 		} else if (ret == SCX_READ_OTHER) {
@@ -427,8 +434,9 @@ int top_input__next(struct top_input *in, const struct top_model **m, char *err,
 		} else if (ret == SCX_READ_END) {
 			in->eof = true;
 		} else {
+			/* the reader's message is the one: copied, not reworded */
 			snprintf(err, errsz, "%s", scx_reader__error(in->r));
-			return -1;
+			return -EINVAL;
 		}
 	}
 }
