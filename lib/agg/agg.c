@@ -1621,7 +1621,7 @@ static int drain(struct scx_agg *a, bool all)
 	struct scx_event e;
 	int err;
 
-	while (a->order && scx_reorder__pop(a->order, &e, all))
+	while (scx_sorter__pop(&a->order, &e, all))
 		if ((err = add_now(a, &e)))
 			return err;
 	return 0;
@@ -1629,19 +1629,8 @@ static int drain(struct scx_agg *a, bool all)
 
 int scx_agg__add(struct scx_agg *a, const struct scx_event *e)
 {
-	if (!a->order) {
-		if (!a->o.reorder_ns || e->ts >= a->newest) {
-			a->newest = SCX_MAX(a->newest, e->ts);
-			return add_now(a, e);
-		}
-		/* the first event out of order: the stream is sorted per cpu
-		 * only (an older scx-events, or streams merged with cat) */
-		scx_debug(1, "events out of order: reordering within %llu ms",
-			  (unsigned long long)(a->o.reorder_ns / 1000000));
-		a->order = scx_reorder__new(a->o.reorder_ns);
-		scx_reorder__advance(a->order, a->newest);
-	}
-	scx_reorder__push(a->order, e);
+	if (scx_sorter__push(&a->order, e))
+		return add_now(a, e);
 	return drain(a, false);
 }
 
@@ -1649,8 +1638,8 @@ int scx_agg__advance(struct scx_agg *a, uint64_t ts)
 {
 	int err;
 
-	if (a->order) {
-		scx_reorder__advance(a->order, ts);
+	if (scx_sorter__sorting(&a->order)) {
+		scx_sorter__advance(&a->order, ts);
 		if ((err = drain(a, false)))
 			return err;
 		ts = ts > a->o.reorder_ns ? ts - a->o.reorder_ns : 0;
@@ -1850,8 +1839,7 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 		return NULL;
 	}
 	setup_topo(a);
-	if (a->o.reorder_ns && a->o.reorder_from_start)
-		a->order = scx_reorder__new(a->o.reorder_ns);
+	scx_sorter__init(&a->order, a->o.reorder_ns, a->o.reorder_from_start);
 	return a;
 }
 
@@ -1937,7 +1925,7 @@ void scx_agg__free(struct scx_agg *a)
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++)
 		free(a->garr[k]);
 	scx_topo__free(a->topo);
-	scx_reorder__free(a->order);
+	scx_sorter__fini(&a->order);
 	agg_place_free(a);
 	free(a);
 }

@@ -8,6 +8,7 @@
 #include "agg/agg.h"
 #include "agg/agg_place_int.h"
 #include "core/hashmap.h"
+#include "core/reorder.h"
 
 enum tstate {
 	TS_UNKNOWN = 0, /* not seen in a state yet: its time is not counted */
@@ -171,11 +172,10 @@ struct scx_agg {
 	unsigned need;	  /* SCX_AGG_NEED_* */
 	unsigned next_by; /* o.by from the next interval on (scx_agg__set_by) */
 	/*
-	 * Reorder window, engaged at the first event older than one already
-	 * seen: ordered streams (scx-events sorts its own) never pay for it.
+	 * Time order (core/reorder.h): ordered streams (scx-events sorts its
+	 * own) never pay for a buffer.
 	 */
-	struct scx_reorder *order;
-	uint64_t newest;
+	struct scx_sorter order;
 	bool fold;   /* keep the process and comm tables */
 	bool tstats; /* keep per-thread stats */
 	bool pairs;

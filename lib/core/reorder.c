@@ -225,3 +225,40 @@ uint64_t scx_reorder__held(const struct scx_reorder *o)
 {
 	return o->held;
 }
+
+/* ---- scx_sorter: the buffer only once the stream needs it ------------------------ */
+
+void scx_sorter__init(struct scx_sorter *o, uint64_t window_ns, bool from_start)
+{
+	*o = (struct scx_sorter){ .window_ns = window_ns };
+	if (window_ns && from_start)
+		o->buf = scx_reorder__new(window_ns);
+}
+
+void scx_sorter__fini(struct scx_sorter *o)
+{
+	scx_reorder__free(o->buf);
+	o->buf = NULL;
+}
+
+/* scx_sorter__push() past its fast path: e goes into the buffer, created at the first late event. */
+bool scx_sorter__hold(struct scx_sorter *o, const struct scx_event *e)
+{
+	if (!o->buf) {
+		/* the first event out of order: the stream is sorted per cpu
+		 * only (an older scx-events, or streams merged with cat) */
+		scx_debug(1, "events out of order: reordering within %llu ms",
+			  (unsigned long long)(o->window_ns / 1000000));
+		o->buf = scx_reorder__new(o->window_ns);
+		/* what passed already is as good as seen */
+		scx_reorder__advance(o->buf, o->newest);
+	}
+	scx_reorder__push(o->buf, e);
+	return false;
+}
+
+void scx_sorter__advance(struct scx_sorter *o, uint64_t ts)
+{
+	if (o->buf)
+		scx_reorder__advance(o->buf, ts);
+}

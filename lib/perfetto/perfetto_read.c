@@ -228,268 +228,333 @@ static uint32_t small_str(struct pf_rd *r, const struct pf_small *f, unsigned n)
 	return pf_str(r, f->s[n].p, SCX_MIN((size_t)(f->s[n].end - f->s[n].p), SCX_COMM_LEN - 1));
 }
 
-#define I32(n) ((int32_t)f.v[n])
-#define HAS(g, n) ((g).has & 1u << (n))
+#define I32(n) ((int32_t)f->v[n])
+#define HAS(g, n) ((g)->has & 1u << (n))
 
-static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
+/* The FtraceEvent around the event: its time, its pid and the event itself. */
+struct ft_envelope {
+	uint64_t ts, pid;
+	uint32_t id;		/* the event oneof's field number; 0 for none */
+	struct pb payload, ext; /* ext: our scx fields beside a sched_switch */
+};
+
+static int ftrace_envelope(struct pf_rd *r, struct pb m, struct ft_envelope *v)
 {
 	struct pb_field x;
-	struct pb payload = { 0 }, ext = { 0 };
-	uint64_t ts = 0, pid = 0;
-	uint32_t id = 0;
-	struct pf_small f;
-	struct pf_rec *e = NULL;
-	struct scx_event *s;
 	int rc;
 
+	memset(v, 0, sizeof(*v));
 	while ((rc = pb_next(&m, &x)) > 0) {
 		if (x.num == PF_FTRACE_TIMESTAMP)
-			ts = x.v;
+			v->ts = x.v;
 		else if (x.num == PF_FTRACE_PID)
-			pid = x.v;
+			v->pid = x.v;
 		else if (x.num == PF_FTRACE_SCX_SWITCH && x.wt == PB_LEN)
-			ext = x.s;
+			v->ext = x.s;
 		else if (x.wt == PB_LEN && x.num > PF_FTRACE_PID &&
 			 x.num != PF_FTRACE_COMMON_FLAGS) {
 			/* the event oneof: whichever message is there */
-			id = x.num;
-			payload = x.s;
+			v->id = x.num;
+			v->payload = x.s;
 		}
 	}
-	if (rc < 0)
-		return pf_bad(r, m.p, "malformed ftrace event");
-	r->t->stat.ftrace_events++;
-	if (!id)
-		return 0;
-	if (small_decode(r, payload, &f))
+	return rc < 0 ? pf_bad(r, m.p, "malformed ftrace event") : 0;
+}
+
+/*
+ * sched_switch: a full event when our scx fields ride along, else a compact
+ * record; either way the cpu's current task and both threads' names.
+ */
+static int ft_switch(struct pf_rd *r, int cpu, const struct pf_small *f, struct pb ext,
+		     struct pf_rec **ep)
+{
+	struct pf_small g = { 0 };
+	int32_t prev = I32(PF_SW_PREV_PID), next = I32(PF_SW_NEXT_PID);
+	int64_t state = (int64_t)f->v[PF_SW_PREV_STATE];
+	struct scx_event *s;
+	struct pf_rec *e;
+
+	if (ext.p && small_decode(r, ext, &g))
 		return -EBADMSG;
+	if (ext.p) {
+		s = pf_side_new(r, ep, SCX_EV_SWITCH);
+		s->sw.prev_pid = prev;
+		s->sw.prev_prio = I32(PF_SW_PREV_PRIO);
+		s->sw.prev_state = state;
+		s->sw.next_pid = next;
+		s->sw.next_prio = I32(PF_SW_NEXT_PRIO);
+		copy_comm(s->sw.prev_comm, f->s[PF_SW_PREV_COMM]);
+		copy_comm(s->sw.next_comm, f->s[PF_SW_NEXT_COMM]);
+		if (HAS(&g, PF_SCXSW_DSQ_ID))
+			s->sw.dsq_id = g.v[PF_SCXSW_DSQ_ID];
+		s->sw.dsq_lat_ns = g.v[PF_SCXSW_DSQ_LAT_NS];
+		s->sw.dsq_vtime = g.v[PF_SCXSW_DSQ_VTIME];
+		s->sw.slice_ns = g.v[PF_SCXSW_SLICE_NS];
+		s->sw.prev_slice_used_ns = g.v[PF_SCXSW_PREV_SLICE_USED_NS];
+		s->sw.dsq_depth = (uint32_t)g.v[PF_SCXSW_DSQ_DEPTH];
+		if (HAS(&g, PF_SCXSW_LAYER_ID))
+			s->sw.layer_id = (int32_t)g.v[PF_SCXSW_LAYER_ID];
+	} else {
+		e = *ep = pf_rec_new(r);
+		e->type = SCX_EV_SWITCH;
+		e->a = prev;
+		e->c = I32(PF_SW_PREV_PRIO);
+		e->x = state;
+		e->b = next;
+		e->d = I32(PF_SW_NEXT_PRIO);
+		e->s1 = small_str(r, f, PF_SW_PREV_COMM);
+		e->s2 = small_str(r, f, PF_SW_NEXT_COMM);
+	}
+	if (state & ~(int64_t)0x1ff)
+		r->has_state_raw = true;
+	if (cpu < SCX_MAX_CPUS) {
+		r->cur[cpu].pid = next;
+		r->cur[cpu].prio = I32(PF_SW_NEXT_PRIO);
+		r->cur[cpu].comm = small_str(r, f, PF_SW_NEXT_COMM);
+		r->cur[cpu].known = true;
+	}
+	if (prev > 0)
+		pf_thread_set(r, prev, 0, small_str(r, f, PF_SW_PREV_COMM), 1);
+	if (next > 0)
+		pf_thread_set(r, next, 0, small_str(r, f, PF_SW_NEXT_COMM), 1);
+	return 0;
+}
+
+/* sched_wakeup, sched_waking, sched_wakeup_new: compact records. */
+static void ft_wakeup(struct pf_rd *r, const struct ft_envelope *v, const struct pf_small *f,
+		      struct pf_rec **ep)
+{
+	struct pf_rec *e = *ep = pf_rec_new(r);
+
+	e->type = v->id == PF_EV_SCHED_WAKEUP ? SCX_EV_WAKEUP :
+		  v->id == PF_EV_SCHED_WAKING ? SCX_EV_WAKING :
+						SCX_EV_WAKEUP_NEW;
+	e->flags = REC_F_VERBOSE_WAKE;
+	e->a = I32(PF_WK_PID);
+	e->b = (int32_t)v->pid;
+	e->c = I32(PF_WK_PRIO);
+	e->d = HAS(f, PF_WK_TARGET_CPU) ? I32(PF_WK_TARGET_CPU) : -1;
+	e->s1 = small_str(r, f, PF_WK_COMM);
+	if (e->a > 0)
+		pf_thread_set(r, e->a, 0, e->s1, 1);
+}
+
+/* task_newtask: thread grouping, and a fork if the trace has none. */
+static void ft_newtask(struct pf_rd *r, const struct ft_envelope *v, const struct pf_small *f,
+		       struct pf_rec **ep)
+{
+	int32_t child = I32(PF_NEWTASK_PID), pid = (int32_t)v->pid;
+	uint32_t comm = small_str(r, f, PF_NEWTASK_COMM);
+	bool thread = f->v[PF_NEWTASK_CLONE_FLAGS] & 0x10000; /* CLONE_THREAD */
+	uint64_t *pv = pf_map_get(&r->thr_idx, (uint32_t)v->pid);
+	int32_t ptgid = pv ? r->thr[*pv].tgid : 0;
+	struct scx_event *s;
+
+	if (child <= 0)
+		return; /* swapper: trace_processor ignores it too */
+	r->cur_ts = v->ts;
+	if (thread) {
+		/* the creator's process, which may only be named later */
+		pf_thread_set(r, child, 0, comm, 1);
+		pf_tg_note(r, child, 0, pid);
+	} else {
+		pf_thread_set(r, child, child, comm, 1);
+		pf_tg_note(r, child, child, 0);
+		proc_get(r, child)->ppid = ptgid ? ptgid : pid;
+	}
+	s = pf_side_new(r, ep, SCX_EV_FORK);
+	(*ep)->flags |= REC_F_NEWTASK;
+	s->fork.parent_pid = pid;
+	s->fork.child_pid = child;
+	s->fork.child_tgid = thread ? 0 : child;
+	copy_comm(s->fork.child_comm, f->s[PF_NEWTASK_COMM]);
+}
+
+/* ipi_raise: one ipi_send per target cpu, each with its own time and cpu. */
+static void ft_ipi_raise(struct pf_rd *r, int cpu, const struct ft_envelope *v,
+			 const struct pf_small *f)
+{
+	uint32_t mask = (uint32_t)f->v[PF_IPI_RAISE_TARGET_CPUS];
+	struct pf_rec *e = NULL;
+	struct scx_event *s;
+
+	for (int c = 0; c < 32; c++) {
+		if (!(mask & 1u << c))
+			continue;
+		s = pf_side_new(r, &e, SCX_EV_IPI_SEND);
+		s->ipi.target_cpu = c;
+		e->ts = v->ts;
+		e->cpu = (int16_t)cpu;
+	}
+}
+
+static void copy_str(char *dst, struct pb s, size_t size)
+{
+	if (s.p)
+		memcpy(dst, s.p, SCX_MIN((size_t)(s.end - s.p), size - 1));
+}
+
+/*
+ * The other events, each a full event whose fields map one to one.  Returns
+ * false for an event this reader does not know (it is skipped).
+ */
+static bool ft_side(struct pf_rd *r, const struct ft_envelope *v, const struct pf_small *f,
+		    struct pf_rec **ep)
+{
+	uint32_t id = v->id;
+	struct pb_field x;
+	struct scx_event *s;
 
 	switch (id) {
-	case PF_EV_SCHED_SWITCH: {
-		struct pf_small g = { 0 };
-		int32_t prev = I32(PF_SW_PREV_PID), next = I32(PF_SW_NEXT_PID);
-		int64_t state = (int64_t)f.v[PF_SW_PREV_STATE];
-
-		if (ext.p && small_decode(r, ext, &g))
-			return -EBADMSG;
-		if (ext.p) {
-			s = pf_side_new(r, &e, SCX_EV_SWITCH);
-			s->sw.prev_pid = prev;
-			s->sw.prev_prio = I32(PF_SW_PREV_PRIO);
-			s->sw.prev_state = state;
-			s->sw.next_pid = next;
-			s->sw.next_prio = I32(PF_SW_NEXT_PRIO);
-			copy_comm(s->sw.prev_comm, f.s[PF_SW_PREV_COMM]);
-			copy_comm(s->sw.next_comm, f.s[PF_SW_NEXT_COMM]);
-			if (HAS(g, PF_SCXSW_DSQ_ID))
-				s->sw.dsq_id = g.v[PF_SCXSW_DSQ_ID];
-			s->sw.dsq_lat_ns = g.v[PF_SCXSW_DSQ_LAT_NS];
-			s->sw.dsq_vtime = g.v[PF_SCXSW_DSQ_VTIME];
-			s->sw.slice_ns = g.v[PF_SCXSW_SLICE_NS];
-			s->sw.prev_slice_used_ns = g.v[PF_SCXSW_PREV_SLICE_USED_NS];
-			s->sw.dsq_depth = (uint32_t)g.v[PF_SCXSW_DSQ_DEPTH];
-			if (HAS(g, PF_SCXSW_LAYER_ID))
-				s->sw.layer_id = (int32_t)g.v[PF_SCXSW_LAYER_ID];
-		} else {
-			e = pf_rec_new(r);
-			e->type = SCX_EV_SWITCH;
-			e->a = prev;
-			e->c = I32(PF_SW_PREV_PRIO);
-			e->x = state;
-			e->b = next;
-			e->d = I32(PF_SW_NEXT_PRIO);
-			e->s1 = small_str(r, &f, PF_SW_PREV_COMM);
-			e->s2 = small_str(r, &f, PF_SW_NEXT_COMM);
-		}
-		if (state & ~(int64_t)0x1ff)
-			r->has_state_raw = true;
-		if (cpu < SCX_MAX_CPUS) {
-			r->cur[cpu].pid = next;
-			r->cur[cpu].prio = I32(PF_SW_NEXT_PRIO);
-			r->cur[cpu].comm = small_str(r, &f, PF_SW_NEXT_COMM);
-			r->cur[cpu].known = true;
-		}
-		if (prev > 0)
-			pf_thread_set(r, prev, 0, small_str(r, &f, PF_SW_PREV_COMM), 1);
-		if (next > 0)
-			pf_thread_set(r, next, 0, small_str(r, &f, PF_SW_NEXT_COMM), 1);
-		break;
-	}
-	case PF_EV_SCHED_WAKEUP:
-	case PF_EV_SCHED_WAKING:
-	case PF_EV_SCHED_WAKEUP_NEW:
-		e = pf_rec_new(r);
-		e->type = id == PF_EV_SCHED_WAKEUP ? SCX_EV_WAKEUP :
-			  id == PF_EV_SCHED_WAKING ? SCX_EV_WAKING :
-						     SCX_EV_WAKEUP_NEW;
-		e->flags = REC_F_VERBOSE_WAKE;
-		e->a = I32(PF_WK_PID);
-		e->b = (int32_t)pid;
-		e->c = I32(PF_WK_PRIO);
-		e->d = HAS(f, PF_WK_TARGET_CPU) ? I32(PF_WK_TARGET_CPU) : -1;
-		e->s1 = small_str(r, &f, PF_WK_COMM);
-		if (e->a > 0)
-			pf_thread_set(r, e->a, 0, e->s1, 1);
-		break;
 	case PF_EV_SCHED_MIGRATE_TASK:
-		s = pf_side_new(r, &e, SCX_EV_MIGRATE);
+		s = pf_side_new(r, ep, SCX_EV_MIGRATE);
 		s->mig.pid = I32(PF_MIG_PID);
 		s->mig.prio = I32(PF_MIG_PRIO);
 		s->mig.orig_cpu = I32(PF_MIG_ORIG_CPU);
 		s->mig.dest_cpu = I32(PF_MIG_DEST_CPU);
-		copy_comm(s->mig.comm, f.s[PF_MIG_COMM]);
+		copy_comm(s->mig.comm, f->s[PF_MIG_COMM]);
 		break;
 	case PF_EV_SCHED_PROCESS_FORK:
-		s = pf_side_new(r, &e, SCX_EV_FORK);
+		s = pf_side_new(r, ep, SCX_EV_FORK);
 		s->fork.parent_pid = I32(PF_FORK_PARENT_PID);
 		s->fork.child_pid = I32(PF_FORK_CHILD_PID);
-		copy_comm(s->fork.parent_comm, f.s[PF_FORK_PARENT_COMM]);
-		copy_comm(s->fork.child_comm, f.s[PF_FORK_CHILD_COMM]);
+		copy_comm(s->fork.parent_comm, f->s[PF_FORK_PARENT_COMM]);
+		copy_comm(s->fork.child_comm, f->s[PF_FORK_CHILD_COMM]);
 		r->has_fork = true;
 		break;
-	case PF_EV_TASK_NEWTASK: { /* thread grouping, and a fork if the trace has none */
-		int32_t child = I32(PF_NEWTASK_PID);
-		uint32_t comm = small_str(r, &f, PF_NEWTASK_COMM);
-		bool thread = f.v[PF_NEWTASK_CLONE_FLAGS] & 0x10000; /* CLONE_THREAD */
-		uint64_t *pv = pf_map_get(&r->thr_idx, (uint32_t)pid);
-		int32_t ptgid = pv ? r->thr[*pv].tgid : 0;
-
-		if (child <= 0)
-			return 0; /* swapper: trace_processor ignores it too */
-		r->cur_ts = ts;
-		if (thread) {
-			/* the creator's process, which may only be named later */
-			pf_thread_set(r, child, 0, comm, 1);
-			pf_tg_note(r, child, 0, (int32_t)pid);
-		} else {
-			pf_thread_set(r, child, child, comm, 1);
-			pf_tg_note(r, child, child, 0);
-			proc_get(r, child)->ppid = ptgid ? ptgid : (int32_t)pid;
-		}
-		s = pf_side_new(r, &e, SCX_EV_FORK);
-		e->flags |= REC_F_NEWTASK;
-		s->fork.parent_pid = (int32_t)pid;
-		s->fork.child_pid = child;
-		s->fork.child_tgid = thread ? 0 : child;
-		copy_comm(s->fork.child_comm, f.s[PF_NEWTASK_COMM]);
-		break;
-	}
 	case PF_EV_SCHED_PROCESS_EXEC:
-		s = pf_side_new(r, &e, SCX_EV_EXEC);
+		s = pf_side_new(r, ep, SCX_EV_EXEC);
 		s->exec.pid = I32(PF_EXEC_PID);
 		s->exec.old_pid = I32(PF_EXEC_OLD_PID);
-		if (f.s[PF_EXEC_FILENAME].p) {
-			struct pb fn = f.s[PF_EXEC_FILENAME];
-			memcpy(s->exec.filename, fn.p,
-			       SCX_MIN((size_t)(fn.end - fn.p), SCX_PATH_LEN - 1));
-		}
+		copy_str(s->exec.filename, f->s[PF_EXEC_FILENAME], SCX_PATH_LEN);
 		/* past small_decode's field numbers: walked again */
-		for (struct pb q = payload; pb_next(&q, &x) > 0;)
+		for (struct pb q = v->payload; pb_next(&q, &x) > 0;)
 			if (x.num == PF_EXEC_SCX_COMM && x.wt == PB_LEN)
 				copy_comm(s->exec.comm, x.s);
 		break;
 	case PF_EV_SCHED_PROCESS_EXIT:
-		s = pf_side_new(r, &e, SCX_EV_EXIT);
+		s = pf_side_new(r, ep, SCX_EV_EXIT);
 		s->task.pid = I32(PF_EXIT_PID);
-		copy_comm(s->task.comm, f.s[PF_EXIT_COMM]);
+		copy_comm(s->task.comm, f->s[PF_EXIT_COMM]);
 		s->task.tgid = I32(PF_EXIT_TGID);
 		s->task.prio = I32(PF_EXIT_PRIO);
 		break;
 	case PF_EV_SCHED_PROCESS_FREE:
-		s = pf_side_new(r, &e, SCX_EV_FREE);
+		s = pf_side_new(r, ep, SCX_EV_FREE);
 		s->task.pid = I32(PF_FREE_PID);
-		copy_comm(s->task.comm, f.s[PF_FREE_COMM]);
+		copy_comm(s->task.comm, f->s[PF_FREE_COMM]);
 		s->task.prio = I32(PF_FREE_PRIO);
 		break;
 	case PF_EV_TASK_RENAME:
-		s = pf_side_new(r, &e, SCX_EV_TASK_RENAME);
+		s = pf_side_new(r, ep, SCX_EV_TASK_RENAME);
 		s->rename.pid = I32(PF_RENAME_PID);
-		copy_comm(s->rename.oldcomm, f.s[PF_RENAME_OLDCOMM]);
-		copy_comm(s->rename.newcomm, f.s[PF_RENAME_NEWCOMM]);
+		copy_comm(s->rename.oldcomm, f->s[PF_RENAME_OLDCOMM]);
+		copy_comm(s->rename.newcomm, f->s[PF_RENAME_NEWCOMM]);
 		break;
 	case PF_EV_SOFTIRQ_ENTRY:
 	case PF_EV_SOFTIRQ_EXIT:
-		s = pf_side_new(r, &e,
+		s = pf_side_new(r, ep,
 				id == PF_EV_SOFTIRQ_ENTRY ? SCX_EV_SOFTIRQ_ENTRY :
 							    SCX_EV_SOFTIRQ_EXIT);
-		s->softirq.vec = (uint32_t)f.v[PF_SOFTIRQ_VEC];
+		s->softirq.vec = (uint32_t)f->v[PF_SOFTIRQ_VEC];
 		break;
 	case PF_EV_IRQ_HANDLER_ENTRY:
 	case PF_EV_IRQ_HANDLER_EXIT:
-		s = pf_side_new(r, &e,
+		s = pf_side_new(r, ep,
 				id == PF_EV_IRQ_HANDLER_ENTRY ? SCX_EV_IRQ_ENTRY : SCX_EV_IRQ_EXIT);
 		s->irq.irq = I32(PF_IRQ_IRQ);
 		s->irq.ret = id == PF_EV_IRQ_HANDLER_EXIT ? I32(PF_IRQ_RET) : 0;
 		break;
 	case PF_EV_IPI_ENTRY:
 	case PF_EV_IPI_EXIT:
-		s = pf_side_new(r, &e, id == PF_EV_IPI_ENTRY ? SCX_EV_IPI_ENTRY : SCX_EV_IPI_EXIT);
+		pf_side_new(r, ep, id == PF_EV_IPI_ENTRY ? SCX_EV_IPI_ENTRY : SCX_EV_IPI_EXIT);
 		break;
-	case PF_EV_IPI_RAISE: { /* one ipi_send per target cpu */
-		uint32_t mask = (uint32_t)f.v[PF_IPI_RAISE_TARGET_CPUS];
-		for (int c = 0; c < 32; c++) {
-			if (!(mask & 1u << c))
-				continue;
-			s = pf_side_new(r, &e, SCX_EV_IPI_SEND);
-			s->ipi.target_cpu = c;
-			e->ts = ts;
-			e->cpu = (int16_t)cpu;
-		}
-		return 0;
-	}
 	case PF_EV_SCX_IPI_SEND:
-		s = pf_side_new(r, &e, SCX_EV_IPI_SEND);
+		s = pf_side_new(r, ep, SCX_EV_IPI_SEND);
 		s->ipi.target_cpu = I32(PF_SCXIPI_TARGET_CPU);
-		s->ipi.callsite = f.v[PF_SCXIPI_CALLSITE];
+		s->ipi.callsite = f->v[PF_SCXIPI_CALLSITE];
 		break;
 	case PF_EV_CPU_FREQUENCY:
-		s = pf_side_new(r, &e, SCX_EV_CPU_FREQUENCY);
-		s->freq.khz = (uint32_t)f.v[PF_CPU_STATE];
-		s->freq.cpu_id = (uint32_t)f.v[PF_CPU_CPU_ID];
-		pf_note_cpu(r, (int)SCX_MIN(f.v[PF_CPU_CPU_ID], 1023));
+		s = pf_side_new(r, ep, SCX_EV_CPU_FREQUENCY);
+		s->freq.khz = (uint32_t)f->v[PF_CPU_STATE];
+		s->freq.cpu_id = (uint32_t)f->v[PF_CPU_CPU_ID];
+		pf_note_cpu(r, (int)SCX_MIN(f->v[PF_CPU_CPU_ID], 1023));
 		break;
 	case PF_EV_CPU_IDLE:
-		s = pf_side_new(r, &e, SCX_EV_CPU_IDLE);
-		s->idle.state = (uint32_t)f.v[PF_CPU_STATE];
-		s->idle.cpu_id = (uint32_t)f.v[PF_CPU_CPU_ID];
-		pf_note_cpu(r, (int)SCX_MIN(f.v[PF_CPU_CPU_ID], 1023));
+		s = pf_side_new(r, ep, SCX_EV_CPU_IDLE);
+		s->idle.state = (uint32_t)f->v[PF_CPU_STATE];
+		s->idle.cpu_id = (uint32_t)f->v[PF_CPU_CPU_ID];
+		pf_note_cpu(r, (int)SCX_MIN(f->v[PF_CPU_CPU_ID], 1023));
 		break;
 	case PF_EV_SCX_DSQ_INSERT:
-		s = pf_side_new(r, &e, SCX_EV_DSQ_INSERT);
+		s = pf_side_new(r, ep, SCX_EV_DSQ_INSERT);
 		s->dsq.pid = I32(PF_SCXDSQ_PID);
-		s->dsq.dsq_id = f.v[PF_SCXDSQ_DSQ_ID];
-		s->dsq.vtime = f.v[PF_SCXDSQ_VTIME];
-		s->dsq.slice_ns = f.v[PF_SCXDSQ_SLICE_NS];
-		s->dsq.depth = (uint32_t)f.v[PF_SCXDSQ_DEPTH];
-		copy_comm(s->dsq.comm, f.s[PF_SCXDSQ_COMM]);
+		s->dsq.dsq_id = f->v[PF_SCXDSQ_DSQ_ID];
+		s->dsq.vtime = f->v[PF_SCXDSQ_VTIME];
+		s->dsq.slice_ns = f->v[PF_SCXDSQ_SLICE_NS];
+		s->dsq.depth = (uint32_t)f->v[PF_SCXDSQ_DEPTH];
+		copy_comm(s->dsq.comm, f->s[PF_SCXDSQ_COMM]);
 		if (HAS(f, PF_SCXDSQ_FROM_DSQ_ID)) /* a move's source DSQ */
-			s->dsq.from_dsq_id = f.v[PF_SCXDSQ_FROM_DSQ_ID];
+			s->dsq.from_dsq_id = f->v[PF_SCXDSQ_FROM_DSQ_ID];
 		break;
 	case PF_EV_SCX_CPUHP_ENTER:
 	case PF_EV_SCX_CPUHP_EXIT:
-		s = pf_side_new(r, &e,
+		s = pf_side_new(r, ep,
 				id == PF_EV_SCX_CPUHP_ENTER ? SCX_EV_CPUHP_ENTER :
 							      SCX_EV_CPUHP_EXIT);
-		s->cpuhp.cpu_id = (uint32_t)f.v[PF_SCXHP_CPU_ID];
+		s->cpuhp.cpu_id = (uint32_t)f->v[PF_SCXHP_CPU_ID];
 		s->cpuhp.target = I32(PF_SCXHP_TARGET);
 		s->cpuhp.idx = I32(PF_SCXHP_IDX);
 		s->cpuhp.ret = I32(PF_SCXHP_RET);
 		break;
 	case PF_EV_SCX_ENABLE:
 	case PF_EV_SCX_DISABLE:
-		s = pf_side_new(r, &e,
+		s = pf_side_new(r, ep,
 				id == PF_EV_SCX_ENABLE ? SCX_EV_SCX_ENABLE : SCX_EV_SCX_DISABLE);
-		if (f.s[PF_SCXOPS_NAME].p) {
-			struct pb nm = f.s[PF_SCXOPS_NAME];
-			memcpy(s->ops.name, nm.p,
-			       SCX_MIN((size_t)(nm.end - nm.p), SCX_NAME_LEN - 1));
-		}
+		copy_str(s->ops.name, f->s[PF_SCXOPS_NAME], SCX_NAME_LEN);
 		break;
 	default:
+		return false;
+	}
+	return true;
+}
+
+/* One FtraceEvent of a bundle: decoded by kind, then stamped with its time and cpu. */
+static int ftrace_event(struct pf_rd *r, int cpu, struct pb m)
+{
+	struct ft_envelope v;
+	struct pf_small f;
+	struct pf_rec *e = NULL;
+
+	if (ftrace_envelope(r, m, &v))
+		return -EBADMSG;
+	r->t->stat.ftrace_events++;
+	if (!v.id)
 		return 0;
+	if (small_decode(r, v.payload, &f))
+		return -EBADMSG;
+	switch (v.id) {
+	case PF_EV_SCHED_SWITCH:
+		if (ft_switch(r, cpu, &f, v.ext, &e))
+			return -EBADMSG;
+		break;
+	case PF_EV_SCHED_WAKEUP:
+	case PF_EV_SCHED_WAKING:
+	case PF_EV_SCHED_WAKEUP_NEW:
+		ft_wakeup(r, &v, &f, &e);
+		break;
+	case PF_EV_TASK_NEWTASK:
+		ft_newtask(r, &v, &f, &e);
+		break;
+	case PF_EV_IPI_RAISE:
+		ft_ipi_raise(r, cpu, &v, &f);
+		return 0;
+	default:
+		if (!ft_side(r, &v, &f, &e))
+			return 0;
 	}
 	if (e) {
-		e->ts = ts;
+		e->ts = v.ts;
 		e->cpu = (int16_t)cpu;
 	}
 	return 0;
@@ -1308,37 +1373,39 @@ static void resolve_sources(struct pf_rd *r)
 	free(span);
 }
 
-static int deliver(struct pf_rd *r)
-{
-	struct scx_pf_trace *t = r->t;
-	struct key *keys = NULL;
-	size_t nk = 0;
-	int ncpu = r->max_cpu + 1 > 0 ? r->max_cpu + 1 : 1;
-	struct {
-		int32_t pid;
-		bool known;
-	} *cur = scx_xcalloc(ncpu, sizeof(*cur));
-	bool raw = r->has_state_raw || (t->producer == SCX_PF_PROD_WPROF && !r->has_sysname_linux);
-	bool wprof = t->producer == SCX_PF_PROD_WPROF;
-	bool sorted = true;
-	int rc = 0;
+/* The task running on each cpu as delivery goes: the waker of a compact wakeup. */
+struct running {
+	int32_t pid;
+	bool known;
+};
 
-	if (r->o->raw_state)
-		raw = false;
-	keys = scx_xmalloc((r->nr ? r->nr : 1) * sizeof(*keys));
+/* Records to deliver, in time order (usually already so: then no sort). */
+static struct key *delivery_order(struct pf_rd *r, size_t *nk)
+{
+	struct key *keys = scx_xmalloc((r->nr ? r->nr : 1) * sizeof(*keys));
+	bool sorted = true;
+	size_t n = 0;
+
 	for (size_t i = 0; i < r->nr; i++) {
 		if (r->recs[i].flags & REC_F_DROP)
 			continue;
-		keys[nk].ts = r->recs[i].ts;
-		keys[nk].i = (uint32_t)i;
-		if (nk && keys[nk - 1].ts > keys[nk].ts)
+		keys[n].ts = r->recs[i].ts;
+		keys[n].i = (uint32_t)i;
+		if (n && keys[n - 1].ts > keys[n].ts)
 			sorted = false;
-		nk++;
+		n++;
 	}
 	if (!sorted)
-		qsort(keys, nk, sizeof(*keys), key_cmp);
+		qsort(keys, n, sizeof(*keys), key_cmp);
+	*nk = n;
+	return keys;
+}
 
-	/* header facts that need the whole trace */
+/* Header facts that need the whole trace. */
+static void trace_facts(struct pf_rd *r, const struct key *keys, size_t nk)
+{
+	struct scx_pf_trace *t = r->t;
+
 	if (!t->hdr.nr_cpus)
 		t->hdr.nr_cpus = r->max_cpu + 1 > 0 ? (unsigned)r->max_cpu + 1 : 0;
 	for (size_t k = 0; k < nk; k++) {
@@ -1354,7 +1421,112 @@ static int deliver(struct pf_rd *r)
 	t->ts_relative = t->stat.first_ts < 1000000000ull && t->producer == SCX_PF_PROD_WPROF;
 	snprintf(t->hdr.producer, sizeof(t->hdr.producer), "perfetto:%s",
 		 scx_pf_producer_name(t->producer));
+}
 
+/*
+ * A record as an event: a full one as it is, a compact switch or wakeup
+ * filled in (names, tgids, the waker from the cpu's running task).  false
+ * for a wakeup whose waker cannot be known (skipped, as trace_processor).
+ */
+static bool rec_event(struct pf_rd *r, const struct pf_rec *e, const struct running *cur, int ncpu,
+		      struct scx_event *ev)
+{
+	bool wprof = r->t->producer == SCX_PF_PROD_WPROF;
+	int cpu = e->cpu;
+	bool on = cpu >= 0 && cpu < ncpu;
+
+	if (e->flags & REC_F_SIDE) {
+		*ev = r->side[e->x];
+		return true;
+	}
+	scx_event_init(ev, e->type);
+	if (e->type == SCX_EV_SWITCH) {
+		ev->sw.prev_pid = e->a;
+		ev->sw.next_pid = e->b;
+		ev->sw.prev_prio = e->c;
+		ev->sw.next_prio = e->d;
+		ev->sw.prev_state = e->x;
+		fill_comm(ev->sw.prev_comm, r, e->s1, e->a, cpu);
+		fill_comm(ev->sw.next_comm, r, e->s2, e->b, cpu);
+		return true;
+	}
+	ev->wake.pid = e->a;
+	ev->wake.prio = e->c;
+	ev->wake.target_cpu = e->d;
+	fill_comm(ev->wake.comm, r, e->s1, e->a, cpu);
+	ev->wake.waker_pid = e->b;
+	if ((e->flags & REC_F_WAKER_CPU) || (wprof && (e->flags & REC_F_VERBOSE_WAKE))) {
+		if (on && cur[cpu].known)
+			ev->wake.waker_pid = cur[cpu].pid;
+		else if (e->flags & REC_F_WAKER_CPU)
+			return false;
+		else
+			ev->wake.waker_pid = 0;
+	}
+	ev->wake.waker_tgid = tgid_at(r, ev->wake.waker_pid, e->ts);
+	ev->wake.tgid = tgid_at(r, ev->wake.pid, e->ts);
+	return true;
+}
+
+/* What every event gets at delivery: raw states decoded, tgids and missing names. */
+static void complete_event(struct pf_rd *r, const struct pf_rec *e, bool raw, struct scx_event *ev)
+{
+	int cpu = e->cpu;
+
+	switch (ev->type) {
+	case SCX_EV_SWITCH:
+		if (raw && !(e->flags & REC_F_TRACK))
+			ev->sw.prev_state = state_from_raw(ev->sw.prev_state);
+		if (!ev->sw.prev_comm[0])
+			fill_comm(ev->sw.prev_comm, r, 0, ev->sw.prev_pid, cpu);
+		if (!ev->sw.next_comm[0])
+			fill_comm(ev->sw.next_comm, r, 0, ev->sw.next_pid, cpu);
+		ev->sw.prev_tgid = tgid_at(r, ev->sw.prev_pid, e->ts);
+		ev->sw.next_tgid = tgid_at(r, ev->sw.next_pid, e->ts);
+		break;
+	case SCX_EV_MIGRATE:
+		ev->mig.tgid = tgid_at(r, ev->mig.pid, e->ts);
+		break;
+	case SCX_EV_FORK:
+		ev->fork.parent_tgid = tgid_at(r, ev->fork.parent_pid, e->ts);
+		if (!ev->fork.child_tgid)
+			ev->fork.child_tgid = tgid_at(r, ev->fork.child_pid, e->ts);
+		if (!ev->fork.parent_comm[0])
+			fill_comm(ev->fork.parent_comm, r, 0, ev->fork.parent_pid, -1);
+		break;
+	case SCX_EV_EXEC:
+		ev->exec.tgid = tgid_at(r, ev->exec.pid, e->ts);
+		if (!ev->exec.comm[0])
+			fill_comm(ev->exec.comm, r, 0, ev->exec.pid, -1);
+		break;
+	case SCX_EV_EXIT:
+	case SCX_EV_FREE:
+		if (!ev->task.tgid)
+			ev->task.tgid = tgid_at(r, ev->task.pid, e->ts);
+		break;
+	case SCX_EV_TASK_RENAME:
+		ev->rename.tgid = tgid_at(r, ev->rename.pid, e->ts);
+		break;
+	case SCX_EV_DSQ_INSERT:
+		ev->dsq.tgid = tgid_at(r, ev->dsq.pid, e->ts);
+		break;
+	}
+}
+
+/* Every record kept, in time order, as events to the caller's on_event. */
+static int deliver(struct pf_rd *r)
+{
+	struct scx_pf_trace *t = r->t;
+	int ncpu = r->max_cpu + 1 > 0 ? r->max_cpu + 1 : 1;
+	struct running *cur = scx_xcalloc(ncpu, sizeof(*cur));
+	bool raw = r->has_state_raw || (t->producer == SCX_PF_PROD_WPROF && !r->has_sysname_linux);
+	size_t nk;
+	struct key *keys = delivery_order(r, &nk);
+	int rc = 0;
+
+	if (r->o->raw_state)
+		raw = false;
+	trace_facts(r, keys, nk);
 	t->held_bytes = rd_mem(r) + r->nr * sizeof(*keys);
 	if (r->o->on_trace && (rc = r->o->on_trace(r->o->ctx, t)))
 		goto out;
@@ -1370,81 +1542,15 @@ static int deliver(struct pf_rd *r)
 				cur[cpu].pid = e->b, cur[cpu].known = true;
 			continue;
 		}
-		if (e->flags & REC_F_SIDE) {
-			ev = r->side[e->x];
-		} else {
-			scx_event_init(&ev, e->type);
-			if (e->type == SCX_EV_SWITCH) {
-				ev.sw.prev_pid = e->a;
-				ev.sw.next_pid = e->b;
-				ev.sw.prev_prio = e->c;
-				ev.sw.next_prio = e->d;
-				ev.sw.prev_state = e->x;
-				fill_comm(ev.sw.prev_comm, r, e->s1, e->a, cpu);
-				fill_comm(ev.sw.next_comm, r, e->s2, e->b, cpu);
-			} else {
-				ev.wake.pid = e->a;
-				ev.wake.prio = e->c;
-				ev.wake.target_cpu = e->d;
-				fill_comm(ev.wake.comm, r, e->s1, e->a, cpu);
-				ev.wake.waker_pid = e->b;
-				if ((e->flags & REC_F_WAKER_CPU) ||
-				    (wprof && (e->flags & REC_F_VERBOSE_WAKE))) {
-					if (on && cur[cpu].known) {
-						ev.wake.waker_pid = cur[cpu].pid;
-					} else if (e->flags & REC_F_WAKER_CPU) {
-						t->stat.skipped_events++; /* as trace_processor */
-						continue;
-					} else {
-						ev.wake.waker_pid = 0;
-					}
-				}
-				ev.wake.waker_tgid = tgid_at(r, ev.wake.waker_pid, e->ts);
-				ev.wake.tgid = tgid_at(r, ev.wake.pid, e->ts);
-			}
+		if (!rec_event(r, e, cur, ncpu, &ev)) {
+			t->stat.skipped_events++; /* as trace_processor */
+			continue;
 		}
 		ev.ts = e->ts;
 		ev.cpu = cpu;
-		switch (ev.type) {
-		case SCX_EV_SWITCH:
-			if (raw && !(e->flags & REC_F_TRACK))
-				ev.sw.prev_state = state_from_raw(ev.sw.prev_state);
-			if (!ev.sw.prev_comm[0])
-				fill_comm(ev.sw.prev_comm, r, 0, ev.sw.prev_pid, cpu);
-			if (!ev.sw.next_comm[0])
-				fill_comm(ev.sw.next_comm, r, 0, ev.sw.next_pid, cpu);
-			ev.sw.prev_tgid = tgid_at(r, ev.sw.prev_pid, e->ts);
-			ev.sw.next_tgid = tgid_at(r, ev.sw.next_pid, e->ts);
-			if (on)
-				cur[cpu].pid = ev.sw.next_pid, cur[cpu].known = true;
-			break;
-		case SCX_EV_MIGRATE:
-			ev.mig.tgid = tgid_at(r, ev.mig.pid, e->ts);
-			break;
-		case SCX_EV_FORK:
-			ev.fork.parent_tgid = tgid_at(r, ev.fork.parent_pid, e->ts);
-			if (!ev.fork.child_tgid)
-				ev.fork.child_tgid = tgid_at(r, ev.fork.child_pid, e->ts);
-			if (!ev.fork.parent_comm[0])
-				fill_comm(ev.fork.parent_comm, r, 0, ev.fork.parent_pid, -1);
-			break;
-		case SCX_EV_EXEC:
-			ev.exec.tgid = tgid_at(r, ev.exec.pid, e->ts);
-			if (!ev.exec.comm[0])
-				fill_comm(ev.exec.comm, r, 0, ev.exec.pid, -1);
-			break;
-		case SCX_EV_EXIT:
-		case SCX_EV_FREE:
-			if (!ev.task.tgid)
-				ev.task.tgid = tgid_at(r, ev.task.pid, e->ts);
-			break;
-		case SCX_EV_TASK_RENAME:
-			ev.rename.tgid = tgid_at(r, ev.rename.pid, e->ts);
-			break;
-		case SCX_EV_DSQ_INSERT:
-			ev.dsq.tgid = tgid_at(r, ev.dsq.pid, e->ts);
-			break;
-		}
+		complete_event(r, e, raw, &ev);
+		if (ev.type == SCX_EV_SWITCH && on)
+			cur[cpu].pid = ev.sw.next_pid, cur[cpu].known = true;
 		t->stat.events[ev.type]++;
 		if (r->o->on_event && (rc = r->o->on_event(r->o->ctx, &ev)))
 			goto out;

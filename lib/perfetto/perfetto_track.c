@@ -409,29 +409,27 @@ static int softirq_vec(const struct pf_rd *r, uint32_t action, uint32_t name)
 	return -1;
 }
 
-int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
+/* The fields of a TrackEvent this reader uses; annotations are kept for later. */
+static int te_decode(struct pf_rd *r, uint32_t seq, struct pb m, struct te *e, struct pb *ann,
+		     unsigned max_ann, unsigned *nann)
 {
 	struct pb_field x;
-	struct te e = { .cpu = -1 };
-	struct pb ann[24];
-	unsigned nann = 0;
 	int rc;
 
-	init_names(r);
 	while ((rc = pb_next(&m, &x)) > 0) {
 		switch (x.num) {
 		case PF_TE_TYPE:
-			e.type = x.v;
+			e->type = x.v;
 			break;
 		case PF_TE_TRACK_UUID:
-			e.track = x.v;
+			e->track = x.v;
 			break;
 		case PF_TE_NAME_IID:
-			e.name = interned(r, K_NAME, seq, x.v);
+			e->name = interned(r, K_NAME, seq, x.v);
 			break;
 		case PF_TE_NAME:
 			if (x.wt == PB_LEN)
-				e.name = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
+				e->name = pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
 			break;
 		case PF_TE_CATEGORY_IIDS:
 			if (x.wt == PB_LEN) {
@@ -440,46 +438,226 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 				while (p.p < p.end) {
 					if (pb_varint(&p, &v))
 						return pf_bad(r, p.p, "malformed category list");
-					if (e.ncats < 4)
-						e.cats[e.ncats++] = interned(r, K_CAT, seq, v);
+					if (e->ncats < 4)
+						e->cats[e->ncats++] = interned(r, K_CAT, seq, v);
 				}
-			} else if (e.ncats < 4) {
-				e.cats[e.ncats++] = interned(r, K_CAT, seq, x.v);
+			} else if (e->ncats < 4) {
+				e->cats[e->ncats++] = interned(r, K_CAT, seq, x.v);
 			}
 			break;
 		case PF_TE_CATEGORIES:
-			if (x.wt == PB_LEN && e.ncats < 4)
-				e.cats[e.ncats++] =
+			if (x.wt == PB_LEN && e->ncats < 4)
+				e->cats[e->ncats++] =
 					pf_str(r, x.s.p, SCX_MIN((size_t)(x.s.end - x.s.p), 255));
 			break;
 		case PF_TE_DEBUG_ANNOTATIONS:
-			if (x.wt == PB_LEN && nann < SCX_ARRAY_SIZE(ann))
-				ann[nann++] = x.s;
+			if (x.wt == PB_LEN && *nann < max_ann)
+				ann[(*nann)++] = x.s;
 			break;
 		case PF_TE_FLOW_IDS:
 		case PF_TE_TERMINATING_FLOW_IDS:
 		case PF_TE_FLOW_IDS_OLD:
 		case PF_TE_TERMINATING_FLOW_IDS_OLD:
 			if (x.wt == PB_LEN) { /* packed fixed64 */
-				for (const uint8_t *p = x.s.p; p + 8 <= x.s.end && e.nflows < 4;
+				for (const uint8_t *p = x.s.p; p + 8 <= x.s.end && e->nflows < 4;
 				     p += 8)
-					memcpy(&e.flows[e.nflows++], p, 8);
-			} else if (e.nflows < 4) {
-				e.flows[e.nflows++] = x.v;
+					memcpy(&e->flows[e->nflows++], p, 8);
+			} else if (e->nflows < 4) {
+				e->flows[e->nflows++] = x.v;
 			}
 			break;
 		}
 	}
-	if (rc < 0)
-		return pf_bad(r, m.p, "malformed track event");
+	return rc < 0 ? pf_bad(r, m.p, "malformed track event") : 0;
+}
+
+/* A scheduling event the ftrace of the same span already has: one source per span. */
+static bool te_in_ftrace_span(const struct pf_rd *r, const struct te *e, uint64_t ts)
+{
+	return ts >= r->skip_from && ts <= r->skip_to &&
+	       (has_cat(r, e, N_ONCPU) || has_cat(r, e, N_WAKER) || has_cat(r, e, N_WAKEE) ||
+		has_cat(r, e, N_WAKER_NEW) || has_cat(r, e, N_WAKEE_NEW) ||
+		has_cat(r, e, N_WAKER_UNKNOWN) || has_cat(r, e, N_WAKEE_UNKNOWN) ||
+		has_cat(r, e, N_WAKING));
+}
+
+/* An ONCPU slice's begin or end: a mark, made into switches once all are read. */
+static void te_oncpu(struct pf_rd *r, const struct te *e, uint64_t ts, int32_t tid, int cpu,
+		     bool begin)
+{
+	struct pf_mark *k;
+	uint64_t *open = pf_map_put(&r->open, ~e->track); /* cpu + 1 of the open slice */
+
+	if (begin) {
+		*open = cpu + 1;
+	} else {
+		if (cpu < 0 && *open)
+			cpu = (int)*open - 1;
+		*open = 0;
+	}
+	if (cpu < 0)
+		return;
+	k = mark_new(r);
+	k->ts = ts;
+	k->cpu = (int16_t)cpu;
+	k->tid = tid;
+	k->begin = begin;
+	k->dsq = e->has_dsq ? (uint64_t)e->dsq : SCX_DSQ_NONE;
+	k->layer = e->has_layer && e->layer >= 0 && e->layer <= INT16_MAX ? (int16_t)e->layer : -1;
+	k->state = e->reason == r->name_iid[N_PREEMPTED] ?
+			   SCX_STATE_PREEMPTED :
+			   SCX_STATE_INTERRUPTIBLE; /* "blocked": S or D is not said */
+	if (k->begin) {
+		k->comm = e->name == r->name_iid[N_ONCPU] ? 0 : e->name;
+		/* the wakee runs: the waking's target cpu */
+		for (unsigned i = 0; i < e->nflows; i++) {
+			uint64_t *v = pf_map_get(&r->flows, e->flows[i] << 1);
+			if (v && *v && *v <= r->nr)
+				r->recs[*v - 1].d = cpu;
+		}
+	}
+}
+
+/* A waker or wakee instant: the two halves of one waking, joined by their flow. */
+static void te_wake(struct pf_rd *r, const struct te *e, uint64_t ts, int32_t tid, int cpu,
+		    bool waker)
+{
+	bool is_new = has_cat(r, e, N_WAKER_NEW) || has_cat(r, e, N_WAKEE_NEW);
+	bool fresh;
+	struct pf_rec *rec = flow_rec(r, e, 0, &fresh);
+
+	if (fresh) {
+		rec = pf_rec_new(r);
+		rec->type = is_new ? SCX_EV_WAKEUP_NEW : SCX_EV_WAKING;
+		rec->flags = REC_F_TRACK;
+		rec->ts = ts;
+		rec->cpu = (int16_t)cpu;
+		rec->d = -1;
+		flow_bind(r, e, 0);
+	}
+	if (waker) {
+		rec->b = tid;
+		if (cpu >= 0)
+			rec->cpu = (int16_t)cpu; /* wakings happen on the waker's cpu */
+		rec->ts = ts;
+	} else {
+		rec->a = tid;
+		if (e->has_waker_tid)
+			rec->b = (int32_t)e->waker_tid;
+		if (e->has_cpu && fresh)
+			rec->cpu = (int16_t)cpu;
+	}
+}
+
+/* A forking or forked instant: the two halves of one fork, joined by their flow. */
+static void te_fork(struct pf_rd *r, const struct te *e, uint64_t ts, int32_t tid, int cpu)
+{
+	bool parent = has_cat(r, e, N_FORKING), fresh;
+	struct pf_rec *rec = flow_rec(r, e, 1, &fresh);
+	struct scx_event *s;
+
+	if (fresh) {
+		s = pf_side_new(r, &rec, SCX_EV_FORK);
+		rec->flags |= REC_F_TRACK;
+		rec->ts = ts;
+		rec->cpu = (int16_t)cpu;
+		flow_bind(r, e, 1);
+	} else {
+		s = &r->side[rec->x];
+	}
+	if (parent) {
+		s->fork.parent_pid = tid;
+		if (e->has_fork_tid && !s->fork.child_pid)
+			s->fork.child_pid = (int32_t)e->fork_tid;
+	} else {
+		s->fork.child_pid = tid;
+		if (e->has_fork_tid && !s->fork.parent_pid)
+			s->fork.parent_pid = (int32_t)e->fork_tid;
+	}
+	r->has_fork = true;
+}
+
+/*
+ * A hard or soft irq slice.  END carries no annotations: BEGIN remembers
+ * what the track has open, and its cpu, which END takes (*cpu).  NULL when
+ * the slice makes no event.
+ */
+static struct scx_event *te_irq(struct pf_rd *r, const struct te *e, bool begin, int *cpu,
+				struct pf_rec **rec)
+{
+	struct scx_event *s;
+	uint64_t *open;
+	bool hard;
+
+	if (begin) {
+		hard = has_cat(r, e, N_HARDIRQ);
+		int v = hard ? (int)e->irq : softirq_vec(r, e->action, e->name);
+		if (*cpu < 0 || v < 0 || (hard && !e->has_irq))
+			return NULL;
+		s = pf_side_new(r, rec, hard ? SCX_EV_IRQ_ENTRY : SCX_EV_SOFTIRQ_ENTRY);
+		if (hard)
+			s->irq.irq = v;
+		else
+			s->softirq.vec = (uint32_t)v;
+		*pf_map_put(&r->open, e->track) =
+			1ull << 63 | (uint64_t)hard << 62 | (uint64_t)*cpu << 32 | (uint32_t)v;
+		return s;
+	}
+	open = pf_map_get(&r->open, e->track);
+	if (!open || !(*open >> 63))
+		return NULL;
+	hard = *open >> 62 & 1;
+	*cpu = (int)(*open >> 32 & 0x3ff);
+	s = pf_side_new(r, rec, hard ? SCX_EV_IRQ_EXIT : SCX_EV_SOFTIRQ_EXIT);
+	if (hard)
+		s->irq.irq = (int32_t)(uint32_t)*open;
+	else
+		s->softirq.vec = (uint32_t)*open;
+	*open = 0;
+	return s;
+}
+
+/* An exec, exit, free or rename instant: one event of its own.  NULL for other instants. */
+static struct scx_event *te_task(struct pf_rd *r, const struct te *e, int32_t tid,
+				 struct pf_rec **rec)
+{
+	struct scx_event *s;
+
+	if (has_cat(r, e, N_EXEC)) {
+		s = pf_side_new(r, rec, SCX_EV_EXEC);
+		s->exec.pid = tid;
+		s->exec.old_pid = tid;
+		strncpy(s->exec.filename, pf_strp(r, e->filename), SCX_PATH_LEN - 1);
+	} else if (has_cat(r, e, N_EXIT) || has_cat(r, e, N_FREE)) {
+		s = pf_side_new(r, rec, has_cat(r, e, N_EXIT) ? SCX_EV_EXIT : SCX_EV_FREE);
+		s->task.pid = tid;
+		/* the name is filled from the thread table at delivery */
+	} else if (has_cat(r, e, N_RENAME)) {
+		s = pf_side_new(r, rec, SCX_EV_TASK_RENAME);
+		s->rename.pid = tid;
+		strncpy(s->rename.oldcomm, pf_strp(r, e->old_name), SCX_COMM_LEN - 1);
+		strncpy(s->rename.newcomm, pf_strp(r, e->new_name), SCX_COMM_LEN - 1);
+	} else {
+		return NULL;
+	}
+	return s;
+}
+
+int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
+{
+	struct te e = { .cpu = -1 };
+	struct pb ann[24];
+	unsigned nann = 0;
+	struct pf_rec *rec;
+	struct scx_event *s;
+
+	init_names(r);
+	if (te_decode(r, seq, m, &e, ann, SCX_ARRAY_SIZE(ann), &nann))
+		return -EBADMSG;
 	if (!e.track || has_cat(r, &e, N_SCX_READABLE))
 		return 0; /* ours (--readable) repeat the ftrace events: read those */
-	if (ts >= r->skip_from && ts <= r->skip_to &&
-	    (has_cat(r, &e, N_ONCPU) || has_cat(r, &e, N_WAKER) || has_cat(r, &e, N_WAKEE) ||
-	     has_cat(r, &e, N_WAKER_NEW) || has_cat(r, &e, N_WAKEE_NEW) ||
-	     has_cat(r, &e, N_WAKER_UNKNOWN) || has_cat(r, &e, N_WAKEE_UNKNOWN) ||
-	     has_cat(r, &e, N_WAKING))) {
-		r->t->stat.skipped_events++; /* ftrace has these: one source per span */
+	if (te_in_ftrace_span(r, &e, ts)) {
+		r->t->stat.skipped_events++;
 		return 0;
 	}
 	for (unsigned i = 0; i < nann; i++)
@@ -488,9 +666,6 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 
 	int32_t tid = track_tid(r, e.track);
 	int cpu = e.has_cpu && e.cpu >= 0 && e.cpu < SCX_MAX_CPUS ? (int)e.cpu : -1;
-	struct pf_rec *rec;
-	struct scx_event *s;
-	bool fresh;
 
 	if (cpu >= 0)
 		pf_note_cpu(r, cpu);
@@ -508,142 +683,33 @@ int pf_track_event(struct pf_rd *r, uint32_t seq, uint64_t ts, struct pb m)
 	}
 	bool begin = e.type == PF_TE_SLICE_BEGIN, instant = e.type == PF_TE_INSTANT;
 	bool slice = begin || e.type == PF_TE_SLICE_END;
-
-	if (has_cat(r, &e, N_ONCPU) && slice) {
-		struct pf_mark *k;
-		uint64_t *open = pf_map_put(&r->open, ~e.track); /* cpu + 1 of the open slice */
-		if (begin) {
-			*open = cpu + 1;
-		} else {
-			if (cpu < 0 && *open)
-				cpu = (int)*open - 1;
-			*open = 0;
-		}
-		if (cpu < 0)
-			return 0;
-		k = mark_new(r);
-		k->ts = ts;
-		k->cpu = (int16_t)cpu;
-		k->tid = tid;
-		k->begin = begin;
-		k->dsq = e.has_dsq ? (uint64_t)e.dsq : SCX_DSQ_NONE;
-		k->layer =
-			e.has_layer && e.layer >= 0 && e.layer <= INT16_MAX ? (int16_t)e.layer : -1;
-		k->state = e.reason == r->name_iid[N_PREEMPTED] ?
-				   SCX_STATE_PREEMPTED :
-				   SCX_STATE_INTERRUPTIBLE; /* "blocked": S or D is not said */
-		if (k->begin) {
-			k->comm = e.name == r->name_iid[N_ONCPU] ? 0 : e.name;
-			/* the wakee runs: the waking's target cpu */
-			for (unsigned i = 0; i < e.nflows; i++) {
-				uint64_t *v = pf_map_get(&r->flows, e.flows[i] << 1);
-				if (v && *v && *v <= r->nr)
-					r->recs[*v - 1].d = cpu;
-			}
-		}
-		return 0;
-	}
 	bool waker = has_cat(r, &e, N_WAKER) || has_cat(r, &e, N_WAKER_NEW) ||
 		     has_cat(r, &e, N_WAKER_UNKNOWN);
 	bool wakee = has_cat(r, &e, N_WAKEE) || has_cat(r, &e, N_WAKEE_NEW) ||
 		     has_cat(r, &e, N_WAKEE_UNKNOWN) || has_cat(r, &e, N_WAKING);
+
+	/* the halves of a switch, a waking or a fork: joined later */
+	if (slice && has_cat(r, &e, N_ONCPU)) {
+		te_oncpu(r, &e, ts, tid, cpu, begin);
+		return 0;
+	}
 	if (instant && (waker || wakee)) {
-		bool is_new = has_cat(r, &e, N_WAKER_NEW) || has_cat(r, &e, N_WAKEE_NEW);
-		rec = flow_rec(r, &e, 0, &fresh);
-		if (fresh) {
-			rec = pf_rec_new(r);
-			rec->type = is_new ? SCX_EV_WAKEUP_NEW : SCX_EV_WAKING;
-			rec->flags = REC_F_TRACK;
-			rec->ts = ts;
-			rec->cpu = (int16_t)cpu;
-			rec->d = -1;
-			flow_bind(r, &e, 0);
-		}
-		if (waker) {
-			rec->b = tid;
-			if (cpu >= 0)
-				rec->cpu = (int16_t)cpu; /* wakings happen on the waker's cpu */
-			rec->ts = ts;
-		} else {
-			rec->a = tid;
-			if (e.has_waker_tid)
-				rec->b = (int32_t)e.waker_tid;
-			if (e.has_cpu && fresh)
-				rec->cpu = (int16_t)cpu;
-		}
+		te_wake(r, &e, ts, tid, cpu, waker);
 		return 0;
 	}
 	if (instant && (has_cat(r, &e, N_FORKING) || has_cat(r, &e, N_FORKED))) {
-		bool parent = has_cat(r, &e, N_FORKING);
-		rec = flow_rec(r, &e, 1, &fresh);
-		if (fresh) {
-			s = pf_side_new(r, &rec, SCX_EV_FORK);
-			rec->flags |= REC_F_TRACK;
-			rec->ts = ts;
-			rec->cpu = (int16_t)cpu;
-			flow_bind(r, &e, 1);
-		} else {
-			s = &r->side[rec->x];
-		}
-		if (parent) {
-			s->fork.parent_pid = tid;
-			if (e.has_fork_tid && !s->fork.child_pid)
-				s->fork.child_pid = (int32_t)e.fork_tid;
-		} else {
-			s->fork.child_pid = tid;
-			if (e.has_fork_tid && !s->fork.parent_pid)
-				s->fork.parent_pid = (int32_t)e.fork_tid;
-		}
-		r->has_fork = true;
+		te_fork(r, &e, ts, tid, cpu);
 		return 0;
 	}
-	if (instant && has_cat(r, &e, N_EXEC)) {
-		s = pf_side_new(r, &rec, SCX_EV_EXEC);
-		s->exec.pid = tid;
-		s->exec.old_pid = tid;
-		strncpy(s->exec.filename, pf_strp(r, e.filename), SCX_PATH_LEN - 1);
-	} else if (instant && (has_cat(r, &e, N_EXIT) || has_cat(r, &e, N_FREE))) {
-		s = pf_side_new(r, &rec, has_cat(r, &e, N_EXIT) ? SCX_EV_EXIT : SCX_EV_FREE);
-		s->task.pid = tid;
-		strncpy(s->task.comm, pf_strp(r, e.name), SCX_COMM_LEN - 1);
-		if (has_cat(r, &e, N_EXIT) || has_cat(r, &e, N_FREE))
-			s->task.comm[0] = 0; /* filled from the thread table */
-	} else if (instant && has_cat(r, &e, N_RENAME)) {
-		s = pf_side_new(r, &rec, SCX_EV_TASK_RENAME);
-		s->rename.pid = tid;
-		strncpy(s->rename.oldcomm, pf_strp(r, e.old_name), SCX_COMM_LEN - 1);
-		strncpy(s->rename.newcomm, pf_strp(r, e.new_name), SCX_COMM_LEN - 1);
-	} else if (slice && (has_cat(r, &e, N_HARDIRQ) || has_cat(r, &e, N_SOFTIRQ))) {
-		/* END carries no annotations: remember what the track has open */
-		uint64_t *open;
-		if (begin) {
-			bool hard = has_cat(r, &e, N_HARDIRQ);
-			int v = hard ? (int)e.irq : softirq_vec(r, e.action, e.name);
-			if (cpu < 0 || v < 0 || (hard && !e.has_irq))
-				return 0;
-			s = pf_side_new(r, &rec, hard ? SCX_EV_IRQ_ENTRY : SCX_EV_SOFTIRQ_ENTRY);
-			if (hard)
-				s->irq.irq = v;
-			else
-				s->softirq.vec = (uint32_t)v;
-			*pf_map_put(&r->open, e.track) = 1ull << 63 | (uint64_t)hard << 62 |
-							 (uint64_t)cpu << 32 | (uint32_t)v;
-		} else {
-			open = pf_map_get(&r->open, e.track);
-			if (!open || !(*open >> 63))
-				return 0;
-			bool hard = *open >> 62 & 1;
-			cpu = (int)(*open >> 32 & 0x3ff);
-			s = pf_side_new(r, &rec, hard ? SCX_EV_IRQ_EXIT : SCX_EV_SOFTIRQ_EXIT);
-			if (hard)
-				s->irq.irq = (int32_t)(uint32_t)*open;
-			else
-				s->softirq.vec = (uint32_t)*open;
-			*open = 0;
-		}
-	} else {
+	/* events of their own */
+	if (instant)
+		s = te_task(r, &e, tid, &rec);
+	else if (slice && (has_cat(r, &e, N_HARDIRQ) || has_cat(r, &e, N_SOFTIRQ)))
+		s = te_irq(r, &e, begin, &cpu, &rec);
+	else
+		s = NULL;
+	if (!s)
 		return 0;
-	}
 	rec->flags |= REC_F_TRACK;
 	rec->ts = ts;
 	rec->cpu = (int16_t)cpu;

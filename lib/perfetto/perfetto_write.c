@@ -566,42 +566,19 @@ static int write_wake(struct scx_pf_writer *w, struct wcpu *c, const struct scx_
 	return 0;
 }
 
-int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
+/*
+ * The ftrace payload of an event whose fields map one to one, into pl (up to
+ * *end); *common is the pid of the event's common field when it is not the
+ * cpu's running task.  Returns the event's field number in FtraceEvent, 0 for
+ * a kind that has none.
+ */
+static uint32_t encode_ftrace(struct scx_pf_writer *w, const struct scx_event *e, uint8_t *pl,
+			      uint8_t **end, uint32_t *common)
 {
-	int cpu = e->cpu >= 0 ? e->cpu : 0; /* unknown cpu: bundled with cpu 0 */
-	struct wcpu *c;
-	uint8_t pl[256], *p = pl;
-	uint32_t id, common;
-	int rc;
-
-	if (w->err)
-		return w->err;
-	if (e->cpu < -1 || e->cpu >= SCX_MAX_CPUS)
-		return -ERANGE;
-	if (!w->header_done && (rc = scx_pf_writer__header(w, NULL)))
-		return rc;
-	c = cpu_get(w, cpu);
-	common = c->known ? (uint32_t)c->cur_pid : 0;
-	if (w->readable && (rc = pf_readable_event(w->readable, e)))
-		return rc;
+	uint8_t *p = pl;
+	uint32_t id;
 
 	switch (e->type) {
-	case SCX_EV_SWITCH:
-		rc = write_switch(w, c, cpu, e);
-		return rc ? rc : maybe_flush(w, cpu);
-	case SCX_EV_WAKING:
-	case SCX_EV_WAKEUP:
-	case SCX_EV_WAKEUP_NEW:
-		write_wake(w, c, e);
-		return maybe_flush(w, cpu);
-	case SCX_EV_LOST:
-		/* a bundle flagged lost_events starts here */
-		if ((rc = flush_cpu(w, cpu)))
-			return rc;
-		c->lost = true;
-		c->lost_count = e->lost.count;
-		c->lost_ts = e->ts;
-		return 0;
 	case SCX_EV_MIGRATE:
 		note_thread(w, e->mig.pid, e->mig.tgid, e->mig.comm);
 		id = PF_EV_SCHED_MIGRATE_TASK;
@@ -611,31 +588,10 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 		p = pb_put_i64(p, PF_MIG_ORIG_CPU, e->mig.orig_cpu);
 		p = pb_put_i64(p, PF_MIG_DEST_CPU, e->mig.dest_cpu);
 		break;
-	case SCX_EV_FORK: {
-		/* task_newtask for trace_processor's process grouping, then the fork itself */
-		uint8_t nt[64], *q = nt;
-		bool thread = e->fork.child_tgid && e->fork.child_tgid == e->fork.parent_tgid &&
-			      e->fork.child_pid != e->fork.child_tgid;
-		note_thread(w, e->fork.parent_pid, e->fork.parent_tgid, e->fork.parent_comm);
-		note_thread(w, e->fork.child_pid, e->fork.child_tgid, e->fork.child_comm);
-		q = pb_put_i64(q, PF_NEWTASK_PID, e->fork.child_pid);
-		q = pb_put_str(q, PF_NEWTASK_COMM, e->fork.child_comm, SCX_COMM_LEN);
-		q = pb_put_u64(q, PF_NEWTASK_CLONE_FLAGS,
-			       thread ? 0x10000 | 0x800 | 0x100 | 0x200 | 0x400 : 0x11);
-		put_event(c, e->ts, (uint32_t)e->fork.parent_pid, PF_EV_TASK_NEWTASK, nt, q - nt,
-			  NULL, 0);
-		id = PF_EV_SCHED_PROCESS_FORK;
-		common = (uint32_t)e->fork.parent_pid;
-		p = pb_put_str(p, PF_FORK_PARENT_COMM, e->fork.parent_comm, SCX_COMM_LEN);
-		p = pb_put_i64(p, PF_FORK_PARENT_PID, e->fork.parent_pid);
-		p = pb_put_str(p, PF_FORK_CHILD_COMM, e->fork.child_comm, SCX_COMM_LEN);
-		p = pb_put_i64(p, PF_FORK_CHILD_PID, e->fork.child_pid);
-		break;
-	}
 	case SCX_EV_EXEC:
 		note_thread(w, e->exec.pid, e->exec.tgid, e->exec.comm);
 		id = PF_EV_SCHED_PROCESS_EXEC;
-		common = (uint32_t)e->exec.pid;
+		*common = (uint32_t)e->exec.pid;
 		p = pb_put_str(p, PF_EXEC_FILENAME, e->exec.filename, SCX_PATH_LEN);
 		p = pb_put_i64(p, PF_EXEC_PID, e->exec.pid);
 		p = pb_put_i64(p, PF_EXEC_OLD_PID, e->exec.old_pid);
@@ -658,7 +614,7 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 	case SCX_EV_TASK_RENAME:
 		note_thread(w, e->rename.pid, e->rename.tgid, e->rename.newcomm);
 		id = PF_EV_TASK_RENAME;
-		common = (uint32_t)e->rename.pid;
+		*common = (uint32_t)e->rename.pid;
 		p = pb_put_i64(p, PF_RENAME_PID, e->rename.pid);
 		p = pb_put_str(p, PF_RENAME_OLDCOMM, e->rename.oldcomm, SCX_COMM_LEN);
 		p = pb_put_str(p, PF_RENAME_NEWCOMM, e->rename.newcomm, SCX_COMM_LEN);
@@ -730,6 +686,81 @@ int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
 	default:
 		return 0;
 	}
+	*end = p;
+	return id;
+}
+
+/* task_newtask for trace_processor's process grouping, then the fork itself. */
+static int write_fork(struct scx_pf_writer *w, struct wcpu *c, int cpu, const struct scx_event *e)
+{
+	const struct scx_ev_fork *f = &e->fork;
+	uint8_t nt[64], *q = nt, pl[256], *p = pl;
+	bool thread =
+		f->child_tgid && f->child_tgid == f->parent_tgid && f->child_pid != f->child_tgid;
+
+	note_thread(w, f->parent_pid, f->parent_tgid, f->parent_comm);
+	note_thread(w, f->child_pid, f->child_tgid, f->child_comm);
+	q = pb_put_i64(q, PF_NEWTASK_PID, f->child_pid);
+	q = pb_put_str(q, PF_NEWTASK_COMM, f->child_comm, SCX_COMM_LEN);
+	q = pb_put_u64(q, PF_NEWTASK_CLONE_FLAGS,
+		       thread ? 0x10000 | 0x800 | 0x100 | 0x200 | 0x400 : 0x11);
+	put_event(c, e->ts, (uint32_t)f->parent_pid, PF_EV_TASK_NEWTASK, nt, q - nt, NULL, 0);
+	p = pb_put_str(p, PF_FORK_PARENT_COMM, f->parent_comm, SCX_COMM_LEN);
+	p = pb_put_i64(p, PF_FORK_PARENT_PID, f->parent_pid);
+	p = pb_put_str(p, PF_FORK_CHILD_COMM, f->child_comm, SCX_COMM_LEN);
+	p = pb_put_i64(p, PF_FORK_CHILD_PID, f->child_pid);
+	put_event(c, e->ts, (uint32_t)f->parent_pid, PF_EV_SCHED_PROCESS_FORK, pl, p - pl, NULL, 0);
+	return maybe_flush(w, cpu);
+}
+
+/* The cpu's lost-events mark: the bundle that starts here says so. */
+static int write_lost(struct scx_pf_writer *w, struct wcpu *c, int cpu, const struct scx_event *e)
+{
+	int rc;
+
+	if ((rc = flush_cpu(w, cpu)))
+		return rc;
+	c->lost = true;
+	c->lost_count = e->lost.count;
+	c->lost_ts = e->ts;
+	return 0;
+}
+
+int scx_pf_writer__event(struct scx_pf_writer *w, const struct scx_event *e)
+{
+	int cpu = e->cpu >= 0 ? e->cpu : 0; /* unknown cpu: bundled with cpu 0 */
+	struct wcpu *c;
+	uint8_t pl[256], *p;
+	uint32_t id, common;
+	int rc;
+
+	if (w->err)
+		return w->err;
+	if (e->cpu < -1 || e->cpu >= SCX_MAX_CPUS)
+		return -ERANGE;
+	if (!w->header_done && (rc = scx_pf_writer__header(w, NULL)))
+		return rc;
+	c = cpu_get(w, cpu);
+	if (w->readable && (rc = pf_readable_event(w->readable, e)))
+		return rc;
+
+	switch (e->type) {
+	case SCX_EV_SWITCH:
+		rc = write_switch(w, c, cpu, e);
+		return rc ? rc : maybe_flush(w, cpu);
+	case SCX_EV_WAKING:
+	case SCX_EV_WAKEUP:
+	case SCX_EV_WAKEUP_NEW:
+		write_wake(w, c, e);
+		return maybe_flush(w, cpu);
+	case SCX_EV_LOST:
+		return write_lost(w, c, cpu, e);
+	case SCX_EV_FORK:
+		return write_fork(w, c, cpu, e);
+	}
+	common = c->known ? (uint32_t)c->cur_pid : 0;
+	if (!(id = encode_ftrace(w, e, pl, &p, &common)))
+		return 0;
 	put_event(c, e->ts, common, id, pl, p - pl, NULL, 0);
 	return maybe_flush(w, cpu);
 }

@@ -346,19 +346,22 @@ static void interrupted_msg(const struct prof_record_opts *o)
 	scx_warn("interrupted: perf stopped, partial output '%s' removed", o->out);
 }
 
-int prof_record(const struct prof_record_opts *o, bool *interrupted)
-{
-	const char *argv[24];
-	char archive[4096], hpath[4096], st[64], herr[512];
-	struct prof_hintrec *hr = NULL;
-	struct child perf = { .pid = -1, .err_fd = -1 };
-	uint64_t deadline, dropped;
-	bool stopping = false, started = false;
-	int err, hfd = -1;
-	struct stat sb;
+/* One recording: perf, and the hint recorder beside it. */
+struct recording {
+	const struct prof_record_opts *o;
+	struct child perf;
+	struct prof_hintrec *hr; /* NULL without --hints-map, or when hints are off */
+	int hfd;
+	char hpath[4096];
+	bool stopping, started;
+};
 
-	*interrupted = false;
-	snprintf(archive, sizeof(archive), "%s.tar.gz", o->out);
+/* Refuse to overwrite, then create the output directory. */
+static int record_prepare(const struct prof_record_opts *o, const char *archive)
+{
+	struct stat sb;
+	int err;
+
 	if (!lstat(o->out, &sb)) {
 		scx_warn("output directory '%s' already exists", o->out);
 		return -EEXIST;
@@ -371,89 +374,109 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 		scx_warn("cannot create '%s': %s", o->out, strerror(-err));
 		return err;
 	}
-	if ((err = version(o)))
-		goto fail;
+	return 0;
+}
 
-	if (o->hints_map) {
-		snprintf(hpath, sizeof(hpath), "%s/hints.jsonl", o->out);
-		if ((err = write_file_of(o->out, "hints.jsonl", &hfd))) {
-			scx_warn("cannot create '%s': %s", hpath, strerror(-err));
-			goto fail;
-		}
-		hr = prof_hintrec__new(o->hints_map, o->hints_ring_mb, hfd, herr, sizeof(herr));
-		if (!hr && errno != ENOTSUP) {
-			scx_warn("%s", herr);
-			err = -EINVAL;
-			goto fail;
-		}
-		if (!hr) {
-			/* a profile without hints is still useful: say so and go on */
-			scx_warn("%s; recording without hints", herr);
-			close(hfd);
-			hfd = -1;
-			unlink(hpath);
-		} else {
-			scx_debug(1, "hints: recording updates of '%s' via %s", o->hints_map,
-				  prof_hintrec__how(hr));
-		}
-	}
+/* The hint recorder, when asked for; a kernel that cannot is a warning, not a failure. */
+static int hints_start(struct recording *rc)
+{
+	const struct prof_record_opts *o = rc->o;
+	char herr[512];
+	int err;
 
-	prof_record_argv(o, argv, SCX_ARRAY_SIZE(argv));
-	if ((err = spawn(&perf, argv, -1, true))) {
-		scx_warn("cannot run '%s': %s", o->perf, strerror(-err));
-		goto fail;
+	if (!o->hints_map)
+		return 0;
+	snprintf(rc->hpath, sizeof(rc->hpath), "%s/hints.jsonl", o->out);
+	if ((err = write_file_of(o->out, "hints.jsonl", &rc->hfd))) {
+		scx_warn("cannot create '%s': %s", rc->hpath, strerror(-err));
+		return err;
 	}
-	deadline = scx_now_mono_ns() + START_GRACE_NS;
-	while (!reap(&perf, false)) {
+	rc->hr = prof_hintrec__new(o->hints_map, o->hints_ring_mb, rc->hfd, herr, sizeof(herr));
+	if (!rc->hr && errno != ENOTSUP) {
+		scx_warn("%s", herr);
+		return -EINVAL;
+	}
+	if (!rc->hr) {
+		/* a profile without hints is still useful: say so and go on */
+		scx_warn("%s; recording without hints", herr);
+		close(rc->hfd);
+		rc->hfd = -1;
+		unlink(rc->hpath);
+	} else {
+		scx_debug(1, "hints: recording updates of '%s' via %s", o->hints_map,
+			  prof_hintrec__how(rc->hr));
+	}
+	return 0;
+}
+
+/*
+ * Until perf exits: the duration from perf's start, SIGINT at its end (or at
+ * the user's), SIGKILL after a grace; perf's stderr relayed, hints polled.
+ */
+static int wait_perf(struct recording *rc, bool *interrupted)
+{
+	const struct prof_record_opts *o = rc->o;
+	uint64_t deadline = scx_now_mono_ns() + START_GRACE_NS;
+	int err;
+
+	while (!reap(&rc->perf, false)) {
 		struct pollfd pfd[2] = {
-			{ perf.err_fd, POLLIN, 0 },
-			{ hr ? prof_hintrec__fd(hr) : -1, POLLIN, 0 },
+			{ rc->perf.err_fd, POLLIN, 0 },
+			{ rc->hr ? prof_hintrec__fd(rc->hr) : -1, POLLIN, 0 },
 		};
 		uint64_t now = scx_now_mono_ns();
 		/* the hint scan runs every 10 ms, and so does the wait for perf's start */
-		int ms = hr || !started ? 10 : 100;
+		int ms = rc->hr || !rc->started ? 10 : 100;
 
-		if (!started && !stopping && !*o->stop && perf_started(o)) {
-			started = true;
+		if (!rc->started && !rc->stopping && !*o->stop && perf_started(o)) {
+			rc->started = true;
 			deadline = now + o->timeout_ns;
 		}
 		if (*o->stop) {
 			if (!*interrupted) {
 				*interrupted = true;
-				kill(perf.pid, SIGINT);
+				kill(rc->perf.pid, SIGINT);
 				/* perf gets a moment to exit cleanly, then no more */
 				deadline = now + 2000000000ULL;
 			} else if (now >= deadline) {
-				kill(perf.pid, SIGKILL);
+				kill(rc->perf.pid, SIGKILL);
 			}
-		} else if (!stopping && now >= deadline) {
-			stopping = true;
-			kill(perf.pid, SIGINT);
+		} else if (!rc->stopping && now >= deadline) {
+			rc->stopping = true;
+			kill(rc->perf.pid, SIGINT);
 			/*
 			 * perf writes its buffers and build ids after SIGINT, which can
 			 * take a while on a big or loaded machine; one that ignores
 			 * SIGINT is killed after this grace.
 			 */
 			deadline = now + STOP_GRACE_NS;
-		} else if (stopping && now >= deadline) {
-			kill(-perf.pid, SIGKILL); /* its process group: children too */
+		} else if (rc->stopping && now >= deadline) {
+			kill(-rc->perf.pid, SIGKILL); /* its process group: children too */
 		}
-		if (!stopping && !*interrupted && deadline > now)
+		if (!rc->stopping && !*interrupted && deadline > now)
 			ms = (int)SCX_MIN((deadline - now) / 1000000 + 1, (uint64_t)ms);
 		if (poll(pfd, 2, ms) > 0) {
 			if (pfd[0].revents)
-				drain(&perf);
+				drain(&rc->perf);
 		}
-		if (hr && (err = prof_hintrec__poll(hr, 0))) {
-			scx_warn("cannot write '%s': %s", hpath, strerror(-err));
-			kill(perf.pid, SIGKILL);
-			reap(&perf, true);
-			goto fail;
+		if (rc->hr && (err = prof_hintrec__poll(rc->hr, 0))) {
+			scx_warn("cannot write '%s': %s", rc->hpath, strerror(-err));
+			kill(rc->perf.pid, SIGKILL);
+			reap(&rc->perf, true);
+			return err;
 		}
 	}
-	if (hr) {
-		dropped = prof_hintrec__free(hr);
-		hr = NULL;
+	return 0;
+}
+
+/* The hint recorder's end: its file closed, its losses said. */
+static void hints_stop(struct recording *rc)
+{
+	uint64_t dropped;
+
+	if (rc->hr) {
+		dropped = prof_hintrec__free(rc->hr);
+		rc->hr = NULL;
 		if (dropped) {
 			struct scx_buf m = { 0 };
 
@@ -463,64 +486,103 @@ int prof_record(const struct prof_record_opts *o, bool *interrupted)
 			scx_buf_free(&m);
 		}
 	}
-	if (hfd >= 0) {
-		close(hfd);
-		hfd = -1;
+	if (rc->hfd >= 0) {
+		close(rc->hfd);
+		rc->hfd = -1;
 	}
+}
+
+/* Whether perf succeeded and left something to keep. */
+static int perf_outcome(struct recording *rc)
+{
+	char st[64];
+	int status = rc->perf.status;
+
+	/* perf ends with SIGINT's status or 0 when we stopped it; anything else is its failure */
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) &&
+	    !(rc->stopping && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)) {
+		status_str(status, st, sizeof(st));
+		scx_warn("perf failed (%s): %s", st, said(&rc->perf));
+		return -ECHILD;
+	}
+	if (no_data(rc->o)) {
+		status_str(status, st, sizeof(st));
+		scx_warn("perf exited (%s) without recording anything: %s", st, said(&rc->perf));
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/* The archive, or the directory as it is with --no-archive. */
+static int record_keep(const struct prof_record_opts *o, const char *archive)
+{
+	char terr[512];
+	int err;
+
+	if (o->no_archive) {
+		printf("Profile: %s\n", o->out);
+		return 0;
+	}
+	if ((err = prof_tar_create(o->out, archive, terr, sizeof(terr)))) {
+		scx_warn("%s (the profile is kept in '%s')", terr, o->out);
+		return err;
+	}
+	if ((err = prof_rmtree(o->out)))
+		scx_warn("cannot remove '%s': %s", o->out, strerror(-err));
+	printf("Profile: %s\n", archive);
+	return 0;
+}
+
+int prof_record(const struct prof_record_opts *o, bool *interrupted)
+{
+	const char *argv[24];
+	char archive[4096];
+	struct recording rc = { .o = o, .perf = { .pid = -1, .err_fd = -1 }, .hfd = -1 };
+	int err;
+
+	*interrupted = false;
+	snprintf(archive, sizeof(archive), "%s.tar.gz", o->out);
+	if ((err = record_prepare(o, archive)))
+		return err;
+	if ((err = version(o)) || (err = hints_start(&rc)))
+		goto fail;
+	prof_record_argv(o, argv, SCX_ARRAY_SIZE(argv));
+	if ((err = spawn(&rc.perf, argv, -1, true))) {
+		scx_warn("cannot run '%s': %s", o->perf, strerror(-err));
+		goto fail;
+	}
+	if ((err = wait_perf(&rc, interrupted)))
+		goto fail;
+	hints_stop(&rc);
 	if (*interrupted || *o->stop) {
 		*interrupted = true;
 		err = 0;
 		goto fail;
 	}
-	/* perf ends with SIGINT's status or 0 when we stopped it; anything else is its failure */
-	if (!(WIFEXITED(perf.status) && WEXITSTATUS(perf.status) == 0) &&
-	    !(stopping && WIFSIGNALED(perf.status) && WTERMSIG(perf.status) == SIGINT)) {
-		status_str(perf.status, st, sizeof(st));
-		scx_warn("perf failed (%s): %s", st, said(&perf));
-		err = -ECHILD;
+	if ((err = perf_outcome(&rc)))
 		goto fail;
-	}
-	if (no_data(o)) {
-		status_str(perf.status, st, sizeof(st));
-		scx_warn("perf exited (%s) without recording anything: %s", st, said(&perf));
-		err = -ENODATA;
-		goto fail;
-	}
 	if (o->perf_script && (err = perf_script(o)) == -EINTR) {
 		*interrupted = true;
 		err = 0;
 		goto fail;
 	}
-	if (!o->no_archive) {
-		char terr[512];
-
-		if ((err = prof_tar_create(o->out, archive, terr, sizeof(terr)))) {
-			scx_warn("%s (the profile is kept in '%s')", terr, o->out);
-			goto out;
-		}
-		if ((err = prof_rmtree(o->out)))
-			scx_warn("cannot remove '%s': %s", o->out, strerror(-err));
-		printf("Profile: %s\n", archive);
-	} else {
-		printf("Profile: %s\n", o->out);
-	}
-	err = 0;
+	err = record_keep(o, archive);
 	goto out;
 fail:
-	if (hr)
-		prof_hintrec__free(hr);
-	if (hfd >= 0)
-		close(hfd);
-	if (perf.pid > 0 && !perf.exited) {
-		kill(perf.pid, SIGKILL);
-		reap(&perf, true);
+	if (rc.hr)
+		prof_hintrec__free(rc.hr);
+	if (rc.hfd >= 0)
+		close(rc.hfd);
+	if (rc.perf.pid > 0 && !rc.perf.exited) {
+		kill(rc.perf.pid, SIGKILL);
+		reap(&rc.perf, true);
 	}
 	prof_rmtree(o->out);
 	if (*interrupted)
 		interrupted_msg(o);
 out:
-	if (perf.err_fd >= 0)
-		close(perf.err_fd);
-	scx_buf_free(&perf.tail);
+	if (rc.perf.err_fd >= 0)
+		close(rc.perf.err_fd);
+	scx_buf_free(&rc.perf.tail);
 	return err;
 }

@@ -36,11 +36,10 @@ struct top_input {
 	struct top_model snap; /* the model being filled */
 	struct top_model last; /* the previous window (history); what next() returns */
 	bool flushed, eof;
-	uint64_t reorder_ns; /* the user's, or SCX_REORDER_UNSET: the stream decides */
-	uint64_t last_ts;    /* newest event fed before reordering began */
-	struct scx_reorder *order;
-	uint64_t snaps;	 /* scx-agg snapshot lines read */
-	uint64_t ksnaps; /* kernel snapshots read */
+	uint64_t reorder_ns;	 /* the user's, or SCX_REORDER_UNSET: the stream decides */
+	struct scx_sorter order; /* sorted here, not in the engine: see feed_event() */
+	uint64_t snaps;		 /* scx-agg snapshot lines read */
+	uint64_t ksnaps;	 /* kernel snapshots read */
 	struct scx_ksnap ksnap;
 	struct scx_lost_tally lost; /* LOST records, against the trailer's counts */
 	struct {
@@ -72,7 +71,7 @@ void top_input__free(struct top_input *in)
 		return;
 	scx_agg__free(in->agg);
 	scx_ksnap_free(&in->ksnap);
-	scx_reorder__free(in->order);
+	scx_sorter__fini(&in->order);
 	scx_topo__free(in->topo);
 	scx_reader__free(in->r);
 	scx_lost_tally__free(&in->lost);
@@ -235,16 +234,17 @@ static int input_start(struct top_input *in, enum top_source source, uint64_t fi
 	header_topo(in);
 	if (h)
 		snprintf(in->scheduler, sizeof(in->scheduler), "%s", h->scheduler);
-	/* events sorted here, not in the engine: each may close a window */
+	/* events sorted here, not in the engine: see feed_event() */
 	struct scx_order_plan op = scx_order_plan(h, in->reorder_ns, SCX_REORDER_DEFAULT_NS);
 
 	in->reorder_ns = op.window_ns;
-	if (op.from_start)
-		in->order = scx_reorder__new(in->reorder_ns);
+	scx_sorter__init(&in->order, op.window_ns, op.from_start);
 	in->agg = scx_agg__new(in->topo, &o);
 	if (!in->agg) {
-		snprintf(err, errsz, "cannot start the aggregation: %s", strerror(errno));
-		return -1;
+		int ret = -errno;
+
+		snprintf(err, errsz, "cannot start the aggregation: %s", strerror(-ret));
+		return ret;
 	}
 	for (unsigned i = 0; i < in->nr_cg_names; i++) {
 		scx_agg__cgroup_name(in->agg, in->cg_names[i].id, in->cg_names[i].path);
@@ -282,44 +282,43 @@ static int after_snapshots(struct top_input *in, const char *what, char *err, si
 {
 	snprintf(err, errsz, "byte %llu of the input: %s after scx-agg snapshot lines",
 		 (unsigned long long)scx_reader__offset(in->r), what);
-	return -1;
+	return -EINVAL;
 }
 
 /*
- * An event into the engine.  In order so far (files, replays): no buffer
- * and no delay.  From the first event older than one before (live
- * scx-events), every event goes through the reorder buffer, and leaves it
- * in next()'s loop.
+ * An event into the engine, in time order by the same component and policy
+ * as the engine's own (scx_sorter, scx_order_plan()): in order so far, no
+ * buffer and no delay; from the first late event (or the start, for a
+ * stream sorted per cpu), through the buffer.  Sorted here and not by the
+ * engine because the engine drains its buffer in one go, and two windows
+ * closed in one drain would be one frame: next() takes events out one at
+ * a time and stops at each window.
  */
 static int feed_event(struct top_input *in, const struct scx_event *e, char *err, size_t errsz)
 {
-	if (in->source == TOP_SRC_NONE && input_start(in, TOP_SRC_EVENTS, e->ts, err, errsz))
-		return -1;
+	int ret;
+
+	if (in->source == TOP_SRC_NONE &&
+	    (ret = input_start(in, TOP_SRC_EVENTS, e->ts, err, errsz)))
+		return ret;
 	if (in->source == TOP_SRC_SNAPSHOTS)
 		return after_snapshots(in, "an event", err, errsz);
 	scx_lost_tally__add(&in->lost, e);
-	if (!in->order && (!in->reorder_ns || e->ts >= in->last_ts)) {
-		in->last_ts = e->ts;
+	if (scx_sorter__push(&in->order, e))
 		scx_agg__add(in->agg, e);
-		return 0;
-	}
-	if (!in->order) {
-		in->order = scx_reorder__new(in->reorder_ns);
-		scx_debug(1, "events out of order: reordering within %llu ms",
-			  (unsigned long long)(in->reorder_ns / 1000000));
-	}
-	scx_reorder__push(in->order, e);
 	return 0;
 }
 
 /* A kernel snapshot (scx-events --aggregate) is one window of its own. */
 static int feed_ksnap(struct top_input *in, const struct scx_json_doc *doc, char *err, size_t errsz)
 {
-	if (scx_ksnap_from_json(doc, &in->ksnap, err, errsz))
-		return -1;
+	int ret;
+
+	if ((ret = scx_ksnap_from_json(doc, &in->ksnap, err, errsz)))
+		return ret;
 	if (in->source == TOP_SRC_NONE &&
-	    input_start(in, TOP_SRC_KERNEL, in->ksnap.start_ns, err, errsz))
-		return -1;
+	    (ret = input_start(in, TOP_SRC_KERNEL, in->ksnap.start_ns, err, errsz)))
+		return ret;
 	if (in->source == TOP_SRC_SNAPSHOTS)
 		return after_snapshots(in, "a kernel snapshot", err, errsz);
 	in->ksnaps++;
@@ -390,7 +389,7 @@ int top_input__next(struct top_input *in, const struct top_model **m, char *err,
 	for (;;) {
 		/* events leave the reorder buffer one at a time: each may close
 		 * a window, and every window is a frame */
-		while (!in->ready && in->order && scx_reorder__pop(in->order, &e, in->eof))
+		while (!in->ready && scx_sorter__pop(&in->order, &e, in->eof))
 			scx_agg__add(in->agg, &e);
 		if (!in->ready && in->eof && in->agg && !in->flushed)
 			input_end(in);
@@ -402,21 +401,21 @@ int top_input__next(struct top_input *in, const struct top_model **m, char *err,
 			return 0;
 		ret = scx_reader__next(in->r, &e);
 		if (ret == SCX_READ_EVENT) {
-			if (feed_event(in, &e, err, errsz))
-				return -1;
+			if ((ret = feed_event(in, &e, err, errsz)))
+				return ret;
 		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
 			   scx_stats_is(scx_reader__doc(in->r))) {
 			struct scx_stats st;
 
 			/* sched_ext's counters: into the window open when read */
-			if (scx_stats_from_json(scx_reader__doc(in->r), &st, err, errsz))
-				return -1;
+			if ((ret = scx_stats_from_json(scx_reader__doc(in->r), &st, err, errsz)))
+				return ret;
 			if (in->agg)
 				scx_agg__note_scx_stats(in->agg, &st);
 		} else if (ret == SCX_READ_OTHER && scx_reader__doc(in->r) &&
 			   scx_ksnap_is(scx_reader__doc(in->r))) {
-			if (feed_ksnap(in, scx_reader__doc(in->r), err, errsz))
-				return -1;
+			if ((ret = feed_ksnap(in, scx_reader__doc(in->r), err, errsz)))
+				return ret;
 		} else if (ret == SCX_READ_OTHER && cgroup_record(in, scx_reader__doc(in->r))) {
 			continue;
 		} else if (ret == SCX_READ_OTHER) {
@@ -427,8 +426,9 @@ int top_input__next(struct top_input *in, const struct top_model **m, char *err,
 		} else if (ret == SCX_READ_END) {
 			in->eof = true;
 		} else {
+			/* the reader's message is the one: copied, not reworded */
 			snprintf(err, errsz, "%s", scx_reader__error(in->r));
-			return -1;
+			return -EINVAL;
 		}
 	}
 }

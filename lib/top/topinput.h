@@ -59,7 +59,8 @@ void top_input__free(struct top_input *in);
 /*
  * Reads until the next window's model is ready.  Returns 1 with *m set (valid
  * until the next call), 0 at end of input (after the last partial window),
- * -1 with a message in err on bad input.
+ * -EINVAL with a message in err on bad input (-errno when the engine cannot
+ * start), as lib/README.md's "Errors" says.
  */
 int top_input__next(struct top_input *in, const struct top_model **m, char *err, size_t errsz);
 

@@ -168,6 +168,75 @@ static void huge_window(void)
 	scx_reorder__free(o);
 }
 
+static struct scx_event at_ts(uint64_t ts, int32_t cpu)
+{
+	struct scx_event e;
+
+	scx_event_init(&e, SCX_EV_WAKING);
+	e.ts = ts;
+	e.cpu = cpu;
+	return e;
+}
+
+/* scx_sorter: the buffer only once the stream needs it, with the plan's two policies. */
+static void sorter(void)
+{
+	struct scx_sorter s;
+	struct scx_event e, out;
+	uint64_t got[8];
+	unsigned n = 0;
+
+	/* in order: straight through, nothing held */
+	scx_sorter__init(&s, 100, false);
+	e = at_ts(10, 0);
+	ok(scx_sorter__push(&s, &e) && !scx_sorter__sorting(&s), "in order: used at once");
+	e = at_ts(200, 1);
+	ok(scx_sorter__push(&s, &e), "in order: still no buffer");
+	/* a late event engages the buffer, which knows 200 was seen */
+	e = at_ts(150, 0);
+	ok(!scx_sorter__push(&s, &e) && scx_sorter__sorting(&s), "late: held, sorting begins");
+	e = at_ts(240, 1);
+	ok(!scx_sorter__push(&s, &e), "sorting: every event goes through the buffer");
+	while (n < 8 && scx_sorter__pop(&s, &out, false))
+		got[n++] = out.ts;
+	ok(n == 0, "nothing leaves before the newest is a window later (%u left)", n);
+	e = at_ts(260, 0);
+	scx_sorter__push(&s, &e);
+	while (n < 8 && scx_sorter__pop(&s, &out, false))
+		got[n++] = out.ts;
+	ok(n == 1 && got[0] == 150, "150 leaves once 260 is seen (%u, first %llu)", n,
+	   n ? (unsigned long long)got[0] : 0ull);
+	while (n < 8 && scx_sorter__pop(&s, &out, true))
+		got[n++] = out.ts;
+	ok(n == 3 && got[1] == 240 && got[2] == 260, "draining gives the rest in order");
+	scx_sorter__fini(&s);
+
+	/* what passed straight through counts as seen: a late event already a
+	 * window older than it leaves at once */
+	scx_sorter__init(&s, 100, false);
+	e = at_ts(300, 0);
+	scx_sorter__push(&s, &e);
+	e = at_ts(150, 1);
+	scx_sorter__push(&s, &e);
+	ok(scx_sorter__pop(&s, &out, false) && out.ts == 150,
+	   "a late event more than a window behind the newest seen is not held");
+	scx_sorter__fini(&s);
+
+	/* a stream sorted per cpu only: the buffer from the first event */
+	scx_sorter__init(&s, 100, true);
+	e = at_ts(10, 0);
+	ok(!scx_sorter__push(&s, &e) && scx_sorter__sorting(&s), "from the start: held at once");
+	scx_sorter__fini(&s);
+
+	/* window 0 (--reorder 0): late events pass as they come */
+	scx_sorter__init(&s, 0, true);
+	e = at_ts(200, 0);
+	scx_sorter__push(&s, &e);
+	e = at_ts(100, 0);
+	ok(scx_sorter__push(&s, &e) && !scx_sorter__sorting(&s), "window 0: never sorts");
+	scx_sorter__fini(&s);
+}
+
 int main(void)
 {
 	static const struct {
@@ -188,5 +257,6 @@ int main(void)
 		       runs[i].cpus, (unsigned long long)runs[i].window, events, peak);
 	}
 	huge_window();
+	sorter();
 	return done_testing();
 }

@@ -5,6 +5,7 @@
  * snapshot lines and kernel snapshots, per-task tables on a live stream,
  * losses from LOST records and the trailer, and bad input.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,7 +278,7 @@ static void test_snapshots(void)
 
 	/* an event after snapshot lines: an error naming where, not a crash */
 	scx_buf_add(&snaps, ev.data + strlen(header), ev.len - strlen(header));
-	is_int(run(&snaps, &o, &fs, NULL, err, sizeof(err), false), -1,
+	is_int(run(&snaps, &o, &fs, NULL, err, sizeof(err), false), -EINVAL,
 	       "snapshots then events: an error");
 	ok(strstr(err, "byte ") && strstr(err, "an event after scx-agg snapshot lines"),
 	   "snapshots then events: says what and where (%s)", err);
@@ -331,11 +332,12 @@ static void test_bad(void)
 
 	scx_buf_addstr(&b, header);
 	scx_buf_addstr(&b, cut);
-	is_int(run(&b, &o, &f, NULL, err, sizeof(err), false), -1, "bad: a cut line is an error");
+	is_int(run(&b, &o, &f, NULL, err, sizeof(err), false), -EINVAL,
+	       "bad: a cut line is an error");
 	ok(strstr(err, "unit: line 2"), "bad: the error names the input and line (%s)", err);
 
 	scx_buf_reset(&b);
-	is_int(run(&b, &o, &f, NULL, err, sizeof(err), false), -1, "empty: an error");
+	is_int(run(&b, &o, &f, NULL, err, sizeof(err), false), -EINVAL, "empty: an error");
 	is_str(err, "unit: empty input", "empty: says so");
 	is_int(f.n, 0, "empty: no frame");
 
