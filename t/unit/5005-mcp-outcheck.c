@@ -113,7 +113,8 @@ int main(void)
 	}
 	/* the bench knob sends the text alone and checks nothing */
 	srv->bench_no_structured = true;
-	ok(result_of("{\"extra\":1}") == 0 && !*structured(), "without structured output: unchecked");
+	ok(result_of("{\"extra\":1}") == 0 && !*structured(),
+	   "without structured output: unchecked");
 	scx_json_free(&doc);
 	scx_buf_free(&res);
 	mcp_server__free(srv);
