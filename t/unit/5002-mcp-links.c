@@ -14,6 +14,7 @@
 #include "json/json.h"
 #include "core/util.h"
 #include "tap.h"
+#include "mcp-unit.h"
 
 #define LOAD_ARGS(id) \
 	"\"params\":{\"name\":\"load_perfetto_trace\",\"arguments\":{" \
@@ -25,41 +26,11 @@
 		"m") ",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
 		     "\"io.modelcontextprotocol/clientCapabilities\":{}}}}"
 
-static struct scx_buf out;
-static struct scx_json_doc doc;
-
-/* Send one line; parse the first line answered (the response: a load's
-   resources/list_changed notification follows it). */
-static int ask(struct mcp_server *s, const char *line)
-{
-	char *nl;
-
-	scx_buf_reset(&out);
-	mcp_server__handle(s, line, strlen(line), &out);
-	if (!out.len)
-		return -1;
-	out.data[out.len - 1] = 0;
-	nl = strchr(out.data, '\n');
-	return scx_json_parse(&doc, out.data, nl ? (size_t)(nl - out.data) : strlen(out.data));
-}
-
 static struct mcp_server *session(const char *version)
 {
 	struct mcp_opts o = { .no_live = true };
-	struct mcp_server *s = mcp_server__new(&o);
-	char line[256];
 
-	if (!s)
-		exit(1);
-	if (version) {
-		snprintf(line, sizeof(line),
-			 "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
-			 "\"protocolVersion\":\"%s\",\"capabilities\":{},\"clientInfo\":{"
-			 "\"name\":\"t\",\"version\":\"1\"}}}",
-			 version);
-		ask(s, line);
-	}
-	return s;
+	return mcp_session(&o, version);
 }
 
 /* The result's content blocks: how many, and the type and uri of the second. */

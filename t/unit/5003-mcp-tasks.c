@@ -19,33 +19,13 @@
 #include "json/json.h"
 #include "core/util.h"
 #include "tap.h"
+#include "mcp-unit.h"
 
 #define ENVELOPE(caps) \
 	"\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
 	"\"io.modelcontextprotocol/clientCapabilities\":" caps "}"
 #define WITH_TASKS ENVELOPE("{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}")
 #define NO_TASKS ENVELOPE("{}")
-
-static struct scx_buf out;
-static struct scx_json_doc doc;
-
-/* Send one line; parse the line answering id 1 (notifications may come first). */
-static int ask(struct mcp_server *s, const char *line)
-{
-	char *p, *nl;
-
-	scx_buf_reset(&out);
-	mcp_server__handle(s, line, strlen(line), &out);
-	scx_buf_add(&out, "", 1);
-	for (p = out.data; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		if (!scx_json_parse(&doc, p, strlen(p)) && scx_json_get(&doc, 0, "id") >= 0)
-			return 0;
-	}
-	return -1;
-}
 
 static int64_t err_code(void)
 {
@@ -78,20 +58,8 @@ static bool res_has(const char *k)
 static struct mcp_server *server(const char *version, const char *events_cmd)
 {
 	struct mcp_opts o = { .no_live = !events_cmd, .events_cmd = events_cmd };
-	struct mcp_server *s = mcp_server__new(&o);
-	char line[256];
 
-	if (!s)
-		exit(1);
-	if (version) {
-		snprintf(line, sizeof(line),
-			 "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
-			 "\"protocolVersion\":\"%s\",\"capabilities\":{},\"clientInfo\":{"
-			 "\"name\":\"t\",\"version\":\"1\"}}}",
-			 version);
-		ask(s, line);
-	}
-	return s;
+	return mcp_session(&o, version);
 }
 
 static const char *const methods[] = { "tasks/get", "tasks/update", "tasks/cancel" };

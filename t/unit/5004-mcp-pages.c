@@ -15,47 +15,18 @@
 #include "json/json.h"
 #include "core/util.h"
 #include "tap.h"
+#include "mcp-unit.h"
 
 #define QUERY \
 	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":" \
 	"\"query_trace_events\",\"arguments\":{\"trace_id\":\"p\",\"limit\":1000}}}"
 
-static struct scx_buf out;
-static struct scx_json_doc doc;
-
-/* Send one line; parse the line answering it (the one with an id). */
-static void ask(struct mcp_server *s, const char *line)
-{
-	char *p, *nl;
-
-	scx_buf_reset(&out);
-	mcp_server__handle(s, line, strlen(line), &out);
-	scx_buf_add(&out, "", 1);
-	for (p = out.data; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		if (!scx_json_parse(&doc, p, strlen(p)) && scx_json_get(&doc, 0, "id") >= 0)
-			return;
-	}
-	scx_json_parse(&doc, "{}", 2);
-}
-
 static struct mcp_server *session(const char *version)
 {
 	/* a small result size: a few dozen events do not fit */
 	struct mcp_opts o = { .no_live = true, .max_result = 2048 };
-	struct mcp_server *s = mcp_server__new(&o);
-	char line[256];
+	struct mcp_server *s = mcp_session(&o, version);
 
-	if (!s)
-		exit(1);
-	snprintf(line, sizeof(line),
-		 "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
-		 "\"protocolVersion\":\"%s\",\"capabilities\":{},\"clientInfo\":{"
-		 "\"name\":\"t\",\"version\":\"1\"}}}",
-		 version);
-	ask(s, line);
 	ask(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
 	       "\"load_perfetto_trace\",\"arguments\":{\"file_path\":\"p.ndjson\","
 	       "\"trace_id\":\"p\"}}}");
