@@ -158,14 +158,18 @@ static void method_errors(void)
 	mcp_server__free(s);
 }
 
-/* A stand-in producer: a header, then it waits to be stopped. */
+/*
+ * A stand-in producer: a header, then it waits to be stopped.  Its pid file
+ * appears whole (renamed into place): producer_pid() reads it as soon as it
+ * exists.
+ */
 static void write_producer(void)
 {
 	FILE *f = fopen("producer.sh", "w");
 
 	if (!f)
 		exit(1);
-	fputs("#!/bin/sh\necho $$ >producer.pid\n"
+	fputs("#!/bin/sh\necho $$ >producer.pid.new && mv producer.pid.new producer.pid\n"
 	      "echo '{\"type\":\"header\",\"version\":1,\"producer\":\"stand-in\",\"clock\":"
 	      "\"boottime\",\"hostname\":\"t\",\"kernel\":\"t\",\"nr_cpus\":1,\"topology\":null,"
 	      "\"scheduler\":null,\"options\":{},\"start_ns\":0}'\n"
