@@ -14,6 +14,7 @@
 #   REPS=5 LOOPS=100000 sh bench/aggregate.sh        (needs root)
 # Output: markdown on stdout; logs in $OUT (default a temp dir).
 set -u
+. "$(dirname "$0")/lib-tracer.sh"
 B=${SCX_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/.output}
 EV=$B/scx-events
 REPS=${REPS:-5}
@@ -51,12 +52,7 @@ start_tracer() {
 	bpftrace-runqlat) bpftrace -e "$RUNQLAT" >"$OUT/err" 2>&1 & tpid=$!
 		for _ in $(seq 100); do grep -q Attaching "$OUT/err" && break; sleep 0.1; done ;;
 	esac
-	# attached: the tracer holds its BPF links (loading can take seconds
-	# on a loaded machine; a run before that would measure nothing)
-	for _ in $(seq 600); do
-		cat /proc/$tpid/fdinfo/* 2>/dev/null | grep -q "^link_type:" && break
-		sleep 0.1
-	done
+	wait_attached $tpid
 	sleep 0.5
 }
 
@@ -64,8 +60,6 @@ stop_tracer() {
 	kill -INT "$tpid" 2>/dev/null
 	wait "$tpid" 2>/dev/null
 }
-
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "bench/aggregate.sh: $(nproc) cpus, kernel $(uname -r), load $(cut -d' ' -f1 /proc/loadavg), reps $REPS, pipe -l $LOOPS; logs in $OUT" >&2
 echo

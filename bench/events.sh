@@ -18,6 +18,7 @@
 #   TRACERS="scx-bin scx-bin-nocg" sh bench/events.sh  (the cost of cgroup ids)
 # Output: a markdown table on stdout; logs in $OUT (default a temp dir).
 set -u
+. "$(dirname "$0")/lib-tracer.sh"
 B=${SCX_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/.output}
 EV=$B/scx-events
 REPS=${REPS:-5}
@@ -96,8 +97,6 @@ one_run() {
 		awk '{ o = (($2 - $1) - ($4 - $3)) / $8 - ($6 + $7); if (o < 0) o = 0; printf "%.2f", o / $5 }')
 	echo "$1 $other $captured $lost $(echo "$3 $4" | awk '{ printf "%.3f", $1 + $2 }')"
 }
-
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 # cell (KIND, TR globals): REPS interleaved pairs -> a table row
 cell() {

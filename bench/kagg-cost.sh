@@ -17,6 +17,7 @@
 # Output: markdown on stdout (ns per program run per variant and round,
 # medians, ratios to the first variant); logs in $OUT.
 set -u
+. "$(dirname "$0")/lib-tracer.sh"
 B=${SCX_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/.output}
 BASE=${BASE:-}
 ROUNDS=${ROUNDS:-5}
@@ -46,11 +47,7 @@ start() {
 	*) echo "bench/kagg-cost.sh: unknown variant $1" >&2; exit 1 ;;
 	esac
 	tpid=$!
-	# attached: it holds its BPF links (loading takes seconds when loaded)
-	for _ in $(seq 600); do
-		cat /proc/$tpid/fdinfo/* 2>/dev/null | grep -q "^link_type:" && break
-		sleep 0.1
-	done
+	wait_attached $tpid
 	sleep 0.3
 }
 
@@ -65,8 +62,6 @@ stats() {
 		sed -n 's/.*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2/p' |
 		awk '{ t += $1; n += $2 } END { print t + 0, n + 0 }'
 }
-
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else printf "%.1f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 old=$(sysctl -n kernel.bpf_stats_enabled)
 trap 'sysctl -qw kernel.bpf_stats_enabled="$old"; [ -n "${tpid:-}" ] && kill -INT "$tpid" 2>/dev/null' EXIT
@@ -92,7 +87,7 @@ echo "| variant | BPF ns per program run, median | rounds | ratio to $(echo $VAR
 echo "|---|---|---|---|"
 first=
 for v in $VARIANTS; do
-	m=$(awk '{ print $1 }' "$OUT/ns.$v" | median)
+	m=$(awk '{ print $1 }' "$OUT/ns.$v" | median 1)
 	[ -n "$first" ] || first=$m
 	all=$(awk '{ printf "%s%s", sep, $1; sep = " " }' "$OUT/ns.$v")
 	echo "$v $m $first" | awk -v all="$all" '{ printf "| %s | **%s** | %s | %.3f |\n", $1, $2, all, ($3 > 0 ? $2 / $3 : 0) }'

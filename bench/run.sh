@@ -7,7 +7,7 @@ export SCX_BUILD=${SCX_BUILD:-$here/../.output}
 rc=0
 for f in "$here"/*.sh; do
 	n=$(basename "$f" .sh)
-	[ "$n" = run ] && continue
+	case $n in run | lib-*) continue ;; esac # this runner, sourced helpers
 	if [ -n "${BENCH:-}" ]; then
 		case " $BENCH " in *" $n "*) ;; *) continue ;; esac
 	fi
