@@ -10,6 +10,7 @@
 # fresh cgroup (removed on every exit path).
 . "$(dirname "$0")/lib.sh"
 . "$TDATA/mcp-lib.sh"
+. "$SCX_SRC/t/lib-capture.sh"
 
 FAKE=$TDATA/mcp-fake-events.sh
 
@@ -94,19 +95,11 @@ test_expect_success JQ 'live: cgroup statistics and reports of the last interval
 	test_cmp want got
 '
 
-CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-REL=/scx-test-$$
-CG=$CG2$REL
-
 cleanup_cgroup() {
 	[ -n "$CG2" ] || return 0
 	touch "$TRASH/stop"
 	[ -s "$TRASH/work.pid" ] && kill $(cat "$TRASH/work.pid") 2>/dev/null
-	for d in "$CG/w" "$CG"; do
-		[ -d "$d" ] || continue
-		while read -r p; do echo "$p" >"$CG2/cgroup.procs"; done <"$d/cgroup.procs" 2>/dev/null
-		rmdir "$d" 2>/dev/null || { sleep 0.2; rmdir "$d"; }
-	done
+	remove_cgroups "$CG/w" "$CG"
 }
 trap 'cleanup_cgroup; cd /; rm -rf "$TRASH"' EXIT
 trap 'exit 1' INT TERM HUP
