@@ -20,11 +20,15 @@ trap 'exit 1' INT TERM HUP
 # returns once its programs are attached
 start_flight() {
 	_dir=$1; shift
+	# the last test's flight.err says "flight recorder:" too: without the
+	# rm a loaded machine could return before this scx-events has even
+	# been exec'd (and the test would stop and signal a forked shell)
+	rm -f flight.err
 	scx-events "$@" -o "$_dir" 2>flight.err &
 	cap_pid=$!
 	echo $cap_pid >cap.pid
 	for _ in $(seq 600); do
-		grep -q "flight recorder:" flight.err && return 0
+		grep -q "flight recorder:" flight.err 2>/dev/null && return 0
 		kill -0 $cap_pid 2>/dev/null || break
 		sleep 0.1
 	done
