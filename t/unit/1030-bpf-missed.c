@@ -22,6 +22,13 @@
 #include "stream/stream.h"
 #include "tap.h"
 
+/* The record in b, NUL-terminated (a buffer's data is not). */
+static const char *rec(struct scx_buf *b)
+{
+	scx_buf_add(b, "", 1);
+	return b->data;
+}
+
 static void feed(void)
 {
 	struct scx_missed_feed f;
@@ -31,12 +38,12 @@ static void feed(void)
 	scx_missed_feed__init(&f, 1000);
 	ok(!scx_missed_feed__next(&f, 0, 2000, &b), "no record while nothing was missed");
 	ok(scx_missed_feed__next(&f, 3, 3000, &b), "a record when the total rose");
-	is_str(b.data, "{\"type\":\"missed\",\"start_ns\":2000,\"end_ns\":3000,\"count\":3}",
+	is_str(rec(&b), "{\"type\":\"missed\",\"start_ns\":2000,\"end_ns\":3000,\"count\":3}",
 	       "it dates the runs between the two checks");
 	reported += 3;
 	ok(!scx_missed_feed__next(&f, 3, 4000, &b), "none when the total stayed");
 	ok(scx_missed_feed__next(&f, 5, 5000, &b), "another when it rose again");
-	is_str(b.data, "{\"type\":\"missed\",\"start_ns\":4000,\"end_ns\":5000,\"count\":2}",
+	is_str(rec(&b), "{\"type\":\"missed\",\"start_ns\":4000,\"end_ns\":5000,\"count\":2}",
 	       "only the new runs, since the last check");
 	reported += 2;
 	is_int(f.total, 5, "the total for the trailer");
