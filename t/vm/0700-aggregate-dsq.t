@@ -62,7 +62,8 @@ test_expect_success 'the snapshots have DSQ queueing times, and drops are rare' 
 		.dsq_lat | .min <= .max and .sum >= .min * .count] | all" k.ndjson
 '
 
-# compare K EV: one line per interior snapshot and CPU into cmp, with
+# compare K EV: one line per interior snapshot and CPU into cmp (sums with
+# %.0f: the guest's awk prints %d no higher than 2^31 - 1), with
 # MISMATCH lines for a count outside its widened bounds and SUMS lines for
 # sums further apart than the clocks explain; fails when the kernel counted
 # fewer than 50 waits in all.
@@ -98,13 +99,13 @@ compare() {
 			for (i = 1; i <= nm; i++)
 				if (ms[i] < w[j, 3] + band && me[i] > w[j, 2] - band) em += mc[i]
 			v = w[j, 5] + 0; km = w[j, 8] + 0; wide = km + em
-			printf \"snapshot %s cpu %s dsq_lat count: kernel %d, events %d..%d, missed kernel %d events %d; sum kernel %d, events %d\n\", w[j, 1], w[j, 4], v, lo[j], hi[j], km, em, w[j, 6], hs[j] >\"cmp\"
+			printf \"snapshot %s cpu %s dsq_lat count: kernel %d, events %d..%d, missed kernel %d events %d; sum kernel %.0f, events %.0f\n\", w[j, 1], w[j, 4], v, lo[j], hi[j], km, em, w[j, 6], hs[j] >\"cmp\"
 			k += v
 			if (v > hi[j] + wide || v < lo[j] - wide)
 				printf(\"MISMATCH snapshot %s cpu %s: kernel %d, events %d..%d, missed kernel %d events %d\n\", w[j, 1], w[j, 4], v, lo[j], hi[j], km, em) >\"cmp\"
 			d = w[j, 6] - hs[j]
 			if (v && v == lo[j] && v == hi[j] && !wide && (d > v * 1000000 || -d > v * 1000000))
-				printf(\"SUMS snapshot %s cpu %s: %d waits, kernel %d ns, events %d ns\n\", w[j, 1], w[j, 4], v, w[j, 6], hs[j]) >\"cmp\"
+				printf(\"SUMS snapshot %s cpu %s: %d waits, kernel %.0f ns, events %.0f ns\n\", w[j, 1], w[j, 4], v, w[j, 6], hs[j]) >\"cmp\"
 		}
 		exit (k < 50)
 	}" inner evmissed waits
@@ -125,18 +126,20 @@ test_expect_success 'per CPU, the kernel counts the event mode'"'"'s DSQ waits' 
 	! grep MISMATCH cmp
 '
 
-# A known breakage, not a pass: in 8 of the 113 rows whose counts agree
-# exactly with nothing missed on either side, in three check-scx runs of
-# 2026-11-24, the kernel's sum is 5 to 100 ms above the event mode's.  In the check-scx run of
-# 2026-11-24 23:20 (snapshot 28 cpu 0, 19 waits: kernel 440.3 ms, events
-# 340.5 ms) the buckets show two waits apart: ksoftirqd/0, inserted twice
-# while queued, is 52 ms in the kernel against 8.2 ms in the event mode,
-# and a timeout task inserted while it ran (at about 62.771 s) and again
-# when it was preempted (62.825 s) is 91 ms against 37.7 ms.  The kernel
-# kept the earlier insert, the event mode the later, though both probe the
-# same kfunc (scx_bpf_dispatch_vtime) and neither reported a skipped run.
-# Why is not known (#15).  The check runs and says how it went but does
-# not fail the suite.
+# A known breakage, not a pass: the sums differ by more than 1 ms per wait
+# in a few rows a run (8 of the 113 rows whose counts agree exactly with
+# nothing missed, in three check-scx runs of 2026-11-24), always in the
+# direction the attach order gives.  A kprobe runs its newest handler first
+# and a tracepoint its oldest, so with the event mode attached first the
+# aggregate reads the clock first at the insert and last at the switch-in:
+# the kernel's waits are longer by the time between the two programs, a
+# median 60 us here, and by tens of milliseconds when the host deschedules
+# the vCPU between them (TCG on a loaded host).  With the order reversed
+# (one run, same day) every such row had the kernel below the event mode
+# instead.  So the 1 ms bound is the emulator's, not the definition's; a
+# bound that holds needs the two programs' gap measured, which they do not
+# record.  The same stall can also carry one wait over an interval boundary
+# past the band (test 4, on an overloaded host).
 test_expect_failure 'where the counts agree and nothing was missed, so do the sums' '
 	test -s cmp &&
 	! grep SUMS cmp
