@@ -363,6 +363,80 @@ DSQ_INSERT_PROBE(kagg_insert_vtime, scx_bpf_dsq_insert_vtime)
 DSQ_INSERT_PROBE(kagg_dispatch_vtime, scx_bpf_dispatch_vtime)
 DSQ_INSERT_PROBE(kagg_insert_vtime_args, __scx_bpf_dsq_insert_vtime)
 
+/*
+ * Moves between DSQs restart the time as the event mode's do: from the
+ * return of a move the kfunc says succeeded (scx_bpf_dsq_move[_vtime](),
+ * 6.12's scx_bpf_dispatch[_vtime]_from_dsq()).  The entry notes the task
+ * for its return, per current task and last in, first out, as an
+ * interrupt's move can nest in another; LRU, so an entry whose return was
+ * missed cannot pile up.
+ */
+#define KAGG_MOVE_NEST 2
+struct kagg_moves {
+	__u32 n, _pad;
+	__u64 task[KAGG_MOVE_NEST]; /* the task moved, 0: none */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096); /* sized to 1 without sched_ext */
+	__type(key, __u64);	   /* the current task_struct's address */
+	__type(value, struct kagg_moves);
+} dsq_moves SEC(".maps");
+
+static __always_inline void dsq_move_enter(struct task_struct *p)
+{
+	__u64 key = bpf_get_current_task();
+	struct kagg_moves *m = bpf_map_lookup_elem(&dsq_moves, &key), fresh = {};
+	__u32 i;
+
+	if (!m) {
+		bpf_map_update_elem(&dsq_moves, &key, &fresh, BPF_NOEXIST);
+		m = bpf_map_lookup_elem(&dsq_moves, &key);
+		if (!m) {
+			drop(KD_TASK);
+			return;
+		}
+	}
+	i = m->n++; /* the return takes it off */
+	if (i < KAGG_MOVE_NEST)
+		m->task[i] = (__u64)p;
+}
+
+static __always_inline void dsq_move_exit(bool moved)
+{
+	__u64 key = bpf_get_current_task();
+	struct kagg_moves *m = bpf_map_lookup_elem(&dsq_moves, &key);
+	__u32 i;
+
+	if (!m || !m->n)
+		return;
+	i = --m->n;
+	if (i < KAGG_MOVE_NEST && moved && m->task[i])
+		dsq_insert((struct task_struct *)m->task[i]);
+	if (!m->n)
+		bpf_map_delete_elem(&dsq_moves, &key);
+}
+
+#define DSQ_MOVE_PROBES(name, func) \
+	SEC("?kprobe/" #func) \
+	int BPF_KPROBE(name, void *it, struct task_struct *p) \
+	{ \
+		dsq_move_enter(p); \
+		return 0; \
+	} \
+	SEC("?kretprobe/" #func) \
+	int BPF_KRETPROBE(name##_ret, __u64 ret) \
+	{ \
+		dsq_move_exit(ret & 0xff); /* a bool: the rest of the register is not set */ \
+		return 0; \
+	}
+
+DSQ_MOVE_PROBES(kagg_move, scx_bpf_dsq_move)
+DSQ_MOVE_PROBES(kagg_move_vtime, scx_bpf_dsq_move_vtime)
+DSQ_MOVE_PROBES(kagg_from_dsq, scx_bpf_dispatch_from_dsq)
+DSQ_MOVE_PROBES(kagg_vtime_from_dsq, scx_bpf_dispatch_vtime_from_dsq)
+
 /* ---- sched_switch --------------------------------------------------------------- */
 
 SEC("tp_btf/sched_switch")

@@ -17,6 +17,7 @@
 #include "capture/flight.h"
 #include "capture/flight_stats.h"
 #include "capture/runqlat.h"
+#include "capture/bpf_missed.h"
 #include "capture/scx_sysfs.h"
 #include "core/opts.h"
 #include "stream/stream.h"
@@ -42,6 +43,8 @@ enum {
 #define DEFAULT_AGG_INTERVAL_NS 15000000000ull
 /* scx_stats records: sysfs counters change on loads and rare events, a second is plenty */
 #define SCX_STATS_INTERVAL_NS 1000000000ull
+/* "missed" records: how finely they date the program runs the kernel skipped */
+#define MISSED_CHECK_NS 100000000ull
 
 static const struct scx_opt options[] = {
 	{ 'd', "duration", "SECONDS",
@@ -125,6 +128,8 @@ struct scx_stats_feed {
 struct run {
 	struct scx_writer *w;
 	struct scx_stats_feed scx;
+	struct scx_missed_feed missed;
+	uint64_t missed_next;	/* monotonic ns of the next check */
 	struct scx_cgroups *cg; /* names the cgroup ids; NULL without cgroup v2 */
 	struct scx_buf rec;
 	uint64_t counts[SCX_EV__COUNT];
@@ -388,6 +393,25 @@ static int scx_stats_write(struct scx_stats_feed *f, struct scx_writer *w)
 	scx_buf_reset(&f->b);
 	scx_stats_to_json(&f->b, &rec);
 	return scx_writer__raw(w, f->b.data, f->b.len);
+}
+
+/*
+ * A "missed" record when the kernel skipped program runs since the last
+ * check (scx(7)): at most every MISSED_CHECK_NS unless final.  1 when one
+ * was written, 0 when not, or -errno.
+ */
+static int missed_write(struct run *r, struct scx_capture *c, bool final)
+{
+	uint64_t mono = scx_now_mono_ns();
+	int err;
+
+	if (!final && mono < r->missed_next)
+		return 0;
+	r->missed_next = mono + MISSED_CHECK_NS;
+	if (!scx_missed_feed__next(&r->missed, scx_capture__missed(c), scx_now_boot_ns(), &r->rec))
+		return 0;
+	err = scx_writer__raw(r->w, r->rec.data, r->rec.len);
+	return err ? err : 1;
 }
 
 /* A reader that went away shows as POLLERR on our end of the pipe. */
@@ -919,6 +943,7 @@ int main(int argc, char **argv)
 		stop_deadline = deadline = scx_now_mono_ns() + dur_ns;
 	scx_debug(2, "capturing, events 0x%x", scx_capture__events(c));
 	scx_stats_start(&r.scx, scx_capture__events(c) & SCX_CAP_SCX);
+	scx_missed_feed__init(&r.missed, scx_now_boot_ns());
 
 	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
 		int n = scx_capture__poll(c, POLL_MS);
@@ -930,6 +955,10 @@ int main(int argc, char **argv)
 		if (r.scx.on && scx_now_mono_ns() >= r.scx.next) {
 			err = scx_stats_write(&r.scx, r.w);
 			n = 1;
+		}
+		if (!err && (err = missed_write(&r, c, false)) > 0) {
+			n = 1;
+			err = 0;
 		}
 		/* flush what this round produced, so readers downstream see it live */
 		if (!err && n > 0)
@@ -949,6 +978,8 @@ int main(int argc, char **argv)
 	/* the last record covers the partial interval up to the stop */
 	if (!err)
 		err = scx_stats_write(&r.scx, r.w);
+	if (!err && (err = missed_write(&r, c, true)) > 0)
+		err = 0;
 	if (err == -EPIPE || r.pipe_closed) {
 		scx_capture__free(c);
 		scx_writer__close(r.w);
@@ -960,10 +991,15 @@ int main(int argc, char **argv)
 	tr.lost = scx_xcalloc(tr.nr_cpus, sizeof(uint64_t));
 	memcpy(tr.lost, scx_capture__lost(c), tr.nr_cpus * sizeof(uint64_t));
 	tr.lost_total = scx_capture__lost_total(c);
+	tr.missed = r.missed.total;
 	tr.end_ns = scx_now_boot_ns();
 	if (tr.lost_total)
 		scx_warn("%llu events lost: the ring buffer was full (try a larger --ring-size)",
 			 (unsigned long long)tr.lost_total);
+	if (tr.missed)
+		scx_warn("%llu BPF program runs skipped by the kernel (another BPF program was "
+			 "running on the CPU): their events are missing",
+			 (unsigned long long)tr.missed);
 	scx_debug(1, "%llu events written, %llu lost", (unsigned long long)r.written,
 		  (unsigned long long)tr.lost_total);
 	if (!err)

@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "../../bpf/events.h"
+#include "capture/bpf_missed.h"
 #include "capture/capture.h"
 #include "capture/scx_dump.h"
 #include "core/libbpf_print.h"
@@ -140,7 +141,8 @@ struct scx_capture {
 	uint64_t *lost;	    /* reported so far, per cpu */
 	uint64_t *stat_buf; /* scratch for percpu lookups */
 	uint64_t delivered;
-	struct scx_dump dump; /* the sched_ext debug dump being parsed */
+	uint64_t links_missed; /* kprobe misses of the links detached */
+	struct scx_dump dump;  /* the sched_ext debug dump being parsed */
 	/*
 	 * Staging ships each CPU's records on its own schedule, so the ring
 	 * holds them in order per CPU only.  Consumers follow tasks across
@@ -560,6 +562,8 @@ int scx_capture__stop(struct scx_capture *c)
 			 "(scx_dump_line records)",
 			 (unsigned long long)c->dump.bad);
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
+		if (c->links[i]) /* a link's count goes with it */
+			c->links_missed += scx_bpf_link_missed(bpf_link__fd(c->links[i]));
 		bpf_link__destroy(c->links[i]);
 		c->links[i] = NULL;
 	}
@@ -856,6 +860,11 @@ uint64_t scx_capture__lost_total(const struct scx_capture *c)
 	for (unsigned i = 0; i < c->nr_cpus; i++)
 		n += c->lost[i];
 	return n;
+}
+
+uint64_t scx_capture__missed(const struct scx_capture *c)
+{
+	return scx_bpf_missed(c->skel->obj, c->links, SCX_ARRAY_SIZE(progs)) + c->links_missed;
 }
 
 void scx_capture__options_json(const struct scx_capture *c, struct scx_buf *b)

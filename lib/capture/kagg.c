@@ -15,6 +15,7 @@
 
 #include "../../bpf/aggregate.h"
 #include "aggregate.skel.h"
+#include "capture/bpf_missed.h"
 #include "capture/capture.h"
 #include "capture/kagg.h"
 #include "core/libbpf_print.h"
@@ -62,12 +63,14 @@ static void fail(char *err, size_t errsz, const char *fmt, ...)
 }
 
 /*
- * sched_ext's DSQ insert kfuncs, one program each (bpf/aggregate.bpf.c),
- * those the event mode probes: where an old name is a wrapper of the new,
- * both probes see one insert, and the second only sets the same time again.
+ * sched_ext's DSQ insert and move kfuncs, one program each
+ * (bpf/aggregate.bpf.c), those the event mode probes: where an old name is
+ * a wrapper of the new, both insert probes see one insert, and the second
+ * only sets the same time again; a move is probed under one name only.
  */
 static const struct {
 	const char *prog, *kfunc;
+	const char *unless; /* not loaded where the kernel has this function */
 } dsq_probes[] = {
 	{ "kagg_insert", "scx_bpf_dsq_insert" },
 	{ "kagg_insert_v2", "scx_bpf_dsq_insert___v2" },
@@ -75,6 +78,14 @@ static const struct {
 	{ "kagg_insert_vtime", "scx_bpf_dsq_insert_vtime" },
 	{ "kagg_dispatch_vtime", "scx_bpf_dispatch_vtime" },
 	{ "kagg_insert_vtime_args", "__scx_bpf_dsq_insert_vtime" },
+	{ "kagg_move", "scx_bpf_dsq_move" },
+	{ "kagg_move_ret", "scx_bpf_dsq_move" },
+	{ "kagg_move_vtime", "scx_bpf_dsq_move_vtime" },
+	{ "kagg_move_vtime_ret", "scx_bpf_dsq_move_vtime" },
+	{ "kagg_from_dsq", "scx_bpf_dispatch_from_dsq", "scx_bpf_dsq_move" },
+	{ "kagg_from_dsq_ret", "scx_bpf_dispatch_from_dsq", "scx_bpf_dsq_move" },
+	{ "kagg_vtime_from_dsq", "scx_bpf_dispatch_vtime_from_dsq", "scx_bpf_dsq_move_vtime" },
+	{ "kagg_vtime_from_dsq_ret", "scx_bpf_dispatch_vtime_from_dsq", "scx_bpf_dsq_move_vtime" },
 };
 
 static bool btf_has_func(const struct btf *btf, const char *name)
@@ -92,7 +103,8 @@ static bool choose_dsq_probes(struct aggregate_bpf *skel, const struct btf *btf)
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(dsq_probes); i++) {
 		struct bpf_program *p =
 			bpf_object__find_program_by_name(skel->obj, dsq_probes[i].prog);
-		bool on = scx && btf_has_func(btf, dsq_probes[i].kfunc);
+		bool on = scx && btf_has_func(btf, dsq_probes[i].kfunc) &&
+			  !(dsq_probes[i].unless && btf_has_func(btf, dsq_probes[i].unless));
 
 		bpf_program__set_autoload(p, on);
 		any |= on;
@@ -134,8 +146,9 @@ static int attach(struct scx_kagg *k, char *err, size_t errsz)
 			continue;
 		}
 		if (is_dsq_probe(p)) {
+			/* "kprobe/func" or "kretprobe/func": the function */
 			scx_buf_printf(&no_kprobe, "%s%s (%s)", no_kprobe.len ? ", " : "",
-				       bpf_program__section_name(p) + strlen("kprobe/"),
+				       strchr(bpf_program__section_name(p), '/') + 1,
 				       strerror(errno));
 			i++;
 			continue;
@@ -181,8 +194,10 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 	k->skel->rodata->sw_state_arg = btf ? scx_capture_switch_has_state_arg(btf) : 0;
 	k->skel->rodata->dsq_on = choose_dsq_probes(k->skel, btf);
 	btf__free(btf);
-	if (!k->skel->rodata->dsq_on)
+	if (!k->skel->rodata->dsq_on) {
 		bpf_map__set_max_entries(k->skel->maps.dsq_ins, 1);
+		bpf_map__set_max_entries(k->skel->maps.dsq_moves, 1);
+	}
 	k->skel->rodata->nr_cpus = ncpu;
 	k->skel->rodata->cgroup_on = cgroups;
 	if (!cgroups) { /* the maps stay, unused: keep them small */
@@ -504,24 +519,6 @@ static int read_cgroups(struct scx_kagg *k, uint32_t old, struct scx_ksnap *s)
 	return err;
 }
 
-/* Program runs the kernel skipped because another BPF program was running. */
-static uint64_t recursion_misses(struct scx_kagg *k)
-{
-	struct bpf_program *p;
-	uint64_t n = 0;
-
-	bpf_object__for_each_program(p, k->skel->obj)
-	{
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-
-		if (bpf_program__fd(p) >= 0 &&
-		    !bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
-			n += info.recursion_misses;
-	}
-	return n;
-}
-
 int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 {
 	struct timespec grace = { 0, GRACE_NS };
@@ -563,7 +560,7 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 	s->dropped_cpu = k->skel->bss->drops[KD_CPU] - k->drops_prev[KD_CPU];
 	s->dropped_cg_values = k->skel->bss->drops[KD_CG_VALUE] - k->drops_prev[KD_CG_VALUE];
 	memcpy(k->drops_prev, (const void *)k->skel->bss->drops, sizeof(k->drops_prev));
-	missed = recursion_misses(k);
+	missed = scx_bpf_missed(k->skel->obj, k->links, k->nr_links);
 	s->missed = missed - k->missed_prev;
 	k->missed_prev = missed;
 	return 0;

@@ -200,6 +200,8 @@ void scx_trailer_to_json(struct scx_buf *b, const struct scx_trailer *t)
 		scx_jw_uint(&w, t->lost[c]);
 	scx_jw_arr_end(&w);
 	scx_jw_kuint(&w, "lost_total", t->lost_total);
+	if (t->missed) /* so traces without it stay byte for byte what they were */
+		scx_jw_kuint(&w, "missed", t->missed);
 	scx_jw_kuint(&w, "end_ns", t->end_ns);
 	scx_jw_obj_end(&w);
 }
@@ -544,7 +546,8 @@ static int parse_trailer(const struct scx_json_doc *d, struct scx_trailer *t, ch
 				return bad(err, errsz, col, d->tok[i].start,
 					   "trailer: bad \"lost\"");
 	}
-	if (get_u64(d, 0, "lost_total", &t->lost_total) || get_u64(d, 0, "end_ns", &t->end_ns))
+	if (get_u64(d, 0, "lost_total", &t->lost_total) || get_u64(d, 0, "missed", &t->missed) ||
+	    get_u64(d, 0, "end_ns", &t->end_ns))
 		return bad(err, errsz, col, 0, "trailer: bad number");
 	return SCX_LINE_TRAILER;
 }

@@ -47,6 +47,7 @@ struct scx_trailer {
 	unsigned nr_cpus;		/* entries in lost[] */
 	uint64_t *lost;			/* owned; events lost per cpu */
 	uint64_t lost_total;
+	uint64_t missed; /* program runs the kernel skipped (written when not 0) */
 	uint64_t end_ns; /* capture end, 0 if unknown */
 };
 

@@ -10,12 +10,21 @@
 # itself), so for every snapshot but the first and the last, and every CPU,
 # the kernel's count of DSQ waits must lie between the event mode's switches
 # with DSQ data in [start + band, end - band) and in
-# [start - band, end + band), band = 1 ms plus the snapshot's boundary skew;
-# the lower bound less the program runs the kernel says it skipped in that
-# interval ("missed": a kprobe does not run while another BPF program runs
-# on its CPU).
-# The values themselves differ by the microseconds between the two
-# programs' clock reads: their exact merge with lib/hist is
+# [start - band, end + band), band = 1 ms plus the snapshot's boundary skew.
+# Both sides rest on kprobes, which the kernel skips while another BPF
+# program runs on the CPU (a collector's own map reads hold that off for
+# as long as they take), and both report the runs skipped: the snapshot's
+# "missed", the event mode's "missed" records (scx(7)).  A skipped run can
+# take a wait from a count, or move it to a later one, so both bounds widen
+# by the runs the snapshot says it missed plus those the event mode's
+# records date within the row's wider window; nothing else is allowed.
+#
+# The values: both measure from the last insert or successful move to the
+# switch-in, each with its own clock reads at the same hooks, so where a
+# row's count is exact on both sides and nothing was missed, the sums
+# differ by no more than the time between the two programs at each hook:
+# 1 ms per wait at most, with TCG's slow emulation (a few tens of
+# microseconds are usual).  Their exact merge with lib/hist is
 # t/unit/1005-kagg's check, on the code the programs run.
 . "$(dirname "$0")/../lib.sh"
 . "$SCX_SRC/t/lib-capture.sh"
@@ -42,35 +51,39 @@ test_expect_success 'both captures of scx_simple under load' '
 	! grep -q "cannot attach kprobes" k.err
 '
 
-test_expect_success 'the snapshots have DSQ queueing times, and no task was dropped' '
+test_expect_success 'the snapshots have DSQ queueing times, and drops are rare' '
 	jq -s -e "[.[] | select(.type == \"kernel_snapshot\") | .cpus[] | .dsq_lat.count // 0] |
 		add > 100" k.ndjson &&
-	jq -s -e "[.[] | select(.type == \"kernel_snapshot\") | .dropped_tasks] | add == 0" k.ndjson &&
+	# (task storage can fail when a program nests in another, in an
+	# interrupt on the CPU: rare, counted, and not what this is about)
+	jq -s -e "[.[] | select(.type == \"kernel_snapshot\")] |
+		([.[].dropped_tasks] | add) * 100 <= ([.[].cpus[].dsq_lat.count // 0] | add)" k.ndjson &&
 	jq -s -e "[.[] | select(.type == \"kernel_snapshot\") | .cpus[] | select(.dsq_lat) |
 		.dsq_lat | .min <= .max and .sum >= .min * .count] | all" k.ndjson
 '
 
-# A known breakage, not a pass: in check-scx runs on 2026-11-24 the counts
-# disagreed by one in either direction (snapshot 7 cpu 1: kernel 29, events
-# 30..30, with one run missed; snapshot 9 cpu 1: kernel 68, events 67..67,
-# none missed), and the sums differ more than the clocks explain.  Both
-# sides rest on kprobes that the kernel may skip; the aggregate reports its
-# skipped runs, the event mode does not.  Until that is found (#15), the
-# check runs and says how it went but does not fail the suite.
-test_expect_failure 'per CPU, the kernel counts the event mode'"'"'s DSQ waits outside the boundary band' '
+# compare K EV: one line per interior snapshot and CPU into cmp (sums with
+# %.0f: the guest's awk prints %d no higher than 2^31 - 1), with
+# MISMATCH lines for a count outside its widened bounds and SUMS lines for
+# sums further apart than the clocks explain; fails when the kernel counted
+# fewer than 50 waits in all.
+compare() {
+	rm -f cmp &&
 	jq -r "select(.type == \"kernel_snapshot\") | .seq as \$s | .start_ns as \$a |
-		.end_ns as \$b | .end_skew_ns as \$k | .missed as \$m | .cpus[] |
-		[\$s, \$a, \$b, .cpu, .dsq_lat.count // 0, .dsq_lat.sum // 0, \$k, \$m] | @tsv" k.ndjson >win &&
+		.end_ns as \$b | .end_skew_ns as \$k | (.missed + .dropped_tasks) as \$m | .cpus[] |
+		[\$s, \$a, \$b, .cpu, .dsq_lat.count // 0, .dsq_lat.sum // 0, \$k, \$m] | @tsv" "$1" >win &&
 	last=$(awk -F"\t" "{ print \$1 }" win | sort -n | tail -n 1) &&
-	t0=$(jq -r "select(.type == \"header\") | .start_ns" ev.ndjson) &&
-	t1=$(jq -r "select(.type == \"trailer\") | .end_ns" ev.ndjson) &&
+	t0=$(jq -r "select(.type == \"header\") | .start_ns" "$2") &&
+	t1=$(jq -r "select(.type == \"trailer\") | .end_ns" "$2") &&
 	awk -F"\t" -v last="$last" -v t0="$t0" -v t1="$t1" \
 		"\$1 > 0 && \$1 < last && \$2 > t0 + 1000000 && \$3 < t1 - 1000000" win >inner &&
 	test -s inner &&
+	jq -r "select(.type == \"missed\") | [.start_ns, .end_ns, .count] | @tsv" "$2" >evmissed &&
 	jq -r "select(.type == \"sched_switch\" and .dsq_lat_ns != null) |
-		[.ts, .cpu, .dsq_lat_ns] | @tsv" ev.ndjson >waits &&
+		[.ts, .cpu, .dsq_lat_ns] | @tsv" "$2" >waits &&
 	awk -F"\t" "
-	FNR == NR { n++; for (i = 1; i <= 8; i++) w[n, i] = \$i; next }
+	FILENAME == \"inner\" { n++; for (i = 1; i <= 8; i++) w[n, i] = \$i; next }
+	FILENAME == \"evmissed\" { nm++; ms[nm] = \$1; me[nm] = \$2; mc[nm] = \$3; next }
 	{
 		for (j = 1; j <= n; j++) {
 			if (w[j, 4] != \$2) continue
@@ -81,17 +94,63 @@ test_expect_failure 'per CPU, the kernel counts the event mode'"'"'s DSQ waits o
 	}
 	END {
 		for (j = 1; j <= n; j++) {
-			v = w[j, 5] + 0
-			printf \"snapshot %s cpu %s dsq_lat count: kernel %d (%d runs missed), events %d..%d; sum kernel %d, events at most %d\n\", w[j, 1], w[j, 4], v, w[j, 8], lo[j], hi[j], w[j, 6], hs[j]
+			band = 1000000 + w[j, 7]
+			em = 0
+			for (i = 1; i <= nm; i++)
+				if (ms[i] < w[j, 3] + band && me[i] > w[j, 2] - band) em += mc[i]
+			v = w[j, 5] + 0; km = w[j, 8] + 0; wide = km + em
+			printf \"snapshot %s cpu %s dsq_lat count: kernel %d, events %d..%d, missed kernel %d events %d; sum kernel %.0f, events %.0f\n\", w[j, 1], w[j, 4], v, lo[j], hi[j], km, em, w[j, 6], hs[j] >\"cmp\"
 			k += v
-			if (v > hi[j] + 0 || v < lo[j] - w[j, 8])
-				mm = mm sprintf(\"MISMATCH snapshot %s cpu %s: kernel %d (%d runs missed), events %d..%d\n\", w[j, 1], w[j, 4], v, w[j, 8], lo[j], hi[j])
+			if (v > hi[j] + wide || v < lo[j] - wide)
+				printf(\"MISMATCH snapshot %s cpu %s: kernel %d, events %d..%d, missed kernel %d events %d\n\", w[j, 1], w[j, 4], v, lo[j], hi[j], km, em) >\"cmp\"
+			d = w[j, 6] - hs[j]
+			if (v && v == lo[j] && v == hi[j] && !wide && (d > v * 1000000 || -d > v * 1000000))
+				printf(\"SUMS snapshot %s cpu %s: %d waits, kernel %.0f ns, events %.0f ns\n\", w[j, 1], w[j, 4], v, w[j, 6], hs[j]) >\"cmp\"
 		}
-		printf \"%s\", mm
-		exit (mm != \"\" || k < 50)
-	}" inner waits >cmp || { cat cmp; false; } &&
+		exit (k < 50)
+	}" inner evmissed waits
+}
+
+test_expect_success 'the event mode reports the runs it missed, in records and in its trailer' '
+	jq -s -e "([.[] | select(.type == \"missed\") | .count] | add // 0) ==
+		([.[] | select(.type == \"trailer\") | .missed // 0] | add)" ev.ndjson &&
+	jq -s -e "[.[] | select(.type == \"missed\") | .count > 0 and .start_ns < .end_ns] |
+		all" ev.ndjson
+'
+
+test_expect_success 'per CPU, the kernel counts the event mode'"'"'s DSQ waits' '
+	compare k.ndjson ev.ndjson &&
 	keep cmp &&
-	grep -c "dsq_lat count" cmp
+	grep -c "dsq_lat count" cmp &&
+	grep -c "missed kernel 0 events 0" cmp &&
+	! grep MISMATCH cmp
+'
+
+# A known breakage, not a pass: the sums differ by more than 1 ms per wait
+# in a few rows a run (8 of the 113 rows whose counts agree exactly with
+# nothing missed, in three check-scx runs of 2026-11-24), always in the
+# direction the attach order gives.  A kprobe runs its newest handler first
+# and a tracepoint its oldest, so with the event mode attached first the
+# aggregate reads the clock first at the insert and last at the switch-in:
+# the kernel's waits are longer by the time between the two programs, a
+# median 60 us here, and by tens of milliseconds when the host deschedules
+# the vCPU between them (TCG on a loaded host).  With the order reversed
+# (one run, same day) every such row had the kernel below the event mode
+# instead.  So the 1 ms bound is the emulator's, not the definition's; a
+# bound that holds needs the two programs' gap measured, which they do not
+# record.  The same stall can also carry one wait over an interval boundary
+# past the band (test 4, on an overloaded host).
+test_expect_failure 'where the counts agree and nothing was missed, so do the sums' '
+	test -s cmp &&
+	! grep SUMS cmp
+'
+
+test_expect_success 'the comparison fails on a kernel count off by one' '
+	jq -c "if .type == \"kernel_snapshot\" then
+		.cpus |= map(if .dsq_lat then .dsq_lat.count += 1 else . end) else . end" \
+		k.ndjson >k-off.ndjson &&
+	compare k-off.ndjson ev.ndjson &&
+	grep -c MISMATCH cmp
 '
 
 test_expect_success 'scx-agg and prometheus: per-CPU DSQ queueing time from the snapshots' '
