@@ -6,9 +6,9 @@
 #                            in a boot of its own
 #   t/vm/run.sh TEST.t...    the tests given, in one boot
 #
-# The tests under t/vm/alone/ must be the first thing to load a scheduler in
-# their kernel (0410's watchdog stall hangs the 6.12 guest when it follows
-# another scx_qmap exit, see there).
+# The tests under t/vm/alone/ (the watchdog stalls) are the first thing to
+# load a scheduler in their kernel: guests hung after a stall that followed
+# other scheduler runs, see t/vm/extra/lib-stall-after-runs.sh.
 #
 # The guest is 4 CPUs in 2 sockets (one LLC each) and 2 NUMA nodes, TCG (no
 # KVM needed), the host's root file system read-only over virtio-9p, init
