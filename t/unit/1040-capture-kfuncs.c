@@ -56,25 +56,35 @@ static void chosen(const char *const *funcs, char *out, size_t outsz)
 	btf__free(b);
 }
 
-static const char *const k612[] = {
-	"scx_bpf_dispatch", "scx_bpf_dispatch_vtime", "scx_bpf_dispatch_from_dsq",
-	"scx_bpf_dispatch_vtime_from_dsq", "bpf_scx_reg", "bpf_scx_unreg",
-	"scx_ops_disable_workfn", "scx_bpf_consume", NULL
-};
+static const char *const k612[] = { "scx_bpf_dispatch",
+				    "scx_bpf_dispatch_vtime",
+				    "scx_bpf_dispatch_from_dsq",
+				    "scx_bpf_dispatch_vtime_from_dsq",
+				    "bpf_scx_reg",
+				    "bpf_scx_unreg",
+				    "scx_ops_disable_workfn",
+				    "scx_bpf_consume",
+				    NULL };
 
 /* 6.13-6.16: the old names are wrappers that call the new ones */
-static const char *const k613[] = {
-	"scx_bpf_dsq_insert", "scx_bpf_dsq_insert_vtime", "scx_bpf_dispatch",
-	"scx_bpf_dispatch_vtime", "scx_bpf_dsq_move", "scx_bpf_dsq_move_vtime",
-	"scx_bpf_dispatch_from_dsq", "scx_bpf_dispatch_vtime_from_dsq", "bpf_scx_reg",
-	"bpf_scx_unreg", "scx_ops_disable_workfn", NULL
-};
+static const char *const k613[] = { "scx_bpf_dsq_insert",
+				    "scx_bpf_dsq_insert_vtime",
+				    "scx_bpf_dispatch",
+				    "scx_bpf_dispatch_vtime",
+				    "scx_bpf_dsq_move",
+				    "scx_bpf_dsq_move_vtime",
+				    "scx_bpf_dispatch_from_dsq",
+				    "scx_bpf_dispatch_vtime_from_dsq",
+				    "bpf_scx_reg",
+				    "bpf_scx_unreg",
+				    "scx_ops_disable_workfn",
+				    NULL };
 
 /* later: old names gone, the vtime insert takes a struct, the disable work renamed */
 static const char *const knew[] = {
 	"scx_bpf_dsq_insert", "scx_bpf_dsq_insert___v2", "__scx_bpf_dsq_insert_vtime",
-	"scx_bpf_dsq_move", "scx_bpf_dsq_move_vtime", "bpf_scx_reg", "bpf_scx_unreg",
-	"scx_disable_workfn", NULL
+	"scx_bpf_dsq_move",   "scx_bpf_dsq_move_vtime",	 "bpf_scx_reg",
+	"bpf_scx_unreg",      "scx_disable_workfn",	 NULL
 };
 
 static const char *const knone[] = { "schedule", "sched_fork", NULL };
@@ -121,7 +131,8 @@ static void table_matches_object(void)
 	add_chosen(knew, chosen_set, sizeof(chosen_set));
 	if (!ok(skel, "the events BPF object opens"))
 		return;
-	bpf_object__for_each_program(p, skel->obj) {
+	bpf_object__for_each_program(p, skel->obj)
+	{
 		const char *sec = bpf_program__section_name(p), *fn;
 
 		if (*sec == '?')
@@ -135,8 +146,8 @@ static void table_matches_object(void)
 		progs++;
 		snprintf(word, sizeof(word), " %s ", fn);
 		if (!strstr(object_set, word))
-			snprintf(object_set + strlen(object_set), sizeof(object_set) - strlen(object_set),
-				 "%s ", fn);
+			snprintf(object_set + strlen(object_set),
+				 sizeof(object_set) - strlen(object_set), "%s ", fn);
 		if (!strstr(chosen_set, word)) {
 			missing++;
 			printf("# kprobe %s on %s: chosen on none of the kernels\n",
