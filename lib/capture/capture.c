@@ -623,6 +623,36 @@ bool scx_capture_switch_has_state_arg(const struct btf *btf)
 	return t && btf_is_func_proto(t) && btf_vlen(t) >= 5;
 }
 
+/*
+ * A kprobe goes on its kernel function where the kernel has that name (a
+ * kfunc's other name may be there instead) and not the newer function it
+ * would duplicate (d->unless).
+ */
+static bool kprobe_wanted(const struct btf *btf, const struct prog_desc *d)
+{
+	return btf_has(btf, "", d->target, BTF_KIND_FUNC) &&
+	       !(d->unless && btf_has(btf, "", d->unless, BTF_KIND_FUNC));
+}
+
+size_t scx_capture_scx_kprobes(const struct btf *btf, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
+		const struct prog_desc *d = &progs[i];
+
+		if (d->kind != P_SCX_KPROBE || !kprobe_wanted(btf, d))
+			continue;
+		/* entry and return probes share their function */
+		if (n > 0 && !strcmp(names[n - 1], d->target))
+			continue;
+		if (n == max)
+			break;
+		names[n++] = d->target;
+	}
+	return n;
+}
+
 static void fail(char *err, size_t errsz, const char *fmt, ...)
 {
 	va_list ap;
@@ -722,9 +752,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 					  d->target);
 			on = false;
 		}
-		if (on && d->kind == P_SCX_KPROBE && !btf_has(btf, "", d->target, BTF_KIND_FUNC))
-			on = false; /* the other name of this kfunc is there instead */
-		if (on && d->unless && btf_has(btf, "", d->unless, BTF_KIND_FUNC))
+		if (on && d->kind == P_SCX_KPROBE && !kprobe_wanted(btf, d))
 			on = false;
 		bpf_program__set_autoload(p, on);
 	}

@@ -113,4 +113,14 @@ int scx_capture_decode(const void *buf, size_t len, struct scx_event *e);
 struct btf;
 bool scx_capture_switch_has_state_arg(const struct btf *btf);
 
+/*
+ * The kernel functions the sched_ext kprobes go on, for the kernel whose BTF
+ * is BTF: each function of the program table that the kernel has (6.12's
+ * scx_bpf_dispatch* or 6.13's scx_bpf_dsq_insert* and scx_bpf_dsq_move*,
+ * ...), less an old move kfunc where the kernel also has the new one it
+ * wraps (both would write every move twice).  At most MAX names into NAMES,
+ * each once, in table order; returns how many.
+ */
+size_t scx_capture_scx_kprobes(const struct btf *btf, const char **names, size_t max);
+
 #endif

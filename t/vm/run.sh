@@ -6,9 +6,9 @@
 #                            in a boot of its own
 #   t/vm/run.sh TEST.t...    the tests given, in one boot
 #
-# The tests under t/vm/alone/ must be the first thing to load a scheduler in
-# their kernel (0410's watchdog stall hangs the 6.12 guest when it follows
-# another scx_qmap exit, see there).
+# The tests under t/vm/alone/ (the watchdog stalls) are the first thing to
+# load a scheduler in their kernel: guests hung after a stall that followed
+# other scheduler runs, see t/vm/extra/lib-stall-after-runs.sh.
 #
 # The guest is 4 CPUs in 2 sockets (one LLC each) and 2 NUMA nodes, TCG (no
 # KVM needed), the host's root file system read-only over virtio-9p, init
@@ -19,14 +19,15 @@
 # or of the tests given, $SCX_VM_ALONE_TIMEOUT (default 600) for each boot of
 # a t/vm/alone test.  Every boot runs even when one before it failed.  Each
 # boot's serial log, TAP and whatever its tests kept are in
-# $SCX_BUILD/vm/NAME/ (NAME: main, or the alone test's name).
+# $SCX_BUILD/vm/NAME/ (NAME: main, or the alone test's name), or under
+# $SCX_VM_DIR when set (so that two runs can go side by side).
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 SCX_BUILD=${SCX_BUILD:-$here/.output}
 main_timeout=${SCX_VM_TIMEOUT:-2400}
 alone_timeout=${SCX_VM_ALONE_TIMEOUT:-600}
 cpus=4 nodes=2 llcs=2
-vm=$SCX_BUILD/vm
+vm=${SCX_VM_DIR:-$SCX_BUILD/vm}
 
 fail() {
 	echo "check-scx: FAIL: $*" >&2

@@ -2,7 +2,8 @@
 # Not in make check-scx (it hangs the guest): run it with
 #   make check-scx SCX_VM_TESTS=t/vm/extra/0420-stall-without-tracer.t SCX_VM_TIMEOUT=600
 # The reproducer of the hang that keeps t/vm/alone/0410-flight-stall.t in a
-# boot of its own, with no scx-events loaded at all: an
+# boot of its own, with no scx-events running (one had run in that boot
+# before, in 0600; 0430 is the test with none in the boot): an
 # scx_bpf_error exit of scx_qmap, then scx_qmap -t 2 until the watchdog
 # disables it.  On the 6.12.117 guest (2026-11-24, run after
 # t/vm/0600 in the same boot, its capture stopped first) the watchdog
