@@ -858,8 +858,6 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	struct thread *t, *wk;
 	struct cpu *c;
 
-	if (a->place)
-		a->place->seen_wake = true; /* its run queues are known: agg_report_place.c */
 	if (!w->pid)
 		return;
 	t = thread_get(a, w->pid, w->tgid, w->comm);
@@ -1594,6 +1592,8 @@ static int add_now(struct scx_agg *a, const struct scx_event *e)
 
 	if (!a->started)
 		start(a, e->ts);
+	/* before roll: the intervals this event closes know its kind is in the stream */
+	a->snap.seen |= SCX_AGG_SEEN(e->type < SCX_EV__COUNT ? e->type : SCX_EV_NONE);
 	if ((err = roll(a, e->ts)))
 		return err;
 	a->snap.events++;
