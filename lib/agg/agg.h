@@ -266,8 +266,18 @@ int scx_agg_parse_max_tasks(const char *arg, unsigned *out);
 #define SCX_AGG_NEED_PAIRS 4u	  /* waker/wakee and preemption pairs, chains */
 #define SCX_AGG_NEED_CPUS 8u	  /* per-CPU metrics only (always kept) */
 #define SCX_AGG_NEED_PLACE 16u	  /* placement tracking (agg_place.c), from the start only */
-#define SCX_AGG_NEED_CGROUPS 32u  /* cgroup groups and preemption pairs */
-#define SCX_AGG_NEED_ALL 55u
+#define SCX_AGG_NEED_CGROUPS 32u  /* cgroup groups */
+/* the cgroup preemption pairs (cgroup-preemptions): a hash look-up per preemption */
+#define SCX_AGG_NEED_CGROUP_PAIRS 64u
+/*
+ * Placement figures beyond the run queues (with SCX_AGG_NEED_PLACE): the
+ * runnable and active counts over time (parallelism, summaries), and each
+ * run's wakeup class and pre-migration wait (wakeup-placement,
+ * pre-migration).  Apart, so that one placement report costs only its own.
+ */
+#define SCX_AGG_NEED_PLACE_PAR 128u
+#define SCX_AGG_NEED_PLACE_RUNS 256u
+#define SCX_AGG_NEED_ALL 503u
 
 /*
  * topo may be NULL (CPUs then appear as seen, in LLC and node -1); it is

@@ -121,6 +121,8 @@ struct agg_place {
 	bool seen_wakeup;  /* the stream has sched_wakeup events */
 	bool seen_migrate; /* ... sched_migrate_task events */
 	/* parallelism */
+	bool keep_par;	/* keep the counts below (SCX_AGG_NEED_PLACE_PAR) */
+	bool keep_runs; /* keep the runs' classes and waits (SCX_AGG_NEED_PLACE_RUNS) */
 	uint32_t n_runnable, n_active;
 	uint64_t par_ts;
 	bool par_started;
