@@ -13,8 +13,10 @@
 # So: the ended task slices are cpu0 {99,15} and cpu1 {70,50,140}; cpu1 idled
 # 80; the integral of active cpus over [1,400] is 49+240+80+300 = 669 = busy
 # time (scx-agg also counts the open tails to the end, as the active count
-# does); the integral of the runnable count is 49+50+30+10+100+240+280+20 =
-# 779 = run-queue depth x time summed over cpus.
+# does).  TP's runnable count integral, 49+50+30+10+100+240+280+20 = 779, has
+# no scx-agg figure to match: synth_1 has no wakeup events, so a woken task is
+# first seen when it runs and the run-queue depth is unknown (null), not the
+# preemptions' part of it (t/2040 has the same for the placement reports).
 #
 # cpu_idle_freq, TP's cpu_idle_stats: cpu 0, state 2 (TP prints index+1),
 # count 2, dur 2000000, avg_dur 1000000, idle_percent 40.
@@ -45,10 +47,9 @@ test_expect_success SHARED 'synth_1: every switch-out is involuntary (end_state 
 	grep -q "{\"cpu\":1,[^{]*\"switches\":4,\"voluntary\":0,\"involuntary\":4," s1
 '
 
-test_expect_success SHARED 'synth_1: run-queue depth integral is the runnable thread count integral' '
+test_expect_success SHARED 'synth_1: without wakeup events the run-queue depth is unknown, not 0' '
 	scx-agg -r runqueue-depth synth_1.ndjson >rq &&
-	sum=$(grep -o "\"avg\":[0-9.e+-]*" rq | sed "s/.*://" | awk "{ s += \$1 * 399 } END { printf \"%.3f\", s }") &&
-	test "$sum" = "779.000"
+	test $(grep -o "{\"cpu\":[01],\"avg\":null,\"p50\":null,\"p99\":null,\"max\":null,\"enqueues\":null,\"high\":null}" rq | wc -l) = 2
 '
 
 test_expect_success SHARED 'cpu_idle_freq: cpu_idle_stats' '

@@ -714,7 +714,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 
 				pr->count++;
 			}
-			if (sw->next_pid && a->cg.on)
+			if (sw->next_pid && a->cg.pairs)
 				cgroup_preempted(a, p, sw);
 		}
 		if (sw->dsq_id != SCX_DSQ_NONE) {
@@ -748,7 +748,7 @@ static void on_switch(struct scx_agg *a, const struct scx_event *e)
 		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
 			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
 
-			if (n->preempt_cg && !n->waking_ts && a->cg.on) {
+			if (n->preempt_cg && !n->waking_ts && a->cg.pairs) {
 				struct pair *pr =
 					ptab_get(&a->cg.preempts, agg_cgroup_key(a, n->cgroup),
 						 n->preempt_cg - 1);
@@ -858,8 +858,6 @@ static void on_wake(struct scx_agg *a, const struct scx_event *e)
 	struct thread *t, *wk;
 	struct cpu *c;
 
-	if (a->place)
-		a->place->seen_wake = true; /* its run queues are known: agg_report_place.c */
 	if (!w->pid)
 		return;
 	t = thread_get(a, w->pid, w->tgid, w->comm);
@@ -1182,6 +1180,8 @@ static void apply_need(struct scx_agg *a)
 		a->need |= SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES;
 	if (a->o.by & (1u << SCX_AGG_CGROUP))
 		a->need |= SCX_AGG_NEED_CGROUPS;
+	if (a->need & SCX_AGG_NEED_CGROUP_PAIRS)
+		a->need |= SCX_AGG_NEED_CGROUPS;
 	if (a->need & SCX_AGG_NEED_CGROUPS)
 		a->need |= SCX_AGG_NEED_THREADS;
 	if (a->need & (SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PAIRS))
@@ -1190,6 +1190,7 @@ static void apply_need(struct scx_agg *a)
 	a->tstats = a->need & SCX_AGG_NEED_THREADS;
 	a->pairs = a->need & SCX_AGG_NEED_PAIRS;
 	a->cg.on = a->need & SCX_AGG_NEED_CGROUPS;
+	a->cg.pairs = a->need & SCX_AGG_NEED_CGROUP_PAIRS;
 }
 
 /* The groups of the next interval (scx_agg__set_by()) take effect here. */
@@ -1594,6 +1595,8 @@ static int add_now(struct scx_agg *a, const struct scx_event *e)
 
 	if (!a->started)
 		start(a, e->ts);
+	/* before roll: the intervals this event closes know its kind is in the stream */
+	a->snap.seen |= SCX_AGG_SEEN(e->type < SCX_EV__COUNT ? e->type : SCX_EV_NONE);
 	if ((err = roll(a, e->ts)))
 		return err;
 	a->snap.events++;

@@ -152,7 +152,29 @@ struct scx_agg_snap {
 	struct scx_stats scx;
 	struct scx_agg_stats total; /* all CPUs together */
 	unsigned nr_cpus;	    /* CPUs in 'total' (topology, else seen) */
+	/*
+	 * The event types the stream has had so far, SCX_AGG_SEEN(type) bits
+	 * (a kernel snapshot stands for the switches, wakeups and migrations it
+	 * counted).  A figure that needs a kind the stream never had is
+	 * unknown, not 0.
+	 */
+	uint64_t seen;
 };
+
+#define SCX_AGG_SEEN(type) (1ull << (type))
+/* the kinds of events a figure can need: one of the types is enough */
+#define SCX_AGG_SEEN_WAKE \
+	(SCX_AGG_SEEN(SCX_EV_WAKING) | SCX_AGG_SEEN(SCX_EV_WAKEUP) | \
+	 SCX_AGG_SEEN(SCX_EV_WAKEUP_NEW))
+#define SCX_AGG_SEEN_MIGRATE SCX_AGG_SEEN(SCX_EV_MIGRATE)
+#define SCX_AGG_SEEN_SOFTIRQ \
+	(SCX_AGG_SEEN(SCX_EV_SOFTIRQ_ENTRY) | SCX_AGG_SEEN(SCX_EV_SOFTIRQ_EXIT))
+#define SCX_AGG_SEEN_IRQ (SCX_AGG_SEEN(SCX_EV_IRQ_ENTRY) | SCX_AGG_SEEN(SCX_EV_IRQ_EXIT))
+#define SCX_AGG_SEEN_IPI SCX_AGG_SEEN(SCX_EV_IPI_SEND)
+#define SCX_AGG_SEEN_IPI_HANDLER (SCX_AGG_SEEN(SCX_EV_IPI_ENTRY) | SCX_AGG_SEEN(SCX_EV_IPI_EXIT))
+#define SCX_AGG_SEEN_IDLE SCX_AGG_SEEN(SCX_EV_CPU_IDLE)
+/* a kernel snapshot (scx-events --aggregate): it has no per-enqueue depths */
+#define SCX_AGG_SEEN_KERNEL (1ull << 63)
 
 struct scx_agg;
 
@@ -244,8 +266,18 @@ int scx_agg_parse_max_tasks(const char *arg, unsigned *out);
 #define SCX_AGG_NEED_PAIRS 4u	  /* waker/wakee and preemption pairs, chains */
 #define SCX_AGG_NEED_CPUS 8u	  /* per-CPU metrics only (always kept) */
 #define SCX_AGG_NEED_PLACE 16u	  /* placement tracking (agg_place.c), from the start only */
-#define SCX_AGG_NEED_CGROUPS 32u  /* cgroup groups and preemption pairs */
-#define SCX_AGG_NEED_ALL 55u
+#define SCX_AGG_NEED_CGROUPS 32u  /* cgroup groups */
+/* the cgroup preemption pairs (cgroup-preemptions): a hash look-up per preemption */
+#define SCX_AGG_NEED_CGROUP_PAIRS 64u
+/*
+ * Placement figures beyond the run queues (with SCX_AGG_NEED_PLACE): the
+ * runnable and active counts over time (parallelism, summaries), and each
+ * run's wakeup class and pre-migration wait (wakeup-placement,
+ * pre-migration).  Apart, so that one placement report costs only its own.
+ */
+#define SCX_AGG_NEED_PLACE_PAR 128u
+#define SCX_AGG_NEED_PLACE_RUNS 256u
+#define SCX_AGG_NEED_ALL 503u
 
 /*
  * topo may be NULL (CPUs then appear as seen, in LLC and node -1); it is
@@ -322,10 +354,17 @@ extern const unsigned scx_agg_nr_metrics;
 /*
  * Value of metric i for group g of snapshot s: *v for scalars, *d for
  * distributions.  Returns false when the metric does not apply (e.g. avg
- * frequency with no frequency events): exporters leave it out.
+ * frequency with no frequency events): exporters leave it out; and when it
+ * is unknown (below).
  */
 bool scx_agg_metric_get(const struct scx_agg_snap *s, const struct scx_agg_group *g, unsigned i,
 			double *v, struct scx_dist *d);
+/*
+ * Metric i needs events the stream has not had (the wakeup figures without
+ * wakeup events, the migrations without sched_migrate_task): exporters say
+ * null ("-" in text, NaN in OpenMetrics), never 0.
+ */
+bool scx_agg_metric_unknown(const struct scx_agg_snap *s, unsigned i);
 /* g NULL above means the snapshot's total (all CPUs). */
 
 struct scx_buf;

@@ -80,7 +80,8 @@ AGG_REPORT(agg_rep_fairness)
 		scx_table_str(tb, row, 1, t->comm);
 		scx_table_uint(tb, row, 2, t->s.busy_ns);
 		scx_table_num(tb, row, 3, fair > 0 ? 100 * t->s.busy_ns / fair : 0);
-		scx_table_uint(tb, row, 4, waited);
+		/* without wakeups only the preempted waits are seen */
+		known_uint(tb, row, 4, agg_seen(a, SCX_AGG_SEEN_WAKE), waited);
 	}
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, n);
@@ -88,7 +89,7 @@ AGG_REPORT(agg_rep_fairness)
 	scx_table_uint(s, row, 2, (uint64_t)fair);
 	scx_table_num(s, row, 3, g);
 	scx_table_num(s, row, 4, n && rt[0] ? (double)rt[n - 1] / rt[0] : 0);
-	scx_table_uint(s, row, 5, nst);
+	known_uint(s, row, 5, agg_seen(a, SCX_AGG_SEEN_WAKE), nst);
 	scx_table_uint(s, row, 6, nhg);
 	scx_table_append(out, s);
 	agg_report_add(a, out, st, 4);

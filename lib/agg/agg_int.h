@@ -126,6 +126,7 @@ struct agg_cgroups {
 	struct ptab preempts; /* (victim key, preemptor key) -> pair */
 	struct grp *rest;     /* the snapshot's "(other)" row */
 	bool on;	      /* cgroup groups are kept */
+	bool pairs;	      /* ... and the preemption pairs (on too) */
 };
 
 #define NR_CHAINS 32

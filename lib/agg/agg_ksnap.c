@@ -44,6 +44,9 @@ int scx_agg__add_ksnap(struct scx_agg *a, const struct scx_ksnap *k, bool own_in
 
 	if (err)
 		return err;
+	/* the kernel counted these (and idle time, queues and wc_loss with them) */
+	a->snap.seen |= SCX_AGG_SEEN_KERNEL | SCX_AGG_SEEN(SCX_EV_SWITCH) | SCX_AGG_SEEN_WAKE |
+			SCX_AGG_SEEN_MIGRATE;
 	for (unsigned i = 0; i < k->nr_cpus; i++) {
 		const struct scx_ksnap_cpu *kc = &k->cpus[i];
 		struct scx_agg_stats *s = agg_ksnap_cpu(a, kc->cpu);

@@ -155,6 +155,39 @@ static const uint8_t applies[M__COUNT] = {
 	[M_WC_LOSS] = A_CPU,
 };
 
+/* the kind of events each metric needs beyond the switches (SCX_AGG_SEEN_*) */
+static const uint64_t needs[M__COUNT] = {
+	/* a woken task is first seen when it runs: its wait counts as sleep */
+	[M_WAKEUPS] = SCX_AGG_SEEN_WAKE,       [M_WAKEUPS_NEW] = SCX_AGG_SEEN_WAKE,
+	[M_RUNNABLE] = SCX_AGG_SEEN_WAKE,      [M_SLEEPING] = SCX_AGG_SEEN_WAKE,
+	[M_BLOCKED] = SCX_AGG_SEEN_WAKE,       [M_DEPTH_AVG] = SCX_AGG_SEEN_WAKE,
+	[M_DEPTH_MAX] = SCX_AGG_SEEN_WAKE,     [M_WAKE_LAT] = SCX_AGG_SEEN_WAKE,
+	[M_RQ_DELAY] = SCX_AGG_SEEN_WAKE,      [M_RQ_DEPTH] = SCX_AGG_SEEN_WAKE,
+	[M_WC_LOSS] = SCX_AGG_SEEN_WAKE,       [M_MIGR] = SCX_AGG_SEEN_MIGRATE,
+	[M_XLLC] = SCX_AGG_SEEN_MIGRATE,       [M_XNODE] = SCX_AGG_SEEN_MIGRATE,
+	[M_FORKS] = SCX_AGG_SEEN(SCX_EV_FORK), [M_EXECS] = SCX_AGG_SEEN(SCX_EV_EXEC),
+	[M_EXITS] = SCX_AGG_SEEN(SCX_EV_EXIT), [M_SOFTIRQ_NS] = SCX_AGG_SEEN_SOFTIRQ,
+	[M_IRQS] = SCX_AGG_SEEN_IRQ,	       [M_IRQ_NS] = SCX_AGG_SEEN_IRQ,
+	[M_IPI_SENT] = SCX_AGG_SEEN_IPI,       [M_IPI_RECV] = SCX_AGG_SEEN_IPI,
+	[M_IPI_NS] = SCX_AGG_SEEN_IPI_HANDLER, [M_CSTATE_NS] = SCX_AGG_SEEN_IDLE,
+};
+
+bool scx_agg_metric_unknown(const struct scx_agg_snap *s, unsigned i)
+{
+	if (i == M_RQ_DEPTH && (s->seen & SCX_AGG_SEEN_KERNEL))
+		return true; /* the kernel keeps the depth's integral and largest only */
+	return i < M__COUNT && needs[i] && !(s->seen & needs[i]);
+}
+
+/* metric i applies to group g but is unknown: exporters write null, "-", NaN */
+static bool unknown_here(const struct scx_agg_snap *sn, const struct scx_agg_group *g, unsigned i)
+{
+	enum scx_agg_by by = g ? g->by : SCX_AGG_CPU;
+	uint8_t where = by <= SCX_AGG_NODE ? A_CPU : by == SCX_AGG_DSQ ? A_DSQ : A_TASK;
+
+	return scx_agg_metric_unknown(sn, i) && (applies[i] & where);
+}
+
 static uint64_t sum10(const uint64_t *v, int n)
 {
 	uint64_t s = 0;
@@ -174,7 +207,7 @@ bool scx_agg_metric_get(const struct scx_agg_snap *sn, const struct scx_agg_grou
 	uint64_t dur = sn->end_ns > sn->start_ns ? sn->end_ns - sn->start_ns : 0;
 	const struct scx_hist *h = NULL;
 
-	if (i >= M__COUNT || !(applies[i] & where))
+	if (i >= M__COUNT || !(applies[i] & where) || scx_agg_metric_unknown(sn, i))
 		return false;
 	*v = 0;
 	switch (i) {
@@ -342,8 +375,13 @@ static void json_metrics(struct scx_jw *w, const struct scx_agg_snap *sn,
 	for (unsigned i = 0; i < M__COUNT; i++) {
 		enum scx_agg_mkind k = scx_agg_metrics[i].kind;
 
-		if (!scx_agg_metric_get(sn, g, i, &v, &d))
+		if (!scx_agg_metric_get(sn, g, i, &v, &d)) {
+			if (unknown_here(sn, g, i)) {
+				scx_jw_key(w, scx_agg_metrics[i].name);
+				scx_jw_null(w);
+			}
 			continue;
+		}
 		scx_jw_key(w, scx_agg_metrics[i].name);
 		if (k == SCX_AGG_M_DIST || k == SCX_AGG_M_DISTN)
 			scx_table_jw_dist(w, &d);
@@ -562,8 +600,11 @@ static struct scx_table *group_table(const struct scx_agg_snap *s, int k)
 		}
 		c = nkeys;
 		for (const int *m = ms; *m >= 0; m++, c++) {
-			if (!scx_agg_metric_get(s, g, *m, &v, &d))
+			if (!scx_agg_metric_get(s, g, *m, &v, &d)) {
+				if (unknown_here(s, g, *m))
+					scx_table_unknown(t, r, c);
 				continue;
+			}
 			switch (scx_agg_metrics[*m].kind) {
 			case SCX_AGG_M_DIST:
 				scx_table_dist(t, r, c, &d);
@@ -695,8 +736,12 @@ void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s)
 				struct scx_dist d;
 				double v;
 
-				if (!scx_agg_metric_get(s, g, i, &v, &d))
+				bool unknown = unknown_here(s, g, i);
+
+				if (!unknown && !scx_agg_metric_get(s, g, i, &v, &d))
 					continue;
+				if (unknown && dist)
+					continue; /* a summary has no NaN form */
 				if (!head) {
 					scx_buf_printf(b, "# TYPE %s %s\n# HELP %s %s\n", name,
 						       dist ? "summary" : "gauge", name, m->help);
@@ -705,7 +750,11 @@ void scx_agg_snap_openmetrics(struct scx_buf *b, const struct scx_agg_snap *s)
 				if (!dist) {
 					scx_buf_addstr(b, name);
 					om_labels(b, g, NULL);
-					scx_buf_printf(b, " %.9g\n", v * scale);
+					if (unknown)
+						scx_buf_addstr(
+							b, " NaN\n"); /* OpenMetrics' spelling */
+					else
+						scx_buf_printf(b, " %.9g\n", v * scale);
 					continue;
 				}
 				static const char *const q[] = { "0.5", "0.9", "0.99", "0.999" };

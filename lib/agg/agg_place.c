@@ -32,6 +32,8 @@ void agg_place_init(struct scx_agg *a)
 		scx_hist_init(&p->wp_lat[i]);
 	scx_hist_init(&p->premig);
 	scx_hist_init(&p->postmig);
+	p->keep_par = a->need & SCX_AGG_NEED_PLACE_PAR;
+	p->keep_runs = a->need & SCX_AGG_NEED_PLACE_RUNS;
 	a->place = p;
 }
 
@@ -249,7 +251,7 @@ void agg_place_state(struct scx_agg *a, uint8_t from, uint8_t to, uint64_t ts)
 	uint64_t now;
 
 	/* trace_processor's runnable count: state R only, not R+ (preempted) */
-	if ((from == TS_RUNNABLE) == (to == TS_RUNNABLE))
+	if (!p->keep_par || (from == TS_RUNNABLE) == (to == TS_RUNNABLE))
 		return;
 	now = place_now(p, ts);
 	par_advance(p, now);
@@ -321,7 +323,7 @@ static __attribute__((noinline)) void place_change(struct agg_place *p, const st
 		dom_change(l, dspare, dbacklog);
 		dom_change(n, dspare, dbacklog);
 	}
-	if ((k ^ was) & PC_BUSY) {
+	if (((k ^ was) & PC_BUSY) && p->keep_par) {
 		par_advance(p, now);
 		p->n_active += (k & PC_BUSY) ? 1 : -1;
 		par_point(p, now);
@@ -496,6 +498,10 @@ void agg_place_run(struct scx_agg *a, struct thread *t, int32_t cpu, uint64_t ts
 	p->runs++;
 	if (pt->kind == PK_NONE)
 		return;
+	if (!p->keep_runs) {
+		pt->kind = PK_NONE; /* no report asked for the runs' figures */
+		return;
+	}
 	if (pt->placed && pt->mig_ts) {
 		uint64_t pre = pt->mig_ts - pt->placed_ts;
 
@@ -539,7 +545,8 @@ void agg_place_close(struct scx_agg *a, uint64_t end)
 	for (unsigned i = 0; i < p->nr_cpu; i++)
 		if (p->cpu[i].init)
 			count(p, &p->cpu[i], pcpu_llc(p, &p->cpu[i]), now);
-	par_advance(p, now);
+	if (p->keep_par)
+		par_advance(p, now);
 }
 
 void agg_place_reset(struct scx_agg *a)

@@ -117,11 +117,12 @@ struct agg_place {
 	unsigned nr_llc, nr_node;
 	struct place_dom all;
 	uint64_t iv;	   /* interval number, for the lazy per-thread reset */
-	bool seen_cpuhp;   /* ... cpuhp_enter/exit events */
-	bool seen_wake;	   /* the stream has wakeup events (sched_waking/wakeup/wakeup_new) */
-	bool seen_wakeup;  /* ... sched_wakeup events */
+	bool seen_cpuhp;   /* the stream has cpuhp_enter/exit events */
+	bool seen_wakeup;  /* the stream has sched_wakeup events */
 	bool seen_migrate; /* ... sched_migrate_task events */
 	/* parallelism */
+	bool keep_par;	/* keep the counts below (SCX_AGG_NEED_PLACE_PAR) */
+	bool keep_runs; /* keep the runs' classes and waits (SCX_AGG_NEED_PLACE_RUNS) */
 	uint32_t n_runnable, n_active;
 	uint64_t par_ts;
 	bool par_started;

@@ -25,6 +25,7 @@ AGG_REPORT(agg_rep_process_runtime)
 	struct scx_table *t = scx_table_new(r, "processes", cols),
 			 *s = scx_table_new(r, "summary", sc);
 	uint64_t total = 0, dur = agg_dur(a);
+	bool w = agg_seen(a, SCX_AGG_SEEN_WAKE);
 	unsigned row;
 
 	struct grp *g;
@@ -41,8 +42,8 @@ AGG_REPORT(agg_rep_process_runtime)
 		scx_table_num(t, row, 4, agg_pct(g->s.busy_ns, total));
 		scx_table_num(t, row, 5, agg_pct(g->s.busy_ns, dur));
 		scx_table_uint(t, row, 6, g->s.switches);
-		scx_table_uint(t, row, 7, g->s.wakeups);
-		scx_table_hist(t, row, 8, &g->s.rq_delay);
+		known_uint(t, row, 7, w, g->s.wakeups);
+		known_hist(t, row, 8, w, &g->s.rq_delay);
 	}
 	row = scx_table_row(s);
 	scx_table_uint(s, row, 0, a->tgid.map.n);
@@ -74,17 +75,19 @@ AGG_REPORT(agg_rep_wakeup_latency)
 	struct scx_table *s = scx_table_new(r, "summary", sc), *c = scx_table_new(r, "cpus", cc),
 			 *t = scx_table_new(r, "threads", tc);
 	unsigned row = scx_table_row(s);
+	/* without wakeup events a woken task is first seen when it runs */
+	bool w = agg_seen(a, SCX_AGG_SEEN_WAKE);
 
-	scx_table_uint(s, row, 0, a->snap.total.wakeups + a->snap.total.wakeups_new);
-	scx_table_hist(s, row, 1, &a->snap.total.wake_lat);
-	scx_table_hist(s, row, 2, &a->snap.total.rq_delay);
+	known_uint(s, row, 0, w, a->snap.total.wakeups + a->snap.total.wakeups_new);
+	known_hist(s, row, 1, w, &a->snap.total.wake_lat);
+	known_hist(s, row, 2, w, &a->snap.total.rq_delay);
 	scx_table_append(out, s);
 	FOR_CPUS(a, cp)
 	{
 		row = scx_table_row(c);
 		scx_table_int(c, row, 0, cp->id);
-		scx_table_hist(c, row, 1, &cp->s.wake_lat);
-		scx_table_hist(c, row, 2, &cp->s.rq_delay);
+		known_hist(c, row, 1, w, &cp->s.wake_lat);
+		known_hist(c, row, 2, w, &cp->s.rq_delay);
 	}
 	agg_report_add(a, out, c, -1);
 	FOR_THREADS(a, th)
@@ -122,17 +125,19 @@ AGG_REPORT(agg_rep_latency_breakdown)
 		"preempted->running", "runnable->running",
 	};
 	double whole = a->lb_wake.sum + a->lb_run.sum;
+	bool w = agg_seen(a, SCX_AGG_SEEN_WAKE);
 
 	for (int i = 0; i < 5; i++) {
 		unsigned row = scx_table_row(t);
+		bool known = w || i == 3; /* preemptions come from the switches */
 
 		scx_table_str(t, row, 0, names[i]);
-		scx_table_hist(t, row, 1, h[i]);
+		known_hist(t, row, 1, known, h[i]);
 		/* share of the waking->running time of wakeups seen at all three points */
-		scx_table_num(t, row, 2,
-			      i < 2 && whole > 0  ? 100.0 * h[i]->sum / whole :
-			      i == 2 && whole > 0 ? 100 :
-						    0);
+		known_num(t, row, 2, known,
+			  i < 2 && whole > 0  ? 100.0 * h[i]->sum / whole :
+			  i == 2 && whole > 0 ? 100 :
+						0);
 	}
 	scx_table_append(out, t);
 	return 0;
@@ -155,12 +160,13 @@ AGG_REPORT(agg_rep_migrations)
 	const struct scx_agg_stats *tot = &a->snap.total;
 	uint64_t dur = agg_dur(a);
 	unsigned row = scx_table_row(s);
+	bool m = agg_seen(a, SCX_AGG_SEEN_MIGRATE); /* else unknown, not 0 */
 
-	scx_table_uint(s, row, 0, tot->migrations);
-	scx_table_uint(s, row, 1, tot->migrations - tot->migr_cross_llc);
-	scx_table_uint(s, row, 2, tot->migr_cross_llc);
-	scx_table_uint(s, row, 3, tot->migr_cross_node);
-	scx_table_num(s, row, 4, dur ? tot->migrations * 1e9 / dur : 0);
+	known_uint(s, row, 0, m, tot->migrations);
+	known_uint(s, row, 1, m, tot->migrations - tot->migr_cross_llc);
+	known_uint(s, row, 2, m, tot->migr_cross_llc);
+	known_uint(s, row, 3, m, tot->migr_cross_node);
+	known_num(s, row, 4, m, dur ? tot->migrations * 1e9 / dur : 0);
 	scx_table_append(out, s);
 	FOR_CPUS(a, cp)
 	{
@@ -168,9 +174,9 @@ AGG_REPORT(agg_rep_migrations)
 		scx_table_int(c, row, 0, cp->id);
 		scx_table_int(c, row, 1, cp->llc);
 		scx_table_int(c, row, 2, cp->node);
-		scx_table_uint(c, row, 3, cp->s.migrations);
-		scx_table_uint(c, row, 4, cp->s.migr_cross_llc);
-		scx_table_uint(c, row, 5, cp->s.migr_cross_node);
+		known_uint(c, row, 3, m, cp->s.migrations);
+		known_uint(c, row, 4, m, cp->s.migr_cross_llc);
+		known_uint(c, row, 5, m, cp->s.migr_cross_node);
 	}
 	agg_report_add(a, out, c, -1);
 	FOR_THREADS(a, th)
@@ -188,8 +194,13 @@ AGG_REPORT(agg_rep_migrations)
 	return 0;
 }
 
+/*
+ * Without wakeup events a woken task is first seen when it runs: its wait
+ * counts as sleep, so the runnable, sleeping and blocked times and the
+ * waiting share are unknown (w false); running and preempted stay.
+ */
 static void state_row(struct scx_table *t, int64_t key, const char *comm,
-		      const struct scx_agg_stats *s)
+		      const struct scx_agg_stats *s, bool w)
 {
 	unsigned row = scx_table_row(t);
 	uint64_t all = s->running_ns + s->runnable_ns + s->preempted_ns + s->sleeping_ns +
@@ -198,12 +209,12 @@ static void state_row(struct scx_table *t, int64_t key, const char *comm,
 	scx_table_int(t, row, 0, key);
 	scx_table_str(t, row, 1, comm);
 	scx_table_uint(t, row, 2, s->running_ns);
-	scx_table_uint(t, row, 3, s->runnable_ns);
+	known_uint(t, row, 3, w, s->runnable_ns);
 	scx_table_uint(t, row, 4, s->preempted_ns);
-	scx_table_uint(t, row, 5, s->sleeping_ns);
-	scx_table_uint(t, row, 6, s->blocked_ns);
+	known_uint(t, row, 5, w, s->sleeping_ns);
+	known_uint(t, row, 6, w, s->blocked_ns);
 	scx_table_num(t, row, 7, agg_pct(s->running_ns, all));
-	scx_table_num(t, row, 8, agg_pct(s->runnable_ns + s->preempted_ns, all));
+	known_num(t, row, 8, w, agg_pct(s->runnable_ns + s->preempted_ns, all));
 	scx_table_uint(t, row, 9, s->voluntary);
 	scx_table_uint(t, row, 10, s->involuntary);
 }
@@ -222,15 +233,16 @@ AGG_REPORT(agg_rep_task_states)
 	};
 	struct scx_table *t = scx_table_new(r, "threads", tc),
 			 *p = scx_table_new(r, "processes", pc);
+	bool w = agg_seen(a, SCX_AGG_SEEN_WAKE);
 
 	FOR_THREADS(a, th)
-	state_row(t, th->pid, th->comm, &th->s);
+	state_row(t, th->pid, th->comm, &th->s, w);
 	agg_report_add(a, out, t, 2);
 	const struct grp *g;
 	size_t pos = 0;
 
 	while ((g = agg_gtab_next(&a->tgid, &pos)))
-		state_row(p, g->key, g->comm, &g->s);
+		state_row(p, g->key, g->comm, &g->s, w);
 	agg_report_add(a, out, p, 2);
 	return 0;
 }
@@ -242,8 +254,11 @@ static const char *comm_of(struct scx_agg *a, int32_t pid)
 	return t ? t->comm : pid ? "?" : "(irq/idle)";
 }
 
-/* How many pairs, and how many events found the pair table full. */
-static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt,
+/*
+ * How many pairs, and how many events found the pair table full; unknown
+ * (known false) when the stream lacks the events that make the pairs.
+ */
+static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, bool known,
 			  struct scx_table **out)
 {
 	static const char *const sc[] = {
@@ -254,8 +269,8 @@ static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *p
 	struct scx_table *s = scx_table_new(r, "summary", sc);
 	unsigned row = scx_table_row(s);
 
-	scx_table_uint(s, row, 0, pt->map.n);
-	scx_table_uint(s, row, 1, pt->dropped);
+	known_uint(s, row, 0, known, pt->map.n);
+	known_uint(s, row, 1, known, pt->dropped);
 	scx_table_append(out, s);
 }
 
@@ -299,7 +314,7 @@ AGG_REPORT(agg_rep_preemptions)
 
 	while ((pr = scx_map_next(&a->preempts.map, &pos, NULL)))
 		pair_row(a, p, pr);
-	pairs_summary(a, r, &a->preempts, out);
+	pairs_summary(a, r, &a->preempts, true, out);
 	agg_report_add(a, out, p, 4);
 	FOR_THREADS(a, th)
 	{
@@ -406,7 +421,7 @@ AGG_REPORT(agg_rep_wakeup_graph)
 		scx_table_uint(p, row, 5, pr->runs ? pr->sum_ns / pr->runs : 0);
 		scx_table_uint(p, row, 6, pr->max_ns);
 	}
-	pairs_summary(a, r, &a->wakes, out);
+	pairs_summary(a, r, &a->wakes, agg_seen(a, SCX_AGG_SEEN_WAKE), out);
 	agg_report_add(a, out, p, 4);
 	mutual(a, r, out);
 	for (unsigned i = 0; i < a->nr_chains; i++) {

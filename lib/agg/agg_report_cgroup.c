@@ -33,21 +33,19 @@ AGG_REPORT(agg_rep_cgroup_latency)
 	struct scx_table *t = scx_table_new(r, "cgroups", cols);
 	const struct grp *g;
 	size_t pos = 0;
+	bool w = agg_seen(a, SCX_AGG_SEEN_WAKE); /* else the waits are unknown */
 
 	while ((g = agg_gtab_next(&a->cgroup, &pos))) {
 		unsigned row = scx_table_row(t);
-		struct scx_dist d;
 
 		scx_table_str(t, row, 0, cg_name(a, g));
 		scx_table_uint(t, row, 1, g->nr);
 		scx_table_uint(t, row, 2, g->s.busy_ns);
-		scx_table_uint(t, row, 3, g->s.wakeups);
+		known_uint(t, row, 3, w, g->s.wakeups);
 		scx_table_uint(t, row, 4, g->s.involuntary);
-		scx_table_uint(t, row, 5, scx_hist_quantile(&g->s.rq_delay, 0.99));
-		scx_hist_dist(&g->s.rq_delay, &d);
-		scx_table_dist(t, row, 6, &d);
-		scx_hist_dist(&g->s.wake_lat, &d);
-		scx_table_dist(t, row, 7, &d);
+		known_uint(t, row, 5, w, scx_hist_quantile(&g->s.rq_delay, 0.99));
+		known_hist(t, row, 6, w, &g->s.rq_delay);
+		known_hist(t, row, 7, w, &g->s.wake_lat);
 	}
 	finish(a, out, t, 5);
 	return 0;

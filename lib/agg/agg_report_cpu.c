@@ -58,18 +58,20 @@ AGG_REPORT(agg_rep_runqueue_depth)
 	};
 	struct scx_table *c = scx_table_new(r, "cpus", cc);
 	uint64_t dur = agg_dur(a);
+	/* without wakeup events a woken task is first seen when it runs */
+	bool w = agg_seen(a, SCX_AGG_SEEN_WAKE);
 
 	FOR_CPUS(a, cp)
 	{
 		unsigned row = scx_table_row(c);
 
 		scx_table_int(c, row, 0, cp->id);
-		scx_table_num(c, row, 1, dur ? (double)cp->s.rq_depth_ns / dur : 0);
-		scx_table_num(c, row, 2, scx_hist_quantile(&cp->s.rq_depth, 0.5));
-		scx_table_num(c, row, 3, scx_hist_quantile(&cp->s.rq_depth, 0.99));
-		scx_table_uint(c, row, 4, cp->s.rq_depth_max);
-		scx_table_uint(c, row, 5, cp->s.rq_depth.count);
-		scx_table_uint(c, row, 6, cp->s.rq_depth_max > a->th[TH_RQ_DEPTH]);
+		known_num(c, row, 1, w, dur ? (double)cp->s.rq_depth_ns / dur : 0);
+		known_num(c, row, 2, w, scx_hist_quantile(&cp->s.rq_depth, 0.5));
+		known_num(c, row, 3, w, scx_hist_quantile(&cp->s.rq_depth, 0.99));
+		known_uint(c, row, 4, w, cp->s.rq_depth_max);
+		known_uint(c, row, 5, w, cp->s.rq_depth.count);
+		known_uint(c, row, 6, w, cp->s.rq_depth_max > a->th[TH_RQ_DEPTH]);
 	}
 	agg_report_add(a, out, c, 1);
 	return 0;
@@ -133,10 +135,11 @@ AGG_REPORT(agg_rep_ipi)
 	struct scx_table *c = scx_table_new(r, "cpus", cc), *s = scx_table_new(r, "summary", sc);
 	uint64_t dur = agg_dur(a);
 	unsigned row = scx_table_row(s);
+	bool sent = agg_seen(a, SCX_AGG_SEEN_IPI); /* else unknown, not 0 */
 
-	scx_table_uint(s, row, 0, a->snap.total.ipi_sent);
-	scx_table_uint(s, row, 1, a->snap.total.ipi_received);
-	scx_table_num(s, row, 2, dur ? a->snap.total.ipi_received * 1e9 / dur : 0);
+	known_uint(s, row, 0, sent, a->snap.total.ipi_sent);
+	known_uint(s, row, 1, sent, a->snap.total.ipi_received);
+	known_num(s, row, 2, sent, dur ? a->snap.total.ipi_received * 1e9 / dur : 0);
 	scx_table_append(out, s);
 	FOR_CPUS(a, cp)
 	{
@@ -144,9 +147,9 @@ AGG_REPORT(agg_rep_ipi)
 			continue;
 		row = scx_table_row(c);
 		scx_table_int(c, row, 0, cp->id);
-		scx_table_uint(c, row, 1, cp->s.ipi_sent);
-		scx_table_uint(c, row, 2, cp->s.ipi_received);
-		scx_table_uint(c, row, 3, cp->s.ipi_ns);
+		known_uint(c, row, 1, sent, cp->s.ipi_sent);
+		known_uint(c, row, 2, sent, cp->s.ipi_received);
+		known_uint(c, row, 3, agg_seen(a, SCX_AGG_SEEN_IPI_HANDLER), cp->s.ipi_ns);
 	}
 	agg_report_add(a, out, c, 2);
 	return 0;

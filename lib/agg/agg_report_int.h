@@ -8,6 +8,8 @@
 #ifndef SCX_AGG_REPORT_INT_H
 #define SCX_AGG_REPORT_INT_H
 
+#include <math.h>
+
 #include "agg/agg_int.h"
 #include "agg/table.h"
 
@@ -51,6 +53,44 @@ void agg_report_add(struct scx_agg *a, struct scx_table **out, struct scx_table 
 static inline double agg_pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * part / whole : 0;
+}
+
+/* The stream has had events of the kind kinds (SCX_AGG_SEEN_*: one of its types). */
+static inline bool agg_seen(const struct scx_agg *a, uint64_t kinds)
+{
+	return a->snap.seen & kinds;
+}
+
+/*
+ * A figure the stream cannot give (agg_seen() false, no topology) is an
+ * unknown cell: null in NDJSON, "-" in text, NaN in OpenMetrics; never 0.
+ */
+static inline double known_or_nan(bool known, double v)
+{
+	return known ? v : NAN;
+}
+
+static inline void known_uint(struct scx_table *t, unsigned row, unsigned col, bool known,
+			      uint64_t v)
+{
+	if (known)
+		scx_table_uint(t, row, col, v);
+	else
+		scx_table_unknown(t, row, col);
+}
+
+static inline void known_num(struct scx_table *t, unsigned row, unsigned col, bool known, double v)
+{
+	scx_table_num(t, row, col, known_or_nan(known, v));
+}
+
+static inline void known_hist(struct scx_table *t, unsigned row, unsigned col, bool known,
+			      const struct scx_hist *h)
+{
+	if (known)
+		scx_table_hist(t, row, col, h);
+	else
+		scx_table_unknown(t, row, col);
 }
 
 /* The CPUs the engine knows, as const struct cpu *c. */

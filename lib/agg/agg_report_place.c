@@ -33,29 +33,6 @@ static const struct place_cpu *pcpu(const struct scx_agg *a, unsigned i)
 	for (unsigned i = 0; i < (a)->nr_cpus; i++) \
 		for (const struct place_cpu *pc = pcpu(a, i); pc; pc = NULL)
 
-static double known_or_nan(bool known, double v)
-{
-	return known ? v : NAN;
-}
-
-/* v in cell (row, col) of t, or unknown */
-static void known_uint(struct scx_table *t, unsigned row, unsigned col, bool known, uint64_t v)
-{
-	if (known)
-		scx_table_uint(t, row, col, v);
-	else
-		scx_table_unknown(t, row, col);
-}
-
-static void known_hist(struct scx_table *t, unsigned row, unsigned col, bool known,
-		       const struct scx_hist *h)
-{
-	if (known)
-		scx_table_hist(t, row, col, h);
-	else
-		scx_table_unknown(t, row, col);
-}
-
 static uint64_t dom_viol(const struct place_dom *d)
 {
 	return d->viol - d->viol0;
@@ -133,7 +110,7 @@ AGG_REPORT(agg_rep_work_conservation)
 			 *t = scx_table_new(r, "threads", tc);
 	uint64_t dur = agg_dur(a), iww = 0, w = 0, wi = 0;
 	unsigned ncpu = 0, row;
-	bool q = p->seen_wake; /* the queues are known */
+	bool q = agg_seen(a, SCX_AGG_SEEN_WAKE); /* the queues are known */
 
 	FOR_PLACE_CPUS(a, i, pc)
 	{
@@ -234,7 +211,7 @@ AGG_REPORT(agg_rep_runqueue_occupancy)
 	uint64_t dur = agg_dur(a), occ = 0, occ2 = 0, mx = 0;
 	uint64_t *locc = scx_xcalloc(a->nr_llc_slots * 2 + 1, sizeof(uint64_t));
 	unsigned ncpu = 0, row;
-	bool q = a->place->seen_wake; /* the queues are known */
+	bool q = agg_seen(a, SCX_AGG_SEEN_WAKE); /* the queues are known */
 
 	FOR_PLACE_CPUS(a, i, pc)
 	{
@@ -307,7 +284,7 @@ AGG_REPORT(agg_rep_wakeup_placement)
 			 *c = scx_table_new(r, "cpus", cc);
 	uint64_t all = 0, allt = 0;
 	unsigned row;
-	bool w = p->seen_wake; /* a stream without wakeups cannot show one */
+	bool w = agg_seen(a, SCX_AGG_SEEN_WAKE); /* a stream without wakeups cannot show one */
 
 	for (int i = 0; i < WP__COUNT; i++)
 		all += p->wp_lat[i].count;
@@ -375,9 +352,9 @@ AGG_REPORT(agg_rep_pre_migration)
 			 *t = scx_table_new(r, "threads", tc);
 	unsigned row = scx_table_row(s);
 	/* runs need the wakeups; migrations need sched_migrate_task too */
-	bool m = p->seen_wake && p->seen_migrate;
+	bool m = agg_seen(a, SCX_AGG_SEEN_WAKE) && p->seen_migrate;
 
-	known_uint(s, row, 0, p->seen_wake, p->runs);
+	known_uint(s, row, 0, agg_seen(a, SCX_AGG_SEEN_WAKE), p->runs);
 	known_uint(s, row, 1, m, p->premig.count);
 	scx_table_num(s, row, 2, known_or_nan(m, agg_pct(p->premig.count, p->runs)));
 	known_uint(s, row, 3, m, p->premig.sum);
@@ -457,7 +434,7 @@ AGG_REPORT(agg_rep_parallelism)
 	uint64_t dur = agg_dur(a), covered = 0, sr = 0, sa = 0;
 	unsigned row;
 	/* without wakeups a thread is seen runnable only after a switch-out in state R */
-	bool w = p->seen_wake;
+	bool w = agg_seen(a, SCX_AGG_SEEN_WAKE);
 
 	/* before the first change both counts were 0 */
 	for (unsigned v = 0; v < p->cap_runnable; v++)

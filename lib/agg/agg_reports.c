@@ -17,6 +17,8 @@
 #define P SCX_AGG_NEED_PROCESSES
 #define PAIRS SCX_AGG_NEED_PAIRS
 #define PLACE SCX_AGG_NEED_PLACE
+#define PAR (SCX_AGG_NEED_PLACE | SCX_AGG_NEED_PLACE_PAR)
+#define RUNS (SCX_AGG_NEED_PLACE | SCX_AGG_NEED_PLACE_RUNS)
 
 /* The order is the order of "all", of --help and of scx-mcp's list. */
 const struct scx_agg_report scx_agg_reports[] = {
@@ -51,15 +53,15 @@ const struct scx_agg_report scx_agg_reports[] = {
 	  "CPUs idle while another had a task waiting, and who waited" },
 	{ "runqueue-occupancy", PLACE, agg_rep_runqueue_occupancy,
 	  "time each run queue held one, and two, waiting tasks" },
-	{ "wakeup-placement", PLACE, agg_rep_wakeup_placement,
+	{ "wakeup-placement", RUNS, agg_rep_wakeup_placement,
 	  "where woken tasks ran: prev CPU, same LLC or node, other" },
-	{ "pre-migration", PLACE, agg_rep_pre_migration,
+	{ "pre-migration", RUNS, agg_rep_pre_migration,
 	  "how long tasks waited on a CPU before a migration" },
-	{ "parallelism", PLACE, agg_rep_parallelism,
+	{ "parallelism", PAR, agg_rep_parallelism,
 	  "how many threads were runnable and CPUs active, over time" },
 	{ "cgroup-latency", T | SCX_AGG_NEED_CGROUPS, agg_rep_cgroup_latency,
 	  "run-queue delay and wakeup latency per cgroup" },
-	{ "cgroup-preemptions", T | SCX_AGG_NEED_CGROUPS, agg_rep_cgroup_preemptions,
+	{ "cgroup-preemptions", T | SCX_AGG_NEED_CGROUP_PAIRS, agg_rep_cgroup_preemptions,
 	  "tasks of one cgroup preempted by another cgroup's" },
 	{ NULL },
 };
@@ -83,6 +85,8 @@ int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 		return -ENOENT;
 	if ((r->needs & SCX_AGG_NEED_PLACE) && !a->place)
 		return -ENODATA; /* the engine was not asked for placement */
+	if ((r->needs & (SCX_AGG_NEED_PLACE_PAR | SCX_AGG_NEED_PLACE_RUNS)) & ~a->need)
+		return -ENODATA; /* ... or not for this report's figures */
 	return r->run(a, r->name, out);
 }
 

@@ -29,7 +29,9 @@
 #define SCX_SUMMARY_BY \
 	((1u << SCX_AGG_CPU) | (1u << SCX_AGG_LLC) | (1u << SCX_AGG_NODE) | (1u << SCX_AGG_COMM) | \
 	 (1u << SCX_AGG_DSQ) | (1u << SCX_AGG_TGID) | (1u << SCX_AGG_CGROUP))
-#define SCX_SUMMARY_NEED (SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PLACE)
+#define SCX_SUMMARY_NEED \
+	(SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PLACE | \
+	 SCX_AGG_NEED_PLACE_PAR)
 
 struct scx_buf;
 /* The closed interval of a (inside emit or after flush) as one summary line, '\n' ended. */
