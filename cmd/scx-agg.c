@@ -535,54 +535,58 @@ static int diff_main(int argc, char **argv)
 	return rc_exit;
 }
 
-int main(int argc, char **argv)
-{
-	struct scx_agg_opts ao = { 0 };
-	struct ctx c = { .fd = STDOUT_FILENO };
-	struct scx_topo *topo_file = NULL, *topo_sys = NULL;
-	const char *out_path = NULL, *topo_path = NULL;
-	const char *thr[64];
-	unsigned nthr = 0;
-	struct scx_lost_tally lost = { 0 };
-	struct scx_agg *a = NULL;
-	bool by_given = false, no_snap = false, reorder_given = false, interval_given = false;
-	const char *arg;
-	int key, rc = SCX_EXIT_OK, err = 0;
+/* One aggregation: the command line, the engine once the first input's
+ * header is known, and what the inputs have said so far. */
+struct run {
+	struct ctx c;
+	struct scx_agg_opts ao;
+	const char *out_path, *topo_path;
+	const char *thr[64]; /* NAME=VALUE, set once the engine exists */
+	unsigned nthr;
+	bool by_given, no_snap, reorder_given, interval_given;
+	struct scx_topo *topo_file, *topo_sys;
+	struct scx_lost_tally lost;
+	struct scx_agg *a;
+	int rc, err;
+};
 
-	scx_set_prog(argv[0]);
-	if (argc > 1 && !strcmp(argv[1], "diff"))
-		return diff_main(argc - 1, argv + 1);
-	report_help();
+static void parse_args(struct run *R, int argc, char **argv)
+{
+	struct scx_agg_opts *ao = &R->ao;
+	struct ctx *c = &R->c;
+	const char *arg;
+	int key;
+
 	while ((key = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
 		uint64_t v;
 
 		switch (key) {
 		case 'I':
-			if (scx_parse_duration(arg, &ao.interval_ns) || !ao.interval_ns)
+			if (scx_parse_duration(arg, &ao->interval_ns) || !ao->interval_ns)
 				scx_usage_error(&cmd, "bad interval '%s'", arg);
-			interval_given = true;
+			R->interval_given = true;
 			break;
 		case OPT_ONCE:
-			ao.interval_ns = 0;
-			interval_given = true;
+			ao->interval_ns = 0;
+			R->interval_given = true;
 			break;
 		case 'g':
-			if (scx_agg_parse_by(arg, &ao.by))
+			if (scx_agg_parse_by(arg, &ao->by))
 				scx_usage_error(&cmd,
 						"bad --by '%s': use cpu,llc,node,pid,tgid,comm,dsq,"
 						"cgroup",
 						arg);
-			by_given = true;
+			R->by_given = true;
 			break;
 		case OPT_CG_DEPTH:
 			if (scx_parse_u64(arg, &v) || v > 64)
 				scx_usage_error(&cmd, "bad cgroup depth '%s': 0 to 64", arg);
-			ao.cgroup_depth = (unsigned)v;
+			ao->cgroup_depth = (unsigned)v;
 			break;
 		case OPT_CG_TOP:
 			if (scx_parse_u64(arg, &v) || !v || v > 100000)
 				scx_usage_error(&cmd, "bad cgroup top '%s': 1 to 100000", arg);
-			ao.cgroup_top = (unsigned)v;
+			ao->cgroup_top = (unsigned)v;
 			break;
 		case OPT_CG_SORT: {
 			unsigned k;
@@ -595,268 +599,322 @@ int main(int argc, char **argv)
 						"bad cgroup sort '%s': busy, rq-delay, rq-p99, "
 						"wakeups or switches",
 						arg);
-			ao.cgroup_sort = k;
+			ao->cgroup_sort = k;
 			break;
 		}
 		case 'r':
-			scx_split_list(arg, add_report, &c);
+			scx_split_list(arg, add_report, c);
 			break;
 		case 'n':
 			if (scx_parse_u64(arg, &v) || v > 1000000)
 				scx_usage_error(&cmd, "bad limit '%s'", arg);
-			ao.limit = v ? (unsigned)v : UINT32_MAX;
+			ao->limit = v ? (unsigned)v : UINT32_MAX;
 			break;
 		case 't':
-			if (!strchr(arg, '=') || nthr == SCX_ARRAY_SIZE(thr))
+			if (!strchr(arg, '=') || R->nthr == SCX_ARRAY_SIZE(R->thr))
 				scx_usage_error(&cmd, "bad threshold '%s': use NAME=VALUE", arg);
-			thr[nthr++] = arg;
+			R->thr[R->nthr++] = arg;
 			break;
 		case 'f':
 			if (!strcmp(arg, "ndjson") || !strcmp(arg, "json"))
-				c.fmt = FMT_NDJSON;
+				c->fmt = FMT_NDJSON;
 			else if (!strcmp(arg, "text"))
-				c.fmt = FMT_TEXT;
+				c->fmt = FMT_TEXT;
 			else if (!strcmp(arg, "openmetrics"))
-				c.fmt = FMT_OPENMETRICS;
+				c->fmt = FMT_OPENMETRICS;
 			else if (!strcmp(arg, "prometheus"))
-				c.fmt = FMT_PROMETHEUS;
+				c->fmt = FMT_PROMETHEUS;
 			else
 				scx_usage_error(&cmd, "unknown format '%s'", arg);
 			break;
 		case 'H':
-			c.fmt = FMT_TEXT;
+			c->fmt = FMT_TEXT;
 			break;
 		case OPT_NO_SNAPSHOT:
-			no_snap = true;
+			R->no_snap = true;
 			break;
 		case OPT_SUMMARY:
-			c.summary = true;
+			c->summary = true;
 			break;
 		case OPT_REORDER:
-			if (scx_parse_duration(arg, &ao.reorder_ns))
+			if (scx_parse_duration(arg, &ao->reorder_ns))
 				scx_usage_error(&cmd, "bad reorder window '%s'", arg);
-			reorder_given = true;
+			R->reorder_given = true;
 			break;
 		case OPT_TOPOLOGY:
-			topo_path = arg;
+			R->topo_path = arg;
 			break;
 		case OPT_MAX_TASKS:
-			if (scx_agg_parse_max_tasks(arg, &ao.max_tasks))
+			if (scx_agg_parse_max_tasks(arg, &ao->max_tasks))
 				scx_usage_error(&cmd, "bad --max-tasks '%s': use 1 to %u", arg,
 						SCX_AGG_MAX_TASKS_LIMIT);
 			break;
 		case 'o':
-			out_path = arg;
+			R->out_path = arg;
 			break;
 		case OPT_TEXTFILE:
-			c.textfile = arg;
+			c->textfile = arg;
 			break;
 		case 'v':
 			scx_verbose++;
 			break;
 		}
 	}
+}
+
+/* What goes out and where (format, snapshots, Prometheus, the output file),
+ * the topology file, and what the engine must keep for it. */
+static void plan(struct run *R, int argc, char **argv)
+{
+	struct ctx *c = &R->c;
+
 	signal(SIGPIPE, SIG_IGN);
-	for (int i = optind; out_path && i < argc; i++)
-		if (scx_same_file(argv[i], out_path))
-			scx_die(SCX_EXIT_USAGE, "'%s' is both an input and the output", out_path);
-	if (c.fmt == FMT_PROMETHEUS && c.nr_reports)
+	for (int i = optind; R->out_path && i < argc; i++)
+		if (scx_same_file(argv[i], R->out_path))
+			scx_die(SCX_EXIT_USAGE, "'%s' is both an input and the output",
+				R->out_path);
+	if (c->fmt == FMT_PROMETHEUS && c->nr_reports)
 		scx_usage_error(
 			&cmd,
 			"reports are per-interval tables: use -f openmetrics or ndjson for them");
-	if (c.textfile) {
+	if (c->textfile) {
 		char msg[4400];
 
-		if (scx_prom_textfile_check(c.textfile, msg, sizeof(msg)))
+		if (scx_prom_textfile_check(c->textfile, msg, sizeof(msg)))
 			scx_die(SCX_EXIT_FAIL, "%s", msg);
 		/* the textfile is the output unless one was asked for too */
-		if (c.fmt == FMT_AUTO && !out_path && !c.nr_reports)
-			no_snap = true;
+		if (c->fmt == FMT_AUTO && !R->out_path && !c->nr_reports)
+			R->no_snap = true;
 	}
-	if (c.fmt == FMT_PROMETHEUS || c.textfile) {
-		c.prom = scx_prom__new(0);
-		scx_prom__set_cgroup_cap(c.prom, ao.cgroup_top);
+	if (c->fmt == FMT_PROMETHEUS || c->textfile) {
+		c->prom = scx_prom__new(0);
+		scx_prom__set_cgroup_cap(c->prom, R->ao.cgroup_top);
 	}
-	if (out_path && strcmp(out_path, "-")) {
-		c.fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (c.fd < 0)
-			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out_path, strerror(errno));
+	if (R->out_path && strcmp(R->out_path, "-")) {
+		c->fd = open(R->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (c->fd < 0)
+			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", R->out_path,
+				strerror(errno));
 	}
-	if (c.summary && c.fmt != FMT_AUTO && c.fmt != FMT_NDJSON)
+	if (c->summary && c->fmt != FMT_AUTO && c->fmt != FMT_NDJSON)
 		scx_usage_error(&cmd, "--summary writes NDJSON only");
-	if (c.summary)
-		c.fmt = FMT_NDJSON;
-	if (c.fmt == FMT_AUTO)
-		c.fmt = isatty(c.fd) ? FMT_TEXT : FMT_NDJSON;
+	if (c->summary)
+		c->fmt = FMT_NDJSON;
+	if (c->fmt == FMT_AUTO)
+		c->fmt = isatty(c->fd) ? FMT_TEXT : FMT_NDJSON;
 	/* with reports only, the snapshots are noise unless --by asked for them */
-	c.snapshots = !no_snap && !c.summary && (by_given || !c.nr_reports);
-	if (topo_path) {
+	c->snapshots = !R->no_snap && !c->summary && (R->by_given || !c->nr_reports);
+	if (R->topo_path) {
 		char msg[256] = "";
 
-		if (!(topo_file = scx_topo__from_file(topo_path, msg, sizeof(msg))))
-			scx_die(SCX_EXIT_FAIL, "cannot read topology '%s': %s", topo_path,
+		if (!(R->topo_file = scx_topo__from_file(R->topo_path, msg, sizeof(msg))))
+			scx_die(SCX_EXIT_FAIL, "cannot read topology '%s': %s", R->topo_path,
 				msg[0] ? msg : strerror(errno));
 	}
 	/* keep only what the reports read: per-CPU metrics alone are much cheaper */
-	ao.need = SCX_AGG_NEED_CPUS;
-	if (c.summary) {
-		ao.by = SCX_SUMMARY_BY;
-		ao.need |= SCX_SUMMARY_NEED;
+	R->ao.need = SCX_AGG_NEED_CPUS;
+	if (c->summary) {
+		R->ao.by = SCX_SUMMARY_BY;
+		R->ao.need |= SCX_SUMMARY_NEED;
 	}
-	for (unsigned i = 0; i < c.nr_reports; i++)
-		ao.need |= c.reports[i]->needs;
-	ao.emit = on_snapshot;
-	ao.ctx = &c;
+	for (unsigned i = 0; i < c->nr_reports; i++)
+		R->ao.need |= c->reports[i]->needs;
+	R->ao.emit = on_snapshot;
+	R->ao.ctx = c;
+}
 
-	for (int i = optind; i < argc || i == optind; i++) {
-		const char *path = i < argc ? argv[i] : "-";
-		struct scx_reader *r = scx_reader__open(path);
-		uint64_t ks0 = c.nr_ksnaps;
-		struct scx_event e;
-		const char *msg;
-		uint64_t cgroup_recs = 0, scx_recs = 0;
-		int st, cgk;
+/* -t NAME=VALUE, once the engine knows its thresholds' names. */
+static void set_thresholds(struct run *R)
+{
+	for (unsigned k = 0; k < R->nthr; k++) {
+		const char *t = R->thr[k];
+		char name[64];
+		const char *eq = strchr(t, '=');
+		char *end;
+		double v = strtod(eq + 1, &end);
 
-		if (!r)
-			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
-		while ((st = scx_reader__next(r, &e)) != SCX_READ_END) {
-			if (st == SCX_READ_ERROR) {
-				scx_warn("%s", scx_reader__error(r));
-				rc = SCX_EXIT_FAIL;
-				break;
-			}
-			if (!a) {
-				const struct scx_header *h = scx_reader__header(r);
-				const struct scx_topo *t = topo_file;
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - t), t);
+		if (end == eq + 1 || *end || scx_agg__set_threshold(R->a, name, v))
+			scx_usage_error(&cmd,
+					"bad threshold '%s' (a known name and a number from 0; "
+					"percentages to 100)",
+					t);
+	}
+}
 
-				if (!t && h && h->topo)
-					t = h->topo;
-				/* a header without topology still says how many cpus the
-				 * traced machine had; this machine's are only a last guess */
-				if (!t && h && h->nr_cpus)
-					ao.nr_cpus = h->nr_cpus;
-				else if (!t && (topo_sys = scx_topo__from_sysfs("/sys")))
-					t = topo_sys;
-				/* the header says how to sort, as in scx-mcp's loader */
-				struct scx_order_plan op = scx_order_plan(
-					h, reorder_given ? ao.reorder_ns : SCX_REORDER_UNSET,
-					scx_order_legacy_ns(h));
+/* The engine, at the first record: the topology and the time order come
+ * from the first input's header unless the command line gave them. */
+static void start_engine(struct run *R, struct scx_reader *r)
+{
+	const struct scx_header *h = scx_reader__header(r);
+	const struct scx_topo *t = R->topo_file;
 
-				ao.reorder_ns = op.window_ns;
-				ao.reorder_from_start = op.from_start;
-				if (!(a = scx_agg__new(t, &ao)))
-					scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
-				if (c.prom) {
-					/* every series at 0 before the first interval */
-					scx_prom__start(c.prom, a, ao.by);
-					prom_textfile(&c);
-				}
-				for (unsigned k = 0; k < nthr; k++) {
-					char name[64];
-					const char *eq = strchr(thr[k], '=');
-					char *end;
-					double v = strtod(eq + 1, &end);
+	if (!t && h && h->topo)
+		t = h->topo;
+	/* a header without topology still says how many cpus the
+	 * traced machine had; this machine's are only a last guess */
+	if (!t && h && h->nr_cpus)
+		R->ao.nr_cpus = h->nr_cpus;
+	else if (!t && (R->topo_sys = scx_topo__from_sysfs("/sys")))
+		t = R->topo_sys;
+	/* the header says how to sort, as in scx-mcp's loader */
+	struct scx_order_plan op = scx_order_plan(
+		h, R->reorder_given ? R->ao.reorder_ns : SCX_REORDER_UNSET, scx_order_legacy_ns(h));
 
-					snprintf(name, sizeof(name), "%.*s", (int)(eq - thr[k]),
-						 thr[k]);
-					if (end == eq + 1 || *end ||
-					    scx_agg__set_threshold(a, name, v))
-						scx_usage_error(&cmd,
-								"bad threshold '%s' (a known name "
-								"and a number from 0; percentages "
-								"to 100)",
-								thr[k]);
-				}
-			}
-			if (st == SCX_READ_OTHER && scx_reader__doc(r) &&
-			    scx_ksnap_is(scx_reader__doc(r))) {
-				if ((err = add_ksnap(&c, a, r, path, !interval_given))) {
-					if (err == -EINVAL) {
-						rc = SCX_EXIT_FAIL;
-						err = 0;
-					}
-					break;
-				}
-				continue;
-			}
-			if (st == SCX_READ_OTHER && (cgk = cgroup_record(a, r, path))) {
-				if (cgk < 0) {
-					rc = SCX_EXIT_FAIL;
-					break;
-				}
-				cgroup_recs++;
-			}
-			if (st == SCX_READ_OTHER && (cgk = scx_stats_record(a, r, path))) {
-				if (cgk < 0) {
-					rc = SCX_EXIT_FAIL;
-					break;
-				}
-				scx_recs++;
-			}
-			if (st != SCX_READ_EVENT)
-				continue;
-			if (c.nr_ksnaps)
-				scx_die(SCX_EXIT_FAIL,
-					"the input mixes events and kernel snapshots");
-			c.nr_events++;
-			scx_lost_tally__add(&lost, &e);
-			if ((err = scx_agg__add(a, &e)))
-				break;
+	R->ao.reorder_ns = op.window_ns;
+	R->ao.reorder_from_start = op.from_start;
+	if (!(R->a = scx_agg__new(t, &R->ao)))
+		scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
+	if (R->c.prom) {
+		/* every series at 0 before the first interval */
+		scx_prom__start(R->c.prom, R->a, R->ao.by);
+		prom_textfile(&R->c);
+	}
+	set_thresholds(R);
+}
+
+/* After an input's last record: what only its end knows (records nobody
+ * read, losses only the trailer counted) and its reader's warnings. */
+static void end_input(struct run *R, struct scx_reader *r, int st, uint64_t ks0,
+		      uint64_t cgroup_recs, uint64_t scx_recs)
+{
+	const char *msg;
+
+	if (R->a && st == SCX_READ_END) {
+		const struct scx_trailer *tr = scx_reader__trailer(r);
+
+		/* kernel snapshots, cgroup and scx_stats records are JSON
+		 * records the reader passed on, not unknown */
+		uint64_t other = scx_reader__skipped(r) - cgroup_recs - scx_recs;
+
+		scx_agg__note_unknown(R->a, other - SCX_MIN(other, R->c.nr_ksnaps - ks0));
+		/* lost counts only the trailer knows (no LOST record carried them) */
+		for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
+			uint64_t n = scx_lost_tally__unseen(&R->lost, tr, k);
+
+			if (n)
+				scx_agg__note_lost(R->a, k, n);
 		}
-		if (a && st == SCX_READ_END) {
-			const struct scx_trailer *tr = scx_reader__trailer(r);
+	}
+	if (st == SCX_READ_END && scx_reader__warning(r))
+		scx_warn("%s", scx_reader__warning(r));
+	if (scx_reader__disorder(r, &msg) && R->ao.reorder_ns)
+		scx_warn("%s; sorted within %llu ms from there", msg,
+			 (unsigned long long)(R->ao.reorder_ns / 1000000));
+	else if (scx_reader__disorder(r, &msg))
+		scx_warn("%s; counted in out_of_order (--reorder 0)", msg);
+}
 
-			/* kernel snapshots, cgroup and scx_stats records are JSON
-			 * records the reader passed on, not unknown */
-			uint64_t other = scx_reader__skipped(r) - cgroup_recs - scx_recs;
+/* One input, record by record, into the engine; errors land in R->rc
+ * (reported) or R->err (the engine's). */
+static void read_input(struct run *R, const char *path)
+{
+	struct ctx *c = &R->c;
+	struct scx_reader *r = scx_reader__open(path);
+	uint64_t ks0 = c->nr_ksnaps;
+	struct scx_event e;
+	uint64_t cgroup_recs = 0, scx_recs = 0;
+	int st, cgk;
 
-			scx_agg__note_unknown(a, other - SCX_MIN(other, c.nr_ksnaps - ks0));
-			/* lost counts only the trailer knows (no LOST record carried them) */
-			for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
-				uint64_t n = scx_lost_tally__unseen(&lost, tr, k);
-
-				if (n)
-					scx_agg__note_lost(a, k, n);
-			}
-		}
-		if (st == SCX_READ_END && scx_reader__warning(r))
-			scx_warn("%s", scx_reader__warning(r));
-		if (scx_reader__disorder(r, &msg) && ao.reorder_ns)
-			scx_warn("%s; sorted within %llu ms from there", msg,
-				 (unsigned long long)(ao.reorder_ns / 1000000));
-		else if (scx_reader__disorder(r, &msg))
-			scx_warn("%s; counted in out_of_order (--reorder 0)", msg);
-		scx_reader__free(r);
-		if (rc || c.werr || err)
+	if (!r)
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", path, strerror(errno));
+	while ((st = scx_reader__next(r, &e)) != SCX_READ_END) {
+		if (st == SCX_READ_ERROR) {
+			scx_warn("%s", scx_reader__error(r));
+			R->rc = SCX_EXIT_FAIL;
 			break;
-		scx_lost_tally__reset(&lost);
+		}
+		if (!R->a)
+			start_engine(R, r);
+		if (st == SCX_READ_OTHER && scx_reader__doc(r) &&
+		    scx_ksnap_is(scx_reader__doc(r))) {
+			if ((R->err = add_ksnap(c, R->a, r, path, !R->interval_given))) {
+				if (R->err == -EINVAL) {
+					R->rc = SCX_EXIT_FAIL;
+					R->err = 0;
+				}
+				break;
+			}
+			continue;
+		}
+		if (st == SCX_READ_OTHER && (cgk = cgroup_record(R->a, r, path))) {
+			if (cgk < 0) {
+				R->rc = SCX_EXIT_FAIL;
+				break;
+			}
+			cgroup_recs++;
+		}
+		if (st == SCX_READ_OTHER && (cgk = scx_stats_record(R->a, r, path))) {
+			if (cgk < 0) {
+				R->rc = SCX_EXIT_FAIL;
+				break;
+			}
+			scx_recs++;
+		}
+		if (st != SCX_READ_EVENT)
+			continue;
+		if (c->nr_ksnaps)
+			scx_die(SCX_EXIT_FAIL, "the input mixes events and kernel snapshots");
+		c->nr_events++;
+		scx_lost_tally__add(&R->lost, &e);
+		if ((R->err = scx_agg__add(R->a, &e)))
+			break;
 	}
-	if (!a && !rc) {
+	end_input(R, r, st, ks0, cgroup_recs, scx_recs);
+	scx_reader__free(r);
+}
+
+/* The last interval, the output's end, and the exit status. */
+static int finish(struct run *R)
+{
+	struct ctx *c = &R->c;
+	int rc = R->rc;
+
+	if (!R->a && !rc) {
 		/* empty input: still one (empty) snapshot, so a pipeline sees a result */
-		if (!(a = scx_agg__new(topo_file, &ao)))
+		if (!(R->a = scx_agg__new(R->topo_file, &R->ao)))
 			scx_die(SCX_EXIT_FAIL, "cannot start: %s", strerror(errno));
 	}
 	/* kernel snapshots that were intervals of their own are all out already */
-	if (a && !rc && !c.werr && !(c.nr_ksnaps && !interval_given))
-		scx_agg__flush(a);
-	flush_out(&c);
-	if (c.werr && c.werr != -EPIPE) {
-		scx_warn("cannot write output: %s", strerror(-c.werr));
+	if (R->a && !rc && !c->werr && !(c->nr_ksnaps && !R->interval_given))
+		scx_agg__flush(R->a);
+	flush_out(c);
+	if (c->werr && c->werr != -EPIPE) {
+		scx_warn("cannot write output: %s", strerror(-c->werr));
 		rc = SCX_EXIT_FAIL;
 	}
-	scx_agg__free(a);
-	scx_topo__free(topo_file);
-	scx_topo__free(topo_sys);
-	scx_lost_tally__free(&lost);
-	scx_buf_free(&c.out);
-	scx_buf_free(&c.tf);
-	scx_prom__free(c.prom);
-	scx_ksnap_free(&c.ksnap);
-	if (c.tf_err && !rc)
+	scx_agg__free(R->a);
+	scx_topo__free(R->topo_file);
+	scx_topo__free(R->topo_sys);
+	scx_lost_tally__free(&R->lost);
+	scx_buf_free(&c->out);
+	scx_buf_free(&c->tf);
+	scx_prom__free(c->prom);
+	scx_ksnap_free(&c->ksnap);
+	if (c->tf_err && !rc)
 		rc = SCX_EXIT_FAIL;
-	if (c.fd != STDOUT_FILENO && close(c.fd) && !rc) {
-		scx_warn("cannot write '%s': %s", out_path, strerror(errno));
+	if (c->fd != STDOUT_FILENO && close(c->fd) && !rc) {
+		scx_warn("cannot write '%s': %s", R->out_path, strerror(errno));
 		rc = SCX_EXIT_FAIL;
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct run R = { .c.fd = STDOUT_FILENO, .rc = SCX_EXIT_OK };
+
+	scx_set_prog(argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return diff_main(argc - 1, argv + 1);
+	report_help();
+	parse_args(&R, argc, argv);
+	plan(&R, argc, argv);
+	for (int i = optind; i < argc || i == optind; i++) {
+		read_input(&R, i < argc ? argv[i] : "-");
+		if (R.rc || R.c.werr || R.err)
+			break;
+		scx_lost_tally__reset(&R.lost);
+	}
+	return finish(&R);
 }

@@ -728,110 +728,111 @@ static int flight_loop(struct run *r, struct scx_capture *c, uint64_t deadline)
 	return err;
 }
 
-int main(int argc, char **argv)
+/* The command line: what to capture, where to, and in which mode. */
+struct args {
+	struct scx_capture_opts co;
+	struct scx_writer_opts wo;
+	const char *out;
+	uint64_t dur_ns, interval_ns, flight_ns, flight_bytes;
+	bool aggregate, no_cgroups;
+};
+
+/* The options into *A (and --flight-latency, --flight-stop into *r), then
+ * the combinations that do not go together. */
+static void parse_args(int argc, char **argv, struct args *A, struct run *r)
 {
 	static uint8_t cpus[EV_CPU_BYTES];
-	struct scx_capture_opts co = { 0 };
-	struct scx_writer_opts wo = { 0 };
-	const char *out = NULL, *arg;
-	uint64_t dur_ns = 0, deadline = 0, v;
-	struct scx_trailer tr = { 0 };
-	struct scx_header h;
-	struct scx_capture *c;
-	struct run r = { 0 };
-	uint64_t flight_ns = 0, flight_bytes = 0;
-	int opt, err = 0, out_fd, file_fd = -1;
-	uint64_t interval_ns = 0;
-	bool aggregate = false, capture_opts = false;
-	bool no_cgroups = false;
-	char msg[512];
+	struct scx_capture_opts *co = &A->co;
+	bool capture_opts = false;
+	const char *arg;
+	uint64_t v;
+	int opt;
 
-	scx_set_prog(argv[0]);
 	while ((opt = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
 		switch (opt) {
 		case 'd':
-			if (scx_parse_duration(arg, &dur_ns) || !dur_ns)
+			if (scx_parse_duration(arg, &A->dur_ns) || !A->dur_ns)
 				scx_usage_error(&cmd, "invalid duration '%s'", arg);
 			break;
 		case 'e':
-			if (scx_capture_parse_events(arg, &co.events))
+			if (scx_capture_parse_events(arg, &co->events))
 				scx_usage_error(&cmd, "invalid event list '%s' (known: %s)", arg,
 						SCX_CAP_EVENT_WORDS);
 			break;
 		case 'p':
-			co.pid = parse_id("pid", arg);
+			co->pid = parse_id("pid", arg);
 			break;
 		case 'T':
-			co.tgid = parse_id("tgid", arg);
+			co->tgid = parse_id("tgid", arg);
 			break;
 		case 'C':
 			memset(cpus, 0, sizeof(cpus));
 			if (scx_parse_cpulist(arg, cpus, EV_CPU_BYTES * 8))
 				scx_usage_error(&cmd, "invalid cpu list '%s'", arg);
 			check_cpus(cpus, arg);
-			co.cpus = cpus;
-			co.nr_cpu_bits = EV_CPU_BYTES * 8;
+			co->cpus = cpus;
+			co->nr_cpu_bits = EV_CPU_BYTES * 8;
 			break;
 		case 'c':
 			if (!*arg || strlen(arg) > 15)
 				scx_usage_error(&cmd, "invalid comm '%s' (1 to 15 bytes)", arg);
-			co.comm = arg;
+			co->comm = arg;
 			break;
 		case 's':
 			if (scx_parse_u64(arg, &v) || v == 0 || v > UINT32_MAX)
 				scx_usage_error(&cmd, "invalid sample rate '%s'", arg);
-			co.sample = v;
+			co->sample = v;
 			break;
 		case 'f':
-			if (scx_format_parse(arg, &wo.format))
+			if (scx_format_parse(arg, &A->wo.format))
 				scx_usage_error(&cmd, "unknown format '%s'", arg);
 			break;
 		case 'z':
-			if (scx_compress_parse(arg, &wo.compress))
+			if (scx_compress_parse(arg, &A->wo.compress))
 				scx_usage_error(&cmd, "unknown compression '%s'", arg);
 			break;
 		case 'o':
-			out = arg;
+			A->out = arg;
 			break;
 		case 'm':
-			co.ring_size = parse_size_opt("ring size", arg);
+			co->ring_size = parse_size_opt("ring size", arg);
 			/* the map's size is 32 bits, and the kernel wants a power of two */
-			if (co.ring_size & (co.ring_size - 1) || co.ring_size < 4096 ||
-			    co.ring_size > (2ull << 30))
+			if (co->ring_size & (co->ring_size - 1) || co->ring_size < 4096 ||
+			    co->ring_size > (2ull << 30))
 				scx_usage_error(&cmd,
 						"invalid ring size '%s': a power of two from "
 						"4K to 2G",
 						arg);
 			break;
 		case OPT_WAKEUP:
-			co.wakeup_bytes = parse_size_opt("wakeup size", arg);
+			co->wakeup_bytes = parse_size_opt("wakeup size", arg);
 			break;
 		case OPT_FLUSH:
-			if (scx_parse_duration(arg, &co.flush_ns) || !co.flush_ns)
+			if (scx_parse_duration(arg, &co->flush_ns) || !co->flush_ns)
 				scx_usage_error(&cmd, "invalid flush interval '%s'", arg);
 			break;
 		case OPT_NO_STAGE:
-			co.no_stage = true;
+			co->no_stage = true;
 			break;
 		case OPT_AGGREGATE:
-			aggregate = true;
+			A->aggregate = true;
 			break;
 		case 'I':
-			if (scx_parse_duration(arg, &interval_ns) || interval_ns < 10000000)
+			if (scx_parse_duration(arg, &A->interval_ns) || A->interval_ns < 10000000)
 				scx_usage_error(&cmd, "invalid interval '%s' (10ms or more)", arg);
 			break;
 		case OPT_NO_CGROUPS:
-			no_cgroups = true;
+			A->no_cgroups = true;
 			break;
 		case OPT_FLIGHT:
-			parse_flight(arg, &flight_ns, &flight_bytes);
+			parse_flight(arg, &A->flight_ns, &A->flight_bytes);
 			break;
 		case OPT_FLIGHT_LAT:
-			if (scx_parse_duration(arg, &r.lat_ns) || !r.lat_ns)
+			if (scx_parse_duration(arg, &r->lat_ns) || !r->lat_ns)
 				scx_usage_error(&cmd, "invalid --flight-latency '%s'", arg);
 			break;
 		case OPT_FLIGHT_STOP:
-			r.flight_stop = true;
+			r->flight_stop = true;
 			break;
 		case 'v':
 			scx_verbose++;
@@ -844,106 +845,72 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		scx_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
-	if (interval_ns && !aggregate)
+	if (A->interval_ns && !A->aggregate)
 		scx_usage_error(&cmd, "--interval goes with --aggregate");
-	if (aggregate && capture_opts)
+	if (A->aggregate && capture_opts)
 		scx_usage_error(&cmd,
 				"--aggregate counts every task on every CPU: event selection, "
 				"filters, sampling and ring options do not apply");
-	if (!flight_ns && (r.lat_ns || r.flight_stop))
+	if (!A->flight_ns && (r->lat_ns || r->flight_stop))
 		scx_usage_error(&cmd, "--flight-latency and --flight-stop need --flight");
-	if (flight_ns && aggregate)
+	if (A->flight_ns && A->aggregate)
 		scx_usage_error(&cmd, "--flight keeps events: it does not go with --aggregate");
+}
 
-	/*
-	 * Before loading, so a signal during the load is not lost (a background
-	 * job of a non-interactive shell starts with SIGINT ignored); a closed
-	 * pipe must come back as EPIPE from write(), not kill us.
-	 */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal); /* a closed terminal: stop with a trailer too */
-	if (flight_ns) {
-		struct sigaction sa = {
-			.sa_sigaction = on_usr1,
-			.sa_flags = SA_SIGINFO | SA_RESTART,
-		};
+/* --flight: the ring, SIGUSR1 for windows, and the capture into them. */
+static int run_flight(struct run *r, struct args *A)
+{
+	struct sigaction sa = {
+		.sa_sigaction = on_usr1,
+		.sa_flags = SA_SIGINFO | SA_RESTART,
+	};
+	struct scx_capture *c;
+	struct scx_header h;
+	char msg[512];
+	int err;
 
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGUSR1, &sa, NULL);
-		r.dir = out && strcmp(out, "-") ? out : ".";
-		if (mkdir(r.dir, 0755) && errno != EEXIST)
-			scx_die(SCX_EXIT_FAIL, "cannot create '%s': %s", r.dir, strerror(errno));
-		r.flight = scx_flight__new(flight_ns, flight_bytes);
-		if (!r.flight)
-			scx_die(SCX_EXIT_FAIL, "cannot set up the flight ring: %s",
-				strerror(errno));
-		scx_runqlat__init(&r.lat);
-		r.wo = wo;
-		out = NULL;
-		flight_stats_start(&r, flight_ns,
-				   ((co.events ? co.events : SCX_CAP_ALL) & SCX_CAP_SCX) != 0);
-		c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
-		if (!c)
-			scx_die(SCX_EXIT_FAIL, "%s", msg);
-		r.c = c;
-		fill_header(&h, c, 0, 0);
-		r.h = &h;
-		if (!(scx_capture__events(c) & SCX_CAP_SCX)) {
-			free(r.fstats); /* sched_ext's programs could not be loaded */
-			r.fstats = NULL;
-		}
-		scx_warn("flight recorder: the last %.3g s of events in at most %llu MiB; windows "
-			 "go to %s/",
-			 flight_ns / 1e9, (unsigned long long)(flight_bytes >> 20), r.dir);
-		err = flight_loop(&r, c, dur_ns ? scx_now_mono_ns() + dur_ns : 0);
-		scx_header_free(&h);
-		scx_capture__free(c);
-		scx_runqlat__free(&r.lat);
-		scx_flight__free(r.flight);
-		free(r.fstats);
-		scx_buf_free(&r.scx.b);
-		if (err)
-			scx_die(SCX_EXIT_FAIL, "flight recorder: %s", strerror(-err));
-		return SCX_EXIT_OK;
-	}
-	if (out && strcmp(out, "-")) {
-		file_fd = open_output(out, dur_ns ? scx_now_mono_ns() + dur_ns : 0);
-		if (file_fd == -EINTR)
-			scx_die(SCX_EXIT_FAIL, "stopped before a reader opened '%s'", out);
-		if (file_fd < 0)
-			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out, strerror(-file_fd));
-	}
-	if (!no_cgroups)
-		r.cg = open_cgroups();
-	if (aggregate)
-		return run_aggregate(&r, &wo, file_fd >= 0 ? file_fd : STDOUT_FILENO, out,
-				     interval_ns ? interval_ns : DEFAULT_AGG_INTERVAL_NS, dur_ns);
-	co.cgroups = r.cg != NULL;
-	c = scx_capture__open(&co, on_event, &r, msg, sizeof(msg));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	r->dir = A->out && strcmp(A->out, "-") ? A->out : ".";
+	if (mkdir(r->dir, 0755) && errno != EEXIST)
+		scx_die(SCX_EXIT_FAIL, "cannot create '%s': %s", r->dir, strerror(errno));
+	r->flight = scx_flight__new(A->flight_ns, A->flight_bytes);
+	if (!r->flight)
+		scx_die(SCX_EXIT_FAIL, "cannot set up the flight ring: %s", strerror(errno));
+	scx_runqlat__init(&r->lat);
+	r->wo = A->wo;
+	flight_stats_start(r, A->flight_ns,
+			   ((A->co.events ? A->co.events : SCX_CAP_ALL) & SCX_CAP_SCX) != 0);
+	c = scx_capture__open(&A->co, on_event, r, msg, sizeof(msg));
 	if (!c)
 		scx_die(SCX_EXIT_FAIL, "%s", msg);
-
-	r.w = scx_writer__fdopen(file_fd >= 0 ? file_fd : STDOUT_FILENO, &wo);
-	if (!r.w) {
-		err = errno;
-		scx_capture__free(c);
-		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(err));
-	}
-	out_fd = file_fd >= 0 ? -1 : STDOUT_FILENO;
-	scx_output_interruptible(file_fd >= 0 ? file_fd : STDOUT_FILENO, stopping);
+	r->c = c;
 	fill_header(&h, c, 0, 0);
-	err = scx_writer__header(r.w, &h);
-	/* readers learn at once that the capture is running */
-	if (!err)
-		err = scx_writer__flush(r.w);
+	r->h = &h;
+	if (!(scx_capture__events(c) & SCX_CAP_SCX)) {
+		free(r->fstats); /* sched_ext's programs could not be loaded */
+		r->fstats = NULL;
+	}
+	scx_warn("flight recorder: the last %.3g s of events in at most %llu MiB; windows "
+		 "go to %s/",
+		 A->flight_ns / 1e9, (unsigned long long)(A->flight_bytes >> 20), r->dir);
+	err = flight_loop(r, c, A->dur_ns ? scx_now_mono_ns() + A->dur_ns : 0);
 	scx_header_free(&h);
-	if (dur_ns)
-		stop_deadline = deadline = scx_now_mono_ns() + dur_ns;
-	scx_debug(2, "capturing, events 0x%x", scx_capture__events(c));
-	scx_stats_start(&r.scx, scx_capture__events(c) & SCX_CAP_SCX);
-	scx_missed_feed__init(&r.missed, scx_now_boot_ns());
+	scx_capture__free(c);
+	scx_runqlat__free(&r->lat);
+	scx_flight__free(r->flight);
+	free(r->fstats);
+	scx_buf_free(&r->scx.b);
+	if (err)
+		scx_die(SCX_EXIT_FAIL, "flight recorder: %s", strerror(-err));
+	return SCX_EXIT_OK;
+}
+
+/* Until the stop: each round's events out and flushed, so readers
+ * downstream see them live, with scx_stats records between. */
+static int stream_loop(struct run *r, struct scx_capture *c, int out_fd, uint64_t deadline)
+{
+	int err = 0;
 
 	while (!err && !stop_sig && (!deadline || scx_now_mono_ns() < deadline)) {
 		int n = scx_capture__poll(c, POLL_MS);
@@ -952,46 +919,35 @@ int main(int argc, char **argv)
 			err = n;
 			break;
 		}
-		if (r.scx.on && scx_now_mono_ns() >= r.scx.next) {
-			err = scx_stats_write(&r.scx, r.w);
+		if (r->scx.on && scx_now_mono_ns() >= r->scx.next) {
+			err = scx_stats_write(&r->scx, r->w);
 			n = 1;
 		}
-		if (!err && (err = missed_write(&r, c, false)) > 0) {
+		if (!err && (err = missed_write(r, c, false)) > 0) {
 			n = 1;
 			err = 0;
 		}
 		/* flush what this round produced, so readers downstream see it live */
 		if (!err && n > 0)
-			err = scx_writer__flush(r.w);
+			err = scx_writer__flush(r->w);
 		else if (output_closed(out_fd))
 			err = -EPIPE;
 	}
-	if (err == -EPIPE || r.pipe_closed) {
-		/* the reader went away: a normal stop for a producer */
-		scx_capture__stop(c);
-		scx_capture__free(c);
-		scx_writer__close(r.w);
-		return SCX_EXIT_OK;
-	}
-	if (!err)
-		err = scx_capture__stop(c);
-	/* the last record covers the partial interval up to the stop */
-	if (!err)
-		err = scx_stats_write(&r.scx, r.w);
-	if (!err && (err = missed_write(&r, c, true)) > 0)
-		err = 0;
-	if (err == -EPIPE || r.pipe_closed) {
-		scx_capture__free(c);
-		scx_writer__close(r.w);
-		return SCX_EXIT_OK;
-	}
+	return err;
+}
 
-	memcpy(tr.counts, r.counts, sizeof(tr.counts));
+/* The trailer (counts, losses per CPU, the end), written unless ERR; the
+ * losses are reported either way.  Returns ERR or the write's error. */
+static int write_trailer(struct run *r, struct scx_capture *c, int err)
+{
+	struct scx_trailer tr = { 0 };
+
+	memcpy(tr.counts, r->counts, sizeof(tr.counts));
 	tr.nr_cpus = scx_capture__nr_cpus(c);
 	tr.lost = scx_xcalloc(tr.nr_cpus, sizeof(uint64_t));
 	memcpy(tr.lost, scx_capture__lost(c), tr.nr_cpus * sizeof(uint64_t));
 	tr.lost_total = scx_capture__lost_total(c);
-	tr.missed = r.missed.total;
+	tr.missed = r->missed.total;
 	tr.end_ns = scx_now_boot_ns();
 	if (tr.lost_total)
 		scx_warn("%llu events lost: the ring buffer was full (try a larger --ring-size)",
@@ -1000,20 +956,80 @@ int main(int argc, char **argv)
 		scx_warn("%llu BPF program runs skipped by the kernel (another BPF program was "
 			 "running on the CPU): their events are missing",
 			 (unsigned long long)tr.missed);
-	scx_debug(1, "%llu events written, %llu lost", (unsigned long long)r.written,
+	scx_debug(1, "%llu events written, %llu lost", (unsigned long long)r->written,
 		  (unsigned long long)tr.lost_total);
 	if (!err)
-		err = scx_writer__trailer(r.w, &tr);
+		err = scx_writer__trailer(r->w, &tr);
 	scx_trailer_free(&tr);
+	return err;
+}
+
+/* The event stream: header, events until the stop, trailer. */
+static int run_stream(struct run *r, struct args *A, int file_fd)
+{
+	const char *out = A->out;
+	uint64_t deadline = 0;
+	struct scx_capture *c;
+	struct scx_header h;
+	char msg[512];
+	int err, out_fd;
+
+	A->co.cgroups = r->cg != NULL;
+	c = scx_capture__open(&A->co, on_event, r, msg, sizeof(msg));
+	if (!c)
+		scx_die(SCX_EXIT_FAIL, "%s", msg);
+
+	r->w = scx_writer__fdopen(file_fd >= 0 ? file_fd : STDOUT_FILENO, &A->wo);
+	if (!r->w) {
+		err = errno;
+		scx_capture__free(c);
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", out ? out : "-", strerror(err));
+	}
+	out_fd = file_fd >= 0 ? -1 : STDOUT_FILENO;
+	scx_output_interruptible(file_fd >= 0 ? file_fd : STDOUT_FILENO, stopping);
+	fill_header(&h, c, 0, 0);
+	err = scx_writer__header(r->w, &h);
+	/* readers learn at once that the capture is running */
+	if (!err)
+		err = scx_writer__flush(r->w);
+	scx_header_free(&h);
+	if (A->dur_ns)
+		stop_deadline = deadline = scx_now_mono_ns() + A->dur_ns;
+	scx_debug(2, "capturing, events 0x%x", scx_capture__events(c));
+	scx_stats_start(&r->scx, scx_capture__events(c) & SCX_CAP_SCX);
+	scx_missed_feed__init(&r->missed, scx_now_boot_ns());
+
+	if (!err)
+		err = stream_loop(r, c, out_fd, deadline);
+	if (err == -EPIPE || r->pipe_closed) {
+		/* the reader went away: a normal stop for a producer */
+		scx_capture__stop(c);
+		scx_capture__free(c);
+		scx_writer__close(r->w);
+		return SCX_EXIT_OK;
+	}
+	if (!err)
+		err = scx_capture__stop(c);
+	/* the last record covers the partial interval up to the stop */
+	if (!err)
+		err = scx_stats_write(&r->scx, r->w);
+	if (!err && (err = missed_write(r, c, true)) > 0)
+		err = 0;
+	if (err == -EPIPE || r->pipe_closed) {
+		scx_capture__free(c);
+		scx_writer__close(r->w);
+		return SCX_EXIT_OK;
+	}
+	err = write_trailer(r, c, err);
 	scx_capture__free(c);
-	if (r.cg && scx_cgroups__unnamed(r.cg))
+	if (r->cg && scx_cgroups__unnamed(r->cg))
 		scx_warn("note: %zu cgroup ids have no path (gone before they were looked up)",
-			 scx_cgroups__unnamed(r.cg));
-	scx_cgroups__free(r.cg);
-	scx_buf_free(&r.rec);
-	scx_buf_free(&r.scx.b);
+			 scx_cgroups__unnamed(r->cg));
+	scx_cgroups__free(r->cg);
+	scx_buf_free(&r->rec);
+	scx_buf_free(&r->scx.b);
 	{
-		int cerr = scx_writer__close(r.w);
+		int cerr = scx_writer__close(r->w);
 
 		if (!err)
 			err = cerr;
@@ -1024,8 +1040,43 @@ int main(int argc, char **argv)
 		scx_die(SCX_EXIT_FAIL,
 			"the reader of '%s' stopped reading: gave up %d ms after the stop "
 			"(%llu events written)",
-			out ? out : "-", SCX_WRITE_GRACE_MS, (unsigned long long)r.written);
+			out ? out : "-", SCX_WRITE_GRACE_MS, (unsigned long long)r->written);
 	if (err)
 		scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", out ? out : "-", strerror(-err));
 	return SCX_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct args A = { 0 };
+	struct run r = { 0 };
+	int file_fd = -1;
+
+	scx_set_prog(argv[0]);
+	parse_args(argc, argv, &A, &r);
+	/*
+	 * Before loading, so a signal during the load is not lost (a background
+	 * job of a non-interactive shell starts with SIGINT ignored); a closed
+	 * pipe must come back as EPIPE from write(), not kill us.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal); /* a closed terminal: stop with a trailer too */
+	if (A.flight_ns)
+		return run_flight(&r, &A);
+	if (A.out && strcmp(A.out, "-")) {
+		file_fd = open_output(A.out, A.dur_ns ? scx_now_mono_ns() + A.dur_ns : 0);
+		if (file_fd == -EINTR)
+			scx_die(SCX_EXIT_FAIL, "stopped before a reader opened '%s'", A.out);
+		if (file_fd < 0)
+			scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", A.out, strerror(-file_fd));
+	}
+	if (!A.no_cgroups)
+		r.cg = open_cgroups();
+	if (A.aggregate)
+		return run_aggregate(&r, &A.wo, file_fd >= 0 ? file_fd : STDOUT_FILENO, A.out,
+				     A.interval_ns ? A.interval_ns : DEFAULT_AGG_INTERVAL_NS,
+				     A.dur_ns);
+	return run_stream(&r, &A, file_fd);
 }

@@ -320,74 +320,72 @@ static void conf_warn(const char *msg, void *ctx)
 	(*n)++;
 }
 
-int main(int argc, char **argv)
-{
-	const char *arg, *input = NULL, *config = NULL, *sort = NULL, *filter = NULL;
-	const char *view = NULL, *mode = NULL, *theme = NULL, *topology = NULL;
-	bool batch = false, no_config = false, save = false;
-	uint64_t iterations = 0, delay = 0;
-	struct top_view v;
-	struct top_keymap km;
-	struct top_input_opts io = { .reorder_ns = SCX_REORDER_UNSET };
-	struct top_input *in;
-	struct scx_reader *r;
-	char *def_config = NULL;
-	int c, warnings = 0, rc, i;
+/* The command line, as given; settings() applies it over the config file. */
+struct args {
+	const char *input, *config, *sort, *filter, *view, *mode, *theme, *topology;
+	bool batch, no_config, save;
+	uint64_t iterations, delay;
+	struct top_input_opts io;
+};
 
-	scx_set_prog(argv[0]);
+static void parse_args(int argc, char **argv, struct args *a)
+{
+	const char *arg;
+	int c;
+
 	while ((c = scx_getopt(&cmd, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 'i':
-			input = arg;
+			a->input = arg;
 			break;
 		case 'b':
-			batch = true;
+			a->batch = true;
 			break;
 		case 'n':
-			if (scx_parse_u64(arg, &iterations) || !iterations)
+			if (scx_parse_u64(arg, &a->iterations) || !a->iterations)
 				scx_usage_error(&cmd, "bad --iterations '%s'", arg);
 			break;
 		case 'd':
-			if (scx_parse_duration(arg, &delay) || delay < 50000000ull ||
-			    delay > 60000000000ull)
+			if (scx_parse_duration(arg, &a->delay) || a->delay < 50000000ull ||
+			    a->delay > 60000000000ull)
 				scx_usage_error(&cmd, "bad --delay '%s' (50ms to 60s)", arg);
 			break;
 		case OPT_VIEW:
-			view = arg;
+			a->view = arg;
 			break;
 		case OPT_TOPOLOGY:
-			topology = arg;
+			a->topology = arg;
 			break;
 		case OPT_REORDER:
-			if (scx_parse_duration(arg, &io.reorder_ns) ||
-			    io.reorder_ns > 10000000000ull)
+			if (scx_parse_duration(arg, &a->io.reorder_ns) ||
+			    a->io.reorder_ns > 10000000000ull)
 				scx_usage_error(&cmd, "bad --reorder '%s' (0 to 10s)", arg);
 			break;
 		case OPT_MAX_TASKS:
-			if (scx_agg_parse_max_tasks(arg, &io.max_tasks))
+			if (scx_agg_parse_max_tasks(arg, &a->io.max_tasks))
 				scx_usage_error(&cmd, "bad --max-tasks '%s': use 1 to %u", arg,
 						SCX_AGG_MAX_TASKS_LIMIT);
 			break;
 		case OPT_MODE:
-			mode = arg;
+			a->mode = arg;
 			break;
 		case OPT_SORT:
-			sort = arg;
+			a->sort = arg;
 			break;
 		case OPT_FILTER:
-			filter = arg;
+			a->filter = arg;
 			break;
 		case OPT_THEME:
-			theme = arg;
+			a->theme = arg;
 			break;
 		case OPT_CONFIG:
-			config = arg;
+			a->config = arg;
 			break;
 		case OPT_NO_CONFIG:
-			no_config = true;
+			a->no_config = true;
 			break;
 		case OPT_SAVE_CONFIG:
-			save = true;
+			a->save = true;
 			break;
 		case 'v':
 			scx_verbose++;
@@ -396,104 +394,148 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		scx_usage_error(&cmd, "unexpected argument '%s'", argv[optind]);
+}
 
-	top_view_init(&v);
-	top_keymap_defaults(&km);
-	if (!config)
-		config = def_config = top_conf_default_path();
-	if (config && !no_config) {
-		rc = top_conf_load(config, &v, &km, conf_warn, &warnings);
+/* The view's settings: defaults, then the config file, then the command
+ * line, which wins.  Returns the config file's warning count. */
+static int settings(const struct args *a, struct top_view *v, struct top_keymap *km)
+{
+	int warnings = 0, rc, i;
+
+	top_view_init(v);
+	top_keymap_defaults(km);
+	if (a->config && !a->no_config) {
+		rc = top_conf_load(a->config, v, km, conf_warn, &warnings);
 		if (rc < 0 && rc != -ENOENT)
-			scx_warn("cannot read config '%s': %s", config, strerror(-rc));
+			scx_warn("cannot read config '%s': %s", a->config, strerror(-rc));
 	}
-	/* the command line wins over the file */
-	if (view && ((i = top_view_by_name(view)) < 0))
-		scx_usage_error(&cmd, "unknown view '%s'", view);
-	if (view) {
-		v.view = v.prev_view = i;
+	if (a->view && ((i = top_view_by_name(a->view)) < 0))
+		scx_usage_error(&cmd, "unknown view '%s'", a->view);
+	if (a->view) {
+		v->view = v->prev_view = i;
 		if (i == TV_HELP)
-			v.prev_view = TV_CPU;
+			v->prev_view = TV_CPU;
 	}
-	if (mode && (i = top_mode_by_name(mode)) < 0)
-		scx_usage_error(&cmd, "unknown mode '%s'", mode);
-	if (mode)
-		v.mode = i;
-	if (theme && (i = top_theme_by_name(theme)) < 0)
-		scx_usage_error(&cmd, "unknown theme '%s'", theme);
-	if (theme)
-		v.theme = i;
-	if (sort) {
-		bool desc = sort[0] == '-';
-		enum top_viewid sv = v.view == TV_HELP ? v.prev_view : v.view;
+	if (a->mode && (i = top_mode_by_name(a->mode)) < 0)
+		scx_usage_error(&cmd, "unknown mode '%s'", a->mode);
+	if (a->mode)
+		v->mode = i;
+	if (a->theme && (i = top_theme_by_name(a->theme)) < 0)
+		scx_usage_error(&cmd, "unknown theme '%s'", a->theme);
+	if (a->theme)
+		v->theme = i;
+	if (a->sort) {
+		bool desc = a->sort[0] == '-';
+		enum top_viewid sv = v->view == TV_HELP ? v->prev_view : v->view;
 
-		if ((i = top_col_by_name(sv, sort + desc)) < 0)
-			scx_usage_error(&cmd, "no column '%s' in the %s view", sort + desc,
+		if ((i = top_col_by_name(sv, a->sort + desc)) < 0)
+			scx_usage_error(&cmd, "no column '%s' in the %s view", a->sort + desc,
 					top_view_name(sv));
-		v.sort[sv] = i;
-		v.sort_asc[sv] = !desc;
+		v->sort[sv] = i;
+		v->sort_asc[sv] = !desc;
 	}
-	if (filter)
-		snprintf(v.filter, sizeof(v.filter), "%s", filter);
-	if (delay)
-		v.refresh_ms = (unsigned)(delay / 1000000);
-	if (save) {
-		if (!config)
+	if (a->filter)
+		snprintf(v->filter, sizeof(v->filter), "%s", a->filter);
+	if (a->delay)
+		v->refresh_ms = (unsigned)(a->delay / 1000000);
+	return warnings;
+}
+
+/* Colours unless NO_COLOR; UTF-8 drawing when the locale says so. */
+static void terminal_caps(struct top_view *v)
+{
+	const char *nc = getenv("NO_COLOR");
+	const char *lc = getenv("LC_ALL");
+
+	v->color = !(nc && nc[0]);
+	if (!lc || !lc[0])
+		lc = getenv("LC_CTYPE");
+	if (!lc || !lc[0])
+		lc = getenv("LANG");
+	v->utf8 = lc && (strcasestr(lc, "UTF-8") || strcasestr(lc, "utf8"));
+}
+
+/* Plain frames when asked, when stdout is no terminal, or when the terminal
+ * cannot move the cursor (Emacs shell, TERM=dumb). */
+static bool want_batch(bool asked)
+{
+	if (asked || !isatty(STDOUT_FILENO))
+		return true;
+	if (!getenv("TERM") || !strcmp(getenv("TERM"), "dumb")) {
+		scx_debug(1, "TERM is dumb or unset: batch frames, as with -b");
+		return true;
+	}
+	return false;
+}
+
+/* The input: the stream, the window length and the topology. */
+static struct top_input *open_input(struct args *a, const struct top_view *v)
+{
+	struct scx_reader *r;
+	struct top_input *in;
+
+	if (!a->input && isatty(STDIN_FILENO))
+		scx_usage_error(&cmd, "standard input is a terminal: pipe events in "
+				      "(scx-events | scx-top) or use -i FILE");
+	r = a->input ? scx_reader__open(a->input) : scx_reader__fdopen(STDIN_FILENO, "stdin");
+	if (!r)
+		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", a->input ? a->input : "stdin",
+			strerror(errno));
+	a->io.interval_ns = (uint64_t)v->refresh_ms * 1000000;
+	if (a->topology) {
+		char terr[256];
+
+		a->io.topo = scx_topo__from_file(a->topology, terr, sizeof(terr));
+		if (!a->io.topo)
+			scx_die(SCX_EXIT_FAIL, "%s", terr);
+	}
+	in = top_input__new(r, &a->io);
+	if (!in)
+		scx_die(SCX_EXIT_FAIL, "cannot read the input: %s", strerror(errno));
+	return in;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { .io.reorder_ns = SCX_REORDER_UNSET };
+	struct top_view v;
+	struct top_keymap km;
+	struct top_input *in;
+	char *def_config = NULL;
+	bool batch;
+	int warnings, rc;
+
+	scx_set_prog(argv[0]);
+	parse_args(argc, argv, &a);
+	if (!a.config)
+		a.config = def_config = top_conf_default_path();
+	warnings = settings(&a, &v, &km);
+	if (a.save) {
+		if (!a.config)
 			scx_die(SCX_EXIT_FAIL, "no config path: set XDG_CONFIG_HOME or HOME, "
 					       "or use --config");
-		rc = top_conf_save(config, &v, &km);
+		rc = top_conf_save(a.config, &v, &km);
 		if (rc)
-			scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", config, strerror(-rc));
+			scx_die(SCX_EXIT_FAIL, "cannot write '%s': %s", a.config, strerror(-rc));
 		free(def_config);
 		return 0;
 	}
 	top_keymap_names(&km, &v);
-	v.config_path = config;
-	{
-		const char *nc = getenv("NO_COLOR");
-		const char *lc = getenv("LC_ALL");
-
-		v.color = !(nc && nc[0]);
-		if (!lc || !lc[0])
-			lc = getenv("LC_CTYPE");
-		if (!lc || !lc[0])
-			lc = getenv("LANG");
-		v.utf8 = lc && (strcasestr(lc, "UTF-8") || strcasestr(lc, "utf8"));
-	}
-	if (!isatty(STDOUT_FILENO))
-		batch = true;
-	/* a terminal that cannot move the cursor (Emacs shell, TERM=dumb): plain frames */
-	if (!batch && (!getenv("TERM") || !strcmp(getenv("TERM"), "dumb"))) {
-		scx_debug(1, "TERM is dumb or unset: batch frames, as with -b");
-		batch = true;
-	}
-	if (!input && isatty(STDIN_FILENO))
-		scx_usage_error(&cmd, "standard input is a terminal: pipe events in "
-				      "(scx-events | scx-top) or use -i FILE");
-
-	r = input ? scx_reader__open(input) : scx_reader__fdopen(STDIN_FILENO, "stdin");
-	if (!r)
-		scx_die(SCX_EXIT_FAIL, "cannot open '%s': %s", input ? input : "stdin",
-			strerror(errno));
-	io.interval_ns = (uint64_t)v.refresh_ms * 1000000;
-	if (topology) {
-		char terr[256];
-
-		io.topo = scx_topo__from_file(topology, terr, sizeof(terr));
-		if (!io.topo)
-			scx_die(SCX_EXIT_FAIL, "%s", terr);
-	}
-	in = top_input__new(r, &io);
-	if (!in)
-		scx_die(SCX_EXIT_FAIL, "cannot read the input: %s", strerror(errno));
+	v.config_path = a.config;
+	terminal_caps(&v);
+	batch = want_batch(a.batch);
+	in = open_input(&a, &v);
 	if (warnings)
 		snprintf(v.status, sizeof(v.status), "config: %d warning%s, see stderr after exit",
 			 warnings, warnings > 1 ? "s" : "");
-	if (batch)
+	if (batch) {
 		want_tasks(in, &v);
-	rc = batch ? run_batch(in, &v, iterations) : run_tty(in, &v, &km, config, iterations);
-	/* the reader thread may still be in read(): interactive mode leaves the input be */
-	if (batch)
+		rc = run_batch(in, &v, a.iterations);
 		top_input__free(in);
+	} else {
+		/* the reader thread may still be in read(): leave the input be */
+		rc = run_tty(in, &v, &km, a.config, a.iterations);
+	}
 	free(def_config);
 	return rc;
 }

@@ -668,13 +668,125 @@ static bool have_sched_ext(const struct btf *btf)
 	       btf_has(btf, "", "sched_ext_ops", BTF_KIND_STRUCT);
 }
 
+/* Which programs load: the selected events that this kernel has, and the
+ * sched_ext ones only with sched_ext. */
+static void select_programs(struct scx_capture *c, const struct btf *btf, uint32_t want, bool scx)
+{
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
+		const struct prog_desc *d = &progs[i];
+		struct bpf_program *p = bpf_object__find_program_by_name(c->skel->obj, d->prog);
+		bool on = want & d->bit;
+
+		if (d->kind == P_SCX_TP || d->kind == P_SCX_KPROBE)
+			on = on && scx;
+		if (d->kind == P_SCX_TP)
+			on = scx && (want & d->bit);
+		if (!strcmp(d->prog, "on_switch") && scx)
+			on = false; /* on_switch_scx replaces it */
+		if (on && (d->kind == P_TP || d->kind == P_TP_OPT || d->kind == P_SCX_TP) &&
+		    !btf_has(btf, "btf_trace_", d->target, BTF_KIND_TYPEDEF)) {
+			/* ipi_entry/exit exist on some architectures only: no noise */
+			if (d->kind == P_TP)
+				scx_warn("note: tracepoint %s is not in this kernel: its events "
+					 "are skipped",
+					 d->target);
+			else
+				scx_debug(1,
+					  "note: tracepoint %s is not in this kernel: its "
+					  "events are skipped",
+					  d->target);
+			on = false;
+		}
+		if (on && d->kind == P_SCX_KPROBE && !kprobe_wanted(btf, d))
+			on = false;
+		bpf_program__set_autoload(p, on);
+	}
+}
+
+/* The options the BPF programs read as constants, and the maps' sizes. */
+static void configure_bpf(struct scx_capture *c, const struct scx_capture_opts *o,
+			  const struct btf *btf, bool scx)
+{
+	c->skel->rodata->stage_on = !o->no_stage;
+	c->skel->rodata->flush_ns = o->flush_ns ? o->flush_ns : DEFAULT_FLUSH_NS;
+	c->skel->rodata->wakeup_bytes = o->wakeup_bytes ? o->wakeup_bytes : DEFAULT_WAKEUP;
+	c->skel->rodata->sample_n = o->sample;
+	c->skel->rodata->filter_pid = o->pid;
+	c->skel->rodata->filter_tgid = o->tgid;
+	if (o->comm) {
+		char comm[16] = { 0 };
+
+		strncpy(comm, o->comm, sizeof(comm) - 1);
+		memcpy(c->comm, comm, sizeof(comm));
+		c->skel->rodata->filter_comm_on = 1;
+		memcpy((void *)c->skel->rodata->filter_comm, comm, sizeof(comm));
+	}
+	if (o->cpus) {
+		c->skel->rodata->filter_cpus_on = 1;
+		for (unsigned cpu = 0; cpu < o->nr_cpu_bits && cpu < EV_MAX_CPUS; cpu++)
+			if (o->cpus[cpu / 8] & (1u << (cpu % 8)))
+				c->skel->rodata->filter_cpus[cpu / 64] |= 1ull << (cpu % 64);
+	}
+	c->skel->rodata->sw_state_arg = scx_capture_switch_has_state_arg(btf);
+	c->skel->rodata->cgroup_on = o->cgroups;
+	bpf_map__set_max_entries(c->skel->maps.rb, o->ring_size ? o->ring_size : DEFAULT_RING);
+	if (!scx) {
+		bpf_map__set_max_entries(c->skel->maps.scx_tasks, 1);
+		bpf_map__set_max_entries(c->skel->maps.scx_moves, 1);
+	}
+}
+
+/* Attach what loaded.  A tracepoint that fails is an error; kprobes that fail
+ * (kernels without kprobes) make one note and the capture goes on. */
+static int attach_programs(struct scx_capture *c, char *err, size_t errsz)
+{
+	struct scx_buf no_kprobe = { 0 };
+	const char *last_failed = NULL;
+	int e;
+
+	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
+		struct bpf_program *p =
+			bpf_object__find_program_by_name(c->skel->obj, progs[i].prog);
+
+		if (!bpf_program__autoload(p))
+			continue;
+		c->links[i] = bpf_program__attach(p);
+		if (c->links[i]) {
+			c->attached |= progs[i].bit;
+			continue;
+		}
+		e = errno;
+		if (progs[i].kind == P_SCX_KPROBE) {
+			/* one note for them all: a kernel without kprobes fails each;
+			 * an entry and a return probe of one function are neighbours */
+			if (!last_failed || strcmp(last_failed, progs[i].target))
+				scx_buf_printf(&no_kprobe, "%s%s (%s)", no_kprobe.len ? ", " : "",
+					       progs[i].target, strerror(e));
+			last_failed = progs[i].target;
+			continue;
+		}
+		fail(err, errsz, "cannot attach to tracepoint %s: %s", progs[i].target,
+		     strerror(e));
+		scx_buf_free(&no_kprobe);
+		return e ? -e : -EINVAL;
+	}
+	if (no_kprobe.len)
+		scx_warn("note: cannot attach kprobes to %s: sched_ext DSQ data and moves are "
+			 "incomplete",
+			 no_kprobe.data);
+	scx_buf_free(&no_kprobe);
+	if (!c->attached) {
+		fail(err, errsz, "none of the selected events exist in this kernel");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capture_fn fn,
 				      void *ctx, char *err, size_t errsz)
 {
 	struct scx_capture *c = scx_xcalloc(1, sizeof(*c));
 	struct btf *btf = NULL;
-	struct scx_buf no_kprobe = { 0 };
-	const char *last_failed = NULL;
 	bool scx = false;
 	uint32_t want;
 	int e = 0, ncpu;
@@ -727,63 +839,8 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	if ((want & EVS_SCX) && !scx)
 		scx_warn("note: no sched_ext in this kernel: DSQ fields and scx_enable/scx_disable "
 			 "events skipped");
-	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
-		const struct prog_desc *d = &progs[i];
-		struct bpf_program *p = bpf_object__find_program_by_name(c->skel->obj, d->prog);
-		bool on = want & d->bit;
-
-		if (d->kind == P_SCX_TP || d->kind == P_SCX_KPROBE)
-			on = on && scx;
-		if (d->kind == P_SCX_TP)
-			on = scx && (want & d->bit);
-		if (!strcmp(d->prog, "on_switch") && scx)
-			on = false; /* on_switch_scx replaces it */
-		if (on && (d->kind == P_TP || d->kind == P_TP_OPT || d->kind == P_SCX_TP) &&
-		    !btf_has(btf, "btf_trace_", d->target, BTF_KIND_TYPEDEF)) {
-			/* ipi_entry/exit exist on some architectures only: no noise */
-			if (d->kind == P_TP)
-				scx_warn("note: tracepoint %s is not in this kernel: its events "
-					 "are skipped",
-					 d->target);
-			else
-				scx_debug(1,
-					  "note: tracepoint %s is not in this kernel: its "
-					  "events are skipped",
-					  d->target);
-			on = false;
-		}
-		if (on && d->kind == P_SCX_KPROBE && !kprobe_wanted(btf, d))
-			on = false;
-		bpf_program__set_autoload(p, on);
-	}
-
-	c->skel->rodata->stage_on = !o->no_stage;
-	c->skel->rodata->flush_ns = o->flush_ns ? o->flush_ns : DEFAULT_FLUSH_NS;
-	c->skel->rodata->wakeup_bytes = o->wakeup_bytes ? o->wakeup_bytes : DEFAULT_WAKEUP;
-	c->skel->rodata->sample_n = o->sample;
-	c->skel->rodata->filter_pid = o->pid;
-	c->skel->rodata->filter_tgid = o->tgid;
-	if (o->comm) {
-		char comm[16] = { 0 };
-
-		strncpy(comm, o->comm, sizeof(comm) - 1);
-		memcpy(c->comm, comm, sizeof(comm));
-		c->skel->rodata->filter_comm_on = 1;
-		memcpy((void *)c->skel->rodata->filter_comm, comm, sizeof(comm));
-	}
-	if (o->cpus) {
-		c->skel->rodata->filter_cpus_on = 1;
-		for (unsigned cpu = 0; cpu < o->nr_cpu_bits && cpu < EV_MAX_CPUS; cpu++)
-			if (o->cpus[cpu / 8] & (1u << (cpu % 8)))
-				c->skel->rodata->filter_cpus[cpu / 64] |= 1ull << (cpu % 64);
-	}
-	c->skel->rodata->sw_state_arg = scx_capture_switch_has_state_arg(btf);
-	c->skel->rodata->cgroup_on = o->cgroups;
-	bpf_map__set_max_entries(c->skel->maps.rb, o->ring_size ? o->ring_size : DEFAULT_RING);
-	if (!scx) {
-		bpf_map__set_max_entries(c->skel->maps.scx_tasks, 1);
-		bpf_map__set_max_entries(c->skel->maps.scx_moves, 1);
-	}
+	select_programs(c, btf, want, scx);
+	configure_bpf(c, o, btf, scx);
 
 	e = -events_bpf__load(c->skel);
 	if (e) {
@@ -799,42 +856,9 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 			     strerror(e));
 		goto fail;
 	}
-
-	for (size_t i = 0; i < SCX_ARRAY_SIZE(progs); i++) {
-		struct bpf_program *p =
-			bpf_object__find_program_by_name(c->skel->obj, progs[i].prog);
-
-		if (!bpf_program__autoload(p))
-			continue;
-		c->links[i] = bpf_program__attach(p);
-		if (c->links[i]) {
-			c->attached |= progs[i].bit;
-			continue;
-		}
-		e = errno;
-		if (progs[i].kind == P_SCX_KPROBE) {
-			/* one note for them all: a kernel without kprobes fails each;
-			 * an entry and a return probe of one function are neighbours */
-			if (!last_failed || strcmp(last_failed, progs[i].target))
-				scx_buf_printf(&no_kprobe, "%s%s (%s)", no_kprobe.len ? ", " : "",
-					       progs[i].target, strerror(e));
-			last_failed = progs[i].target;
-			continue;
-		}
-		fail(err, errsz, "cannot attach to tracepoint %s: %s", progs[i].target,
-		     strerror(e));
+	e = -attach_programs(c, err, errsz);
+	if (e)
 		goto fail;
-	}
-	if (no_kprobe.len)
-		scx_warn("note: cannot attach kprobes to %s: sched_ext DSQ data and moves are "
-			 "incomplete",
-			 no_kprobe.data);
-	scx_buf_free(&no_kprobe);
-	if (!c->attached) {
-		e = ENOENT;
-		fail(err, errsz, "none of the selected events exist in this kernel");
-		goto fail;
-	}
 
 	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.rb), on_sample, c, NULL);
 	if (!c->rb) {
@@ -846,7 +870,6 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	return c;
 fail:
 	btf__free(btf);
-	scx_buf_free(&no_kprobe);
 	scx_capture__free(c);
 	errno = e ? e : EINVAL;
 	return NULL;

@@ -129,6 +129,7 @@ static int attach(struct scx_kagg *k, char *err, size_t errsz)
 	struct scx_buf no_kprobe = { 0 };
 	struct bpf_program *p;
 	size_t i = 0;
+	int e;
 
 	bpf_object__for_each_program(p, k->skel->obj) k->nr_links++;
 	k->links = scx_xcalloc(k->nr_links, sizeof(*k->links));
@@ -153,10 +154,10 @@ static int attach(struct scx_kagg *k, char *err, size_t errsz)
 			i++;
 			continue;
 		}
-		fail(err, errsz, "cannot attach %s: %s", bpf_program__section_name(p),
-		     strerror(errno));
+		e = errno;
+		fail(err, errsz, "cannot attach %s: %s", bpf_program__section_name(p), strerror(e));
 		scx_buf_free(&no_kprobe);
-		return -1;
+		return e ? -e : -EINVAL;
 	}
 	if (no_kprobe.len)
 		scx_warn("note: cannot attach kprobes to %s: no DSQ queueing time in the kernel "
@@ -251,8 +252,8 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 	k->glob_fd = bpf_map__fd(k->skel->maps.glob);
 	if (attach(k, err, errsz))
 		goto fail;
-	if (begin_first_interval(k)) {
-		fail(err, errsz, "cannot read the aggregation maps: %s", strerror(errno));
+	if ((e = begin_first_interval(k))) {
+		fail(err, errsz, "cannot read the aggregation maps: %s", strerror(-e));
 		goto fail;
 	}
 	return k;
@@ -582,10 +583,8 @@ static int begin_first_interval(struct scx_kagg *k)
 	memcpy(drops, k->drops_prev, sizeof(drops));
 	err = scx_kagg__read(k, &discard);
 	scx_ksnap_free(&discard);
-	if (err) {
-		errno = -err;
-		return -1;
-	}
+	if (err)
+		return err;
 	memcpy(k->drops_prev, drops, sizeof(drops));
 	k->missed_prev = missed;
 	k->seq = 0;

@@ -195,6 +195,14 @@ int prof_tar_create(const char *dir, const char *out, char *err, size_t errsz);
  */
 int prof_tar_extract(const char *archive, const char *parent, const char *root, char *err,
 		     size_t errsz);
+/*
+ * The check of one archive member's path NAME: its first component is the
+ * archive's top directory (recorded in TOP by the first member, and every
+ * later one must match it); absolute paths and ".." are refused.  On true,
+ * OUT is PARENT/ROOT/ followed by the rest of NAME.
+ */
+bool prof_tar_member_path(const char *name, const char *parent, const char *root, char *top,
+			  size_t topsz, char *out, size_t outsz);
 /* rm -rf; 0 or -errno */
 int prof_rmtree(const char *path);
 

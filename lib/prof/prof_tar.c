@@ -277,9 +277,29 @@ static uint64_t num(const char *f, size_t w, bool *ok)
 	return v;
 }
 
-/* archive path -> path under parent/root; NULL if unsafe or not under one top dir */
-static bool map_path(const char *name, const char *parent, const char *root, char *top,
-		     size_t topsz, char *out, size_t outsz)
+static int mkdirs(const char *path)
+{
+	char p[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(p))
+		return -ENAMETOOLONG;
+	memcpy(p, path, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (p[i] != '/' && p[i] != 0)
+			continue;
+		char c = p[i];
+
+		p[i] = 0;
+		if (mkdir(p, 0755) && errno != EEXIST)
+			return -errno;
+		p[i] = c;
+	}
+	return 0;
+}
+
+bool prof_tar_member_path(const char *name, const char *parent, const char *root, char *top,
+			  size_t topsz, char *out, size_t outsz)
 {
 	const char *rest;
 	size_t tl;
@@ -311,196 +331,219 @@ static bool map_path(const char *name, const char *parent, const char *root, cha
 	return (size_t)snprintf(out, outsz, "%s/%s/%s", parent, root, rest) < outsz;
 }
 
-static int mkdirs(const char *path)
+/* One extraction: where it reads and writes, and what it has seen so far. */
+struct tar_in {
+	gzFile gz;
+	const char *archive, *parent, *root;
+	char *err;
+	size_t errsz;
+	uint64_t off;		 /* of the block read next, for messages */
+	char top[256];		 /* the archive's one top directory, from its first entry */
+	char longname[PATH_MAX]; /* a GNU long name for the next entry */
+	char rootpath[PATH_MAX];
+	bool made_root;
+};
+
+static char xbuf[1 << 16];
+
+/* The next header into *h: 0, 1 at the end of the archive, or -EINVAL. */
+static int read_header(struct tar_in *t, struct hdr *h)
 {
-	char p[PATH_MAX];
-	size_t n = strlen(path);
+	bool ok = true, zero = true;
+	int ret = gzr(t->gz, h, BLK);
 
-	if (n >= sizeof(p))
-		return -ENAMETOOLONG;
-	memcpy(p, path, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (p[i] != '/' && p[i] != 0)
-			continue;
-		char c = p[i];
+	if (ret) {
+		snprintf(t->err, t->errsz, "%s: %s at byte %llu", t->archive,
+			 ret == -ENODATA ? "truncated archive" : "not a gzip-compressed tar",
+			 (unsigned long long)t->off);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < BLK && zero; i++)
+		zero = !((char *)h)[i];
+	if (zero)
+		return 1;
+	if (num(h->chksum, sizeof(h->chksum), &ok) != checksum(h) || !ok) {
+		snprintf(t->err, t->errsz, "%s: bad tar header checksum at byte %llu", t->archive,
+			 (unsigned long long)t->off);
+		return -EINVAL;
+	}
+	t->off += BLK;
+	return 0;
+}
 
-		p[i] = 0;
-		if (mkdir(p, 0755) && errno != EEXIST)
-			return -errno;
-		p[i] = c;
+/* The entry's name: a pending GNU long name, else the ustar prefix and name. */
+static void member_name(struct tar_in *t, const struct hdr *h, char *name, size_t namesz)
+{
+	if (t->longname[0]) {
+		snprintf(name, namesz, "%s", t->longname);
+		t->longname[0] = 0;
+	} else if (h->prefix[0] && !memcmp(h->magic, "ustar", 5)) {
+		snprintf(name, namesz, "%.155s/%.100s", h->prefix, h->name);
+	} else {
+		snprintf(name, namesz, "%.100s", h->name);
+	}
+}
+
+/* A GNU long name for the next entry is kept; pax attributes are skipped. */
+static int read_extended(struct tar_in *t, const struct hdr *h, uint64_t size)
+{
+	size_t pad = (size_t)((size + BLK - 1) / BLK * BLK);
+
+	if (size >= sizeof(t->longname) || size > sizeof(xbuf)) {
+		snprintf(t->err, t->errsz, "%s: oversized extended header at byte %llu", t->archive,
+			 (unsigned long long)t->off);
+		return -EINVAL;
+	}
+	if (gzr(t->gz, xbuf, pad)) {
+		snprintf(t->err, t->errsz, "%s: truncated archive", t->archive);
+		return -EINVAL;
+	}
+	if (h->type == 'L') {
+		memcpy(t->longname, xbuf, (size_t)size);
+		t->longname[size] = 0;
+	}
+	t->off += pad;
+	return 0;
+}
+
+/* A regular file's SIZE bytes, and the padding to its last block, into PATH. */
+static int write_file(struct tar_in *t, const char *name, char *path, uint64_t size)
+{
+	char *slash = strrchr(path, '/');
+	uint64_t left;
+	int ret, fd;
+
+	*slash = 0;
+	ret = mkdirs(path);
+	*slash = '/';
+	if (ret) {
+		snprintf(t->err, t->errsz, "cannot create '%s': %s", path, strerror(-ret));
+		return ret;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(t->err, t->errsz, "cannot create '%s': %s", path, strerror(errno));
+		return ret;
+	}
+	for (left = (size + BLK - 1) / BLK * BLK; left;) {
+		size_t k = left < sizeof(xbuf) ? (size_t)left : sizeof(xbuf);
+
+		if (gzr(t->gz, xbuf, k)) {
+			snprintf(t->err, t->errsz, "%s: truncated archive in '%s'", t->archive,
+				 name);
+			close(fd);
+			return -EINVAL;
+		}
+		/* the last block is padding past the file's size */
+		if (size) {
+			size_t w = (size_t)SCX_MIN((uint64_t)k, size);
+
+			if ((ret = scx_write_all(fd, xbuf, w))) {
+				snprintf(t->err, t->errsz, "cannot write '%s': %s", path,
+					 strerror(-ret));
+				close(fd);
+				return ret;
+			}
+			size -= w;
+		}
+		left -= k;
+		t->off += k;
+	}
+	if (close(fd)) {
+		ret = -errno;
+		snprintf(t->err, t->errsz, "cannot write '%s': %s", path, strerror(errno));
+		return ret;
 	}
 	return 0;
+}
+
+/* One file or directory entry, checked, under parent/root. */
+static int extract_member(struct tar_in *t, const struct hdr *h, const char *name, uint64_t size)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (!prof_tar_member_path(name, t->parent, t->root, t->top, sizeof(t->top), path,
+				  sizeof(path))) {
+		snprintf(t->err, t->errsz,
+			 "%s: refusing entry '%s' (absolute, '..' or outside "
+			 "the archive's single top directory)",
+			 t->archive, name);
+		return -EINVAL;
+	}
+	if (!t->made_root) {
+		if (mkdir(t->rootpath, 0755)) {
+			ret = -errno;
+			snprintf(t->err, t->errsz, "cannot create '%s': %s", t->rootpath,
+				 strerror(errno));
+			return ret;
+		}
+		t->made_root = true;
+	}
+	if (h->type == '5') {
+		if ((ret = mkdirs(path)))
+			snprintf(t->err, t->errsz, "cannot create '%s': %s", path, strerror(-ret));
+		return ret;
+	}
+	if (h->type != '0' && h->type != 0) {
+		snprintf(t->err, t->errsz,
+			 "%s: refusing entry '%s' of type '%c' (only files and "
+			 "directories)",
+			 t->archive, name, h->type);
+		return -EINVAL;
+	}
+	return write_file(t, name, path, size);
 }
 
 int prof_tar_extract(const char *archive, const char *parent, const char *root, char *err,
 		     size_t errsz)
 {
-	static char buf[1 << 16];
-	char top[256] = "", longname[PATH_MAX] = "", rootpath[PATH_MAX];
+	struct tar_in t = { .archive = archive,
+			    .parent = parent,
+			    .root = root,
+			    .err = err,
+			    .errsz = errsz };
 	struct hdr h;
-	gzFile gz;
-	int ret = 0, fd = open(archive, O_RDONLY | O_CLOEXEC);
-	uint64_t off = 0;
-	bool made_root = false;
+	int ret, fd = open(archive, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errsz, "cannot open '%s': %s", archive, strerror(errno));
 		return ret;
 	}
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
+	t.gz = gzdopen(fd, "rb");
+	if (!t.gz) {
 		close(fd);
 		snprintf(err, errsz, "cannot read '%s': out of memory", archive);
 		return -ENOMEM;
 	}
-	snprintf(rootpath, sizeof(rootpath), "%s/%s", parent, root);
-	for (;;) {
-		char name[PATH_MAX], path[PATH_MAX];
-		uint64_t size, left;
-		bool ok = true, zero = true;
+	snprintf(t.rootpath, sizeof(t.rootpath), "%s/%s", parent, root);
+	while (!(ret = read_header(&t, &h))) {
+		char name[PATH_MAX];
+		bool ok = true;
+		uint64_t size = num(h.size, sizeof(h.size), &ok);
 
-		ret = gzr(gz, &h, BLK);
-		if (ret) {
-			snprintf(err, errsz, "%s: %s at byte %llu", archive,
-				 ret == -ENODATA ? "truncated archive" :
-						   "not a gzip-compressed tar",
-				 (unsigned long long)off);
+		member_name(&t, &h, name, sizeof(name));
+		if (h.type == 'L' || h.type == 'x' || h.type == 'g')
+			ret = read_extended(&t, &h, size);
+		else
+			ret = extract_member(&t, &h, name, size);
+		if (ret)
+			break;
+	}
+	if (ret == 1) {
+		ret = 0;
+		if (!t.made_root) {
+			snprintf(err, errsz, "%s: empty archive", archive);
 			ret = -EINVAL;
-			goto out;
-		}
-		for (size_t i = 0; i < BLK && zero; i++)
-			zero = !((char *)&h)[i];
-		if (zero)
-			break; /* end of archive */
-		if (num(h.chksum, sizeof(h.chksum), &ok) != checksum(&h) || !ok) {
-			snprintf(err, errsz, "%s: bad tar header checksum at byte %llu", archive,
-				 (unsigned long long)off);
-			ret = -EINVAL;
-			goto out;
-		}
-		off += BLK;
-		size = num(h.size, sizeof(h.size), &ok);
-		if (longname[0]) {
-			snprintf(name, sizeof(name), "%s", longname);
-			longname[0] = 0;
-		} else if (h.prefix[0] && !memcmp(h.magic, "ustar", 5)) {
-			snprintf(name, sizeof(name), "%.155s/%.100s", h.prefix, h.name);
-		} else {
-			snprintf(name, sizeof(name), "%.100s", h.name);
-		}
-		if (h.type == 'L' || h.type == 'x' || h.type == 'g') {
-			/* GNU long name for the next entry, or pax attributes (ignored) */
-			size_t pad = (size_t)((size + BLK - 1) / BLK * BLK);
-
-			if (size >= sizeof(longname) || size > sizeof(buf)) {
-				snprintf(err, errsz, "%s: oversized extended header at byte %llu",
-					 archive, (unsigned long long)off);
-				ret = -EINVAL;
-				goto out;
-			}
-			if ((ret = gzr(gz, buf, pad))) {
-				snprintf(err, errsz, "%s: truncated archive", archive);
-				ret = -EINVAL;
-				goto out;
-			}
-			if (h.type == 'L') {
-				memcpy(longname, buf, (size_t)size);
-				longname[size] = 0;
-			}
-			off += pad;
-			continue;
-		}
-		if (!map_path(name, parent, root, top, sizeof(top), path, sizeof(path))) {
-			snprintf(err, errsz,
-				 "%s: refusing entry '%s' (absolute, '..' or outside "
-				 "the archive's single top directory)",
-				 archive, name);
-			ret = -EINVAL;
-			goto out;
-		}
-		if (!made_root) {
-			if (mkdir(rootpath, 0755)) {
-				ret = -errno;
-				snprintf(err, errsz, "cannot create '%s': %s", rootpath,
-					 strerror(errno));
-				goto out_keep;
-			}
-			made_root = true;
-		}
-		if (h.type == '5') {
-			if ((ret = mkdirs(path))) {
-				snprintf(err, errsz, "cannot create '%s': %s", path,
-					 strerror(-ret));
-				goto out;
-			}
-			continue;
-		}
-		if (h.type != '0' && h.type != 0) {
-			snprintf(err, errsz,
-				 "%s: refusing entry '%s' of type '%c' (only files and "
-				 "directories)",
-				 archive, name, h.type);
-			ret = -EINVAL;
-			goto out;
-		}
-		{
-			char *slash = strrchr(path, '/');
-
-			*slash = 0;
-			ret = mkdirs(path);
-			*slash = '/';
-			if (ret) {
-				snprintf(err, errsz, "cannot create '%s': %s", path,
-					 strerror(-ret));
-				goto out;
-			}
-		}
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			ret = -errno;
-			snprintf(err, errsz, "cannot create '%s': %s", path, strerror(errno));
-			goto out;
-		}
-		for (left = (size + BLK - 1) / BLK * BLK; left;) {
-			size_t k = left < sizeof(buf) ? (size_t)left : sizeof(buf);
-			if ((ret = gzr(gz, buf, k))) {
-				snprintf(err, errsz, "%s: truncated archive in '%s'", archive,
-					 name);
-				ret = -EINVAL;
-				close(fd);
-				goto out;
-			}
-			/* the last block is padding past the file's size */
-			if (size) {
-				size_t w = (size_t)SCX_MIN((uint64_t)k, size);
-
-				if ((ret = scx_write_all(fd, buf, w))) {
-					snprintf(err, errsz, "cannot write '%s': %s", path,
-						 strerror(-ret));
-					close(fd);
-					goto out;
-				}
-				size -= w;
-			}
-			left -= k;
-			off += k;
-		}
-		if (close(fd)) {
-			ret = -errno;
-			snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
-			goto out;
 		}
 	}
-	if (!made_root) {
-		snprintf(err, errsz, "%s: empty archive", archive);
-		ret = -EINVAL;
-	}
-out:
-	if (ret && made_root)
-		prof_rmtree(rootpath);
-out_keep:
-	gzclose(gz);
+	/* a failed extraction leaves nothing behind, but never removes a
+	 * directory it did not make */
+	if (ret && t.made_root)
+		prof_rmtree(t.rootpath);
+	gzclose(t.gz);
 	return ret;
 }
 

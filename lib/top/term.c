@@ -133,80 +133,86 @@ int scx_term__write(const void *buf, size_t len)
 
 /* ---- keys ------------------------------------------------------------------- */
 
-size_t scx_term_decode(const unsigned char *b, size_t len, int *key)
+/* The final byte's key where CSI and SS3 agree: cursor keys, Home, End. */
+static int key_from_final(unsigned char c)
+{
+	switch (c) {
+	case 'A':
+		return SCX_KEY_UP;
+	case 'B':
+		return SCX_KEY_DOWN;
+	case 'C':
+		return SCX_KEY_RIGHT;
+	case 'D':
+		return SCX_KEY_LEFT;
+	case 'H':
+		return SCX_KEY_HOME;
+	case 'F':
+		return SCX_KEY_END;
+	}
+	return SCX_KEY_NONE;
+}
+
+/* CSI n ~: the VT220 editing keys and F1-F12, which skip 16 and 22. */
+static int key_from_tilde(int n)
+{
+	switch (n) {
+	case 1:
+	case 7:
+		return SCX_KEY_HOME;
+	case 4:
+	case 8:
+		return SCX_KEY_END;
+	case 5:
+		return SCX_KEY_PGUP;
+	case 6:
+		return SCX_KEY_PGDN;
+	case 11 ... 15:
+		return SCX_KEY_F1 + n - 11;
+	case 17 ... 21:
+		return SCX_KEY_F1 + n - 12;
+	case 23:
+	case 24:
+		return SCX_KEY_F1 + n - 13;
+	}
+	return SCX_KEY_NONE;
+}
+
+/* One byte that does not start an escape sequence, or a UTF-8 character. */
+static size_t decode_plain(const unsigned char *b, size_t len, int *key)
 {
 	size_t i;
 
-	*key = SCX_KEY_NONE;
-	if (!len)
-		return 0;
-	if (b[0] != 0x1b) {
-		switch (b[0]) {
-		case '\r':
-		case '\n':
-			*key = SCX_KEY_ENTER;
-			break;
-		case 127:
-		case 8:
-			*key = SCX_KEY_BACKSPACE;
-			break;
-		case '\t':
-			*key = SCX_KEY_TAB;
-			break;
-		default:
-			if (b[0] >= 32 && b[0] < 127)
-				*key = b[0];
-			else if (b[0] >= 0x80) {
-				/* a UTF-8 character: swallow it whole */
-				for (i = 1; i < len && (b[i] & 0xc0) == 0x80 && i < 4; i++)
-					;
-				return i;
-			}
+	switch (b[0]) {
+	case '\r':
+	case '\n':
+		*key = SCX_KEY_ENTER;
+		break;
+	case 127:
+	case 8:
+		*key = SCX_KEY_BACKSPACE;
+		break;
+	case '\t':
+		*key = SCX_KEY_TAB;
+		break;
+	default:
+		if (b[0] >= 32 && b[0] < 127)
+			*key = b[0];
+		else if (b[0] >= 0x80) {
+			/* a UTF-8 character: swallow it whole */
+			for (i = 1; i < len && (b[i] & 0xc0) == 0x80 && i < 4; i++)
+				;
+			return i;
 		}
-		return 1;
 	}
-	/* a lone ESC (nothing follows in this read) is the Esc key */
-	if (len == 1) {
-		*key = SCX_KEY_ESC;
-		return 1;
-	}
-	if (b[1] == 'O' && len >= 3) {
-		/* SS3: application-mode cursor keys and F1-F4 */
-		switch (b[2]) {
-		case 'A':
-			*key = SCX_KEY_UP;
-			break;
-		case 'B':
-			*key = SCX_KEY_DOWN;
-			break;
-		case 'C':
-			*key = SCX_KEY_RIGHT;
-			break;
-		case 'D':
-			*key = SCX_KEY_LEFT;
-			break;
-		case 'H':
-			*key = SCX_KEY_HOME;
-			break;
-		case 'F':
-			*key = SCX_KEY_END;
-			break;
-		case 'P':
-		case 'Q':
-		case 'R':
-		case 'S':
-			*key = SCX_KEY_F1 + (b[2] - 'P');
-			break;
-		}
-		return 3;
-	}
-	if (b[1] != '[') {
-		/* ESC followed by something else: Esc, then that key */
-		*key = SCX_KEY_ESC;
-		return 1;
-	}
-	/* CSI: parameters 0x30-0x3f, intermediates 0x20-0x2f, final 0x40-0x7e;
-	 * the first parameter picks the key, modifiers after ';' are ignored */
+	return 1;
+}
+
+/* CSI: parameters 0x30-0x3f, intermediates 0x20-0x2f, final 0x40-0x7e;
+ * the first parameter picks the key, modifiers after ';' are ignored */
+static size_t decode_csi(const unsigned char *b, size_t len, int *key)
+{
+	size_t i;
 	int p = 0;
 	bool first = true;
 
@@ -226,66 +232,41 @@ size_t scx_term_decode(const unsigned char *b, size_t len, int *key)
 		return i; /* a broken sequence: drop what came before */
 	if (i >= len)
 		return len; /* unterminated: swallow it */
-	switch (b[i]) {
-	case 'A':
-		*key = SCX_KEY_UP;
-		break;
-	case 'B':
-		*key = SCX_KEY_DOWN;
-		break;
-	case 'C':
-		*key = SCX_KEY_RIGHT;
-		break;
-	case 'D':
-		*key = SCX_KEY_LEFT;
-		break;
-	case 'H':
-		*key = SCX_KEY_HOME;
-		break;
-	case 'F':
-		*key = SCX_KEY_END;
-		break;
-	case 'Z':
-		*key = SCX_KEY_TAB;
-		break;
-	case '~':
-		switch (p) {
-		case 1:
-		case 7:
-			*key = SCX_KEY_HOME;
-			break;
-		case 4:
-		case 8:
-			*key = SCX_KEY_END;
-			break;
-		case 5:
-			*key = SCX_KEY_PGUP;
-			break;
-		case 6:
-			*key = SCX_KEY_PGDN;
-			break;
-		case 11:
-		case 12:
-		case 13:
-		case 14:
-		case 15:
-			*key = SCX_KEY_F1 + p - 11;
-			break;
-		case 17:
-		case 18:
-		case 19:
-		case 20:
-		case 21:
-			*key = SCX_KEY_F1 + p - 12;
-			break;
-		case 23:
-		case 24:
-			*key = SCX_KEY_F1 + p - 13;
-			break;
-		}
-		break;
-	}
+	if (b[i] == '~')
+		*key = key_from_tilde(p);
+	else if (b[i] == 'Z')
+		*key = SCX_KEY_TAB; /* back-tab */
+	else
+		*key = key_from_final(b[i]);
 	return i + 1;
+}
+
+size_t scx_term_decode(const unsigned char *b, size_t len, int *key)
+{
+	*key = SCX_KEY_NONE;
+	if (!len)
+		return 0;
+	if (b[0] != 0x1b)
+		return decode_plain(b, len, key);
+	/* a lone ESC (nothing follows in this read) is the Esc key */
+	if (len == 1) {
+		*key = SCX_KEY_ESC;
+		return 1;
+	}
+	if (b[1] == 'O' && len >= 3) {
+		/* SS3: application-mode cursor keys and F1-F4 */
+		if (b[2] >= 'P' && b[2] <= 'S')
+			*key = SCX_KEY_F1 + (b[2] - 'P');
+		else
+			*key = key_from_final(b[2]);
+		return 3;
+	}
+	if (b[1] != '[') {
+		/* ESC followed by something else: Esc, then that key */
+		*key = SCX_KEY_ESC;
+		return 1;
+	}
+	return decode_csi(b, len, key);
 }
 
 int scx_term__read_keys(void (*fn)(int key, void *ctx), void *ctx)
