@@ -272,6 +272,8 @@ void mcp_note_cut(struct mcp_call *c, uint64_t shown, uint64_t omitted, const ch
  * block after the text, in the eras that define it.
  */
 void mcp_call_link(struct mcp_call *c, const char *uri, const char *name, const char *desc);
+/* The request's revision has resource_link content (2025-06-18 on). */
+bool mcp_resource_links(const struct mcp_server *s);
 /*
  * The CallToolResult of a call whose payload is in c->out (or whose
  * failure is c->msg): text, resource_link, structuredContent, isError.

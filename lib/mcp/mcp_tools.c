@@ -121,7 +121,8 @@ static const struct mcp_out out_compare[] = {
 	{ "improvements", N }, { "report", O },	 { NULL }
 };
 static const struct mcp_out out_export[] = {
-	TRACE_OUT, { "output_path", S }, { "bytes", N }, { "analyses", N }, { NULL },
+	TRACE_OUT,	   { "output_path", S }, { "bytes", N }, { "analyses", N },
+	{ "resource", S }, { "pages", N },	 { NULL },
 };
 /* live tools: without a capture or a profile they say so (available, hint) */
 /* a braced list in a macro: clang-format takes its braces for a block */
@@ -506,7 +507,7 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
  * resource_link content came with 2025-06-18: an older client's schema has
  * no such block, and SDKs reject a result with a content type they lack.
  */
-static bool resource_links_defined(const struct mcp_server *s)
+bool mcp_resource_links(const struct mcp_server *s)
 {
 	return s->modern || (s->proto[0] && strcmp(s->proto, "2025-06-18") >= 0);
 }
@@ -528,7 +529,7 @@ void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
 	else
 		scx_jw_strn(w, c->out.data ? c->out.data : "{}", c->out.data ? c->out.len : 2);
 	scx_jw_obj_end(w);
-	if (!c->failed && c->link_uri[0] && resource_links_defined(c->s)) {
+	if (!c->failed && c->link_uri[0] && mcp_resource_links(c->s)) {
 		scx_jw_obj_begin(w);
 		scx_jw_kstr(w, "type", "resource_link");
 		scx_jw_kstr(w, "uri", c->link_uri);
@@ -613,7 +614,7 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 	}
 	c.cap = mcp_inline_cap(s);
 	/* a read-only tool may write it all, to be read through a link */
-	linked = (t->flags & MCP_T_RO) && resource_links_defined(s);
+	linked = (t->flags & MCP_T_RO) && mcp_resource_links(s);
 	if (linked)
 		c.cap = SCX_MAX(c.cap, (size_t)MCP_LINK_MAX);
 	scx_jw_init(&c.w, &c.out);

@@ -353,6 +353,30 @@ int mcp_t_run_all(struct mcp_call *c)
 	return 0;
 }
 
+/*
+ * The file written, also readable as a resource: a client that cannot read
+ * the server's files (a remote one, a sandboxed one) gets a resource_link
+ * to result://N, served in bounded pages like any linked result.  The bytes
+ * are the file's as written; a file larger than a kept result is named by
+ * its path only.
+ */
+static void export_link(struct mcp_call *c, const struct scx_buf *out)
+{
+	char uri[48], desc[256];
+	unsigned pages;
+
+	if (!mcp_resource_links(c->s) || out->len > MCP_LINK_MAX)
+		return;
+	mcp_link_keep(c->s, c->tool->name, out->data, out->len, uri, sizeof(uri), &pages);
+	snprintf(desc, sizeof(desc),
+		 "the file written (output_path), %zu bytes of JSON in %u pages: read %s, then "
+		 "each page's next; join their text",
+		 out->len, pages, uri);
+	mcp_call_link(c, uri, c->tool->name, desc);
+	scx_jw_kstr(&c->w, "resource", uri);
+	scx_jw_kuint(&c->w, "pages", pages);
+}
+
 int mcp_t_export(struct mcp_call *c)
 {
 	struct mcp_trace *t = mcp_tool_trace(c);
@@ -459,6 +483,7 @@ int mcp_t_export(struct mcp_call *c)
 	scx_jw_kstr(&c->w, "output_path", resolved);
 	scx_jw_kuint(&c->w, "bytes", out.len);
 	scx_jw_kint(&c->w, "analyses", nr);
+	export_link(c, &out);
 	scx_jw_obj_end(&c->w);
 	scx_buf_free(&out);
 	return 0;
