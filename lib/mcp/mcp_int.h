@@ -197,6 +197,7 @@ struct mcp_call {
 	   with duration_secs): it may run as a task (mcp_call_task) */
 	int task_kind; /* enum mcp_task_kind, MCP_TASK_NONE: a plain call */
 	unsigned task_secs;
+	bool for_task; /* the result is a task's outcome (mcp_tasks.c) */
 };
 
 /*
@@ -280,6 +281,12 @@ bool mcp_resource_links(const struct mcp_server *s);
  * Checks the payload against the tool's outputSchema first.
  */
 void mcp_call_result(struct mcp_call *c, struct scx_jw *w);
+/*
+ * Run c->tool into c->out; a read-only tool's whole result larger than a
+ * tool result is kept as result://N and the tool run again within the
+ * budget, with a link to the whole (mcp_links.c).
+ */
+void mcp_call_run(struct mcp_call *c);
 /*
  * Every key of the result is in the tool's table with its type: what
  * tools/list promised.  0, or -1 with c failed (an internal error: the

@@ -512,6 +512,12 @@ bool mcp_resource_links(const struct mcp_server *s)
 	return s->modern || (s->proto[0] && strcmp(s->proto, "2025-06-18") >= 0);
 }
 
+/* A task's outcome is read by a 2026-07-28 client, whatever request settles it. */
+static bool call_links(const struct mcp_call *c)
+{
+	return c->for_task || mcp_resource_links(c->s);
+}
+
 void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
 {
 	bool structured = !c->s->bench_no_structured;
@@ -529,7 +535,7 @@ void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
 	else
 		scx_jw_strn(w, c->out.data ? c->out.data : "{}", c->out.data ? c->out.len : 2);
 	scx_jw_obj_end(w);
-	if (!c->failed && c->link_uri[0] && mcp_resource_links(c->s)) {
+	if (!c->failed && c->link_uri[0] && call_links(c)) {
 		scx_jw_obj_begin(w);
 		scx_jw_kstr(w, "type", "resource_link");
 		scx_jw_kstr(w, "uri", c->link_uri);
@@ -583,13 +589,30 @@ static void link_whole(struct mcp_call *c)
 			 uri, pages);
 }
 
+void mcp_call_run(struct mcp_call *c)
+{
+	const struct mcp_tool *t = c->tool;
+	/* a read-only tool may write it all, to be read through a link */
+	bool linked = (t->flags & MCP_T_RO) && call_links(c);
+
+	scx_buf_reset(&c->out);
+	c->cap = mcp_inline_cap(c->s);
+	if (linked)
+		c->cap = SCX_MAX(c->cap, (size_t)MCP_LINK_MAX);
+	scx_jw_init(&c->w, &c->out);
+	t->fn(c);
+	/* (a cancelled request's answer is not sent; a task's outcome is kept) */
+	if (linked && !c->failed && (c->for_task || !c->s->cancelled) &&
+	    c->out.len > mcp_inline_cap(c->s))
+		link_whole(c);
+}
+
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 {
 	const struct scx_json_doc *d = &s->doc;
 	int n = scx_json_get(d, params, "name"), args = scx_json_get(d, params, "arguments");
 	const struct mcp_tool *t;
 	struct mcp_call c = { .s = s, .d = d, .args = -1 };
-	bool linked;
 	char name[160];
 
 	if (n < 0 || !scx_json_is_str(d, n))
@@ -612,15 +635,7 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 		mcp_fail(&c, "live capture and profiling are disabled (scx-mcp --no-live)");
 		goto out;
 	}
-	c.cap = mcp_inline_cap(s);
-	/* a read-only tool may write it all, to be read through a link */
-	linked = (t->flags & MCP_T_RO) && mcp_resource_links(s);
-	if (linked)
-		c.cap = SCX_MAX(c.cap, (size_t)MCP_LINK_MAX);
-	scx_jw_init(&c.w, &c.out);
-	t->fn(&c);
-	if (linked && !c.failed && !s->cancelled && c.out.len > mcp_inline_cap(s))
-		link_whole(&c);
+	mcp_call_run(&c);
 	/* work that outlasts a request, for a client that declared tasks */
 	if (!c.failed && c.task_kind && s->modern && s->req_tasks && !s->cancelled &&
 	    !mcp_task_create(&c, w)) {
