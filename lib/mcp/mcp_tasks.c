@@ -299,7 +299,7 @@ int mcp_task_create(struct mcp_call *c, struct scx_jw *w)
 		mcp_log(s, MCP_WARNING,
 			"%d tasks are kept already (none expired): %s answers as a plain call",
 			MCP_MAX_TASKS, c->tool->name);
-		return -1;
+		return -EBUSY;
 	}
 	t = scx_xcalloc(1, sizeof(*t));
 	snprintf(t->id, sizeof(t->id), "scx-task-%u-%llx", ++s->task_seq,

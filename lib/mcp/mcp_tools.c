@@ -659,12 +659,12 @@ int mcp_fail(struct mcp_call *c, const char *fmt, ...)
 	va_list ap;
 
 	if (c->failed) /* keep the first, most specific message */
-		return -1;
+		return -EINVAL;
 	va_start(ap, fmt);
 	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
 	va_end(ap);
 	c->failed = true;
-	return -1;
+	return -EINVAL;
 }
 
 static int arg_tok(struct mcp_call *c, const char *key)
@@ -748,7 +748,7 @@ int mcp_arg_enum(struct mcp_call *c, const char *key, const char *const *words, 
 	int r = mcp_arg_str(c, key, buf, sizeof(buf));
 
 	if (r < 0)
-		return -1;
+		return -EINVAL;
 	if (!r)
 		return def;
 	for (int i = 0; words[i]; i++)

@@ -486,8 +486,10 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 				"'%s' is outside the directories scx-mcp may read (%s%s); start "
 				"scx-mcp with --root DIR to allow another one",
 				path, s->roots[0].path, s->nr_roots > 1 ? ", ..." : "");
-	if (fd < 0)
-		return mcp_fail(c, "cannot open '%s': %s", path, mcp_fs_strerror(fd));
+	if (fd < 0) {
+		mcp_fail(c, "cannot open '%s': %s", path, mcp_fs_strerror(fd));
+		return fd;
+	}
 	if (used >= s->o.trace_mem_max) {
 		close(fd);
 		return mcp_fail(c,
@@ -565,7 +567,8 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 					"memory cap (--max-trace-memory %llu)",
 					path, (unsigned long long)l.budget,
 					(unsigned long long)s->o.trace_mem_max);
-		return mcp_fail(c, "cannot load '%s': %s", path, err[0] ? err : strerror(-rc));
+		mcp_fail(c, "cannot load '%s': %s", path, err[0] ? err : strerror(-rc));
+		return rc;
 	}
 	if (rc) /* truncated: keep the good prefix, note the error */
 		snprintf(t->producer + strlen(t->producer),
@@ -583,7 +586,7 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	mcp_progress(s, (double)t->nr + 1, (double)t->nr + 2, "aggregating");
 	if (!mcp_trace_agg(c, t)) {
 		trace_free(t);
-		return -1;
+		return -EINVAL;
 	}
 	t->load_ns = scx_now_mono_ns() - t0;
 	s->traces = scx_xrealloc(s->traces, (s->nr_traces + 1) * sizeof(*s->traces));
