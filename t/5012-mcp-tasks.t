@@ -136,4 +136,21 @@ test_expect_success BPF 'a profile with duration_secs runs as a task whose resul
 		 (.symbols | type) == \"array\" and .samples >= 0)" >/dev/null
 '
 
+# The profile's stacks are larger than a 4 KB tool result on any machine
+# that ran more than a couple of distinct stacks in the second sampled;
+# the task's outcome then links to the whole, as get_perf_results does.
+test_expect_success BPF 'a profile task whose result does not fit links to the whole' '
+	{ mcall 1 start_perf_profiling "{\"event\":\"sw:cpu-clock\",\"freq\":499,\"duration_secs\":1}"
+	  id=$(task_id out 1)
+	  poll_task out "$id" 10
+	  mreq 900 resources/read "\"uri\":\"result://1\""
+	} | mcp --max-result 4096 >out &&
+	last | jq -e ".result.status == \"completed\" and .result.result.isError == false" >/dev/null &&
+	last | jq -c "[.result.result.content[] | select(.type == \"resource_link\")]" >link &&
+	jq -e "length == 1 and .[0].uri == \"result://1\" and .[0].name == \"get_perf_results\"" link >/dev/null &&
+	resp 900 <out | jq -r ".result.contents[0].text" >page.json &&
+	jq -e ".tool == \"get_perf_results\" and .page == 0 and .pages >= 1 and .bytes > 4096" page.json >/dev/null &&
+	say "$(jq -r .bytes page.json) bytes in $(jq -r .pages page.json) pages"
+'
+
 test_done

@@ -197,6 +197,7 @@ struct mcp_call {
 	   with duration_secs): it may run as a task (mcp_call_task) */
 	int task_kind; /* enum mcp_task_kind, MCP_TASK_NONE: a plain call */
 	unsigned task_secs;
+	bool for_task; /* the result is a task's outcome (mcp_tasks.c) */
 };
 
 /*
@@ -250,13 +251,19 @@ const struct mcp_tool *mcp_tool_find(const char *name);
 /* Payload bytes one tool result may carry: room left for the envelope and
  * the escaping of the text. */
 size_t mcp_inline_cap(const struct mcp_server *s);
-/* A tool failure (isError result); returns -1. */
+/*
+ * A tool failure: the isError result's text, written once here, where the
+ * failure is known (the first one a call makes is kept).  Returns -EINVAL,
+ * the call not served as asked; a tool that knows a system call's errno
+ * returns that after it instead.  Every mcp_t_* returns 0, or a negative
+ * errno with c failed (lib/README.md, Errors).
+ */
 int mcp_fail(struct mcp_call *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Arguments.  1 present, 0 absent (out untouched), -1 bad (mcp_fail called). */
+/* Arguments.  1 present, 0 absent (out untouched), -EINVAL bad (mcp_fail called). */
 int mcp_arg_str(struct mcp_call *c, const char *key, char *buf, size_t size);
 int mcp_arg_i64(struct mcp_call *c, const char *key, int64_t *v, int64_t min, int64_t max);
 int mcp_arg_bool(struct mcp_call *c, const char *key, bool *v);
-/* Index of the word in words (NULL-terminated), def when absent, -1 bad. */
+/* Index of the word in words (NULL-terminated), def when absent, -EINVAL bad. */
 int mcp_arg_enum(struct mcp_call *c, const char *key, const char *const *words, int def);
 int mcp_arg_required(struct mcp_call *c, const char *key);
 /* Room left in the payload budget for another row. */
@@ -272,6 +279,8 @@ void mcp_note_cut(struct mcp_call *c, uint64_t shown, uint64_t omitted, const ch
  * block after the text, in the eras that define it.
  */
 void mcp_call_link(struct mcp_call *c, const char *uri, const char *name, const char *desc);
+/* The request's revision has resource_link content (2025-06-18 on). */
+bool mcp_resource_links(const struct mcp_server *s);
 /*
  * The CallToolResult of a call whose payload is in c->out (or whose
  * failure is c->msg): text, resource_link, structuredContent, isError.
@@ -279,8 +288,14 @@ void mcp_call_link(struct mcp_call *c, const char *uri, const char *name, const 
  */
 void mcp_call_result(struct mcp_call *c, struct scx_jw *w);
 /*
+ * Run c->tool into c->out; a read-only tool's whole result larger than a
+ * tool result is kept as result://N and the tool run again within the
+ * budget, with a link to the whole (mcp_links.c).
+ */
+void mcp_call_run(struct mcp_call *c);
+/*
  * Every key of the result is in the tool's table with its type: what
- * tools/list promised.  0, or -1 with c failed (an internal error: the
+ * tools/list promised.  0, or -EINVAL with c failed (an internal error: the
  * result would not validate against the outputSchema clients check).
  */
 int mcp_check_output(struct mcp_call *c);
@@ -303,8 +318,8 @@ enum mcp_task_kind {
 	MCP_TASK_PROFILE, /* s->prof, stopping itself after duration_secs */
 };
 /* The work c started (c->task_kind) becomes a task: the CreateTaskResult
- * into w and 0, or -1 when the table is full (then the call answers as a
- * plain one). */
+ * into w and 0, or -EBUSY when the table is full (then the call answers as
+ * a plain one). */
 int mcp_task_create(struct mcp_call *c, struct scx_jw *w);
 /* Settle tasks whose work ended, send progress and status; drop expired
  * ones.  Called by the main loop and before every tool call. */

@@ -15,9 +15,9 @@ struct mcp_trace;
 void mcp_raw_event(struct mcp_call *c, const struct scx_event *e, struct scx_buf *tmp);
 /* The comm of a pid in the trace ("swapper" for 0), SCX_COMM_LEN bytes. */
 void mcp_comm_of(const struct mcp_trace *t, int32_t pid, char *out);
-/* start_time_ns/end_time_ns arguments (0 / UINT64_MAX when absent); -1 failed. */
+/* start_time_ns/end_time_ns arguments (0 / UINT64_MAX when absent); -EINVAL failed. */
 int mcp_arg_range(struct mcp_call *c, uint64_t *from, uint64_t *to);
-/* The limit argument with a default and a maximum; -1 failed. */
+/* The limit argument with a default and a maximum; -EINVAL failed. */
 int mcp_arg_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim);
 
 #endif

@@ -191,7 +191,7 @@ static void task_fail(struct mcp_server *s, struct mcp_task *t, const char *why)
 
 static void call_init(struct mcp_call *c, struct mcp_server *s, const struct mcp_tool *tool)
 {
-	*c = (struct mcp_call){ .s = s, .tool = tool, .d = &s->doc, .args = -1 };
+	*c = (struct mcp_call){ .s = s, .tool = tool, .d = &s->doc, .args = -1, .for_task = true };
 	c->cap = mcp_inline_cap(s);
 	scx_jw_init(&c->w, &c->out);
 }
@@ -253,7 +253,7 @@ static void settle_profile(struct mcp_server *s, struct mcp_task *t)
 		return;
 	/* what get_perf_results answers with its defaults */
 	call_init(&c, s, results);
-	results->fn(&c);
+	mcp_call_run(&c);
 	c.tool = t->tool;
 	task_complete(s, t, &c, "the profile ended");
 	scx_buf_free(&c.out);
@@ -299,7 +299,7 @@ int mcp_task_create(struct mcp_call *c, struct scx_jw *w)
 		mcp_log(s, MCP_WARNING,
 			"%d tasks are kept already (none expired): %s answers as a plain call",
 			MCP_MAX_TASKS, c->tool->name);
-		return -1;
+		return -EBUSY;
 	}
 	t = scx_xcalloc(1, sizeof(*t));
 	snprintf(t->id, sizeof(t->id), "scx-task-%u-%llx", ++s->task_seq,

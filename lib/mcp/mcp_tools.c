@@ -121,7 +121,8 @@ static const struct mcp_out out_compare[] = {
 	{ "improvements", N }, { "report", O },	 { NULL }
 };
 static const struct mcp_out out_export[] = {
-	TRACE_OUT, { "output_path", S }, { "bytes", N }, { "analyses", N }, { NULL },
+	TRACE_OUT,	   { "output_path", S }, { "bytes", N }, { "analyses", N },
+	{ "resource", S }, { "pages", N },	 { NULL },
 };
 /* live tools: without a capture or a profile they say so (available, hint) */
 /* a braced list in a macro: clang-format takes its braces for a block */
@@ -506,9 +507,15 @@ int mcp_tools_list(struct mcp_server *s, int params, struct scx_jw *w)
  * resource_link content came with 2025-06-18: an older client's schema has
  * no such block, and SDKs reject a result with a content type they lack.
  */
-static bool resource_links_defined(const struct mcp_server *s)
+bool mcp_resource_links(const struct mcp_server *s)
 {
 	return s->modern || (s->proto[0] && strcmp(s->proto, "2025-06-18") >= 0);
+}
+
+/* A task's outcome is read by a 2026-07-28 client, whatever request settles it. */
+static bool call_links(const struct mcp_call *c)
+{
+	return c->for_task || mcp_resource_links(c->s);
 }
 
 void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
@@ -528,7 +535,7 @@ void mcp_call_result(struct mcp_call *c, struct scx_jw *w)
 	else
 		scx_jw_strn(w, c->out.data ? c->out.data : "{}", c->out.data ? c->out.len : 2);
 	scx_jw_obj_end(w);
-	if (!c->failed && c->link_uri[0] && resource_links_defined(c->s)) {
+	if (!c->failed && c->link_uri[0] && call_links(c)) {
 		scx_jw_obj_begin(w);
 		scx_jw_kstr(w, "type", "resource_link");
 		scx_jw_kstr(w, "uri", c->link_uri);
@@ -582,13 +589,30 @@ static void link_whole(struct mcp_call *c)
 			 uri, pages);
 }
 
+void mcp_call_run(struct mcp_call *c)
+{
+	const struct mcp_tool *t = c->tool;
+	/* a read-only tool may write it all, to be read through a link */
+	bool linked = (t->flags & MCP_T_RO) && call_links(c);
+
+	scx_buf_reset(&c->out);
+	c->cap = mcp_inline_cap(c->s);
+	if (linked)
+		c->cap = SCX_MAX(c->cap, (size_t)MCP_LINK_MAX);
+	scx_jw_init(&c->w, &c->out);
+	t->fn(c);
+	/* (a cancelled request's answer is not sent; a task's outcome is kept) */
+	if (linked && !c->failed && (c->for_task || !c->s->cancelled) &&
+	    c->out.len > mcp_inline_cap(c->s))
+		link_whole(c);
+}
+
 int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 {
 	const struct scx_json_doc *d = &s->doc;
 	int n = scx_json_get(d, params, "name"), args = scx_json_get(d, params, "arguments");
 	const struct mcp_tool *t;
 	struct mcp_call c = { .s = s, .d = d, .args = -1 };
-	bool linked;
 	char name[160];
 
 	if (n < 0 || !scx_json_is_str(d, n))
@@ -611,15 +635,7 @@ int mcp_tools_call(struct mcp_server *s, int params, struct scx_jw *w)
 		mcp_fail(&c, "live capture and profiling are disabled (scx-mcp --no-live)");
 		goto out;
 	}
-	c.cap = mcp_inline_cap(s);
-	/* a read-only tool may write it all, to be read through a link */
-	linked = (t->flags & MCP_T_RO) && resource_links_defined(s);
-	if (linked)
-		c.cap = SCX_MAX(c.cap, (size_t)MCP_LINK_MAX);
-	scx_jw_init(&c.w, &c.out);
-	t->fn(&c);
-	if (linked && !c.failed && !s->cancelled && c.out.len > mcp_inline_cap(s))
-		link_whole(&c);
+	mcp_call_run(&c);
 	/* work that outlasts a request, for a client that declared tasks */
 	if (!c.failed && c.task_kind && s->modern && s->req_tasks && !s->cancelled &&
 	    !mcp_task_create(&c, w)) {
@@ -643,12 +659,12 @@ int mcp_fail(struct mcp_call *c, const char *fmt, ...)
 	va_list ap;
 
 	if (c->failed) /* keep the first, most specific message */
-		return -1;
+		return -EINVAL;
 	va_start(ap, fmt);
 	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
 	va_end(ap);
 	c->failed = true;
-	return -1;
+	return -EINVAL;
 }
 
 static int arg_tok(struct mcp_call *c, const char *key)
@@ -732,7 +748,7 @@ int mcp_arg_enum(struct mcp_call *c, const char *key, const char *const *words, 
 	int r = mcp_arg_str(c, key, buf, sizeof(buf));
 
 	if (r < 0)
-		return -1;
+		return -EINVAL;
 	if (!r)
 		return def;
 	for (int i = 0; words[i]; i++)

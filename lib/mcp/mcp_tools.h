@@ -27,7 +27,7 @@ int mcp_t_ctimeline(struct mcp_call *c);
 int mcp_t_correlate(struct mcp_call *c);
 int mcp_t_export(struct mcp_call *c);
 int mcp_t_compare(struct mcp_call *c);
-/* A report of trace t as JSON (every row) into out: 0, or -1 with c failed. */
+/* A report of trace t as JSON (every row) into out: 0, or -EINVAL with c failed. */
 int mcp_trace_report_json(struct mcp_call *c, struct mcp_trace *t, const char *name,
 			  struct scx_buf *out);
 /* live: mcp_tools_live.c */

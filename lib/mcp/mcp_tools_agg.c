@@ -93,7 +93,7 @@ static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name,
 	int r;
 
 	if (!a)
-		return -1;
+		return -EINVAL;
 	r = render(a, name, limit, c->cap > c->out.len + 256 ? c->cap - c->out.len - 256 : 256, &b,
 		   &used);
 	if (r) {
@@ -121,7 +121,7 @@ int mcp_trace_report_json(struct mcp_call *c, struct mcp_trace *t, const char *n
 	int r;
 
 	if (!a)
-		return -1;
+		return -EINVAL;
 	r = render(a, name, UINT32_MAX, SIZE_MAX, out, &used);
 	if (r)
 		return mcp_fail(c, "analysis %s failed: %s", name, strerror(-r));
@@ -134,7 +134,7 @@ static int get_limit(struct mcp_call *c, int64_t def, int64_t max, unsigned *lim
 	int64_t v;
 
 	if (mcp_arg_limit(c, def, max, &v))
-		return -1;
+		return -EINVAL;
 	*lim = (unsigned)v;
 	return 0;
 }
@@ -148,13 +148,13 @@ int mcp_t_analyze(struct mcp_call *c)
 
 	if (c->tool && c->tool->report) {
 		if (!t || get_limit(c, 20, 1000, &limit))
-			return -1;
+			return -EINVAL;
 		return one_report(c, t, c->tool->report, limit);
 	}
 	if (!t || mcp_arg_required(c, "analysis_type") ||
 	    mcp_arg_str(c, "analysis_type", type, sizeof(type)) < 0 ||
 	    get_limit(c, 20, 1000, &limit))
-		return -1;
+		return -EINVAL;
 	name = report_name(type, buf, sizeof(buf));
 	if (!name) {
 		for (unsigned i = 0; scx_agg_reports[i].name; i++)
@@ -171,7 +171,7 @@ int mcp_t_bottlenecks(struct mcp_call *c)
 	unsigned limit;
 
 	if (!t || get_limit(c, 10, 100, &limit))
-		return -1;
+		return -EINVAL;
 	return one_report(c, t, "bottlenecks", limit);
 }
 
@@ -180,7 +180,7 @@ static int col_of(const struct scx_table *t, const char *name)
 	for (unsigned i = 0; i < t->ncols; i++)
 		if (!strcmp(t->cols[i].name, name))
 			return (int)i;
-	return -1;
+	return -EINVAL;
 }
 
 /*
@@ -223,7 +223,7 @@ int mcp_t_outliers(struct mcp_call *c)
 	if (!t || get_limit(c, 20, 1000, &limit) ||
 	    (m = mcp_arg_enum(c, "method", methods, 0)) < 0 ||
 	    (k = mcp_arg_enum(c, "category", cats, 3)) < 0 || !(a = mcp_trace_agg(c, t)))
-		return -1;
+		return -EINVAL;
 	r = scx_agg__report(a, "outliers", &list);
 	if (r)
 		return mcp_fail(c, "outlier analysis failed: %s", strerror(-r));
@@ -320,7 +320,7 @@ int mcp_t_run_all(struct mcp_call *c)
 	unsigned limit, n = 0, done = 0;
 
 	if (!t || get_limit(c, 5, 100, &limit) || !(a = mcp_trace_agg(c, t)))
-		return -1;
+		return -EINVAL;
 	while (scx_agg_reports[n].name)
 		n++;
 	scx_jw_obj_begin(&c->w);
@@ -353,6 +353,30 @@ int mcp_t_run_all(struct mcp_call *c)
 	return 0;
 }
 
+/*
+ * The file written, also readable as a resource: a client that cannot read
+ * the server's files (a remote one, a sandboxed one) gets a resource_link
+ * to result://N, served in bounded pages like any linked result.  The bytes
+ * are the file's as written; a file larger than a kept result is named by
+ * its path only.
+ */
+static void export_link(struct mcp_call *c, const struct scx_buf *out)
+{
+	char uri[48], desc[256];
+	unsigned pages;
+
+	if (!mcp_resource_links(c->s) || out->len > MCP_LINK_MAX)
+		return;
+	mcp_link_keep(c->s, c->tool->name, out->data, out->len, uri, sizeof(uri), &pages);
+	snprintf(desc, sizeof(desc),
+		 "the file written (output_path), %zu bytes of JSON in %u pages: read %s, then "
+		 "each page's next; join their text",
+		 out->len, pages, uri);
+	mcp_call_link(c, uri, c->tool->name, desc);
+	scx_jw_kstr(&c->w, "resource", uri);
+	scx_jw_kuint(&c->w, "pages", pages);
+}
+
 int mcp_t_export(struct mcp_call *c)
 {
 	struct mcp_trace *t = mcp_tool_trace(c);
@@ -369,7 +393,7 @@ int mcp_t_export(struct mcp_call *c)
 	if (!t || mcp_arg_required(c, "output_path") ||
 	    mcp_arg_str(c, "output_path", path, sizeof(path)) < 0 ||
 	    mcp_arg_bool(c, "overwrite", &overwrite) < 0 || !(a = mcp_trace_agg(c, t)))
-		return -1;
+		return -EINVAL;
 	arr = c->args >= 0 ? scx_json_get(d, c->args, "analysis_types") : -1;
 	if (arr >= 0 && !scx_json_is_null(d, arr) && d->tok[arr].type != JSMN_ARRAY)
 		return mcp_fail(c, "analysis_types must be an array of analysis names");
@@ -435,7 +459,8 @@ int mcp_t_export(struct mcp_call *c)
 	}
 	if (fd < 0) {
 		scx_buf_free(&out);
-		return mcp_fail(c, "cannot create '%s': %s", path, mcp_fs_strerror(fd));
+		mcp_fail(c, "cannot create '%s': %s", path, mcp_fs_strerror(fd));
+		return fd;
 	}
 	if (overwrite && (fstat(fd, &st) || st.st_nlink > 1)) {
 		close(fd);
@@ -452,13 +477,15 @@ int mcp_t_export(struct mcp_call *c)
 		r = -errno;
 	if (r) {
 		scx_buf_free(&out);
-		return mcp_fail(c, "cannot write '%s': %s", path, strerror(-r));
+		mcp_fail(c, "cannot write '%s': %s", path, strerror(-r));
+		return r;
 	}
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", t->id);
 	scx_jw_kstr(&c->w, "output_path", resolved);
 	scx_jw_kuint(&c->w, "bytes", out.len);
 	scx_jw_kint(&c->w, "analyses", nr);
+	export_link(c, &out);
 	scx_jw_obj_end(&c->w);
 	scx_buf_free(&out);
 	return 0;
@@ -490,12 +517,12 @@ int mcp_t_compare(struct mcp_call *c)
 	int64_t pct = 5, alpha_e6 = 10000;
 	unsigned limit;
 	char err[256];
-	int r = -1;
+	int r = -EINVAL;
 
 	if (!t[0] || !(t[1] = trace_arg(c, "trace_b")) || get_limit(c, 20, 1000, &limit) ||
 	    mcp_arg_i64(c, "min_change_pct", &pct, 1, 1000) < 0 ||
 	    mcp_arg_i64(c, "alpha_ppm", &alpha_e6, 1, 999999) < 0)
-		return -1;
+		return -EINVAL;
 	o.limit = limit;
 	o.min_change = pct / 100.0;
 	o.alpha = alpha_e6 / 1e6;

@@ -77,7 +77,7 @@ int mcp_t_flight(struct mcp_call *c)
 	DIR *proc;
 
 	if (mcp_arg_i64(c, "pid", &want, 1, INT_MAX) < 0)
-		return -1;
+		return -EINVAL;
 	if (want) {
 		if (!is_recorder((int)want, dirs[0], sizeof(dirs[0])))
 			return mcp_fail(c, "pid %lld is not an scx-events running with --flight",
@@ -85,8 +85,12 @@ int mcp_t_flight(struct mcp_call *c)
 		pids[nr++] = (int)want;
 	} else {
 		proc = opendir("/proc");
-		if (!proc)
-			return mcp_fail(c, "cannot read /proc: %s", strerror(errno));
+		if (!proc) {
+			int err = -errno;
+
+			mcp_fail(c, "cannot read /proc: %s", strerror(-err));
+			return err;
+		}
 		while ((d = readdir(proc)) && nr < MAX_RECORDERS) {
 			int pid = atoi(d->d_name);
 

@@ -33,7 +33,7 @@ int mcp_t_topology(struct mcp_call *c)
 
 	if (mcp_arg_bool(c, "include_offline", &offline) < 0 ||
 	    (lvl = mcp_arg_enum(c, "detail_level", levels, 0)) < 0)
-		return -1;
+		return -EINVAL;
 	return mcp_sys_topology(&c->w, lvl == 1, offline);
 }
 
@@ -48,7 +48,7 @@ int mcp_t_query_stats(struct mcp_call *c)
 
 	if (mcp_arg_required(c, "stat_type") || (k = mcp_arg_enum(c, "stat_type", types, 0)) < 0 ||
 	    mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
-		return -1;
+		return -EINVAL;
 	if (k == 6) {
 		scx_jw_obj_begin(&c->w);
 		mcp_sys_scheduler_fields(&c->w);
@@ -92,7 +92,7 @@ int mcp_t_tracking(struct mcp_call *c)
 	int a, n = 0, r;
 
 	if (mcp_arg_required(c, "action") || (a = mcp_arg_enum(c, "action", actions, 2)) < 0)
-		return -1;
+		return -EINVAL;
 	if (a == 1 || a == 4) {
 		if (mcp_live_stop(c->s))
 			return mcp_fail(c, "no live capture is running");
@@ -114,7 +114,7 @@ int mcp_t_tracking(struct mcp_call *c)
 	    mcp_arg_i64(c, "pid", &pid, 1, INT32_MAX) < 0 ||
 	    mcp_arg_i64(c, "tgid", &tgid, 1, INT32_MAX) < 0 ||
 	    mcp_arg_i64(c, "duration_secs", &dur, 0, 3600) < 0)
-		return -1;
+		return -EINVAL;
 	if (!plain(events, ",_") || !plain(cpus, ",-") || !plain(comm, "_-.:/ "))
 		return mcp_fail(
 			c, "events, cpus and comm may hold only letters, digits and , - _ . :");
@@ -152,8 +152,10 @@ int mcp_t_tracking(struct mcp_call *c)
 	r = mcp_live_start(c->s, args, desc, err, sizeof(err));
 	if (r == -EBUSY)
 		return mcp_fail(c, "a live capture is already running; stop it first");
-	if (r)
-		return mcp_fail(c, "cannot start the capture: %s", err[0] ? err : strerror(-r));
+	if (r) {
+		mcp_fail(c, "cannot start the capture: %s", err[0] ? err : strerror(-r));
+		return r;
+	}
 	mcp_log(c->s, MCP_INFO, "live capture started: %s", desc);
 	if (dur) {
 		mcp_live_stop_after(c->s, (unsigned)dur);
@@ -384,7 +386,7 @@ int mcp_t_waker_wakee(struct mcp_call *c)
 	if ((m = mcp_arg_enum(c, "mode", modes, 0)) < 0 ||
 	    mcp_arg_i64(c, "pid", &pid, 1, INT32_MAX) < 0 ||
 	    mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
-		return -1;
+		return -EINVAL;
 	if (m == 4 && pid < 0)
 		return mcp_fail(c, "mode for_pid needs pid");
 	v.limit = (unsigned)limit;
@@ -429,7 +431,7 @@ int mcp_t_softirq(struct mcp_call *c)
 	if ((m = mcp_arg_enum(c, "mode", modes, 0)) < 0 ||
 	    mcp_arg_i64(c, "softirq_nr", &nr, 0, 9) < 0 ||
 	    mcp_arg_i64(c, "limit", &limit, 1, 100) < 0)
-		return -1;
+		return -EINVAL;
 	v.limit = (unsigned)limit;
 	v.tables = m == 1 ? vectors : m == 2 ? cpus : NULL;
 	if (nr >= 0) {
@@ -461,7 +463,7 @@ int mcp_t_cgroups(struct mcp_call *c)
 	    mcp_arg_str(c, "trace_id", id, sizeof(id)) < 0 ||
 	    mcp_arg_str(c, "cgroup", cg, sizeof(cg)) < 0 ||
 	    mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
-		return -1;
+		return -EINVAL;
 	v.limit = (unsigned)limit;
 	v.main = m ? "pairs" : "cgroups";
 	if (cg[0]) {
@@ -478,7 +480,7 @@ int mcp_t_cgroups(struct mcp_call *c)
 	}
 	if (id[0]) {
 		if (!(t = mcp_tool_trace(c)))
-			return -1;
+			return -EINVAL;
 		if (m == 1 && t->ksnaps)
 			return mcp_fail(
 				c,
@@ -524,7 +526,7 @@ int mcp_t_prof_start(struct mcp_call *c)
 	    mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
 	    mcp_arg_i64(c, "max_samples", &max, 1, 1000000) < 0 ||
 	    mcp_arg_i64(c, "duration_secs", &dur, 0, 3600) < 0)
-		return -1;
+		return -EINVAL;
 	if (c->s->prof && scx_profile__running(c->s->prof))
 		return mcp_fail(c, "profiling is already running; stop_perf_profiling first");
 	if (event[0])
@@ -568,7 +570,7 @@ int mcp_t_prof_results(struct mcp_call *c)
 
 	if (mcp_arg_i64(c, "limit", &limit, 1, 500) < 0 ||
 	    mcp_arg_bool(c, "include_stacks", &stacks) < 0)
-		return -1;
+		return -EINVAL;
 	if (!c->s->prof)
 		return not_yet(c, "no profile: start one with start_perf_profiling");
 	scx_profile__results(c->s->prof, (unsigned)limit, stacks, c->cap, &c->w);

@@ -41,11 +41,11 @@ int mcp_arg_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
 	*from = 0;
 	*to = UINT64_MAX;
 	if (mcp_arg_i64(c, "start_time_ns", &v, 0, INT64_MAX) < 0)
-		return -1;
+		return -EINVAL;
 	else if (c->args >= 0 && mcp_arg_i64(c, "start_time_ns", &v, 0, INT64_MAX) > 0)
 		*from = v;
 	if (mcp_arg_i64(c, "end_time_ns", &v, 0, INT64_MAX) < 0)
-		return -1;
+		return -EINVAL;
 	else if (c->args >= 0 && mcp_arg_i64(c, "end_time_ns", &v, 0, INT64_MAX) > 0)
 		*to = v;
 	return 0;
@@ -54,7 +54,7 @@ int mcp_arg_range(struct mcp_call *c, uint64_t *from, uint64_t *to)
 int mcp_arg_limit(struct mcp_call *c, int64_t def, int64_t max, int64_t *lim)
 {
 	*lim = def;
-	return mcp_arg_i64(c, "limit", lim, 1, max) < 0 ? -1 : 0;
+	return mcp_arg_i64(c, "limit", lim, 1, max) < 0 ? -EINVAL : 0;
 }
 
 /* ---- query_trace_events ---------------------------------------------------------- */
@@ -301,6 +301,83 @@ static int parse_filters(struct mcp_call *c, struct filt *fs, unsigned *nr)
 	return 0;
 }
 
+/* What query_trace_events selects, and what it makes of the selection. */
+enum query_fn { Q_EVENTS = -1, Q_COUNT, Q_COUNT_BY, Q_AVG, Q_MIN, Q_MAX, Q_GROUP_BY };
+
+struct query {
+	uint32_t mask; /* event types */
+	uint64_t from, to;
+	int64_t cpu, pid, limit, offset;
+	struct filt fs[MAX_FILTERS];
+	unsigned nf;
+	int fn; /* enum query_fn */
+	char func[16], afield[32];
+};
+
+static bool query_match(const struct query *q, const struct scx_event *e)
+{
+	unsigned i;
+
+	if (!(q->mask & (1u << e->type)) || e->ts < q->from || e->ts > q->to ||
+	    (q->cpu >= 0 && e->cpu != q->cpu) || (q->pid >= 0 && !has_pid(e, q->pid)))
+		return false;
+	for (i = 0; i < q->nf && filt_match(&q->fs[i], e); i++)
+		;
+	return i == q->nf;
+}
+
+/* The "aggregation" argument into q->fn, func and afield: 0 or -EINVAL, c failed. */
+static int query_fn_arg(struct mcp_call *c, struct query *q)
+{
+	static const char *const funcs[] = {
+		"count", "count_by", "avg", "min", "max", "group_by", NULL,
+	};
+	int ag = c->args >= 0 ? scx_json_get(c->d, c->args, "aggregation") : -1, fn, fl;
+
+	q->fn = Q_EVENTS;
+	if (ag < 0 || scx_json_is_null(c->d, ag))
+		return 0;
+	fn = scx_json_get(c->d, ag, "function");
+	fl = scx_json_get(c->d, ag, "field");
+	if (fn < 0 || !scx_json_is_str(c->d, fn))
+		return mcp_fail(c, "aggregation.function is required");
+	scx_json_str(c->d, fn, q->func, sizeof(q->func));
+	for (q->fn = 0; funcs[q->fn] && strcmp(funcs[q->fn], q->func); q->fn++)
+		;
+	if (!funcs[q->fn])
+		return mcp_fail(c, "aggregation.function must be count, count_by, avg, min, "
+				   "max or group_by");
+	if (fl >= 0 && scx_json_is_str(c->d, fl))
+		scx_json_str(c->d, fl, q->afield, sizeof(q->afield));
+	if (q->fn != Q_COUNT && !q->afield[0])
+		return mcp_fail(c, "aggregation.function %s needs aggregation.field", q->func);
+	return 0;
+}
+
+/* Every argument into q: 0, or -EINVAL with c failed. */
+static int query_args(struct mcp_call *c, struct query *q)
+{
+	char type[48] = "";
+
+	*q = (struct query){ .cpu = -1, .pid = -1 };
+	if (mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 ||
+	    mcp_arg_range(c, &q->from, &q->to) || mcp_arg_i64(c, "cpu", &q->cpu, -1, 1 << 20) < 0 ||
+	    mcp_arg_i64(c, "pid", &q->pid, -1, INT32_MAX) < 0 ||
+	    mcp_arg_limit(c, 100, 10000, &q->limit) ||
+	    mcp_arg_i64(c, "offset", &q->offset, 0, INT64_MAX) < 0 ||
+	    parse_filters(c, q->fs, &q->nf))
+		return -EINVAL;
+	if (!type_mask(type, &q->mask))
+		return mcp_fail(
+			c,
+			"unknown event_type '%s' (sched_switch, sched_waking, sched_wakeup, "
+			"sched_wakeup_new, sched_migrate_task, softirq, irq, ... or all)",
+			type);
+	return query_fn_arg(c, q);
+}
+
+/* ---- aggregations over the selection ---------------------------------------------- */
+
 struct agg_key {
 	int64_t num;
 	char str[SCX_PATH_LEN];
@@ -308,188 +385,174 @@ struct agg_key {
 	uint64_t count;
 };
 
+struct qagg {
+	struct fcache afc;
+	/* count_by, group_by: one key a distinct value */
+	struct scx_map km; /* key -> index in keys[] + 1 */
+	struct agg_key *keys;
+	size_t nkeys, capkeys;
+	/* avg, min, max */
+	int64_t amin, amax;
+	double asum;
+	uint64_t acount;
+};
+
+/* A distinct value counted: a string's key is its hash, kept apart from numbers. */
+static void qagg_count_value(struct qagg *a, int64_t n, const char *sv, bool is_str)
+{
+	int64_t hk = n;
+	uint32_t *slot;
+
+	if (is_str) {
+		uint64_t h = 0; /* unsigned: the hash wraps, a signed one overflows (UB) */
+
+		for (const char *p = sv; *p && p < sv + SCX_PATH_LEN; p++)
+			h = h * 131 + (unsigned char)*p;
+		hk = (int64_t)(h ^ (1ull << 63)); /* keep apart from small numbers */
+	}
+	slot = scx_map_put(&a->km, (uint64_t)hk, NULL);
+	if (!*slot) {
+		struct agg_key *k;
+
+		if (a->nkeys == a->capkeys) {
+			a->capkeys = a->capkeys ? a->capkeys * 2 : 256;
+			a->keys = scx_xrealloc(a->keys, a->capkeys * sizeof(*a->keys));
+		}
+		k = &a->keys[a->nkeys];
+		k->num = n;
+		k->is_str = is_str;
+		k->count = 0;
+		k->str[0] = 0;
+		if (is_str) {
+			size_t l = strnlen(sv, sizeof(k->str) - 1);
+
+			memcpy(k->str, sv, l);
+			k->str[l] = 0;
+		}
+		*slot = ++a->nkeys;
+	}
+	a->keys[*slot - 1].count++;
+}
+
+static void qagg_add(struct qagg *a, int fn, const struct scx_event *e)
+{
+	int64_t n = 0;
+	const char *sv = NULL;
+	int k;
+
+	if (fn == Q_COUNT || !(k = field_val_c(&a->afc, e, &n, &sv)))
+		return;
+	if (fn == Q_COUNT_BY || fn == Q_GROUP_BY) {
+		qagg_count_value(a, n, sv, k == 2);
+	} else if (k == 1) {
+		a->acount++;
+		a->asum += (double)n;
+		a->amin = SCX_MIN(a->amin, n);
+		a->amax = SCX_MAX(a->amax, n);
+	}
+}
+
+static void qagg_write(struct mcp_call *c, const struct query *q, struct qagg *a, uint64_t matched)
+{
+	struct agg_key *keys = a->keys;
+	uint64_t shown = 0;
+
+	scx_jw_kstr(&c->w, "function", q->func);
+	if (q->afield[0])
+		scx_jw_kstr(&c->w, "field", q->afield);
+	scx_jw_kuint(&c->w, "matched", matched);
+	if (q->fn == Q_COUNT_BY || q->fn == Q_GROUP_BY) {
+		/* most frequent first */
+		for (size_t i = 1; i < a->nkeys; i++)
+			for (size_t j = i; j && keys[j].count > keys[j - 1].count; j--) {
+				struct agg_key x = keys[j];
+
+				keys[j] = keys[j - 1];
+				keys[j - 1] = x;
+			}
+		scx_jw_key(&c->w, "groups");
+		scx_jw_arr_begin(&c->w);
+		for (size_t i = 0; i < a->nkeys && (int64_t)i < q->limit && mcp_room(c); i++) {
+			scx_jw_obj_begin(&c->w);
+			if (keys[i].is_str)
+				scx_jw_kstr(&c->w, "value", keys[i].str);
+			else
+				scx_jw_kint(&c->w, "value", keys[i].num);
+			scx_jw_kuint(&c->w, "count", keys[i].count);
+			scx_jw_obj_end(&c->w);
+			shown++;
+		}
+		scx_jw_arr_end(&c->w);
+		scx_jw_kuint(&c->w, "distinct", a->nkeys);
+		if (shown < a->nkeys)
+			mcp_note_cut(c, shown, a->nkeys - shown, "limit");
+	} else if (q->fn != Q_COUNT) {
+		scx_jw_kuint(&c->w, "count", a->acount);
+		if (a->acount) {
+			if (q->fn == Q_AVG)
+				scx_jw_knum(&c->w, "avg", a->asum / a->acount);
+			else
+				scx_jw_kint(&c->w, q->fn == Q_MIN ? "min" : "max",
+					    q->fn == Q_MIN ? a->amin : a->amax);
+		}
+	}
+}
+
+/* ---- the events themselves, a page of them ---------------------------------------- */
+
+static void events_tail(struct mcp_call *c, const struct query *q, uint64_t matched, uint64_t shown)
+{
+	scx_jw_arr_end(&c->w);
+	scx_jw_kuint(&c->w, "matched", matched);
+	scx_jw_kuint(&c->w, "offset", q->offset);
+	scx_jw_kuint(&c->w, "returned", shown);
+	if (shown + q->offset < matched) {
+		scx_jw_kuint(&c->w, "next_offset", q->offset + shown);
+		if ((int64_t)shown < q->limit)
+			mcp_note_cut(c, shown, matched - shown - q->offset,
+				     "result size cap; page with offset");
+	}
+}
+
 int mcp_t_query(struct mcp_call *c)
 {
 	struct mcp_trace *t = mcp_tool_trace(c);
-	struct filt fs[MAX_FILTERS];
-	unsigned nf;
-	char type[48] = "", func[16] = "", afield[32] = "";
-	uint32_t mask;
-	uint64_t from, to, matched = 0, shown = 0;
-	int64_t cpu = -1, pid = -1, limit, offset = 0;
-	int agg = -1, ag;
+	struct query q;
+	struct qagg a = { .km = SCX_MAP_INIT(uint32_t), .amin = INT64_MAX, .amax = INT64_MIN };
 	struct scx_buf tmp = { 0 };
+	uint64_t matched = 0, shown = 0;
 	struct scx_event e;
 	size_t off = 0;
-	/* aggregation state */
-	struct scx_map km = SCX_MAP_INIT(uint32_t); /* key -> index in keys[] + 1 */
-	struct agg_key *keys = NULL;
-	size_t nkeys = 0, capkeys = 0;
-	int64_t amin = INT64_MAX, amax = INT64_MIN;
-	double asum = 0;
-	uint64_t acount = 0;
-	static const char *const funcs[] = {
-		"count", "count_by", "avg", "min", "max", "group_by", NULL,
-	};
-	struct fcache afc = { .name = afield };
 
-	if (!t || mcp_arg_str(c, "event_type", type, sizeof(type)) < 0 ||
-	    mcp_arg_range(c, &from, &to) || mcp_arg_i64(c, "cpu", &cpu, -1, 1 << 20) < 0 ||
-	    mcp_arg_i64(c, "pid", &pid, -1, INT32_MAX) < 0 ||
-	    mcp_arg_limit(c, 100, 10000, &limit) ||
-	    mcp_arg_i64(c, "offset", &offset, 0, INT64_MAX) < 0 || parse_filters(c, fs, &nf))
-		return -1;
-	if (!type_mask(type, &mask))
-		return mcp_fail(
-			c,
-			"unknown event_type '%s' (sched_switch, sched_waking, sched_wakeup, "
-			"sched_wakeup_new, sched_migrate_task, softirq, irq, ... or all)",
-			type);
-	ag = c->args >= 0 ? scx_json_get(c->d, c->args, "aggregation") : -1;
-	if (ag >= 0 && !scx_json_is_null(c->d, ag)) {
-		int fn = scx_json_get(c->d, ag, "function"), fl = scx_json_get(c->d, ag, "field");
-
-		if (fn < 0 || !scx_json_is_str(c->d, fn))
-			return mcp_fail(c, "aggregation.function is required");
-		scx_json_str(c->d, fn, func, sizeof(func));
-		for (agg = 0; funcs[agg] && strcmp(funcs[agg], func); agg++)
-			;
-		if (!funcs[agg])
-			return mcp_fail(c,
-					"aggregation.function must be count, count_by, avg, min, "
-					"max or group_by");
-		if (fl >= 0 && scx_json_is_str(c->d, fl))
-			scx_json_str(c->d, fl, afield, sizeof(afield));
-		if (agg && !afield[0])
-			return mcp_fail(c, "aggregation.function %s needs aggregation.field", func);
-	}
-
+	if (!t)
+		return -EINVAL;
+	if (query_args(c, &q))
+		return -EINVAL;
+	a.afc.name = q.afield;
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kstr(&c->w, "trace_id", t->id);
-	if (agg < 0) {
+	if (q.fn == Q_EVENTS) {
 		scx_jw_key(&c->w, "events");
 		scx_jw_arr_begin(&c->w);
 	}
 	while (mcp_trace_next(t, &off, &e)) {
-		if (!(mask & (1u << e.type)) || e.ts < from || e.ts > to ||
-		    (cpu >= 0 && e.cpu != cpu) || (pid >= 0 && !has_pid(&e, pid)))
-			continue;
-		unsigned i;
-
-		for (i = 0; i < nf && filt_match(&fs[i], &e); i++)
-			;
-		if (i < nf)
+		if (!query_match(&q, &e))
 			continue;
 		matched++;
-		if (agg < 0) {
-			if ((int64_t)matched <= offset || (int64_t)shown >= limit || !mcp_room(c))
-				continue;
+		if (q.fn != Q_EVENTS) {
+			qagg_add(&a, q.fn, &e);
+		} else if ((int64_t)matched > q.offset && (int64_t)shown < q.limit && mcp_room(c)) {
 			mcp_raw_event(c, &e, &tmp);
 			shown++;
-			continue;
-		}
-		if (agg == 0)
-			continue;
-		int64_t n = 0;
-		const char *sv = NULL;
-		int k = field_val_c(&afc, &e, &n, &sv);
-
-		if (!k)
-			continue;
-		if (agg == 1 || agg == 5) {
-			int64_t hk = n;
-			uint32_t *slot;
-
-			if (k == 2) {
-				uint64_t h =
-					0; /* unsigned: the hash wraps, a signed one overflows (UB) */
-
-				for (const char *p = sv; *p && p < sv + SCX_PATH_LEN; p++)
-					h = h * 131 + (unsigned char)*p;
-				hk = (int64_t)(h ^
-					       (1ull << 63)); /* keep apart from small numbers */
-			}
-			slot = scx_map_put(&km, (uint64_t)hk, NULL);
-			if (!*slot) {
-				if (nkeys == capkeys) {
-					capkeys = capkeys ? capkeys * 2 : 256;
-					keys = scx_xrealloc(keys, capkeys * sizeof(*keys));
-				}
-				keys[nkeys].num = n;
-				keys[nkeys].is_str = k == 2;
-				keys[nkeys].count = 0;
-				keys[nkeys].str[0] = 0;
-				if (k == 2) {
-					size_t l = strnlen(sv, sizeof(keys[nkeys].str) - 1);
-
-					memcpy(keys[nkeys].str, sv, l);
-					keys[nkeys].str[l] = 0;
-				}
-				*slot = ++nkeys;
-			}
-			keys[*slot - 1].count++;
-		} else if (k == 1) {
-			acount++;
-			asum += (double)n;
-			amin = SCX_MIN(amin, n);
-			amax = SCX_MAX(amax, n);
 		}
 	}
-	if (agg < 0) {
-		scx_jw_arr_end(&c->w);
-		scx_jw_kuint(&c->w, "matched", matched);
-		scx_jw_kuint(&c->w, "offset", offset);
-		scx_jw_kuint(&c->w, "returned", shown);
-		if (shown + offset < matched) {
-			scx_jw_kuint(&c->w, "next_offset", offset + shown);
-			if ((int64_t)shown < limit)
-				mcp_note_cut(c, shown, matched - shown - offset,
-					     "result size cap; page with offset");
-		}
-	} else {
-		scx_jw_kstr(&c->w, "function", func);
-		if (afield[0])
-			scx_jw_kstr(&c->w, "field", afield);
-		scx_jw_kuint(&c->w, "matched", matched);
-		if (agg == 1 || agg == 5) {
-			/* most frequent first */
-			for (size_t i = 1; i < nkeys; i++)
-				for (size_t j = i; j && keys[j].count > keys[j - 1].count; j--) {
-					struct agg_key x = keys[j];
-
-					keys[j] = keys[j - 1];
-					keys[j - 1] = x;
-				}
-			scx_jw_key(&c->w, "groups");
-			scx_jw_arr_begin(&c->w);
-			for (size_t i = 0; i < nkeys && (int64_t)i < limit && mcp_room(c); i++) {
-				scx_jw_obj_begin(&c->w);
-				if (keys[i].is_str)
-					scx_jw_kstr(&c->w, "value", keys[i].str);
-				else
-					scx_jw_kint(&c->w, "value", keys[i].num);
-				scx_jw_kuint(&c->w, "count", keys[i].count);
-				scx_jw_obj_end(&c->w);
-				shown++;
-			}
-			scx_jw_arr_end(&c->w);
-			scx_jw_kuint(&c->w, "distinct", nkeys);
-			if (shown < nkeys)
-				mcp_note_cut(c, shown, nkeys - shown, "limit");
-		} else if (agg >= 2) {
-			scx_jw_kuint(&c->w, "count", acount);
-			if (acount) {
-				if (agg == 2)
-					scx_jw_knum(&c->w, "avg", asum / acount);
-				else
-					scx_jw_kint(&c->w, agg == 3 ? "min" : "max",
-						    agg == 3 ? amin : amax);
-			}
-		}
-	}
+	if (q.fn == Q_EVENTS)
+		events_tail(c, &q, matched, shown);
+	else
+		qagg_write(c, &q, &a, matched);
 	scx_jw_obj_end(&c->w);
-	scx_map_free(&km);
-	free(keys);
+	scx_map_free(&a.km);
+	free(a.keys);
 	scx_buf_free(&tmp);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * scx-mcp timelines and wakeup -> schedule correlation over a loaded trace:
  * one pass over the trace's arena each, bounded output.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ int mcp_t_ptimeline(struct mcp_call *c)
 
 	if (!t || mcp_arg_required(c, "pid") || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 ||
 	    mcp_arg_range(c, &from, &to) || mcp_arg_limit(c, 200, 10000, &limit))
-		return -1;
+		return -EINVAL;
 	/* a pid that is some thread's tgid but no thread itself means the process */
 	by_tgid = false;
 	if (!mcp_trace_task(t, (int32_t)pid) || mcp_trace_task(t, (int32_t)pid)->tgid == pid) {
@@ -163,7 +164,7 @@ int mcp_t_ctimeline(struct mcp_call *c)
 
 	if (!t || mcp_arg_required(c, "cpu") || mcp_arg_i64(c, "cpu", &cpu, 0, 1 << 20) < 0 ||
 	    mcp_arg_range(c, &from, &to) || mcp_arg_limit(c, 200, 10000, &limit))
-		return -1;
+		return -EINVAL;
 	if (cpu > t->max_cpu)
 		return mcp_fail(c, "cpu %lld has no events in trace '%s' (cpus 0-%d)",
 				(long long)cpu, t->id, t->max_cpu);
@@ -347,7 +348,7 @@ int mcp_t_correlate(struct mcp_call *c)
 
 	if (!t || mcp_arg_i64(c, "pid", &pid, 0, INT32_MAX) < 0 ||
 	    mcp_arg_limit(c, 100, 10000, &limit))
-		return -1;
+		return -EINVAL;
 	/* waking is the start of a wakeup; traces without it have only wakeup */
 	wake_type = t->counts[SCX_EV_WAKING] ? SCX_EV_WAKING : SCX_EV_WAKEUP;
 	while (mcp_trace_next(t, &off, &e)) {

@@ -35,10 +35,10 @@ int mcp_t_load(struct mcp_call *c)
 	int r;
 
 	if (mcp_arg_required(c, "file_path") || mcp_arg_str(c, "file_path", path, sizeof(path)) < 0)
-		return -1;
+		return -EINVAL;
 	r = mcp_arg_str(c, "trace_id", id, sizeof(id));
 	if (r < 0)
-		return -1;
+		return -EINVAL;
 	if (!r)
 		default_id(path, id, sizeof(id));
 	else if (!mcp_trace_id_ok(id))
@@ -48,7 +48,7 @@ int mcp_t_load(struct mcp_call *c)
 				id);
 	r = mcp_trace_load(c, path, id);
 	if (r < 0)
-		return -1;
+		return -EINVAL;
 	t = mcp_trace_find(c->s, id);
 	snprintf(uri, sizeof(uri), "trace://%s", id);
 	mcp_call_link(c, uri, id,
@@ -140,7 +140,7 @@ int mcp_t_unload(struct mcp_call *c)
 	size_t mem;
 
 	if (!t)
-		return -1;
+		return -EINVAL;
 	snprintf(id, sizeof(id), "%s", t->id);
 	mem = mcp_trace_mem(t);
 	mcp_trace_unload(c->s, id);
@@ -200,6 +200,6 @@ int mcp_t_summary(struct mcp_call *c)
 	struct mcp_trace *t = get_trace(c);
 
 	if (!t)
-		return -1;
+		return -EINVAL;
 	return mcp_trace_summary(c->s, t, &c->w);
 }

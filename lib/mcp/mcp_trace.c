@@ -16,6 +16,7 @@
 #include "perfetto/perfetto_read.h"
 #include "stream/zio.h"
 #include "stream/stream.h"
+#include "core/reorder.h"
 #include "core/topo.h"
 #include "agg/agg.h"
 #include "agg/agg_ksnap.h"
@@ -74,6 +75,68 @@ static void task_note(struct mcp_trace *t, int32_t pid, int32_t tgid, const char
 	if (comm && comm[0])
 		memcpy(k->comm, comm, SCX_COMM_LEN);
 	k->comm[SCX_COMM_LEN - 1] = 0;
+}
+
+/* ---- the engine's order -------------------------------------------------------- */
+
+/*
+ * The arena in the order scx-agg's engine takes the stream (t->order, from
+ * its header: scx_order_plan()), so the timelines, queries and correlations
+ * that walk it see what the analyses count, ties on equal timestamps
+ * included.  The order is the engine's own component's (scx_sorter), fed
+ * keys that carry each record's offset; the records are moved as they are,
+ * bytes unchanged.  A stream that needs no sorting (no late event, not
+ * sorted from its start), and every Perfetto trace (window 0: its reader
+ * delivers it sorted), is left as it is.  For a while the arena is there
+ * twice.
+ */
+static void key_at(struct scx_event *k, const struct rec *h, size_t off)
+{
+	*k = (struct scx_event){ .ts = h->ts, .cpu = h->cpu, .type = h->type };
+	/* the sorter orders by ts and cpu only; the payload carries the offset */
+	memcpy(&k->sw, &off, sizeof(off));
+}
+
+static void move_rec(struct mcp_trace *t, const struct scx_event *k, unsigned char *to, size_t *len)
+{
+	size_t off, n;
+	struct rec h;
+
+	memcpy(&off, &k->sw, sizeof(off));
+	memcpy(&h, t->data + off, sizeof(h));
+	n = REC_ALIGN(sizeof(h) + h.len);
+	memcpy(to + *len, t->data + off, n);
+	*len += n;
+}
+
+static void sort_as_agg(struct mcp_trace *t)
+{
+	struct scx_sorter o;
+	struct scx_event k;
+	unsigned char *to;
+	size_t off = 0, len = 0;
+
+	if (!t->order.window_ns || (!t->order.from_start && !t->out_of_order) || !t->len)
+		return;
+	to = scx_xmalloc(t->len);
+	scx_sorter__init(&o, t->order.window_ns, t->order.from_start);
+	while (off < t->len) {
+		struct rec h;
+
+		memcpy(&h, t->data + off, sizeof(h));
+		key_at(&k, &h, off);
+		off += REC_ALIGN(sizeof(h) + h.len);
+		if (scx_sorter__push(&o, &k))
+			move_rec(t, &k, to, &len);
+		while (scx_sorter__pop(&o, &k, false))
+			move_rec(t, &k, to, &len);
+	}
+	while (scx_sorter__pop(&o, &k, true))
+		move_rec(t, &k, to, &len);
+	scx_sorter__fini(&o);
+	free(t->data);
+	t->data = to;
+	t->cap = t->len;
 }
 
 /* ---- loading ----------------------------------------------------------------- */
@@ -423,8 +486,10 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 				"'%s' is outside the directories scx-mcp may read (%s%s); start "
 				"scx-mcp with --root DIR to allow another one",
 				path, s->roots[0].path, s->nr_roots > 1 ? ", ..." : "");
-	if (fd < 0)
-		return mcp_fail(c, "cannot open '%s': %s", path, mcp_fs_strerror(fd));
+	if (fd < 0) {
+		mcp_fail(c, "cannot open '%s': %s", path, mcp_fs_strerror(fd));
+		return fd;
+	}
 	if (used >= s->o.trace_mem_max) {
 		close(fd);
 		return mcp_fail(c,
@@ -502,11 +567,13 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 					"memory cap (--max-trace-memory %llu)",
 					path, (unsigned long long)l.budget,
 					(unsigned long long)s->o.trace_mem_max);
-		return mcp_fail(c, "cannot load '%s': %s", path, err[0] ? err : strerror(-rc));
+		mcp_fail(c, "cannot load '%s': %s", path, err[0] ? err : strerror(-rc));
+		return rc;
 	}
 	if (rc) /* truncated: keep the good prefix, note the error */
 		snprintf(t->producer + strlen(t->producer),
 			 sizeof(t->producer) - strlen(t->producer), " (truncated)");
+	sort_as_agg(t);
 	/* give back the slack of the last growth */
 	if (t->cap > t->len + 4096) {
 		t->data = scx_xrealloc(t->data, t->len ? t->len : 1);
@@ -519,7 +586,7 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	mcp_progress(s, (double)t->nr + 1, (double)t->nr + 2, "aggregating");
 	if (!mcp_trace_agg(c, t)) {
 		trace_free(t);
-		return -1;
+		return -EINVAL;
 	}
 	t->load_ns = scx_now_mono_ns() - t0;
 	s->traces = scx_xrealloc(s->traces, (s->nr_traces + 1) * sizeof(*s->traces));
@@ -583,12 +650,11 @@ bool mcp_trace_id_ok(const char *id)
 
 struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 {
+	/* the arena is in the engine's order already (sort_as_agg) */
 	struct scx_agg_opts o = {
 		.interval_ns = 0,
 		.by = (1u << SCX_AGG_BY__COUNT) - 1,
 		.limit = 1000,
-		.reorder_ns = t->order.window_ns,
-		.reorder_from_start = t->order.from_start,
 	};
 	struct scx_event e;
 	uint64_t t0;

@@ -41,9 +41,9 @@ struct mcp_trace {
 	uint64_t lost;	  /* events the producer reported lost */
 	uint64_t skipped; /* records the reader did not know */
 	uint64_t out_of_order;
-	/* how the aggregation sorts the events, from the stream's header as in
-	 * scx-agg (scx_order_plan()): the same events in the same order give
-	 * both the same figures */
+	/* how scx-agg sorts the events, from the stream's header
+	 * (scx_order_plan()); the arena is put in that order at load, so the
+	 * aggregation and every tool walking the arena see scx-agg's order */
 	struct scx_order_plan order;
 	uint64_t load_ns;
 	uint64_t file_bytes;
