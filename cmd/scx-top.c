@@ -409,21 +409,23 @@ static int settings(const struct args *a, struct top_view *v, struct top_keymap 
 		if (rc < 0 && rc != -ENOENT)
 			scx_warn("cannot read config '%s': %s", a->config, strerror(-rc));
 	}
-	if (a->view && ((i = top_view_by_name(a->view)) < 0))
-		scx_usage_error(&cmd, "unknown view '%s'", a->view);
 	if (a->view) {
+		if ((i = top_view_by_name(a->view)) < 0)
+			scx_usage_error(&cmd, "unknown view '%s'", a->view);
 		v->view = v->prev_view = i;
 		if (i == TV_HELP)
 			v->prev_view = TV_CPU;
 	}
-	if (a->mode && (i = top_mode_by_name(a->mode)) < 0)
-		scx_usage_error(&cmd, "unknown mode '%s'", a->mode);
-	if (a->mode)
+	if (a->mode) {
+		if ((i = top_mode_by_name(a->mode)) < 0)
+			scx_usage_error(&cmd, "unknown mode '%s'", a->mode);
 		v->mode = i;
-	if (a->theme && (i = top_theme_by_name(a->theme)) < 0)
-		scx_usage_error(&cmd, "unknown theme '%s'", a->theme);
-	if (a->theme)
+	}
+	if (a->theme) {
+		if ((i = top_theme_by_name(a->theme)) < 0)
+			scx_usage_error(&cmd, "unknown theme '%s'", a->theme);
 		v->theme = i;
+	}
 	if (a->sort) {
 		bool desc = a->sort[0] == '-';
 		enum top_viewid sv = v->view == TV_HELP ? v->prev_view : v->view;
