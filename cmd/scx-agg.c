@@ -279,6 +279,31 @@ static int cgroup_record(struct scx_agg *a, struct scx_reader *r, const char *pa
 	return 1;
 }
 
+/*
+ * A "missed" record (scx(7): program runs the kernel skipped, so events
+ * that never reached the stream) counts as lost events on no known CPU (1);
+ * 0 for other lines; a malformed one is an error.  *count adds its count.
+ */
+static int missed_record(struct scx_agg *a, struct scx_reader *r, const char *path_in,
+			 uint64_t *count)
+{
+	const struct scx_json_doc *d = scx_reader__doc(r);
+	int t = d ? scx_json_get(d, 0, "type") : -1;
+	char err[256];
+	uint64_t n;
+
+	if (t < 0 || !scx_json_eq(d, t, "missed"))
+		return 0;
+	if (scx_json_rec_uint(d, 0, "count", &n, "missed", err, sizeof(err))) {
+		scx_warn("%s: before byte %llu: %s", path_in,
+			 (unsigned long long)scx_reader__offset(r), err);
+		return -EINVAL;
+	}
+	scx_agg__note_lost(a, -1, n);
+	*count += n;
+	return 1;
+}
+
 /* An scx_stats record goes into the interval (1); 0 for other lines; a malformed one is an error. */
 static int scx_stats_record(struct scx_agg *a, struct scx_reader *r, const char *path_in)
 {
@@ -776,16 +801,17 @@ static void start_engine(struct run *R, struct scx_reader *r)
 /* After an input's last record: what only its end knows (records nobody
  * read, losses only the trailer counted) and its reader's warnings. */
 static void end_input(struct run *R, struct scx_reader *r, int st, uint64_t ks0,
-		      uint64_t cgroup_recs, uint64_t scx_recs)
+		      uint64_t cgroup_recs, uint64_t scx_recs, uint64_t missed_recs,
+		      uint64_t missed)
 {
 	const char *msg;
 
 	if (R->a && st == SCX_READ_END) {
 		const struct scx_trailer *tr = scx_reader__trailer(r);
 
-		/* kernel snapshots, cgroup and scx_stats records are JSON
-		 * records the reader passed on, not unknown */
-		uint64_t other = scx_reader__skipped(r) - cgroup_recs - scx_recs;
+		/* kernel snapshots, cgroup, scx_stats and missed records are
+		 * JSON records the reader passed on, not unknown */
+		uint64_t other = scx_reader__skipped(r) - cgroup_recs - scx_recs - missed_recs;
 
 		scx_agg__note_unknown(R->a, other - SCX_MIN(other, R->c.nr_ksnaps - ks0));
 		/* lost counts only the trailer knows (no LOST record carried them) */
@@ -795,6 +821,9 @@ static void end_input(struct run *R, struct scx_reader *r, int st, uint64_t ks0,
 			if (n)
 				scx_agg__note_lost(R->a, k, n);
 		}
+		/* skipped runs only the trailer knows (no missed record carried them) */
+		if (tr && tr->missed > missed)
+			scx_agg__note_lost(R->a, -1, tr->missed - missed);
 	}
 	if (st == SCX_READ_END && scx_reader__warning(r))
 		scx_warn("%s", scx_reader__warning(r));
@@ -813,7 +842,7 @@ static void read_input(struct run *R, const char *path)
 	struct scx_reader *r = scx_reader__open(path);
 	uint64_t ks0 = c->nr_ksnaps;
 	struct scx_event e;
-	uint64_t cgroup_recs = 0, scx_recs = 0;
+	uint64_t cgroup_recs = 0, scx_recs = 0, missed_recs = 0, missed = 0;
 	int st, cgk;
 
 	if (!r)
@@ -851,6 +880,13 @@ static void read_input(struct run *R, const char *path)
 			}
 			scx_recs++;
 		}
+		if (st == SCX_READ_OTHER && (cgk = missed_record(R->a, r, path, &missed))) {
+			if (cgk < 0) {
+				R->rc = SCX_EXIT_FAIL;
+				break;
+			}
+			missed_recs++;
+		}
 		if (st != SCX_READ_EVENT)
 			continue;
 		if (c->nr_ksnaps)
@@ -860,7 +896,7 @@ static void read_input(struct run *R, const char *path)
 		if ((R->err = scx_agg__add(R->a, &e)))
 			break;
 	}
-	end_input(R, r, st, ks0, cgroup_recs, scx_recs);
+	end_input(R, r, st, ks0, cgroup_recs, scx_recs, missed_recs, missed);
 	scx_reader__free(r);
 }
 
