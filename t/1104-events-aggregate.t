@@ -138,6 +138,9 @@ workload() {
 }
 
 test_expect_success BPF,JQ 'live: both captures of one workload' '
+	# test 9 left a k.ndjson: wait_header would find it at once, and the
+	# workload could start before the aggregate is attached
+	rm -f ev.ndjson k.ndjson
 	scx-events -e switch,waking,wakeup_new,migrate -o ev.ndjson 2>ev.err &
 	ev=$!
 	# (set -e: each start on a line of its own, or "&" would put the
