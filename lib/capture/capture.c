@@ -662,6 +662,18 @@ static void fail(char *err, size_t errsz, const char *fmt, ...)
 	va_end(ap);
 }
 
+void scx_capture_load_error(int e, char *err, size_t errsz)
+{
+	if (e == EPERM || e == EACCES)
+		fail(err, errsz,
+		     "cannot load BPF programs: %s; run scx-events as root "
+		     "(it needs CAP_BPF and CAP_PERFMON)",
+		     strerror(e));
+	else
+		fail(err, errsz, "cannot load BPF programs: %s (run with -v for the verifier log)",
+		     strerror(e));
+}
+
 static bool have_sched_ext(const struct btf *btf)
 {
 	return access("/sys/kernel/sched_ext", F_OK) == 0 &&
@@ -844,16 +856,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 
 	e = -events_bpf__load(c->skel);
 	if (e) {
-		if (e == EPERM || e == EACCES)
-			fail(err, errsz,
-			     "cannot load BPF programs: %s; run scx-events as root "
-			     "(it needs CAP_BPF and CAP_PERFMON)",
-			     strerror(e));
-		else
-			fail(err, errsz,
-			     "cannot load BPF programs: %s (run with -v for the "
-			     "verifier log)",
-			     strerror(e));
+		scx_capture_load_error(e, err, errsz);
 		goto fail;
 	}
 	e = -attach_programs(c, err, errsz);

@@ -123,4 +123,8 @@ bool scx_capture_switch_has_state_arg(const struct btf *btf);
  */
 size_t scx_capture_scx_kprobes(const struct btf *btf, const char **names, size_t max);
 
+/* The message for a BPF object that failed to load with errno E (positive):
+ * how to get the rights, or where the verifier says why.  Into ERR. */
+void scx_capture_load_error(int e, char *err, size_t errsz);
+
 #endif

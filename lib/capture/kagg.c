@@ -216,16 +216,7 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 	bpf_map__set_max_entries(k->skel->maps.slots, 2 * ncpu);
 	e = -aggregate_bpf__load(k->skel);
 	if (e) {
-		if (e == EPERM || e == EACCES)
-			fail(err, errsz,
-			     "cannot load BPF programs: %s; run scx-events as root "
-			     "(it needs CAP_BPF and CAP_PERFMON)",
-			     strerror(e));
-		else
-			fail(err, errsz,
-			     "cannot load BPF programs: %s (run with -v for the "
-			     "verifier log)",
-			     strerror(e));
+		scx_capture_load_error(e, err, errsz);
 		goto fail;
 	}
 	k->map_bytes = (size_t)2 * ncpu * sizeof(struct kagg_slot);
