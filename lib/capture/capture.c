@@ -628,10 +628,15 @@ bool scx_capture_switch_has_state_arg(const struct btf *btf)
  * kfunc's other name may be there instead) and not the newer function it
  * would duplicate (d->unless).
  */
+bool scx_capture_kfunc_wanted(const struct btf *btf, const char *kfunc, const char *unless)
+{
+	return btf_has(btf, "", kfunc, BTF_KIND_FUNC) &&
+	       !(unless && btf_has(btf, "", unless, BTF_KIND_FUNC));
+}
+
 static bool kprobe_wanted(const struct btf *btf, const struct prog_desc *d)
 {
-	return btf_has(btf, "", d->target, BTF_KIND_FUNC) &&
-	       !(d->unless && btf_has(btf, "", d->unless, BTF_KIND_FUNC));
+	return scx_capture_kfunc_wanted(btf, d->target, d->unless);
 }
 
 size_t scx_capture_scx_kprobes(const struct btf *btf, const char **names, size_t max)
@@ -674,7 +679,7 @@ void scx_capture_load_error(int e, char *err, size_t errsz)
 		     strerror(e));
 }
 
-static bool have_sched_ext(const struct btf *btf)
+bool scx_capture_have_sched_ext(const struct btf *btf)
 {
 	return access("/sys/kernel/sched_ext", F_OK) == 0 &&
 	       btf_has(btf, "", "sched_ext_ops", BTF_KIND_STRUCT);
@@ -847,7 +852,7 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 		goto fail;
 	}
 
-	scx = (want & EVS_SCX) && have_sched_ext(btf);
+	scx = (want & EVS_SCX) && scx_capture_have_sched_ext(btf);
 	if ((want & EVS_SCX) && !scx)
 		scx_warn("note: no sched_ext in this kernel: DSQ fields and scx_enable/scx_disable "
 			 "events skipped");

@@ -122,6 +122,11 @@ bool scx_capture_switch_has_state_arg(const struct btf *btf);
  * each once, in table order; returns how many.
  */
 size_t scx_capture_scx_kprobes(const struct btf *btf, const char **names, size_t max);
+/* Is a kprobe on KFUNC wanted: the kernel has it, and not UNLESS (the newer
+ * function it wraps, NULL for none)?  Both collectors choose by this. */
+bool scx_capture_kfunc_wanted(const struct btf *btf, const char *kfunc, const char *unless);
+/* Does this kernel run sched_ext (its sysfs directory and its ops type)? */
+bool scx_capture_have_sched_ext(const struct btf *btf);
 
 /* The message for a BPF object that failed to load with errno E (positive):
  * how to get the rights, or where the verifier says why.  Into ERR. */

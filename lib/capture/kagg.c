@@ -88,23 +88,17 @@ static const struct {
 	{ "kagg_vtime_from_dsq_ret", "scx_bpf_dispatch_vtime_from_dsq", "scx_bpf_dsq_move_vtime" },
 };
 
-static bool btf_has_func(const struct btf *btf, const char *name)
-{
-	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) >= 0;
-}
-
 /* Load the DSQ insert probes this kernel can have; true if there is one. */
 static bool choose_dsq_probes(struct aggregate_bpf *skel, const struct btf *btf)
 {
-	bool scx = btf && access("/sys/kernel/sched_ext", F_OK) == 0 &&
-		   btf__find_by_name_kind(btf, "sched_ext_ops", BTF_KIND_STRUCT) >= 0;
+	bool scx = btf && scx_capture_have_sched_ext(btf);
 	bool any = false;
 
 	for (size_t i = 0; i < SCX_ARRAY_SIZE(dsq_probes); i++) {
 		struct bpf_program *p =
 			bpf_object__find_program_by_name(skel->obj, dsq_probes[i].prog);
-		bool on = scx && btf_has_func(btf, dsq_probes[i].kfunc) &&
-			  !(dsq_probes[i].unless && btf_has_func(btf, dsq_probes[i].unless));
+		bool on = scx &&
+			  scx_capture_kfunc_wanted(btf, dsq_probes[i].kfunc, dsq_probes[i].unless);
 
 		bpf_program__set_autoload(p, on);
 		any |= on;
