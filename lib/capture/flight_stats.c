@@ -64,11 +64,22 @@ int scx_flight_stats__window(struct scx_flight_stats *fs, uint64_t window_start,
 
 	if (e)
 		return e;
-	/* the newest sample at or before the window's start, else the oldest */
-	base = fs->n ? at(fs, 0) : &now;
-	for (unsigned i = 1; i < fs->n && at(fs, i)->ts <= window_start; i++)
-		base = at(fs, i);
+	/*
+	 * The newest sample at or before the window's start, else the oldest;
+	 * never one before the previous window's read, which that window counted.
+	 */
+	base = &now;
+	for (unsigned i = 0; i < fs->n; i++) {
+		const struct scx_stats *s = at(fs, i);
+
+		if (s->ts < fs->floor_ns)
+			continue;
+		if (base != &now && s->ts > window_start)
+			break;
+		base = s;
+	}
 	scx_sysfs__delta(&now, base, rec);
 	push(fs, &now);
+	fs->floor_ns = now.ts;
 	return 0;
 }

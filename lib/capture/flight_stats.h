@@ -7,7 +7,11 @@
  * length / 60 for windows over a minute) and kept for about the window's
  * length in a fixed ring; a window's record holds the deltas from the last
  * sample at or before its first event to the trigger, so interval_ns covers
- * the window and at most one sample interval before it.
+ * the window and at most one sample interval before it.  It never reaches back
+ * past the previous window's read: a window starts empty after a trigger, and
+ * events that happened before that read can be still on their way, so that
+ * the next window's first event precedes it; so no two windows' deltas overlap
+ * (and adjacent windows' add up to the kernel's counts).
  *
  *	scx_flight_stats__init(&fs, SCX_SYSFS_DIR, window_ns, err, sizeof(err));
  *	scx_flight_stats__tick(&fs, now, ...);		// from the capture loop
@@ -28,6 +32,7 @@ struct scx_flight_stats {
 	const char *dir; /* SCX_SYSFS_DIR, or a fake tree */
 	uint64_t every_ns;
 	uint64_t next_ns; /* CLOCK_BOOTTIME of the next sample */
+	uint64_t floor_ns; /* the previous window's read: no window counts from before it */
 	unsigned head, n; /* oldest sample at head */
 	struct scx_stats s[SCX_FLIGHT_STATS_SAMPLES];
 };
@@ -43,8 +48,9 @@ int scx_flight_stats__tick(struct scx_flight_stats *fs, uint64_t now, char *err,
 /*
  * The record of a window whose first event is at window_start: read the
  * counters now, rec = their deltas since the last sample at or before
- * window_start (the oldest kept, if none is that old).  The read is kept as a
- * sample, the start of the next window.  0 or as above.
+ * window_start (the oldest kept, if none is that old), and not before the
+ * previous window's read.  The read is kept as a sample, the start of the next
+ * window.  0 or as above.
  */
 int scx_flight_stats__window(struct scx_flight_stats *fs, uint64_t window_start,
 			     struct scx_stats *rec, char *err, size_t errsz);

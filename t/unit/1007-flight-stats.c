@@ -4,7 +4,7 @@
  * tree: the window's record holds the deltas from the last sample at or
  * before its first event (else the oldest) to the trigger; samples come on
  * their interval only; the ring stays bounded; each window's read starts the
- * next; a window written with its record has it between the events and the
+ * next, even when the next one's first event came before it; a window written with its record has it between the events and the
  * trigger.
  */
 #include <errno.h>
@@ -99,9 +99,27 @@ static void windows(void)
 	is_int(rec.enable_seq, 3, "the next window counts from the previous one's read");
 	is_int(rec.nr_rejected, 0, "no new rejections");
 
-	/* a window older than every sample counts from the oldest */
+	tree(8, 5);
+	/*
+	 * Its first event came before the last read (it was on its way when the
+	 * previous window was written): still from that read, not from the
+	 * sample before it, which would count the previous window's loads again.
+	 */
+	scx_flight_stats__window(&fs, fs.s[3].ts - 1, &rec, err, sizeof(err));
+	is_int(rec.enable_seq, 1, "a window that began before the last read counts from it");
+	ok(rec.interval_ns == rec.ts - fs.s[3].ts, "interval from the last read");
+
+	/* a window older than every sample: from the last read too */
 	scx_flight_stats__window(&fs, 0, &rec, err, sizeof(err));
-	is_int(rec.enable_seq, 6, "from the oldest sample");
+	is_int(rec.enable_seq, 0, "never from before the last read");
+
+	tree(9, 5);
+	scx_flight_stats__init(&fs, dir, 10000000000ull, err, sizeof(err));
+	tree(11, 5);
+	scx_flight_stats__tick(&fs, fs.next_ns, err, sizeof(err));
+	/* with no window before it, a window older than every sample counts from the oldest */
+	scx_flight_stats__window(&fs, 0, &rec, err, sizeof(err));
+	is_int(rec.enable_seq, 2, "from the oldest sample");
 
 	for (int i = 0; i < 200; i++) {
 		tree(10 + i, 5);
