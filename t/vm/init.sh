@@ -2,7 +2,7 @@
 # PID 1 of the sched_ext test VM (t/vm/run.sh boots it).  The root file system
 # is the host's, read-only over virtio-9p; this mounts what the tests need,
 # runs the guest tests with prove, writes their TAP to the console (the serial
-# port the host reads) and powers off.  The host passes its settings on the
+# port the host reads) and to the output share, and powers off.  The host passes its settings on the
 # kernel command line; the kernel hands such words to init as variables:
 #   scx_src, scx_build   the checkout and the build to test
 #   scx_sched            the directory of the example schedulers
@@ -40,8 +40,13 @@ export SCX_VM_LLCS="$scx_vm_llcs" HOME=/tmp TMPDIR=/tmp
 hostname scx-vm 2>/dev/null
 
 cd "$SCX_SRC" || { echo "scx-vm: no source tree $SCX_SRC"; power_off; }
-echo "scx-vm: start $(uname -r), $(nproc) cpus"
+# The TAP goes to the console and, whole, to the output share as tap.log:
+# kernel messages land inside the console's lines (a stall's dump, a
+# scheduler's enable), so run.sh judges from the share's copy when it has one.
+tap=/dev/null
+mountpoint -q /tmp/out && tap=/tmp/out/tap.log
+echo "scx-vm: start $(uname -r), $(nproc) cpus" | tee "$tap"
 # shellcheck disable=SC2086 # a list of scripts
-prove -v --timer $(echo "${scx_tests:-t/vm/*.t}" | tr , " ") 2>&1
-echo "scx-vm: exit $?"
+{ prove -v --timer $(echo "${scx_tests:-t/vm/*.t}" | tr , " ") 2>&1; echo "scx-vm: exit $?"; } |
+	tee -a "$tap"
 power_off

@@ -12,7 +12,8 @@
 #
 # The guest is 4 CPUs in 2 sockets (one LLC each) and 2 NUMA nodes, TCG (no
 # KVM needed), the host's root file system read-only over virtio-9p, init
-# t/vm/init.sh.  Its TAP comes back on the serial console.  This fails, saying
+# t/vm/init.sh.  Its TAP comes back on the serial console and in the output
+# share.  This fails, saying
 # why, when the kernel cannot be built or booted, when a test says `not ok`,
 # when the kernel panics or oopses, and when a guest does not finish within
 # its bound: $SCX_VM_TIMEOUT seconds (default 2400) for the boot of t/vm/*.t
@@ -61,8 +62,13 @@ boot() {
 	secs=$(($(date +%s) - start))
 	guest_secs=$((guest_secs + secs))
 
-	# The TAP, between the markers init writes.
-	sed -n '/^scx-vm: start/,/^scx-vm: exit/p' "$log" | tr -d '\r' >"$out/tap.log"
+	# The TAP: init's copy in the share, whole, else the console's lines
+	# between the markers init writes (kernel messages can cut into them).
+	if grep -q '^scx-vm: exit' "$out/share/tap.log" 2>/dev/null; then
+		cp "$out/share/tap.log" "$out/tap.log"
+	else
+		sed -n '/^scx-vm: start/,/^scx-vm: exit/p' "$log" | tr -d '\r' >"$out/tap.log"
+	fi
 	cat "$out/tap.log"
 	echo "check-scx: $name: guest ran $secs s; serial log $log"
 
