@@ -287,21 +287,20 @@ static int cgroup_record(struct scx_agg *a, struct scx_reader *r, const char *pa
 static int missed_record(struct scx_agg *a, struct scx_reader *r, const char *path_in,
 			 uint64_t *count)
 {
-	const struct scx_json_doc *d = scx_reader__doc(r);
-	int t = d ? scx_json_get(d, 0, "type") : -1;
 	char err[256];
 	uint64_t n;
+	int rc = scx_missed_record(scx_reader__doc(r), &n, err, sizeof(err));
 
-	if (t < 0 || !scx_json_eq(d, t, "missed"))
-		return 0;
-	if (scx_json_rec_uint(d, 0, "count", &n, "missed", err, sizeof(err))) {
+	if (rc < 0) {
 		scx_warn("%s: before byte %llu: %s", path_in,
 			 (unsigned long long)scx_reader__offset(r), err);
-		return -EINVAL;
+		return rc;
 	}
-	scx_agg__note_lost(a, -1, n);
-	*count += n;
-	return 1;
+	if (rc) {
+		scx_agg__note_lost(a, -1, n);
+		*count += n;
+	}
+	return rc;
 }
 
 /* An scx_stats record goes into the interval (1); 0 for other lines; a malformed one is an error. */

@@ -31,9 +31,9 @@
 struct scx_flight_stats {
 	const char *dir; /* SCX_SYSFS_DIR, or a fake tree */
 	uint64_t every_ns;
-	uint64_t next_ns; /* CLOCK_BOOTTIME of the next sample */
+	uint64_t next_ns;  /* CLOCK_BOOTTIME of the next sample */
 	uint64_t floor_ns; /* the previous window's read: no window counts from before it */
-	unsigned head, n; /* oldest sample at head */
+	unsigned head, n;  /* oldest sample at head */
 	struct scx_stats s[SCX_FLIGHT_STATS_SAMPLES];
 };
 

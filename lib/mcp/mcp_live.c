@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "mcp/mcp_live.h"
+#include "stream/lost.h"
 #include "stream/stream.h"
 #include "agg/agg.h"
 #include "agg/table.h"
@@ -60,8 +61,9 @@ struct mcp_live {
 
 	/* under mu */
 	struct scx_event *ring;
-	unsigned cap, head; /* head: next slot */
-	uint64_t total, lost, seq;
+	unsigned cap, head;		/* head: next slot */
+	uint64_t total, lost, seq;	/* lost: LOST records and the kernel's skipped runs */
+	uint64_t missed;		/* "missed" records' counts, in lost */
 	uint64_t last_ts, last_arrival; /* newest event time, and when (boottime) it came */
 	bool ended;
 	char err[256];
@@ -193,7 +195,18 @@ static int read_events(struct mcp_live *l, struct scx_reader *r)
 		}
 		if (rc == SCX_READ_OTHER && scx_reader__doc(r)) {
 			char path[SCX_CGROUP_PATH_MAX], err[256];
-			uint64_t id;
+			uint64_t id, missed;
+
+			/* program runs the kernel skipped: lost on no known CPU */
+			if (scx_missed_record(scx_reader__doc(r), &missed, err, sizeof(err)) == 1) {
+				pthread_mutex_lock(&l->mu);
+				l->lost += missed;
+				l->missed += missed;
+				if (l->agg)
+					scx_agg__note_lost(l->agg, -1, missed);
+				pthread_mutex_unlock(&l->mu);
+				continue;
+			}
 
 			/* scx-events names each cgroup id once, before its first use */
 			if (scx_cgroup_rec_parse(scx_reader__doc(r), &id, path, sizeof(path), err,
@@ -242,8 +255,13 @@ static void *reader_main(void *arg)
 	pthread_mutex_lock(&l->mu);
 	if (rc == SCX_READ_ERROR)
 		snprintf(l->err, sizeof(l->err), "%s", r ? scx_reader__error(r) : strerror(errno));
-	if (r && scx_reader__trailer(r) && scx_reader__trailer(r)->lost_total > l->lost)
-		l->lost = scx_reader__trailer(r)->lost_total;
+	if (r && scx_reader__trailer(r)) {
+		/* what only the trailer counts is lost too (stream/lost.h) */
+		const struct scx_trailer *tr = scx_reader__trailer(r);
+
+		l->lost = SCX_MAX(l->lost - l->missed, tr->lost_total) +
+			  SCX_MAX(l->missed, tr->missed);
+	}
 	l->ended = true;
 	pthread_mutex_unlock(&l->mu);
 	scx_reader__free(r);

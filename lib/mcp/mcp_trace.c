@@ -14,6 +14,7 @@
 
 #include "mcp/mcp_trace.h"
 #include "perfetto/perfetto_read.h"
+#include "stream/lost.h"
 #include "stream/zio.h"
 #include "stream/stream.h"
 #include "core/reorder.h"
@@ -215,7 +216,7 @@ static int add_event(void *ctx, const struct scx_event *e)
 		task_note(t, e->exec.pid, e->exec.tgid, e->exec.comm);
 		break;
 	case SCX_EV_LOST:
-		t->lost += e->lost.count;
+		t->lost_records += e->lost.count;
 		break;
 	}
 	if (!(t->nr & 0xffff)) {
@@ -359,6 +360,7 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 	const struct scx_header *h;
 	const struct scx_trailer *tr;
 	struct scx_event e;
+	uint64_t missed = 0, missed_recs = 0, n;
 	bool kerr = false;
 	int rc;
 
@@ -371,6 +373,13 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 				kerr = true;
 				break;
 			}
+			/* program runs the kernel skipped: lost events (scx(7)) */
+			if ((rc = scx_missed_record(scx_reader__doc(r), &n, err, errsz)) < 0) {
+				kerr = true;
+				break;
+			}
+			missed += rc ? n : 0;
+			missed_recs += rc;
 			keep_cgroup(l, r);
 			continue;
 		}
@@ -399,11 +408,12 @@ static int load_stream(struct loader *l, int fd, const char *name, char *err, si
 		if (h->topo && !t->topo)
 			t->topo = scx_topo__dup(h->topo);
 	}
+	/* what only the trailer counts is lost too (stream/lost.h) */
 	tr = scx_reader__trailer(r);
-	if (tr && tr->lost_total > t->lost)
-		t->lost = tr->lost_total;
+	t->lost = SCX_MAX(t->lost_records, tr ? tr->lost_total : 0) +
+		  SCX_MAX(missed, tr ? tr->missed : 0);
 	t->skipped = scx_reader__skipped(r);
-	t->skipped -= SCX_MIN(t->skipped, t->ksnaps); /* read, not skipped */
+	t->skipped -= SCX_MIN(t->skipped, t->ksnaps + missed_recs); /* read, not skipped */
 	snprintf(t->format, sizeof(t->format), "%s%s",
 		 scx_reader__format(r) == SCX_FMT_BINARY ? "scx-binary" : "scx-ndjson",
 		 scx_reader__compression(r) == SCX_COMP_ZSTD ? "+zstd" :
@@ -573,6 +583,8 @@ int mcp_trace_load(struct mcp_call *c, const char *path, const char *id)
 	if (rc) /* truncated: keep the good prefix, note the error */
 		snprintf(t->producer + strlen(t->producer),
 			 sizeof(t->producer) - strlen(t->producer), " (truncated)");
+	if (t->lost < t->lost_records)
+		t->lost = t->lost_records; /* a Perfetto trace: its LOST records only */
 	sort_as_agg(t);
 	/* give back the slack of the last growth */
 	if (t->cap > t->len + 4096) {
@@ -671,8 +683,9 @@ struct scx_agg *mcp_trace_agg(struct mcp_call *c, struct mcp_trace *t)
 	name_cgroups(t);
 	while (mcp_trace_next(t, &off, &e))
 		scx_agg__add(t->agg, &e);
-	if (t->lost)
-		scx_agg__note_lost(t->agg, -1, t->lost);
+	/* the arena's LOST records counted themselves, on their CPUs */
+	if (t->lost > t->lost_records)
+		scx_agg__note_lost(t->agg, -1, t->lost - t->lost_records);
 	scx_agg__flush(t->agg);
 	t->agg_ns = scx_now_mono_ns() - t0;
 	return t->agg;

@@ -38,8 +38,9 @@ struct mcp_trace {
 	uint64_t first_ts, last_ts;
 	int32_t max_cpu;
 	unsigned nr_cpus;
-	uint64_t lost;	  /* events the producer reported lost */
-	uint64_t skipped; /* records the reader did not know */
+	uint64_t lost; /* events the producer reported lost, and the kernel's skipped runs */
+	uint64_t lost_records; /* of them, LOST records' (the arena holds those) */
+	uint64_t skipped;      /* records the reader did not know */
 	uint64_t out_of_order;
 	/* how scx-agg sorts the events, from the stream's header
 	 * (scx_order_plan()); the arena is put in that order at load, so the

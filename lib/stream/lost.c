@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Lost-event counts of LOST records against a trailer (see lost.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,11 +35,28 @@ uint64_t scx_lost_tally__unseen(const struct scx_lost_tally *l, const struct scx
 	return t->lost[cpu] - seen;
 }
 
+int scx_missed_record(const struct scx_json_doc *d, uint64_t *count, char *err, size_t errsz)
+{
+	int t = d ? scx_json_get(d, 0, "type") : -1;
+
+	if (t < 0 || !scx_json_eq(d, t, "missed"))
+		return 0;
+	if (scx_json_rec_uint(d, 0, "count", count, "missed", err, errsz))
+		return -EINVAL;
+	return 1;
+}
+
+uint64_t scx_lost_tally__missed_unseen(const struct scx_lost_tally *l, const struct scx_trailer *t)
+{
+	return t && t->missed > l->missed ? t->missed - l->missed : 0;
+}
+
 void scx_lost_tally__reset(struct scx_lost_tally *l)
 {
 	if (l->cpu)
 		memset(l->cpu, 0, l->n * sizeof(*l->cpu));
 	l->unknown = 0;
+	l->missed = 0;
 }
 
 void scx_lost_tally__free(struct scx_lost_tally *l)

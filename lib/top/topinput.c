@@ -362,6 +362,24 @@ static int feed_snapshot(struct top_input *in, char *err, size_t errsz)
 }
 
 /*
+ * A "missed" record (program runs the kernel skipped, scx(7)): events lost
+ * on no known CPU, in the window open.  1 when it was one, 0 for other lines,
+ * -EINVAL when malformed.
+ */
+static int feed_missed(struct top_input *in, char *err, size_t errsz)
+{
+	uint64_t n;
+	int ret = scx_missed_record(scx_reader__doc(in->r), &n, err, errsz);
+
+	if (ret <= 0)
+		return ret;
+	in->lost.missed += n;
+	if (in->agg)
+		scx_agg__note_lost(in->agg, -1, n);
+	return 1;
+}
+
+/*
  * End of input: losses only the trailer counts belong in the last window,
  * and the engine closes its partial window.
  */
@@ -375,6 +393,8 @@ static void input_end(struct top_input *in)
 		if (n)
 			scx_agg__note_lost(in->agg, k, n);
 	}
+	if (scx_lost_tally__missed_unseen(&in->lost, tr))
+		scx_agg__note_lost(in->agg, -1, scx_lost_tally__missed_unseen(&in->lost, tr));
 	in->flushed = true;
 	/* kernel snapshots closed their windows themselves */
 	if (!in->ksnaps)
@@ -384,7 +404,7 @@ static void input_end(struct top_input *in)
 int top_input__next(struct top_input *in, const struct top_model **m, char *err, size_t errsz)
 {
 	struct scx_event e;
-	int ret;
+	int ret, missed;
 
 	for (;;) {
 		/* events leave the reorder buffer one at a time: each may close
@@ -418,6 +438,9 @@ int top_input__next(struct top_input *in, const struct top_model **m, char *err,
 				return ret;
 		} else if (ret == SCX_READ_OTHER && cgroup_record(in, scx_reader__doc(in->r))) {
 			continue;
+		} else if (ret == SCX_READ_OTHER && (missed = feed_missed(in, err, errsz))) {
+			if (missed < 0)
+				return missed;
 		} else if (ret == SCX_READ_OTHER) {
 			if (feed_snapshot(in, err, errsz)) {
 				*m = input_ready(in);
