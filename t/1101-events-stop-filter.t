@@ -68,21 +68,41 @@ test_expect_success BPF,PERF 'switches of a workload: same count as perf stat (e
 # System-wide over a window: scx-events runs from before perf starts to
 # after it ends, so it must see at least what perf saw.  Background activity
 # in the longer window makes the totals differ by an amount that depends on
-# the machine's load, so the exact check is on the benchmark's own switches
+# the machine's load, so the close check is on the benchmark's switches
 # (prev_comm sched-pipe), counted by a tracepoint filter on perf's side.
+# Perf's filter counts any sched-pipe in its window (another benchmark on a
+# shared machine too), so ours of every sched-pipe bounds it from above; and
+# it holds every switch of the benchmark's own processes (the perf stat's
+# descendants, from the fork events) but for their last switch-out on exit
+# (Z, 32), which perf misses when it reads its counters as soon as the
+# waited-for parent has exited, before that switch happens on another CPU
+# (seen under load: perf 40078, ours 40080).  Alone, both bounds are equal.
 test_expect_success BPF,PERF 'system-wide switches over a window: perf <= ours; the benchmark'"'"'s own exactly' '
-	start_capture ev.ndjson -e switch -f ndjson &&
-	perf stat -a -x, -e sched:sched_switch --filter "prev_comm == \"sched-pipe\"" \
-		-e sched:sched_switch -o stat.csv -- perf bench sched pipe -l 20000 >/dev/null &&
+	start_capture ev.ndjson -e switch,process -f ndjson &&
+	sh -c "echo \$\$ >stat.pid; exec perf stat -a -x, -e sched:sched_switch \
+		--filter \"prev_comm == \\\"sched-pipe\\\"\" -e sched:sched_switch -o stat.csv -- \
+		perf bench sched pipe -l 20000" >/dev/null &&
 	sleep 0.5 &&
 	kill -INT $cap_pid && wait $cap_pid &&
+	cat stat.csv &&
 	want_pipe=$(awk -F, "/sched:sched_switch/ { print \$1 }" stat.csv | sed -n 1p) &&
 	want=$(awk -F, "/sched:sched_switch/ { print \$1 }" stat.csv | sed -n 2p) &&
 	got=$(grep -c "\"type\":\"sched_switch\"" ev.ndjson) &&
-	got_pipe=$(grep -c "\"type\":\"sched_switch\",\"prev_pid\":[0-9]*,\"prev_tgid\":[0-9]*,\"prev_comm\":\"sched-pipe\"" ev.ndjson) &&
-	echo "all: perf $want scx-events $got; sched-pipe: perf $want_pipe scx-events $got_pipe" &&
+	grep "\"type\":\"sched_switch\",\"prev_pid\":[0-9]*,\"prev_tgid\":[0-9]*,\"prev_comm\":\"sched-pipe\"" ev.ndjson >pipe &&
+	got_pipe=$(wc -l <pipe) &&
+	grep "\"type\":\"sched_process_fork\"" ev.ndjson |
+		awk -v root=$(cat stat.pid) "BEGIN { own[root] = 1 }
+			{ p = \$0; sub(/.*\"parent_pid\":/, \"\", p); sub(/,.*/, \"\", p)
+			  c = \$0; sub(/.*\"child_pid\":/, \"\", c); sub(/,.*/, \"\", c)
+			  if (p in own) own[c] = 1 }
+			END { for (t in own) print \"\\\"prev_pid\\\":\" t \",\" }" >own.pids &&
+	grep -F -f own.pids pipe >own &&
+	mine=$(wc -l <own) &&
+	exits=$(grep -c "\"prev_state\":32," own) &&
+	echo "all: perf $want scx-events $got; sched-pipe: perf $want_pipe scx-events $got_pipe, the benchmark'"'"'s $mine, $exits on exit" &&
 	tail -n 1 ev.ndjson | grep -q "\"lost_total\":0" &&
-	test "$got" -ge "$want" && test "$got_pipe" = "$want_pipe"
+	test "$got" -ge "$want" && test "$mine" -ge 40000 && test "$exits" -le 2 &&
+	test "$want_pipe" -le "$got_pipe" && test "$want_pipe" -ge $((mine - exits))
 '
 
 test_expect_success BPF '--comm: only the workload, and all of it' '
