@@ -663,193 +663,243 @@ static void cgroup_preempted(struct scx_agg *a, struct thread *p, const struct s
 	p->preempt_cg = nk + 1;
 }
 
-static void on_switch(struct scx_agg *a, const struct scx_event *e)
+/*
+ * A figure of one set of stats (a thread's, a CPU's or a DSQ's), written once
+ * for all three; skip: cpu_skip() for a CPU's stats, grp_skip() for the others.
+ */
+static inline void count_switch(struct scx_agg_stats *s, bool invol)
+{
+	s->switches++;
+	if (invol)
+		s->involuntary++;
+	else
+		s->voluntary++;
+}
+
+static inline void count_slice_used(struct scx_agg_stats *s, unsigned skip, uint64_t ns)
+{
+	if (!(skip & SCX_AGG_HIST_SLICE_USED))
+		scx_hist_add(&s->slice_used, ns);
+	s->slice_used_n++;
+	s->slice_used_ns += ns;
+}
+
+static inline void count_dispatch(struct scx_agg_stats *s, unsigned skip, uint64_t lat_ns)
+{
+	if (!(skip & SCX_AGG_HIST_DSQ_LAT))
+		scx_hist_add(&s->dsq_lat, lat_ns);
+	s->dsq_dispatches++;
+}
+
+/* One more wait of d ns charged to a (waker, wakee) or (preempted, preemptor) pair. */
+static inline void pair_wait(struct pair *pr, uint64_t d)
+{
+	pr->runs++;
+	pr->sum_ns += d;
+	pr->max_ns = SCX_MAX(pr->max_ns, d);
+}
+
+/* A switch on c at ts: the slice of the task that ran there ends. */
+static void cpu_slice_end(struct scx_agg *a, struct cpu *c, uint64_t ts)
+{
+	cpu_account(c, ts);
+	if (c->known && c->curr && ts >= c->run_start)
+		cpu_hist(a, &c->s.slice, SCX_AGG_HIST_SLICE, ts - c->run_start);
+}
+
+/* p leaves e's CPU still runnable: it waits in that CPU's queue from now. */
+static void switched_out_runnable(struct scx_agg *a, struct thread *p, const struct scx_event *e)
 {
 	const struct scx_ev_switch *sw = &e->sw;
-	struct cpu *c = cpu_get(a, e->cpu);
+
+	p->runnable_ts = e->ts;
+	p->waking_ts = p->wakeup_ts = 0;
+	p->chain_len = 0;
+	if (a->place)
+		agg_place_preempted(a, p, e->ts);
+	enqueue(a, p, e->cpu, e->ts);
+	if (sw->next_pid && a->pairs)
+		ptab_get(&a->preempts, sw->next_pid, sw->prev_pid)->count++;
+	if (sw->next_pid && a->cg.pairs)
+		cgroup_preempted(a, p, sw);
+}
+
+/* The slice p used, as sched_ext counts it: p's, c's and p's DSQ's figures. */
+static void slice_used(struct scx_agg *a, struct thread *p, struct cpu *c, uint64_t ns)
+{
+	if (a->tstats)
+		count_slice_used(&p->s, grp_skip(a), ns);
+	if (c)
+		count_slice_used(&c->s, cpu_skip(a), ns);
+	if (p->dsq != SCX_DSQ_NONE)
+		count_slice_used(&gtab_get(&a->dsq, (int64_t)p->dsq, NULL)->s, grp_skip(a), ns);
+}
+
+/* The previous task of e's switch leaves CPU c (NULL: a CPU past the cap). */
+static void switch_out(struct scx_agg *a, struct cpu *c, const struct scx_event *e)
+{
+	const struct scx_ev_switch *sw = &e->sw;
+	uint8_t st = state_of(sw->prev_state);
+	bool invol = st == TS_RUNNABLE || st == TS_PREEMPTED;
+	struct thread *p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
 	uint64_t ts = e->ts;
-	struct thread *p = NULL, *n;
 
+	p->cpu = e->cpu; /* the CPU it ran on last, for wakeup placement */
+	if (sw->prev_cgroup != SCX_CGROUP_NONE)
+		p->cgroup = sw->prev_cgroup;
+	if (a->tstats) {
+		if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
+		    ts >= c->run_start)
+			grp_hist(a, &p->s.slice, SCX_AGG_HIST_SLICE, ts - c->run_start);
+		count_switch(&p->s, invol);
+	}
+	set_state(a, p, ts, st);
+	if (c)
+		count_switch(&c->s, invol);
+	if (invol)
+		switched_out_runnable(a, p, e);
+	if (sw->dsq_id != SCX_DSQ_NONE)
+		slice_used(a, p, c, sw->prev_slice_used_ns);
+}
+
+/* Keep n's wakeup chain if it is among the NR_CHAINS of most latency. */
+static void keep_chain(struct scx_agg *a, const struct thread *n)
+{
+	struct chain *ch = NULL;
+
+	if (a->nr_chains < NR_CHAINS) {
+		ch = &a->chains[a->nr_chains++];
+	} else {
+		struct chain *lo = &a->chains[0];
+
+		for (unsigned i = 1; i < NR_CHAINS; i++)
+			if (a->chains[i].lat < lo->lat)
+				lo = &a->chains[i];
+		if (lo->lat < n->chain_lat)
+			ch = lo;
+	}
+	if (ch) {
+		memcpy(ch->p, n->chain, n->chain_len * sizeof(int32_t));
+		ch->p[n->chain_len] = n->pid;
+		ch->len = n->chain_len + 1;
+		ch->lat = n->chain_lat;
+	}
+}
+
+/* n, woken at n->waking_ts, runs at ts on c: its wakeup latency. */
+static void woken_runs(struct scx_agg *a, struct thread *n, struct cpu *c, uint64_t ts)
+{
+	uint64_t w = ts >= n->waking_ts ? ts - n->waking_ts : 0;
+
+	if (a->tstats)
+		grp_hist(a, &n->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
+	if (n->wakeup_ts && n->wakeup_ts >= n->waking_ts && ts >= n->wakeup_ts) {
+		scx_hist_add(&a->lb_wake, n->wakeup_ts - n->waking_ts);
+		scx_hist_add(&a->lb_run, ts - n->wakeup_ts);
+	}
+	if (c)
+		cpu_hist(a, &c->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
+	if (!a->pairs)
+		return;
+	pair_wait(ptab_get(&a->wakes, n->waker, n->pid), w);
+	n->chain_lat += w;
+	if (n->chain_len >= 2)
+		keep_chain(a, n);
+}
+
+/* n, runnable since n->runnable_ts, runs on e's CPU c: its run-queue delay. */
+static void runnable_runs(struct scx_agg *a, struct thread *n, struct cpu *c,
+			  const struct scx_event *e)
+{
+	uint64_t ts = e->ts, d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
+
+	if (n->preempt_cg && !n->waking_ts && a->cg.pairs)
+		pair_wait(
+			ptab_get(&a->cg.preempts, agg_cgroup_key(a, n->cgroup), n->preempt_cg - 1),
+			d);
+	if (a->place)
+		agg_place_run(a, n, e->cpu, ts);
+	if (a->tstats)
+		grp_hist(a, &n->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
+	if (c)
+		cpu_hist(a, &c->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
+	if (!n->waking_ts)
+		scx_hist_add(&a->lb_preempt, d);
+	else
+		woken_runs(a, n, c, ts);
+}
+
+/* n was dispatched from a DSQ: the DSQ's, n's and c's dispatch figures. */
+static void dispatched(struct scx_agg *a, struct thread *n, struct cpu *c,
+		       const struct scx_ev_switch *sw)
+{
+	struct scx_agg_stats *gs;
+
+	dsq_seen(a, n, sw->dsq_id, sw->dsq_vtime, sw->dsq_depth, &gs);
+	count_dispatch(gs, grp_skip(a), sw->dsq_lat_ns);
+	if (a->tstats)
+		count_dispatch(&n->s, grp_skip(a), sw->dsq_lat_ns);
 	if (c) {
-		cpu_account(c, ts);
-		if (c->known && c->curr && ts >= c->run_start)
-			cpu_hist(a, &c->s.slice, SCX_AGG_HIST_SLICE, ts - c->run_start);
+		count_dispatch(&c->s, cpu_skip(a), sw->dsq_lat_ns);
+		cpu_hist(a, &c->s.dsq_depth, SCX_AGG_HIST_DSQ_DEPTH, sw->dsq_depth);
 	}
-	if (sw->prev_pid) {
-		uint8_t st = state_of(sw->prev_state);
-		bool invol = st == TS_RUNNABLE || st == TS_PREEMPTED;
+}
 
-		p = thread_get(a, sw->prev_pid, sw->prev_tgid, sw->prev_comm);
-		p->cpu = e->cpu; /* the CPU it ran on last, for wakeup placement */
-		if (sw->prev_cgroup != SCX_CGROUP_NONE)
-			p->cgroup = sw->prev_cgroup;
-		if (a->tstats) {
-			if (p->state == TS_RUNNING && c && c->known && c->curr == p->pid &&
-			    ts >= c->run_start)
-				grp_hist(a, &p->s.slice, SCX_AGG_HIST_SLICE, ts - c->run_start);
-			p->s.switches++;
-			if (invol)
-				p->s.involuntary++;
-			else
-				p->s.voluntary++;
-		}
-		set_state(a, p, ts, st);
-		if (c) {
-			c->s.switches++;
-			if (invol)
-				c->s.involuntary++;
-			else
-				c->s.voluntary++;
-		}
-		if (invol) {
-			p->runnable_ts = ts;
-			p->waking_ts = p->wakeup_ts = 0;
-			p->chain_len = 0;
-			if (a->place)
-				agg_place_preempted(a, p, ts);
-			enqueue(a, p, e->cpu, ts);
-			if (sw->next_pid && a->pairs) {
-				struct pair *pr =
-					ptab_get(&a->preempts, sw->next_pid, sw->prev_pid);
+/* The next task of e's switch starts running on CPU c (NULL: a CPU past the cap). */
+static void switch_in(struct scx_agg *a, struct cpu *c, const struct scx_event *e)
+{
+	const struct scx_ev_switch *sw = &e->sw;
+	struct thread *n = thread_get(a, sw->next_pid, sw->next_tgid, sw->next_comm);
+	uint64_t ts = e->ts;
 
-				pr->count++;
-			}
-			if (sw->next_pid && a->cg.pairs)
-				cgroup_preempted(a, p, sw);
-		}
-		if (sw->dsq_id != SCX_DSQ_NONE) {
-			struct scx_agg_stats *gs = NULL;
+	if (sw->next_cgroup != SCX_CGROUP_NONE)
+		n->cgroup = sw->next_cgroup;
+	if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED)
+		runnable_runs(a, n, c, e);
+	else
+		n->chain_len = 0;
+	n->preempt_cg = 0;
+	if (n->qcpu >= 0)
+		dequeue(a, n, ts);
+	set_state(a, n, ts, TS_RUNNING);
+	n->runnable_ts = n->waking_ts = n->wakeup_ts = 0;
+	n->cpu = e->cpu;
+	if (a->tstats)
+		n->s.slices++;
+	if (c)
+		c->s.slices++;
+	if (sw->dsq_id != SCX_DSQ_NONE)
+		dispatched(a, n, c, sw);
+}
 
-			if (a->tstats) {
-				grp_hist(a, &p->s.slice_used, SCX_AGG_HIST_SLICE_USED,
-					 sw->prev_slice_used_ns);
-				p->s.slice_used_n++;
-				p->s.slice_used_ns += sw->prev_slice_used_ns;
-			}
-			if (c) {
-				cpu_hist(a, &c->s.slice_used, SCX_AGG_HIST_SLICE_USED,
-					 sw->prev_slice_used_ns);
-				c->s.slice_used_n++;
-				c->s.slice_used_ns += sw->prev_slice_used_ns;
-			}
-			if (p->dsq != SCX_DSQ_NONE) {
-				gs = &gtab_get(&a->dsq, (int64_t)p->dsq, NULL)->s;
-				grp_hist(a, &gs->slice_used, SCX_AGG_HIST_SLICE_USED,
-					 sw->prev_slice_used_ns);
-				gs->slice_used_n++;
-				gs->slice_used_ns += sw->prev_slice_used_ns;
-			}
-		}
-	}
-	if (sw->next_pid) {
-		n = thread_get(a, sw->next_pid, sw->next_tgid, sw->next_comm);
-		if (sw->next_cgroup != SCX_CGROUP_NONE)
-			n->cgroup = sw->next_cgroup;
-		if (n->state == TS_RUNNABLE || n->state == TS_PREEMPTED) {
-			uint64_t d = ts >= n->runnable_ts ? ts - n->runnable_ts : 0;
+/* c runs pid from ts on (0: idle). */
+static void cpu_runs(struct scx_agg *a, struct cpu *c, int32_t pid, uint64_t ts)
+{
+	wc_leave(a, c, ts);
+	c->known = true;
+	c->curr = pid;
+	c->run_start = ts;
+	wc_enter(a, c);
+	if (a->place)
+		agg_place_cpu(a, c, ts);
+}
 
-			if (n->preempt_cg && !n->waking_ts && a->cg.pairs) {
-				struct pair *pr =
-					ptab_get(&a->cg.preempts, agg_cgroup_key(a, n->cgroup),
-						 n->preempt_cg - 1);
+/*
+ * sched_switch: the CPU's slice ends, the previous task leaves (it slept,
+ * blocked or was preempted), the next one runs, and the CPU runs it.
+ */
+static void on_switch(struct scx_agg *a, const struct scx_event *e)
+{
+	struct cpu *c = cpu_get(a, e->cpu);
 
-				pr->runs++;
-				pr->sum_ns += d;
-				pr->max_ns = SCX_MAX(pr->max_ns, d);
-			}
-
-			if (a->place)
-				agg_place_run(a, n, e->cpu, ts);
-			if (a->tstats)
-				grp_hist(a, &n->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
-			if (c)
-				cpu_hist(a, &c->s.rq_delay, SCX_AGG_HIST_RQ_DELAY, d);
-			if (!n->waking_ts)
-				scx_hist_add(&a->lb_preempt, d);
-			if (n->waking_ts) {
-				uint64_t w = ts >= n->waking_ts ? ts - n->waking_ts : 0;
-
-				if (a->tstats)
-					grp_hist(a, &n->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
-				if (n->wakeup_ts && n->wakeup_ts >= n->waking_ts &&
-				    ts >= n->wakeup_ts) {
-					scx_hist_add(&a->lb_wake, n->wakeup_ts - n->waking_ts);
-					scx_hist_add(&a->lb_run, ts - n->wakeup_ts);
-				}
-				if (c)
-					cpu_hist(a, &c->s.wake_lat, SCX_AGG_HIST_WAKE_LAT, w);
-				if (a->pairs) {
-					struct pair *pr = ptab_get(&a->wakes, n->waker, n->pid);
-
-					pr->runs++;
-					pr->sum_ns += w;
-					pr->max_ns = SCX_MAX(pr->max_ns, w);
-				}
-				if (a->pairs)
-					n->chain_lat += w;
-				if (n->chain_len >= 2 && a->pairs) {
-					/* keep the NR_CHAINS chains of most latency */
-					struct chain *ch = NULL;
-
-					if (a->nr_chains < NR_CHAINS) {
-						ch = &a->chains[a->nr_chains++];
-					} else {
-						struct chain *lo = &a->chains[0];
-
-						for (unsigned i = 1; i < NR_CHAINS; i++)
-							if (a->chains[i].lat < lo->lat)
-								lo = &a->chains[i];
-						if (lo->lat < n->chain_lat)
-							ch = lo;
-					}
-					if (ch) {
-						memcpy(ch->p, n->chain,
-						       n->chain_len * sizeof(int32_t));
-						ch->p[n->chain_len] = n->pid;
-						ch->len = n->chain_len + 1;
-						ch->lat = n->chain_lat;
-					}
-				}
-			}
-		} else {
-			n->chain_len = 0;
-		}
-		n->preempt_cg = 0;
-		if (n->qcpu >= 0)
-			dequeue(a, n, ts);
-		set_state(a, n, ts, TS_RUNNING);
-		n->runnable_ts = n->waking_ts = n->wakeup_ts = 0;
-		n->cpu = e->cpu;
-		if (a->tstats)
-			n->s.slices++;
-		if (c)
-			c->s.slices++;
-		if (sw->dsq_id != SCX_DSQ_NONE) {
-			struct scx_agg_stats *gs;
-
-			dsq_seen(a, n, sw->dsq_id, sw->dsq_vtime, sw->dsq_depth, &gs);
-			gs->dsq_dispatches++;
-			grp_hist(a, &gs->dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
-			if (a->tstats) {
-				grp_hist(a, &n->s.dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
-				n->s.dsq_dispatches++;
-			}
-			if (c) {
-				cpu_hist(a, &c->s.dsq_lat, SCX_AGG_HIST_DSQ_LAT, sw->dsq_lat_ns);
-				cpu_hist(a, &c->s.dsq_depth, SCX_AGG_HIST_DSQ_DEPTH, sw->dsq_depth);
-				c->s.dsq_dispatches++;
-			}
-		}
-	}
-	if (c) {
-		wc_leave(a, c, ts);
-		c->known = true;
-		c->curr = sw->next_pid;
-		c->run_start = ts;
-		wc_enter(a, c);
-		if (a->place)
-			agg_place_cpu(a, c, ts);
-	}
+	if (c)
+		cpu_slice_end(a, c, e->ts);
+	if (e->sw.prev_pid)
+		switch_out(a, c, e);
+	if (e->sw.next_pid)
+		switch_in(a, c, e);
+	if (c)
+		cpu_runs(a, c, e->sw.next_pid, e->ts);
 }
 
 static void on_wake(struct scx_agg *a, const struct scx_event *e)

@@ -258,8 +258,8 @@ static const char *comm_of(struct scx_agg *a, int32_t pid)
  * How many pairs, and how many events found the pair table full; unknown
  * (known false) when the stream lacks the events that make the pairs.
  */
-static void pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, bool known,
-			  struct scx_table **out)
+void agg_pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, bool known,
+		       struct scx_table **out)
 {
 	static const char *const sc[] = {
 		"pairs:u",
@@ -314,7 +314,7 @@ AGG_REPORT(agg_rep_preemptions)
 
 	while ((pr = scx_map_next(&a->preempts.map, &pos, NULL)))
 		pair_row(a, p, pr);
-	pairs_summary(a, r, &a->preempts, true, out);
+	agg_pairs_summary(a, r, &a->preempts, true, out);
 	agg_report_add(a, out, p, 4);
 	FOR_THREADS(a, th)
 	{
@@ -421,7 +421,7 @@ AGG_REPORT(agg_rep_wakeup_graph)
 		scx_table_uint(p, row, 5, pr->runs ? pr->sum_ns / pr->runs : 0);
 		scx_table_uint(p, row, 6, pr->max_ns);
 	}
-	pairs_summary(a, r, &a->wakes, agg_seen(a, SCX_AGG_SEEN_WAKE), out);
+	agg_pairs_summary(a, r, &a->wakes, agg_seen(a, SCX_AGG_SEEN_WAKE), out);
 	agg_report_add(a, out, p, 4);
 	mutual(a, r, out);
 	for (unsigned i = 0; i < a->nr_chains; i++) {

@@ -50,6 +50,13 @@ AGG_REPORT(agg_rep_cgroup_preemptions);
  */
 void agg_report_add(struct scx_agg *a, struct scx_table **out, struct scx_table *t, int sort_col);
 
+/*
+ * A "summary" table of a pair table: its pairs, and the events past its
+ * bound (unattributed: in no pair row); known false: both unknown.
+ */
+void agg_pairs_summary(struct scx_agg *a, const char *r, const struct ptab *pt, bool known,
+		       struct scx_table **out);
+
 static inline double agg_pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * part / whole : 0;

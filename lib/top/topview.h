@@ -206,6 +206,8 @@ void top_view_edit_key(struct top_view *v, int ch);
 void top_render(struct scx_buf *out, const struct top_model *m, struct top_view *v);
 
 /* Number formats used by the renderer (exported for tests). */
+/* v with dec (0-2) decimals and unit, into buf (>= 32 bytes for the fast path) */
+const char *top_fmt_fixed(double v, int dec, const char *unit, char *buf, size_t size);
 const char *top_fmt_rate(double v, char *buf, size_t size); /* 12.3k */
 const char *top_fmt_ns(double ns, char *buf, size_t size);  /* 12.3us */
 

@@ -1,638 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* scx-top's view model, key actions and frame renderer (see topview.h). */
+/* scx-top's renderer: one frame of the model in the view's state (top_render). */
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "top/topview.h"
-
-/* ---- tables ---------------------------------------------------------------- */
-
-struct top_row *top_table_find(const struct top_table *t, int64_t id)
-{
-	/* Tables are small and filled in id order by both feeders: try the slot
-	 * the id would have if dense, then search. */
-	if (id >= 0 && (uint64_t)id < t->n && t->rows[id].id == id)
-		return &t->rows[id];
-	for (unsigned i = 0; i < t->n; i++)
-		if (t->rows[i].id == id)
-			return &t->rows[i];
-	return NULL;
-}
-
-struct top_row *top_table_get(struct top_table *t, int64_t id, int64_t parent)
-{
-	struct top_row *r = top_table_find(t, id);
-
-	return r ? r : top_table_add(t, id, parent);
-}
-
-struct top_row *top_table_add(struct top_table *t, int64_t id, int64_t parent)
-{
-	struct top_row *r;
-
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		t->rows = scx_xrealloc(t->rows, t->cap * sizeof(*t->rows));
-	}
-	r = &t->rows[t->n++];
-	memset(r, 0, sizeof(*r));
-	r->id = id;
-	r->parent = parent;
-	r->aux = -1;
-	return r;
-}
-
-void top_table_clear(struct top_table *t)
-{
-	t->n = 0;
-}
-
-void top_model_reset(struct top_model *m)
-{
-	struct top_table t[TT__COUNT];
-
-	memcpy(t, m->t, sizeof(t));
-	memset(m, 0, sizeof(*m));
-	memcpy(m->t, t, sizeof(t));
-	for (int i = 0; i < TT__COUNT; i++)
-		top_table_clear(&m->t[i]);
-}
-
-void top_model_free(struct top_model *m)
-{
-	for (int i = 0; i < TT__COUNT; i++)
-		free(m->t[i].rows);
-	memset(m, 0, sizeof(*m));
-}
-
-void top_model_copy(struct top_model *dst, const struct top_model *src)
-{
-	struct top_table t[TT__COUNT];
-
-	memcpy(t, dst->t, sizeof(t));
-	*dst = *src;
-	for (int i = 0; i < TT__COUNT; i++) {
-		struct top_table *d = &dst->t[i];
-
-		*d = t[i];
-		if (d->cap < src->t[i].n) {
-			d->cap = src->t[i].n;
-			d->rows = scx_xrealloc(d->rows, d->cap * sizeof(*d->rows));
-		}
-		d->n = src->t[i].n;
-		if (d->n)
-			memcpy(d->rows, src->t[i].rows, d->n * sizeof(*d->rows));
-	}
-}
-
-void top_model_swap(struct top_model *a, struct top_model *b)
-{
-	struct top_model t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = (*(const struct top_row *const *)a)->id;
-	int64_t y = (*(const struct top_row *const *)b)->id;
-
-	return x < y ? -1 : x > y;
-}
-
-static bool ids_ascending(const struct top_table *t)
-{
-	for (unsigned j = 1; j < t->n; j++)
-		if (t->rows[j - 1].id >= t->rows[j].id)
-			return false;
-	return true;
-}
-
-/* Append r's utilisation to the history of p, the same row a frame ago (or NULL). */
-static void carry_row(struct top_row *r, const struct top_row *p)
-{
-	unsigned n = 0;
-
-	if (p) {
-		n = SCX_MIN(p->nr_hist, TOP_HIST - 1);
-		memcpy(r->hist, p->hist + (p->nr_hist - n), n * sizeof(float));
-	}
-	r->hist[n++] = r->has[TC_UTIL] ? (float)r->v[TC_UTIL] : 0;
-	r->nr_hist = n;
-}
-
-void top_model_carry_hist(struct top_model *m, const struct top_model *prev)
-{
-	const struct top_row **idx = NULL;
-	unsigned cap = 0;
-
-	for (int i = 0; i < TT__COUNT; i++) {
-		const struct top_table *pt = prev ? &prev->t[i] : NULL;
-		unsigned np = pt ? pt->n : 0;
-
-		/*
-		 * Aggregated tables come sorted by id (lib/agg sorts its groups):
-		 * then one walk pairs the rows.  Otherwise (snapshots may come in
-		 * any order) thousands of threads are looked up in a sorted index.
-		 */
-		if (!np || (ids_ascending(pt) && ids_ascending(&m->t[i]))) {
-			unsigned k = 0;
-
-			for (unsigned j = 0; j < m->t[i].n; j++) {
-				struct top_row *r = &m->t[i].rows[j];
-
-				while (k < np && pt->rows[k].id < r->id)
-					k++;
-				carry_row(r,
-					  k < np && pt->rows[k].id == r->id ? &pt->rows[k] : NULL);
-			}
-			continue;
-		}
-		if (np > cap) {
-			cap = np;
-			idx = scx_xrealloc(idx, cap * sizeof(*idx));
-		}
-		for (unsigned j = 0; j < np; j++)
-			idx[j] = &pt->rows[j];
-		qsort(idx, np, sizeof(*idx), cmp_id);
-		for (unsigned j = 0; j < m->t[i].n; j++) {
-			struct top_row *r = &m->t[i].rows[j], key = { .id = r->id };
-			const struct top_row *kp = &key, **hit;
-
-			hit = bsearch(&kp, idx, np, sizeof(*idx), cmp_id);
-			carry_row(r, hit ? *hit : NULL);
-		}
-	}
-	free(idx);
-}
-
-/* ---- names ------------------------------------------------------------------ */
-
-static const char *const view_names[TV__COUNT] = { "cpu", "llc",    "node", "proc",
-						   "dsq", "cgroup", "help" };
-static const char *const mode_names[TM__COUNT] = { "num", "bar", "spark" };
-static const char *const theme_names[TH__COUNT] = { "default", "ocean", "forest", "grey" };
-
-static int by_name(const char *const *names, int n, const char *s)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return -1;
-}
-
-const char *top_view_name(enum top_viewid v)
-{
-	return v < TV__COUNT ? view_names[v] : "?";
-}
-int top_view_by_name(const char *s)
-{
-	return by_name(view_names, TV__COUNT, s);
-}
-const char *top_mode_name(enum top_mode m)
-{
-	return m < TM__COUNT ? mode_names[m] : "?";
-}
-int top_mode_by_name(const char *s)
-{
-	return by_name(mode_names, TM__COUNT, s);
-}
-const char *top_theme_name(enum top_theme t)
-{
-	return t < TH__COUNT ? theme_names[t] : "?";
-}
-int top_theme_by_name(const char *s)
-{
-	return by_name(theme_names, TH__COUNT, s);
-}
-
-static const char *const action_names[TA__COUNT] = {
-	[TA_NONE] = "none",
-	[TA_VIEW_CPU] = "view-cpu",
-	[TA_VIEW_LLC] = "view-llc",
-	[TA_VIEW_NODE] = "view-node",
-	[TA_VIEW_PROC] = "view-proc",
-	[TA_VIEW_DSQ] = "view-dsq",
-	[TA_VIEW_CGROUP] = "view-cgroup",
-	[TA_HELP] = "help",
-	[TA_MODE] = "mode",
-	[TA_SORT_NEXT] = "sort-next",
-	[TA_SORT_PREV] = "sort-prev",
-	[TA_SORT_REVERSE] = "sort-reverse",
-	[TA_FILTER] = "filter",
-	[TA_PAUSE] = "pause",
-	[TA_FASTER] = "faster",
-	[TA_SLOWER] = "slower",
-	[TA_THEME] = "theme",
-	[TA_SAVE] = "save-config",
-	[TA_QUIT] = "quit",
-	[TA_UP] = "up",
-	[TA_DOWN] = "down",
-	[TA_PGUP] = "page-up",
-	[TA_PGDN] = "page-down",
-	[TA_HOME] = "home",
-	[TA_END] = "end",
-	[TA_ENTER] = "enter",
-	[TA_ESC] = "escape",
-};
-
-const char *top_action_name(enum top_action a)
-{
-	return a < TA__COUNT ? action_names[a] : "?";
-}
-int top_action_by_name(const char *s)
-{
-	return by_name(action_names, TA__COUNT, s);
-}
-
-/* ---- columns ---------------------------------------------------------------- */
-
-enum cfmt { CF_ID, CF_HEX, CF_LABEL, CF_PARENT, CF_PCT, CF_RATE, CF_NS, CF_MHZ, CF_NUM, CF_NUM1 };
-
-struct col {
-	const char *name; /* config/sort name */
-	const char *head;
-	int width;
-	int c; /* enum top_col, or -1 for id/label/parent */
-	enum cfmt fmt;
-};
-
-#define ID(n, h, w) { n, h, w, -1, CF_ID }
-#define V(n, h, w, c, f) { n, h, w, c, f }
-#define LAT_COLS \
-	V("p50", "LAT.p50", 9, TC_P50, CF_NS), V("p90", "LAT.p90", 9, TC_P90, CF_NS), \
-		V("p99", "LAT.p99", 9, TC_P99, CF_NS)
-#define MIG_COLS \
-	V("mig", "MIG/s", 7, TC_MIG, CF_RATE), V("xllc", "XLLC/s", 8, TC_XLLC, CF_RATE), \
-		V("xnode", "XNODE/s", 9, TC_XNODE, CF_RATE)
-
-static const struct col cpu_cols[] = {
-	ID("cpu", "CPU", 5),
-	{ "llc", "LLC", 4, -1, CF_PARENT },
-	V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
-	LAT_COLS,
-	MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ),
-	V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
-	{ 0 },
-};
-static const struct col llc_cols[] = {
-	ID("llc", "LLC", 5),
-	{ "node", "NODE", 5, -1, CF_PARENT },
-	V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
-	LAT_COLS,
-	MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ),
-	V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
-	{ 0 },
-};
-static const struct col node_cols[] = {
-	ID("node", "NODE", 5),
-	V("util", "UTIL%", 7, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
-	LAT_COLS,
-	MIG_COLS,
-	V("freq", "MHz", 6, TC_FREQ, CF_MHZ),
-	V("sirq", "SIRQ%", 7, TC_SIRQ, CF_PCT),
-	{ 0 },
-};
-static const struct col proc_cols[] = {
-	ID("pid", "PID", 8),
-	{ "comm", "COMM", 17, -1, CF_LABEL },
-	V("threads", "THR", 5, TC_THREADS, CF_NUM),
-	V("util", "CPU%", 6, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
-	LAT_COLS,
-	MIG_COLS,
-	V("slice", "SLICE", 8, TC_SLICE, CF_NS),
-	{ 0 },
-};
-static const struct col dsq_cols[] = {
-	{ "dsq", "DSQ", 18, -1, CF_HEX },
-	V("disp", "DISP/s", 8, TC_DISP, CF_RATE),
-	V("p50", "QLAT.p50", 10, TC_P50, CF_NS),
-	V("p90", "QLAT.p90", 10, TC_P90, CF_NS),
-	V("p99", "QLAT.p99", 10, TC_P99, CF_NS),
-	V("depth", "DEPTH", 7, TC_DEPTH, CF_NUM1),
-	V("maxdepth", "MAXDEP", 8, TC_DEPTHMAX, CF_NUM),
-	V("vtime", "VTIME+", 9, TC_VTIME, CF_RATE),
-	V("slice", "SLICE", 8, TC_SLICE, CF_NS),
-	{ 0 },
-};
-
-static const struct col cgroup_cols[] = {
-	{ "cgroup", "CGROUP", 24, -1, CF_LABEL },
-	V("util", "CPU%", 6, TC_UTIL, CF_PCT),
-	V("sw", "SW/s", 7, TC_SW, CF_RATE),
-	V("preempt", "PREEMPT/s", 10, TC_PREEMPT, CF_RATE),
-	V("wake", "WAKE/s", 8, TC_WAKE, CF_RATE),
-	LAT_COLS,
-	V("mig", "MIG/s", 7, TC_MIG, CF_RATE),
-	{ 0 },
-};
-
-static const struct col *const view_cols[TV__COUNT] = {
-	cpu_cols, llc_cols, node_cols, proc_cols, dsq_cols, cgroup_cols, NULL,
-};
-static const enum top_table_id view_table[TV__COUNT] = {
-	TT_CPU, TT_LLC, TT_NODE, TT_PROC, TT_DSQ, TT_CGROUP, TT_CPU,
-};
-
-static int ncols(enum top_viewid v)
-{
-	int n = 0;
-
-	if (v >= TV__COUNT || !view_cols[v])
-		return 0;
-	while (view_cols[v][n].name)
-		n++;
-	return n;
-}
-
-int top_col_by_name(enum top_viewid v, const char *s)
-{
-	for (int i = 0; i < ncols(v); i++)
-		if (!strcmp(view_cols[v][i].name, s))
-			return i;
-	return -1;
-}
-
-const char *top_col_name(enum top_viewid v, int idx)
-{
-	return idx >= 0 && idx < ncols(v) ? view_cols[v][idx].name : NULL;
-}
-
-/* ---- view state and actions ------------------------------------------------ */
-
-void top_view_init(struct top_view *v)
-{
-	memset(v, 0, sizeof(*v));
-	v->view = v->prev_view = TV_CPU;
-	v->mode = TM_BAR;
-	v->refresh_ms = 1000;
-	v->expanded = v->sel_id = -1;
-	v->color = v->escapes = true;
-	/* most views sort by their id; processes and DSQs by activity */
-	v->sort[TV_CPU] = v->sort[TV_LLC] = v->sort[TV_NODE] = 0;
-	v->sort_asc[TV_CPU] = v->sort_asc[TV_LLC] = v->sort_asc[TV_NODE] = true;
-	v->sort[TV_PROC] = top_col_by_name(TV_PROC, "util");
-	v->sort[TV_DSQ] = top_col_by_name(TV_DSQ, "disp");
-	v->sort[TV_CGROUP] = top_col_by_name(TV_CGROUP, "util");
-}
-
-static void set_view(struct top_view *v, enum top_viewid to)
-{
-	if (v->view == to) {
-		/* pressing the key of the current view goes back (like scxtop) */
-		if (to == TV_HELP)
-			to = v->prev_view;
-		else
-			return;
-	}
-	if (v->view != TV_HELP)
-		v->prev_view = v->view;
-	v->view = to;
-	v->scroll = v->sel = 0;
-	v->sel_id = -1;
-}
-
-static void move(struct top_view *v, int delta)
-{
-	int max = v->nr_lines - 1;
-
-	if (v->view == TV_PROC) {
-		v->sel_moved = true;
-		v->sel += delta;
-		if (v->sel > max)
-			v->sel = max;
-		if (v->sel < 0)
-			v->sel = 0;
-		if (v->sel < v->scroll)
-			v->scroll = v->sel;
-		if (v->page > 0 && v->sel >= v->scroll + v->page)
-			v->scroll = v->sel - v->page + 1;
-	} else {
-		v->scroll += delta;
-	}
-	if (v->scroll > v->nr_lines - v->page)
-		v->scroll = v->nr_lines - v->page;
-	if (v->scroll < 0)
-		v->scroll = 0;
-}
-
-int top_view_action(struct top_view *v, enum top_action a)
-{
-	int page = v->page > 1 ? v->page - 1 : 1;
-	int n;
-
-	if (v->editing) {
-		if (a == TA_ENTER) {
-			strcpy(v->filter, v->edit);
-			v->editing = false;
-			v->scroll = v->sel = 0;
-		} else if (a == TA_ESC) {
-			v->editing = false;
-		}
-		return 0;
-	}
-	switch (a) {
-	case TA_VIEW_CPU:
-		set_view(v, TV_CPU);
-		break;
-	case TA_VIEW_LLC:
-		set_view(v, TV_LLC);
-		break;
-	case TA_VIEW_NODE:
-		set_view(v, TV_NODE);
-		break;
-	case TA_VIEW_PROC:
-		set_view(v, TV_PROC);
-		break;
-	case TA_VIEW_DSQ:
-		set_view(v, TV_DSQ);
-		break;
-	case TA_VIEW_CGROUP:
-		set_view(v, TV_CGROUP);
-		break;
-	case TA_HELP:
-		set_view(v, TV_HELP);
-		break;
-	case TA_MODE:
-		v->mode = (v->mode + 1) % TM__COUNT;
-		break;
-	case TA_SORT_NEXT:
-	case TA_SORT_PREV:
-		n = ncols(v->view);
-		if (!n)
-			break;
-		v->sort[v->view] = (v->sort[v->view] + (a == TA_SORT_NEXT ? 1 : n - 1)) % n;
-		/* ids and names read best ascending, numbers descending */
-		v->sort_asc[v->view] = view_cols[v->view][v->sort[v->view]].c < 0;
-		break;
-	case TA_SORT_REVERSE:
-		v->sort_asc[v->view] = !v->sort_asc[v->view];
-		break;
-	case TA_FILTER:
-		v->editing = true;
-		strcpy(v->edit, v->filter);
-		break;
-	case TA_PAUSE:
-		v->paused = !v->paused;
-		break;
-	case TA_FASTER:
-		/* steps as in scxtop: 100 ms down to 100, then halving, 50 ms minimum */
-		v->refresh_ms =
-			v->refresh_ms > 100 ? v->refresh_ms - 100 : SCX_MAX(v->refresh_ms / 2, 50u);
-		break;
-	case TA_SLOWER:
-		v->refresh_ms = v->refresh_ms >= 100 ? v->refresh_ms + 100 : v->refresh_ms * 2;
-		if (v->refresh_ms > 60000)
-			v->refresh_ms = 60000;
-		break;
-	case TA_THEME:
-		v->theme = (v->theme + 1) % TH__COUNT;
-		break;
-	case TA_SAVE:
-		return 2;
-	case TA_QUIT:
-		if (v->view == TV_HELP) {
-			set_view(v, TV_HELP);
-			return 0;
-		}
-		return 1;
-	case TA_ESC:
-		if (v->view == TV_HELP)
-			set_view(v, TV_HELP);
-		else if (v->filter[0])
-			v->filter[0] = 0;
-		else
-			v->expanded = -1;
-		break;
-	case TA_UP:
-		move(v, -1);
-		break;
-	case TA_DOWN:
-		move(v, 1);
-		break;
-	case TA_PGUP:
-		move(v, -page);
-		break;
-	case TA_PGDN:
-		move(v, page);
-		break;
-	case TA_HOME:
-		move(v, -(1 << 30));
-		break;
-	case TA_END:
-		move(v, 1 << 30);
-		break;
-	case TA_ENTER:
-		v->want_toggle = true;
-		break;
-	default:
-		break;
-	}
-	return 0;
-}
-
-void top_view_edit_key(struct top_view *v, int ch)
-{
-	size_t n = strlen(v->edit);
-
-	if (ch == 127 || ch == 8) {
-		if (n)
-			v->edit[n - 1] = 0;
-	} else if (ch >= 32 && ch < 127 && n + 1 < sizeof(v->edit)) {
-		v->edit[n] = (char)ch;
-		v->edit[n + 1] = 0;
-	}
-}
-
-/* ---- number formats --------------------------------------------------------- */
-
-/*
- * v with 'dec' (0-2) decimals and a unit, into buf (>= 32 bytes).  Frames
- * format thousands of numbers and printf's exact float conversion was most
- * of the render time, so common values take this integer path.
- */
-static const char *fixed(double v, int dec, const char *unit, char *buf, size_t size)
-{
-	static const unsigned scale[] = { 1, 10, 100 };
-	char tmp[24];
-	uint64_t x, ip;
-	size_t n = 0, len = 0;
-
-	if (!(v >= 0) || v >= 1e15 || size < 32) {
-		snprintf(buf, size, "%.*f%s", dec, v, unit);
-		return buf;
-	}
-	x = (uint64_t)(v * scale[dec] + 0.5);
-	ip = x / scale[dec];
-	do {
-		tmp[n++] = (char)('0' + ip % 10);
-		ip /= 10;
-	} while (ip);
-	while (n)
-		buf[len++] = tmp[--n];
-	if (dec) {
-		unsigned fp = (unsigned)(x % scale[dec]);
-
-		buf[len++] = '.';
-		if (dec == 2)
-			buf[len++] = (char)('0' + fp / 10);
-		buf[len++] = (char)('0' + fp % 10);
-	}
-	while (*unit && len < size - 1)
-		buf[len++] = *unit++;
-	buf[len] = 0;
-	return buf;
-}
-
-static const char *fmt3(double v, const char *unit, char *buf, size_t size)
-{
-	return fixed(v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0, unit, buf, size);
-}
-
-const char *top_fmt_rate(double v, char *buf, size_t size)
-{
-	if (v < 0.05)
-		snprintf(buf, size, "0");
-	else if (v < 9.95)
-		fixed(v, 1, "", buf, size);
-	else if (v < 9999.5)
-		fixed(v, 0, "", buf, size);
-	else if (v < 999.5e3)
-		fmt3(v / 1e3, "k", buf, size);
-	else if (v < 999.5e6)
-		fmt3(v / 1e6, "M", buf, size);
-	else
-		fmt3(v / 1e9, "G", buf, size);
-	return buf;
-}
-
-const char *top_fmt_ns(double ns, char *buf, size_t size)
-{
-	if (ns < 999.5)
-		fixed(ns, 0, "ns", buf, size);
-	else if (ns < 999.5e3)
-		fmt3(ns / 1e3, "us", buf, size);
-	else if (ns < 999.5e6)
-		fmt3(ns / 1e6, "ms", buf, size);
-	else
-		fmt3(ns / 1e9, "s", buf, size);
-	return buf;
-}
+#include "top/topview_cols.h"
 
 /* ---- frame building --------------------------------------------------------- */
 
@@ -805,7 +179,7 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 	switch (c->fmt) {
 	case CF_ID:
 		if (r->id >= 0)
-			return fixed((double)r->id, 0, "", buf, size);
+			return top_fmt_fixed((double)r->id, 0, "", buf, size);
 		snprintf(buf, size, "%lld", (long long)r->id);
 		return buf;
 	case CF_HEX:
@@ -836,7 +210,7 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 		return "-";
 	switch (c->fmt) {
 	case CF_PCT:
-		fixed(r->v[c->c] * 100, 1, "", buf, size);
+		top_fmt_fixed(r->v[c->c] * 100, 1, "", buf, size);
 		break;
 	case CF_RATE:
 		top_fmt_rate(r->v[c->c], buf, size);
@@ -847,13 +221,13 @@ static const char *cell(const struct col *c, const struct top_row *r, char *buf,
 	case CF_MHZ:
 		if (r->v[c->c] <= 0)
 			return "-";
-		fixed(r->v[c->c] / 1000, 0, "", buf, size);
+		top_fmt_fixed(r->v[c->c] / 1000, 0, "", buf, size);
 		break;
 	case CF_NUM1:
-		fixed(r->v[c->c], 1, "", buf, size);
+		top_fmt_fixed(r->v[c->c], 1, "", buf, size);
 		break;
 	default:
-		fixed(r->v[c->c], 0, "", buf, size);
+		top_fmt_fixed(r->v[c->c], 0, "", buf, size);
 		break;
 	}
 	return buf;
@@ -1050,7 +424,7 @@ static unsigned sorted(const struct top_table *t, const struct top_view *v, enum
 			continue;
 		idx[n++] = &t->rows[i];
 	}
-	sctx.c = &view_cols[view][v->sort[view] < ncols(view) ? v->sort[view] : 0];
+	sctx.c = &top_view_cols(view)[v->sort[view] < top_view_ncols(view) ? v->sort[view] : 0];
 	sctx.asc = v->sort_asc[view];
 	sctx.group = view == TV_CPU;
 	qsort(idx, n, sizeof(*idx), cmp_rows);
@@ -1155,7 +529,7 @@ static void f_tabs(struct frame *f)
 		{ "c", "cpu" }, { "l", "llc" },	   { "n", "node" }, { "p", "proc" },
 		{ "s", "dsq" }, { "o", "cgroup" }, { "h", "help" },
 	};
-	const struct col *cols = view_cols[f->v->view];
+	const struct col *cols = top_view_cols(f->v->view);
 
 	for (unsigned i = 0; i < SCX_ARRAY_SIZE(tabs); i++) {
 		bool cur = f->v->view == (enum top_viewid)i;
@@ -1308,7 +682,7 @@ static unsigned build_lines(const struct top_model *m, const struct top_view *v,
 {
 	const struct top_row **idx, **tidx;
 	enum top_viewid view = v->view;
-	const struct top_table *t = &m->t[view_table[view]];
+	const struct top_table *t = &m->t[top_view_table(view)];
 	struct dline *l;
 	unsigned n, nl = 0, cap;
 	int64_t node = INT64_MIN;
@@ -1341,13 +715,118 @@ static unsigned build_lines(const struct top_model *m, const struct top_view *v,
 	return nl;
 }
 
+/* The selection stays on its process when the order changes. */
+static void keep_selection(struct top_view *v, const struct dline *lines, unsigned nl)
+{
+	if (v->view == TV_PROC && !v->sel_moved && v->sel_id >= 0) {
+		for (unsigned i = 0; i < nl; i++) {
+			if (lines[i].kind == 0 && lines[i].r->id == v->sel_id) {
+				v->sel = (int)i;
+				break;
+			}
+		}
+	}
+	v->sel_moved = false;
+}
+
+/* Enter on a process folds or unfolds its threads; the lines are built again. */
+static unsigned toggle_threads(const struct top_model *m, struct top_view *v, struct dline **lines,
+			       unsigned nl)
+{
+	int64_t id = v->sel < (int)nl ? (*lines)[v->sel].r->id : -1;
+
+	if (v->sel < (int)nl && (*lines)[v->sel].kind == 0)
+		v->expanded = v->expanded == id ? -1 : id;
+	free(*lines);
+	nl = build_lines(m, v, lines);
+	v->nr_lines = (int)nl;
+	/* unfolding may move the process: find it again */
+	for (unsigned i = 0; i < nl; i++)
+		if ((*lines)[i].kind == 0 && (*lines)[i].r->id == id)
+			v->sel = (int)i;
+	return nl;
+}
+
+/* Keep scroll and selection inside the nl data lines, avail of them shown. */
+static void clamp_scroll(struct top_view *v, const struct dline *lines, unsigned nl, int avail)
+{
+	if (v->sel >= (int)nl)
+		v->sel = nl ? (int)nl - 1 : 0;
+	if (avail > 0 && v->scroll > (int)nl - avail)
+		v->scroll = (int)nl - avail;
+	if (v->scroll < 0 || avail < 0)
+		v->scroll = 0;
+	if (avail > 0 && v->view == TV_PROC) {
+		if (v->sel < v->scroll)
+			v->scroll = v->sel;
+		if (v->sel >= v->scroll + avail)
+			v->scroll = v->sel - avail + 1;
+	}
+	if (v->view == TV_PROC)
+		v->sel_id = v->sel < (int)nl && lines[v->sel].kind == 0 ? lines[v->sel].r->id : -1;
+}
+
+/* Why a view has no rows, for the line shown instead. */
+static const char *empty_reason(const struct top_model *m, const struct top_view *v)
+{
+	if (v->view == TV_DSQ)
+		return "no DSQ data: the stream has no sched_ext switch or dsq_insert events";
+	if ((v->view == TV_LLC || v->view == TV_NODE) && m->t[TT_CPU].n)
+		return "no LLC or node groups: the input has no CPU topology (see --topology)";
+	if (v->view == TV_CGROUP)
+		return "no cgroup rows: the input carries no cgroup ids "
+		       "(cgroup v2, scx-events without --no-cgroups)";
+	if ((v->view == TV_PROC || v->view == TV_DSQ) && !strcmp(m->source, TOP_SOURCE_KERNEL))
+		return "no per-task or DSQ rows: the input has only kernel aggregates "
+		       "(scx-events --aggregate)";
+	if (v->view == TV_PROC && m->tasks_off)
+		return "collecting per-task statistics: they start with the next window";
+	if (v->filter[0] && v->view == TV_PROC)
+		return "no process matches the filter";
+	return m->seq	? "no data in this window" :
+	       v->ended ? "the input held no events" :
+			  "waiting for input...";
+}
+
+/* A data view: its header, then the lines from the scroll position that fit in avail. */
+static void f_data(struct frame *f, const struct top_model *m, struct top_view *v,
+		   const struct col *cols, int avail)
+{
+	struct dline *lines = NULL;
+	unsigned nl;
+	int first;
+
+	f_header(f, cols, v->sort[v->view], v->sort_asc[v->view]);
+	nl = build_lines(m, v, &lines);
+	v->nr_lines = (int)nl;
+	keep_selection(v, lines, nl);
+	if (v->view == TV_PROC && v->want_toggle)
+		nl = toggle_threads(m, v, &lines, nl);
+	v->want_toggle = false;
+	clamp_scroll(v, lines, nl, avail);
+	first = v->scroll;
+	for (unsigned i = first; i < nl; i++) {
+		if (avail == -2 || (avail > 0 && (int)i >= first + avail))
+			break;
+		if (lines[i].kind == 1)
+			f_group(f, m, lines[i].r->parent);
+		else
+			f_row(f, cols, lines[i].r, lines[i].kind == 2 ? 2 : 0,
+			      v->escapes && v->view == TV_PROC && (int)i == v->sel);
+	}
+	if (!nl) {
+		f_sgr(f, R_DIM);
+		f_str(f, empty_reason(m, v));
+		f_eol(f);
+	}
+	free(lines);
+}
+
 void top_render(struct scx_buf *out, const struct top_model *m, struct top_view *v)
 {
 	struct frame f = { .out = out, .v = v, .max = v->escapes && v->cols > 0 ? v->cols : -1 };
-	const struct col *cols = view_cols[v->view];
-	struct dline *lines = NULL;
-	unsigned nl = 0;
-	int avail, first;
+	const struct col *cols = top_view_cols(v->view);
+	int avail;
 
 	if (v->escapes)
 		scx_buf_addstr(out, "\033[H");
@@ -1358,92 +837,10 @@ void top_render(struct scx_buf *out, const struct top_model *m, struct top_view 
 	if (avail == 0)
 		avail = -2; /* too small: draw no data lines */
 	v->page = avail > 0 ? avail : 0;
-	if (!cols) {
-		first = v->scroll;
-		v->nr_lines = f_help(&f, m, first, avail == -2 ? 0 : avail);
-	} else {
-		f_header(&f, cols, v->sort[v->view], v->sort_asc[v->view]);
-		nl = build_lines(m, v, &lines);
-		v->nr_lines = (int)nl;
-		/* the selection stays on its process when the order changes */
-		if (v->view == TV_PROC && !v->sel_moved && v->sel_id >= 0) {
-			for (unsigned i = 0; i < nl; i++) {
-				if (lines[i].kind == 0 && lines[i].r->id == v->sel_id) {
-					v->sel = (int)i;
-					break;
-				}
-			}
-		}
-		v->sel_moved = false;
-		if (v->view == TV_PROC && v->want_toggle) {
-			int64_t id = v->sel < (int)nl ? lines[v->sel].r->id : -1;
-
-			if (v->sel < (int)nl && lines[v->sel].kind == 0)
-				v->expanded = v->expanded == id ? -1 : id;
-			free(lines);
-			nl = build_lines(m, v, &lines);
-			v->nr_lines = (int)nl;
-			/* unfolding may move the process: find it again */
-			for (unsigned i = 0; i < nl; i++)
-				if (lines[i].kind == 0 && lines[i].r->id == id)
-					v->sel = (int)i;
-		}
-		v->want_toggle = false;
-		/* keep scroll and selection inside the data */
-		if (v->sel >= (int)nl)
-			v->sel = nl ? (int)nl - 1 : 0;
-		if (avail > 0 && v->scroll > (int)nl - avail)
-			v->scroll = (int)nl - avail;
-		if (v->scroll < 0 || avail < 0)
-			v->scroll = 0;
-		if (avail > 0 && v->view == TV_PROC) {
-			if (v->sel < v->scroll)
-				v->scroll = v->sel;
-			if (v->sel >= v->scroll + avail)
-				v->scroll = v->sel - avail + 1;
-		}
-		if (v->view == TV_PROC)
-			v->sel_id = v->sel < (int)nl && lines[v->sel].kind == 0 ?
-					    lines[v->sel].r->id :
-					    -1;
-		first = v->scroll;
-		for (unsigned i = first; i < nl; i++) {
-			if (avail == -2 || (avail > 0 && (int)i >= first + avail))
-				break;
-			if (lines[i].kind == 1)
-				f_group(&f, m, lines[i].r->parent);
-			else
-				f_row(&f, cols, lines[i].r, lines[i].kind == 2 ? 2 : 0,
-				      v->escapes && v->view == TV_PROC && (int)i == v->sel);
-		}
-		if (!nl) {
-			f_sgr(&f, R_DIM);
-			if (v->view == TV_DSQ)
-				f_str(&f, "no DSQ data: the stream has no sched_ext switch or "
-					  "dsq_insert events");
-			else if ((v->view == TV_LLC || v->view == TV_NODE) && m->t[TT_CPU].n)
-				f_str(&f, "no LLC or node groups: the input has no CPU topology "
-					  "(see --topology)");
-			else if (v->view == TV_CGROUP)
-				f_str(&f, "no cgroup rows: the input carries no cgroup ids "
-					  "(cgroup v2, scx-events without --no-cgroups)");
-			else if ((v->view == TV_PROC || v->view == TV_DSQ) &&
-				 !strcmp(m->source, TOP_SOURCE_KERNEL))
-				f_str(&f, "no per-task or DSQ rows: the input has only kernel "
-					  "aggregates (scx-events --aggregate)");
-			else if (v->view == TV_PROC && m->tasks_off)
-				f_str(&f, "collecting per-task statistics: they start with the "
-					  "next window");
-			else if (v->filter[0] && v->view == TV_PROC)
-				f_str(&f, "no process matches the filter");
-			else
-				f_str(&f, m->seq   ? "no data in this window" :
-					  v->ended ? "the input held no events" :
-						     "waiting for input...");
-			f_eol(&f);
-		}
-		free(lines);
-	}
+	if (cols)
+		f_data(&f, m, v, cols, avail);
+	else
+		v->nr_lines = f_help(&f, m, v->scroll, avail == -2 ? 0 : avail);
 	if (v->escapes) {
 		f_footer(&f);
 		scx_buf_addstr(out, "\033[J");
