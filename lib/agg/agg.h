@@ -365,6 +365,8 @@ bool scx_agg_metric_get(const struct scx_agg_snap *s, const struct scx_agg_group
  * null ("-" in text, NaN in OpenMetrics), never 0.
  */
 bool scx_agg_metric_unknown(const struct scx_agg_snap *s, unsigned i);
+/* The index in scx_agg_metrics[] of the metric with this NDJSON key, or -1. */
+int scx_agg_metric_index(const char *name);
 /* g NULL above means the snapshot's total (all CPUs). */
 
 struct scx_buf;
