@@ -277,7 +277,14 @@ int scx_agg_parse_max_tasks(const char *arg, unsigned *out);
  */
 #define SCX_AGG_NEED_PLACE_PAR 128u
 #define SCX_AGG_NEED_PLACE_RUNS 256u
-#define SCX_AGG_NEED_ALL 503u
+/*
+ * The run queues' placement figures (with SCX_AGG_NEED_PLACE): each CPU's
+ * waits, occupancy and idle-while-waiting clocks (work-conservation,
+ * runqueue-occupancy, wakeup-placement, pre-migration, summaries).  Without
+ * it placement keeps only what parallelism needs.
+ */
+#define SCX_AGG_NEED_PLACE_QUEUES 512u
+#define SCX_AGG_NEED_ALL 1015u
 
 /*
  * topo may be NULL (CPUs then appear as seen, in LLC and node -1); it is
