@@ -81,8 +81,9 @@ test_expect_success 'a summary compares as its capture; interval records merge e
 test_expect_success 'missing events: the figure is not compared, never 0' '
 	gen 1000 200 none >c.ndjson &&
 	scx-agg diff -n 0 -f ndjson a.ndjson c.ndjson >ac &&
-	grep -q "{\"what\":\"wake_lat, wakeups_per_s\",\"why\":\"B has no sched_waking, sched_wakeup or sched_wakeup_new events\"}" ac &&
-	! grep -q "\"metric\":\"wake_lat" ac
+	grep -q "{\"what\":\"wake_lat, rq_delay, wakeups_per_s\",\"why\":\"B has no sched_waking, sched_wakeup or sched_wakeup_new events\"}" ac &&
+	! grep -q "\"metric\":\"wake_lat" ac &&
+	! grep -q "\"metric\":\"rq_delay" ac
 '
 
 test_expect_success 'different topologies: cpu, llc and node groups are left out, the rest compared' '

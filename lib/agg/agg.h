@@ -277,7 +277,14 @@ int scx_agg_parse_max_tasks(const char *arg, unsigned *out);
  */
 #define SCX_AGG_NEED_PLACE_PAR 128u
 #define SCX_AGG_NEED_PLACE_RUNS 256u
-#define SCX_AGG_NEED_ALL 503u
+/*
+ * The run queues' placement figures (with SCX_AGG_NEED_PLACE): each CPU's
+ * waits, occupancy and idle-while-waiting clocks (work-conservation,
+ * runqueue-occupancy, wakeup-placement, pre-migration, summaries).  Without
+ * it placement keeps only what parallelism needs.
+ */
+#define SCX_AGG_NEED_PLACE_QUEUES 512u
+#define SCX_AGG_NEED_ALL 1015u
 
 /*
  * topo may be NULL (CPUs then appear as seen, in LLC and node -1); it is
@@ -365,6 +372,8 @@ bool scx_agg_metric_get(const struct scx_agg_snap *s, const struct scx_agg_group
  * null ("-" in text, NaN in OpenMetrics), never 0.
  */
 bool scx_agg_metric_unknown(const struct scx_agg_snap *s, unsigned i);
+/* The index in scx_agg_metrics[] of the metric with this NDJSON key, or -1. */
+int scx_agg_metric_index(const char *name);
 /* g NULL above means the snapshot's total (all CPUs). */
 
 struct scx_buf;

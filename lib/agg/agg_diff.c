@@ -252,7 +252,10 @@ static void compare_group(struct ctx *c, const struct sum_grp *ga, const struct 
 			 D_NEUTRAL);
 		rate_row(c, group, "involuntary_per_s", ga->fig[F_INVOL], gb->fig[F_INVOL],
 			 D_HIGHER_WORSE);
-		dist_rows(c, group, ga, gb, H_RQ, D_HIGHER_WORSE, "rq_delay.p50", "rq_delay.p99");
+		/* without wakeups only the preempted tasks' waits: unknown (summary null) */
+		if (wake)
+			dist_rows(c, group, ga, gb, H_RQ, D_HIGHER_WORSE, "rq_delay.p50",
+				  "rq_delay.p99");
 		dist_rows(c, group, ga, gb, H_SLICE, D_NEUTRAL, "slice.p50", "slice.p99");
 	}
 	if (wake && ga->kind != SK_DSQ) {
@@ -270,9 +273,9 @@ static void compare_group(struct ctx *c, const struct sum_grp *ga, const struct 
 	}
 	if (ga->kind == SK_DSQ)
 		dist_rows(c, group, ga, gb, H_DSQ, D_HIGHER_WORSE, "dsq_lat.p50", "dsq_lat.p99");
-	if (ga->kind == SK_TOTAL && (ga->has & gb->has & (1u << F_VIOL))) {
-		/* waiting tasks and runnable threads are seen from their wakeups */
-		if (wake) {
+	if (ga->kind == SK_TOTAL && (ga->has & gb->has & (1u << F_ACTIVE))) {
+		/* waiting tasks and runnable threads are seen from their wakeups (else null) */
+		if (wake && (ga->has & gb->has & (1u << F_VIOL))) {
 			share_row(c, group, "violation_pct", da ? 100.0 * ga->fig[F_VIOL] / da : 0,
 				  db ? 100.0 * gb->fig[F_VIOL] / db : 0);
 			share_row(c, group, "runnable_avg", da ? ga->fig[F_RUNNABLE] / da : 0,
@@ -309,15 +312,15 @@ static void missing(struct ctx *c)
 				 "%c has no sched_waking, sched_wakeup or "
 				 "sched_wakeup_new events",
 				 side[i]);
-			not_compared(c, "wake_lat, wakeups_per_s", why);
-			if (s[i]->total.has & (1u << F_VIOL))
+			not_compared(c, "wake_lat, rq_delay, wakeups_per_s", why);
+			if (s[i]->total.has & (1u << F_ACTIVE))
 				not_compared(c, "violation_pct, runnable_avg", why);
 		}
 		if (!s[i]->by_type[SCX_EV_MIGRATE]) {
 			snprintf(why, sizeof(why), "%c has no sched_migrate_task events", side[i]);
 			not_compared(c, "migrations_per_s, cross_llc_per_s, cross_node_per_s", why);
 		}
-		if (!(s[i]->total.has & (1u << F_VIOL))) {
+		if (!(s[i]->total.has & (1u << F_ACTIVE))) {
 			snprintf(why, sizeof(why), "%c was summarised without placement tracking",
 				 side[i]);
 			not_compared(c, "violation_pct, runnable_avg, active_avg", why);

@@ -172,6 +172,14 @@ static const uint64_t needs[M__COUNT] = {
 	[M_IPI_NS] = SCX_AGG_SEEN_IPI_HANDLER, [M_CSTATE_NS] = SCX_AGG_SEEN_IDLE,
 };
 
+int scx_agg_metric_index(const char *name)
+{
+	for (unsigned i = 0; i < M__COUNT; i++)
+		if (!strcmp(scx_agg_metrics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
 bool scx_agg_metric_unknown(const struct scx_agg_snap *s, unsigned i)
 {
 	if (i == M_RQ_DEPTH && (s->seen & SCX_AGG_SEEN_KERNEL))

@@ -34,6 +34,7 @@ void agg_place_init(struct scx_agg *a)
 	scx_hist_init(&p->postmig);
 	p->keep_par = a->need & SCX_AGG_NEED_PLACE_PAR;
 	p->keep_runs = a->need & SCX_AGG_NEED_PLACE_RUNS;
+	p->keep_queues = a->need & SCX_AGG_NEED_PLACE_QUEUES;
 	a->place = p;
 }
 
@@ -355,8 +356,37 @@ static void queue_clocks(struct agg_place *p, struct place_cpu *pc, uint64_t now
 	}
 }
 
+/*
+ * Parallelism alone (no SCX_AGG_NEED_PLACE_QUEUES): the active count moves
+ * when a CPU starts or stops running a task, at the same times as
+ * place_change() moves it, and nothing else of the CPU is kept (its queue's
+ * changes were most of the calls).  Apart from place_cpu(), whose inlined
+ * hot path stays as it was.
+ */
+static __attribute__((noinline)) void place_busy(struct agg_place *p, const struct cpu *c,
+						 uint64_t ts)
+{
+	struct place_cpu *pc = pcpu_get(p, c);
+	unsigned busy = c->known && c->curr ? PC_BUSY : 0; /* cpu_cond()'s PC_BUSY */
+	uint64_t now = place_now(p, ts);		   /* event time as every hook keeps it */
+
+	if (pc->init && busy == pc->cond)
+		return;
+	if (busy != pc->cond) {
+		par_advance(p, now);
+		p->n_active += busy ? 1 : -1;
+		par_point(p, now);
+	}
+	pc->cond = (uint16_t)busy;
+	pc->init = true;
+}
+
 void agg_place_cpu(struct scx_agg *a, const struct cpu *c, uint64_t ts)
 {
+	if (!a->place->keep_queues) {
+		place_busy(a->place, c, ts);
+		return;
+	}
 	place_cpu(a->place, c, place_now(a->place, ts));
 }
 
@@ -378,9 +408,15 @@ void agg_place_queue(struct scx_agg *a, const struct cpu *c, struct thread *t, i
 {
 	struct agg_place *p = a->place;
 	struct agg_place_task *pt = &t->pl;
-	uint64_t now = place_now(p, ts);
-	struct place_cpu *pc = place_cpu(p, c, now);
+	uint64_t now;
+	struct place_cpu *pc;
 
+	if (!p->keep_queues) {
+		place_busy(p, c, ts);
+		return;
+	}
+	now = place_now(p, ts);
+	pc = place_cpu(p, c, now);
 	if (pc->cond & PC_BACKLOG)
 		queue_clocks(p, pc, now);
 	if (delta > 0) {
@@ -538,11 +574,11 @@ void agg_place_close(struct scx_agg *a, uint64_t end)
 	struct agg_place *p = a->place;
 	uint64_t now = place_now(p, end);
 
-	for (unsigned i = 0; i < p->nr_llc; i++)
+	for (unsigned i = 0; p->keep_queues && i < p->nr_llc; i++)
 		dom_advance(&p->llc[i], now);
-	for (unsigned i = 0; i < p->nr_node; i++)
+	for (unsigned i = 0; p->keep_queues && i < p->nr_node; i++)
 		dom_advance(&p->node[i], now);
-	for (unsigned i = 0; i < p->nr_cpu; i++)
+	for (unsigned i = 0; p->keep_queues && i < p->nr_cpu; i++)
 		if (p->cpu[i].init)
 			count(p, &p->cpu[i], pcpu_llc(p, &p->cpu[i]), now);
 	if (p->keep_par)

@@ -123,6 +123,9 @@ struct agg_place {
 	/* parallelism */
 	bool keep_par;	/* keep the counts below (SCX_AGG_NEED_PLACE_PAR) */
 	bool keep_runs; /* keep the runs' classes and waits (SCX_AGG_NEED_PLACE_RUNS) */
+	/* keep the per-CPU conditions, clocks and waits (SCX_AGG_NEED_PLACE_QUEUES);
+	 * else a CPU's busy bit only, for the active count */
+	bool keep_queues;
 	uint32_t n_runnable, n_active;
 	uint64_t par_ts;
 	bool par_started;

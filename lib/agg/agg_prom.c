@@ -26,6 +26,13 @@ struct fam {
 	size_t off; /* in struct scx_agg_stats */
 	bool opt;   /* exported once non-zero somewhere (sched_ext, frequency) */
 	const char *help;
+	/*
+	 * The snapshot metric (scx_agg_metrics[]) whose events it counts, or
+	 * NULL when the switches alone give it.  While that metric is unknown
+	 * the family is left out: Prometheus has no null, and a 0 would claim
+	 * a count.
+	 */
+	const char *metric;
 };
 
 #define ST(f) offsetof(struct scx_agg_stats, f)
@@ -43,34 +50,37 @@ static const struct fam cpu_fams[] = {
 	  "switch-outs into a sleep state" },
 	{ "involuntary_switches_total", "switches", F_COUNT, ST(involuntary), 0,
 	  "switch-outs while runnable (preemptions)" },
-	{ "wakeups_total", "wakeups", F_COUNT, ST(wakeups), 0,
-	  "wakeups, counted on the target CPU" },
+	{ "wakeups_total", "wakeups", F_COUNT, ST(wakeups), 0, "wakeups, counted on the target CPU",
+	  "wakeups" },
 	{ "new_task_wakeups_total", "wakeups", F_COUNT, ST(wakeups_new), 0,
-	  "first wakeups of new tasks" },
+	  "first wakeups of new tasks", "wakeups_new" },
 	{ "migrations_total", "migrations", F_COUNT, ST(migrations), 0,
-	  "task migrations, counted on the destination CPU" },
+	  "task migrations, counted on the destination CPU", "migrations" },
 	{ "cross_llc_migrations_total", "migrations", F_COUNT, ST(migr_cross_llc), 0,
-	  "migrations between LLCs" },
+	  "migrations between LLCs", "migr_cross_llc" },
 	{ "cross_node_migrations_total", "migrations", F_COUNT, ST(migr_cross_node), 0,
-	  "migrations between NUMA nodes" },
-	{ "forks_total", "forks", F_COUNT, ST(forks), 0, "forks" },
-	{ "execs_total", "execs", F_COUNT, ST(execs), 0, "execs" },
-	{ "exits_total", "exits", F_COUNT, ST(exits), 0, "task exits" },
+	  "migrations between NUMA nodes", "migr_cross_node" },
+	{ "forks_total", "forks", F_COUNT, ST(forks), 0, "forks", "forks" },
+	{ "execs_total", "execs", F_COUNT, ST(execs), 0, "execs", "execs" },
+	{ "exits_total", "exits", F_COUNT, ST(exits), 0, "task exits", "exits" },
 	{ "softirq_seconds_total", "seconds", F_NS, SUM_SOFTIRQ_NS, 0,
-	  "time in softirqs, all vectors" },
-	{ "irqs_total", "irqs", F_COUNT, ST(irqs), 0, "hard irqs" },
-	{ "irq_seconds_total", "seconds", F_NS, ST(irq_ns), 0, "time in hard irq handlers" },
-	{ "sent_ipis_total", "ipis", F_COUNT, ST(ipi_sent), 0, "IPIs sent" },
-	{ "received_ipis_total", "ipis", F_COUNT, ST(ipi_received), 0, "IPIs received" },
-	{ "ipi_seconds_total", "seconds", F_NS, ST(ipi_ns), 0, "time in IPI handlers" },
+	  "time in softirqs, all vectors", "softirq_ns" },
+	{ "irqs_total", "irqs", F_COUNT, ST(irqs), 0, "hard irqs", "irqs" },
+	{ "irq_seconds_total", "seconds", F_NS, ST(irq_ns), 0, "time in hard irq handlers",
+	  "irq_ns" },
+	{ "sent_ipis_total", "ipis", F_COUNT, ST(ipi_sent), 0, "IPIs sent", "ipi_sent" },
+	{ "received_ipis_total", "ipis", F_COUNT, ST(ipi_received), 0, "IPIs received",
+	  "ipi_received" },
+	{ "ipi_seconds_total", "seconds", F_NS, ST(ipi_ns), 0, "time in IPI handlers", "ipi_ns" },
 	{ "idle_state_seconds_total", "seconds", F_NS, SUM_CSTATE_NS, 0,
-	  "time in cpu idle states, all states" },
+	  "time in cpu idle states, all states", "cstate_ns" },
 	{ "lost_events_total", "events", F_COUNT, ST(lost), 0,
 	  "events the producer lost on this CPU" },
 	{ "rq_wait_seconds_total", "seconds", F_NS, ST(rq_depth_ns), 0,
-	  "waiting time summed over the tasks waiting on the run queue; its rate is the average number waiting" },
+	  "waiting time summed over the tasks waiting on the run queue; its rate is the average number waiting",
+	  "rq_depth_avg" },
 	{ "work_conservation_loss_seconds_total", "seconds", F_NS, ST(wc_loss_ns), 0,
-	  "time idle with nothing queued while a task waited on another, busy CPU" },
+	  "time idle with nothing queued while a task waited on another, busy CPU", "wc_loss_ns" },
 	{ "dsq_inserts_total", "inserts", F_COUNT, ST(dsq_inserts), 1,
 	  "sched_ext: tasks inserted on DSQs" },
 	{ "dsq_dispatches_total", "dispatches", F_COUNT, ST(dsq_dispatches), 1,
@@ -78,18 +88,18 @@ static const struct fam cpu_fams[] = {
 	{ "frequency_hertz", "hertz", F_GAUGE_HZ, 0, 1,
 	  "time-weighted average frequency over the last interval" },
 	{ "rq_depth_max_tasks", "tasks", F_GAUGE_N, ST(rq_depth_max), 0,
-	  "most tasks waiting on a run queue in the last interval" },
+	  "most tasks waiting on a run queue in the last interval", "rq_depth_max" },
 	{ "wake_latency_seconds", "seconds", F_HIST_NS, ST(wake_lat), 0,
-	  "wakeup latency: sched_waking to switch-in" },
+	  "wakeup latency: sched_waking to switch-in", "wake_lat" },
 	{ "rq_delay_seconds", "seconds", F_HIST_NS, ST(rq_delay), 0,
-	  "run-queue delay: runnable to switch-in" },
+	  "run-queue delay: runnable to switch-in", "rq_delay" },
 	{ "slice_seconds", "seconds", F_HIST_NS, ST(slice), 0, "length of running intervals" },
 	{ "dsq_queue_seconds", "seconds", F_HIST_NS, ST(dsq_lat), 1,
 	  "sched_ext: time queued on a DSQ" },
 	{ "slice_used_seconds", "seconds", F_HIST_NS, ST(slice_used), 1,
 	  "sched_ext: slice used before a switch-out" },
 	{ "rq_depth_tasks", "tasks", F_HIST_N, ST(rq_depth), 0,
-	  "tasks waiting on the run queue after each enqueue" },
+	  "tasks waiting on the run queue after each enqueue", "rq_depth" },
 	{ "dsq_depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 1,
 	  "sched_ext: DSQ depth at insert and dispatch" },
 };
@@ -115,13 +125,14 @@ static const struct fam cgroup_fams[] = {
 	  "switch-outs of the cgroup's tasks" },
 	{ "involuntary_switches_total", "switches", F_COUNT, ST(involuntary), 0,
 	  "switch-outs of the cgroup's tasks while runnable (preemptions)" },
-	{ "wakeups_total", "wakeups", F_COUNT, ST(wakeups), 0, "wakeups of the cgroup's tasks" },
+	{ "wakeups_total", "wakeups", F_COUNT, ST(wakeups), 0, "wakeups of the cgroup's tasks",
+	  "wakeups" },
 	{ "migrations_total", "migrations", F_COUNT, ST(migrations), 0,
-	  "migrations of the cgroup's tasks" },
+	  "migrations of the cgroup's tasks", "migrations" },
 	{ "wake_latency_seconds", "seconds", F_HIST_NS, ST(wake_lat), 0,
-	  "wakeup latency of the cgroup's tasks: sched_waking to switch-in" },
+	  "wakeup latency of the cgroup's tasks: sched_waking to switch-in", "wake_lat" },
 	{ "rq_delay_seconds", "seconds", F_HIST_NS, ST(rq_delay), 0,
-	  "run-queue delay of the cgroup's tasks: runnable to switch-in" },
+	  "run-queue delay of the cgroup's tasks: runnable to switch-in", "rq_delay" },
 };
 
 #define NR_CPU_FAMS SCX_ARRAY_SIZE(cpu_fams)
@@ -153,7 +164,9 @@ struct dim {
 	const char *prefix;
 	struct series *s;
 	unsigned n, cap;
-	bool *seen; /* per family: non-zero somewhere once */
+	bool *seen;    /* per family: non-zero somewhere once */
+	int *metric;   /* per family: index of fam->metric in scx_agg_metrics[], or -1 */
+	bool *unknown; /* per family: its metric unknown in the last snapshot */
 };
 
 struct scx_prom {
@@ -174,6 +187,15 @@ static void dim_init(struct dim *d, const struct fam *f, unsigned n, const char 
 	d->nr_fams = n;
 	d->prefix = prefix;
 	d->seen = scx_xcalloc(n, sizeof(*d->seen));
+	d->metric = scx_xcalloc(n, sizeof(*d->metric));
+	d->unknown = scx_xcalloc(n, sizeof(*d->unknown));
+	/*
+	 * Known until a snapshot says otherwise: before the first interval
+	 * closes nothing is read, every family is at 0, and rate() gets its
+	 * start for the families the stream turns out to have.
+	 */
+	for (unsigned i = 0; i < n; i++)
+		d->metric[i] = f[i].metric ? scx_agg_metric_index(f[i].metric) : -1;
 }
 
 static void dim_free(struct dim *d)
@@ -186,6 +208,8 @@ static void dim_free(struct dim *d)
 	}
 	free(d->s);
 	free(d->seen);
+	free(d->metric);
+	free(d->unknown);
 }
 
 struct scx_prom *scx_prom__new(unsigned dsq_cap)
@@ -420,6 +444,14 @@ static void fold_stats(struct dim *d, struct series *se, const struct scx_agg_st
 	}
 }
 
+/* The snapshot's seen bits only grow, so the last one says what is known so far. */
+static void dim_known(struct dim *d, const struct scx_agg_snap *s)
+{
+	for (unsigned i = 0; i < d->nr_fams; i++)
+		if (d->metric[i] >= 0)
+			d->unknown[i] = scx_agg_metric_unknown(s, (unsigned)d->metric[i]);
+}
+
 /* LLC and node labels of a CPU, LLC or node group */
 static void group_labels(const struct scx_agg *a, int level, int64_t key, int32_t *llc,
 			 int32_t *node)
@@ -512,6 +544,8 @@ int scx_prom__add(struct scx_prom *p, const struct scx_agg *a, const struct scx_
 		se->last_iv = p->intervals;
 		fold_stats(&p->cgroup, se, s->groups[SCX_AGG_CGROUP][i].s);
 	}
+	dim_known(&p->cpu, s);
+	dim_known(&p->cgroup, s);
 	p->intervals++;
 	p->events += s->events;
 	p->lost += s->lost;
@@ -673,7 +707,7 @@ static void write_dim(const struct scx_prom *p, const struct dim *d, struct scx_
 		const struct fam *f = &d->fams[i];
 		bool gauge = f->kind == F_GAUGE_HZ || f->kind == F_GAUGE_N;
 
-		if (f->opt && !d->seen[i])
+		if ((f->opt && !d->seen[i]) || d->unknown[i])
 			continue;
 		family_head(b, d->prefix, f->name, type[f->kind], f->unit, f->help);
 		for (unsigned j = 0; j < d->n; j++) {

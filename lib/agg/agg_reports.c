@@ -16,9 +16,9 @@
 #define T SCX_AGG_NEED_THREADS
 #define P SCX_AGG_NEED_PROCESSES
 #define PAIRS SCX_AGG_NEED_PAIRS
-#define PLACE SCX_AGG_NEED_PLACE
+#define PLACE (SCX_AGG_NEED_PLACE | SCX_AGG_NEED_PLACE_QUEUES)
 #define PAR (SCX_AGG_NEED_PLACE | SCX_AGG_NEED_PLACE_PAR)
-#define RUNS (SCX_AGG_NEED_PLACE | SCX_AGG_NEED_PLACE_RUNS)
+#define RUNS (PLACE | SCX_AGG_NEED_PLACE_RUNS)
 
 /* The order is the order of "all", of --help and of scx-mcp's list. */
 const struct scx_agg_report scx_agg_reports[] = {
@@ -85,7 +85,9 @@ int scx_agg__report(struct scx_agg *a, const char *name, struct scx_table **out)
 		return -ENOENT;
 	if ((r->needs & SCX_AGG_NEED_PLACE) && !a->place)
 		return -ENODATA; /* the engine was not asked for placement */
-	if ((r->needs & (SCX_AGG_NEED_PLACE_PAR | SCX_AGG_NEED_PLACE_RUNS)) & ~a->need)
+	if ((r->needs &
+	     (SCX_AGG_NEED_PLACE_PAR | SCX_AGG_NEED_PLACE_RUNS | SCX_AGG_NEED_PLACE_QUEUES)) &
+	    ~a->need)
 		return -ENODATA; /* ... or not for this report's figures */
 	return r->run(a, r->name, out);
 }

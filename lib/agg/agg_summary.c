@@ -54,17 +54,49 @@ static void hist_json(struct scx_jw *w, const char *key, const struct scx_hist *
 	scx_jw_obj_end(w);
 }
 
-static void figs_json(struct scx_jw *w, const struct scx_agg_stats *s, bool dsq)
+/* The figures a stream without their events cannot give (scx_agg_metric_unknown). */
+struct sum_unknown {
+	bool wakeups, migr, wake_lat, rq_delay;
+};
+
+static bool metric_unknown(const struct scx_agg_snap *s, const char *metric)
+{
+	return scx_agg_metric_unknown(s, (unsigned)scx_agg_metric_index(metric));
+}
+
+/* null, never a 0 that claims a count: diff leaves the figure out */
+static void kuint_known(struct scx_jw *w, const char *key, bool unknown, uint64_t v)
+{
+	if (unknown) {
+		scx_jw_key(w, key);
+		scx_jw_null(w);
+	} else {
+		scx_jw_kuint(w, key, v);
+	}
+}
+
+static void hist_known(struct scx_jw *w, const char *key, bool unknown, const struct scx_hist *h)
+{
+	if (unknown) {
+		scx_jw_key(w, key);
+		scx_jw_null(w);
+	} else {
+		hist_json(w, key, h);
+	}
+}
+
+static void figs_json(struct scx_jw *w, const struct scx_agg_stats *s, const struct sum_unknown *u,
+		      bool dsq)
 {
 	scx_jw_kuint(w, "busy_ns", s->busy_ns);
 	scx_jw_kuint(w, "switches", s->switches);
 	scx_jw_kuint(w, "involuntary", s->involuntary);
-	scx_jw_kuint(w, "wakeups", s->wakeups + s->wakeups_new);
-	scx_jw_kuint(w, "migrations", s->migrations);
-	scx_jw_kuint(w, "migr_cross_llc", s->migr_cross_llc);
-	scx_jw_kuint(w, "migr_cross_node", s->migr_cross_node);
-	hist_json(w, "wake_lat", &s->wake_lat);
-	hist_json(w, "rq_delay", &s->rq_delay);
+	kuint_known(w, "wakeups", u->wakeups, s->wakeups + s->wakeups_new);
+	kuint_known(w, "migrations", u->migr, s->migrations);
+	kuint_known(w, "migr_cross_llc", u->migr, s->migr_cross_llc);
+	kuint_known(w, "migr_cross_node", u->migr, s->migr_cross_node);
+	hist_known(w, "wake_lat", u->wake_lat, &s->wake_lat);
+	hist_known(w, "rq_delay", u->rq_delay, &s->rq_delay);
 	hist_json(w, "slice", &s->slice);
 	if (dsq)
 		hist_json(w, "dsq_lat", &s->dsq_lat);
@@ -108,6 +140,14 @@ void scx_agg_summary_json(struct scx_agg *a, struct scx_buf *b)
 	struct scx_jw w;
 	unsigned cpus, llcs = 0, nodes = 0;
 	uint64_t fp = topo_fingerprint(a, &cpus);
+	const struct sum_unknown u = {
+		.wakeups = metric_unknown(s, "wakeups"),
+		.migr = metric_unknown(s, "migrations"),
+		.wake_lat = metric_unknown(s, "wake_lat"),
+		.rq_delay = metric_unknown(s, "rq_delay"),
+	};
+	/* waiting tasks and runnable threads are seen from their wakeups */
+	bool queues_unknown = metric_unknown(s, "wc_loss_ns");
 
 	for (unsigned i = 1; i < a->nr_llc_slots; i++)
 		llcs += a->llc_cpus[i] > 0;
@@ -139,7 +179,7 @@ void scx_agg_summary_json(struct scx_agg *a, struct scx_buf *b)
 	scx_jw_key(&w, "total");
 	scx_jw_obj_begin(&w);
 	scx_jw_kuint(&w, "nr", s->nr_cpus);
-	figs_json(&w, &s->total, false);
+	figs_json(&w, &s->total, &u, false);
 	if (p) {
 		uint64_t r = 0, act = 0;
 
@@ -147,8 +187,8 @@ void scx_agg_summary_json(struct scx_agg *a, struct scx_buf *b)
 			r += v * p->t_runnable[v];
 		for (unsigned v = 0; v < p->cap_active; v++)
 			act += v * p->t_active[v];
-		scx_jw_kuint(&w, "violation_ns", p->all.viol - p->all.viol0);
-		scx_jw_kuint(&w, "runnable_ns", r);
+		kuint_known(&w, "violation_ns", queues_unknown, p->all.viol - p->all.viol0);
+		kuint_known(&w, "runnable_ns", queues_unknown, r);
 		scx_jw_kuint(&w, "active_ns", act);
 	}
 	scx_jw_obj_end(&w);
@@ -176,7 +216,7 @@ void scx_agg_summary_json(struct scx_agg *a, struct scx_buf *b)
 			if (k == SCX_AGG_TGID)
 				scx_jw_kstr(&w, "comm", g->comm);
 			scx_jw_kuint(&w, "nr", g->nr);
-			figs_json(&w, g->s, k == SCX_AGG_DSQ);
+			figs_json(&w, g->s, &u, k == SCX_AGG_DSQ);
 			scx_jw_obj_end(&w);
 		}
 		scx_jw_arr_end(&w);
@@ -255,11 +295,14 @@ struct rd {
 	int bad;
 };
 
+/* A null figure (unknown to the stream) reads as absent. */
 static uint64_t rd_uint(struct rd *r, int obj, const char *key, bool *present)
 {
 	int i = scx_json_get(r->d, obj, key);
 	uint64_t v = 0;
 
+	if (i >= 0 && scx_json_is_null(r->d, i))
+		i = -1;
 	if (present)
 		*present = i >= 0;
 	if (i >= 0 && scx_json_uint(r->d, i, &v) && !r->bad) {
@@ -275,8 +318,8 @@ static void rd_hist(struct rd *r, int obj, const char *key, struct scx_hist *h)
 	int o = scx_json_get(r->d, obj, key), arr, e;
 	uint64_t n, sum, mn, mx;
 
-	if (o < 0)
-		return;
+	if (o < 0 || scx_json_is_null(r->d, o))
+		return; /* unknown to the stream */
 	n = rd_uint(r, o, "count", NULL);
 	if (!n)
 		return;

@@ -31,7 +31,7 @@
 	 (1u << SCX_AGG_DSQ) | (1u << SCX_AGG_TGID) | (1u << SCX_AGG_CGROUP))
 #define SCX_SUMMARY_NEED \
 	(SCX_AGG_NEED_THREADS | SCX_AGG_NEED_PROCESSES | SCX_AGG_NEED_PLACE | \
-	 SCX_AGG_NEED_PLACE_PAR)
+	 SCX_AGG_NEED_PLACE_PAR | SCX_AGG_NEED_PLACE_QUEUES)
 
 struct scx_buf;
 /* The closed interval of a (inside emit or after flush) as one summary line, '\n' ended. */
