@@ -115,6 +115,7 @@ int main(void)
 		{ "{\"a_key_of_more_than_1\":1,\"n\":1,\"ok\":true}",
 		  "has 'a_key_of_more_than_1' not in" },
 		{ "{\"a_key_of_more_than_16x\":1}", "not in" },
+		{ "{\"\":1}", "has '' not in" },
 		/* a string that does not end, past the 16-byte steps */
 		{ "{\"name\":\"0123456789abcdef0123456789\\\"}", "not a JSON object" },
 	};
@@ -131,14 +132,39 @@ int main(void)
 		ok(result_of(bad[i].json) == 1, "bad %u is an error", i);
 		ok(message_has(bad[i].msg) && !*structured(), "bad %u says '%s'", i, bad[i].msg);
 	}
-	/* the check compares 16 bytes of a table's key at once: each fits its array */
+	/*
+	 * Nested values are skipped 16 bytes a step: slide escapes, quotes and
+	 * brackets in strings across the steps' edges (a backslash or a quote
+	 * as a step's last byte carries into the next).
+	 */
+	bool slid_good = true, slid_bad = true;
+
+	for (unsigned pad = 0; pad < 40; pad++) {
+		char json[256];
+		const char *tail = "\\\"}]\\\\\",\"t\":[1,{\"u\":\"]\\\"\"},[[]],\"{\"]}";
+
+		snprintf(json, sizeof(json), "{\"obj\":{\"s\":\"%.*s%s,\"n\":%u}", (int)pad,
+			 "0123456789012345678901234567890123456789", tail, pad);
+		slid_good &= result_of(json) == 0 && !strcmp(structured(), json);
+		snprintf(json, sizeof(json), "{\"obj\":{\"s\":\"%.*s%s,\"nope\":%u}", (int)pad,
+			 "0123456789012345678901234567890123456789", tail, pad);
+		slid_bad &= result_of(json) == 1 && message_has("has 'nope' not in");
+	}
+	ok(slid_good, "nested values: escapes and brackets in strings at every offset pass");
+	ok(slid_bad, "nested values: the member after them is found at every offset");
+	/* the check compares a table's keys 16 bytes at once and knows five types */
 	for (unsigned t = 0; t < mcp_nr_tools; t++) {
 		const struct mcp_out *e = mcp_tools[t].out;
-		bool fits = true;
+		bool fits = true, typed = true;
 
-		for (; e && e->key[0]; e++)
+		for (; e && e->key[0]; e++) {
 			fits &= memchr(e->key, 0, MCP_OUT_KEY) != NULL;
-		ok(fits, "%s: every outputSchema key fits MCP_OUT_KEY", mcp_tools[t].name);
+			typed &= !strcmp(e->type, "string") || !strcmp(e->type, "number") ||
+				 !strcmp(e->type, "boolean") || !strcmp(e->type, "object") ||
+				 !strcmp(e->type, "array");
+		}
+		ok(fits && typed, "%s: every outputSchema key fits MCP_OUT_KEY, of a known type",
+		   mcp_tools[t].name);
 	}
 	/* the bench knob sends the text alone and checks nothing */
 	srv->bench_no_structured = true;
