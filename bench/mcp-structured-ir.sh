@@ -7,6 +7,8 @@
 # output and with SCX_MCP_BENCH_NO_STRUCTURED.  Instructions leave out the
 # kernel's share of a round trip (pipe, wake-ups), so the ratios are upper
 # bounds on the ratios of time.  Prints a Markdown table on stdout.
+# MCP_BENCH_KEEP=DIR keeps the callgrind files there (cg.with.N, cg.without.N:
+# dump 2 + 2i is the i-th tool's second call) for callgrind_annotate.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=${SCX_BUILD:-$here/../.output}
@@ -57,6 +59,9 @@ for m in with without; do
 		"$B/scx-mcp" --root / <"$tmp/req" >"$tmp/out.$m" 2>"$tmp/err.$m" ||
 		{ cat "$tmp/err.$m" >&2; exit 1; }
 	unset SCX_MCP_BENCH_NO_STRUCTURED
+	if [ -n "${MCP_BENCH_KEEP:-}" ]; then
+		mkdir -p "$MCP_BENCH_KEEP" && cp "$tmp"/cg.$m.* "$tmp/names" "$MCP_BENCH_KEEP/"
+	fi
 	# dumps: 1 initialize, 2 load, then two per tool: keep the second
 	n=$(wc -l <"$tmp/names")
 	i=1

@@ -206,8 +206,11 @@ struct mcp_call {
  * outputSchema in tools/list and the check every result passes before it
  * is sent (mcp_tools_call), so the two cannot disagree unnoticed.
  */
+#define MCP_OUT_KEY 32 /* a key's bytes, its NUL included (t/unit/5005 checks) */
 struct mcp_out {
-	const char *key;
+	/* an array, not a pointer: the check compares 16 bytes of it at once
+	   (mcp_outcheck.c); "" ends a table */
+	char key[MCP_OUT_KEY];
 	const char *type;
 };
 
@@ -219,7 +222,7 @@ struct mcp_tool {
 	unsigned flags;
 	int (*fn)(struct mcp_call *c);
 	const char *report;		    /* scxtop's analyze_* aliases: the report they run */
-	const struct mcp_out *out;	    /* the keys its result may have; { NULL } ends */
+	const struct mcp_out *out;	    /* the keys its result may have; { "" } ends */
 	void (*desc_fn)(struct scx_buf *b); /* writes the description instead of desc */
 };
 #define MCP_T_RO 1	    /* readOnlyHint */

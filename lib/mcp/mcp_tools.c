@@ -53,15 +53,15 @@ static const struct mcp_out out_load[] = {
 	{ "load_ms", N },
 	{ "warning", S },
 	{ "next", S },
-	{ NULL },
+	{ "" },
 };
 static const struct mcp_out out_list[] = {
 	{ "traces", A },
 	{ "memory_bytes", N },
 	{ "memory_cap_bytes", N },
-	{ NULL },
+	{ "" },
 };
-static const struct mcp_out out_unload[] = { { "unloaded", S }, { "freed_bytes", N }, { NULL } };
+static const struct mcp_out out_unload[] = { { "unloaded", S }, { "freed_bytes", N }, { "" } };
 static const struct mcp_out out_summary[] = {
 	TRACE_OUT,
 	{ "path", S },
@@ -84,45 +84,48 @@ static const struct mcp_out out_summary[] = {
 	{ "has_topology", B },
 	{ "memory_bytes", N },
 	{ "load_ms", N },
-	{ NULL },
+	{ "" },
 };
 static const struct mcp_out out_query[] = {
 	TRACE_OUT,	   { "events", A },	 { "matched", N },  { "offset", N },
 	{ "returned", N }, { "next_offset", N }, { "function", S }, { "field", S },
 	{ "groups", A },   { "distinct", N },	 { "count", N },    { "avg", N },
-	{ "min", N },	   { "max", N },	 { "value", N },    { NULL }
+	{ "min", N },	   { "max", N },	 { "value", N },    { "" }
 };
 static const struct mcp_out out_analysis[] = {
-	TRACE_OUT, { "analysis", S }, { "report", O }, { "method", S }, { "category", S }, { NULL },
+	TRACE_OUT, { "analysis", S }, { "report", O }, { "method", S }, { "category", S }, { "" },
 };
 static const struct mcp_out out_discover[] = {
 	{ "analyses", A },
 	{ "scxtop_aliases", O },
-	{ NULL },
+	{ "" },
 };
 static const struct mcp_out out_run_all[] = {
 	TRACE_OUT,
 	{ "rows_per_table", N },
 	{ "reports", O },
-	{ NULL },
+	{ "" },
 };
 static const struct mcp_out out_ptimeline[] = {
 	TRACE_OUT,	   { "pid", N },     { "tgid", N }, { "comm", S },
-	{ "timeline", A }, { "summary", O }, { NULL },
+	{ "timeline", A }, { "summary", O }, { "" },
 };
 static const struct mcp_out out_ctimeline[] = {
-	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { NULL },
+	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { "" },
 };
 static const struct mcp_out out_correlate[] = {
-	TRACE_OUT, { "pid", N }, { "wakeup_event", S }, { "summary", O }, { "slowest", A }, { NULL }
+	TRACE_OUT, { "pid", N }, { "wakeup_event", S }, { "summary", O }, { "slowest", A }, { "" }
 };
-static const struct mcp_out out_compare[] = {
-	{ "trace_a", S },      { "trace_b", S }, { "verdict", S }, { "regressions", N },
-	{ "improvements", N }, { "report", O },	 { NULL }
-};
+static const struct mcp_out out_compare[] = { { "trace_a", S },
+					      { "trace_b", S },
+					      { "verdict", S },
+					      { "regressions", N },
+					      { "improvements", N },
+					      { "report", O },
+					      { "" } };
 static const struct mcp_out out_export[] = {
 	TRACE_OUT,	   { "output_path", S }, { "bytes", N }, { "analyses", N },
-	{ "resource", S }, { "pages", N },	 { NULL },
+	{ "resource", S }, { "pages", N },	 { "" },
 };
 /* live tools: without a capture or a profile they say so (available, hint) */
 /* a braced list in a macro: clang-format takes its braces for a block */
@@ -158,25 +161,25 @@ static const struct mcp_out out_stats[] = {
 	{ "sched_ext_interval", O },
 	{ "cpu", O },
 	{ "memory", O },
-	{ NULL },
+	{ "" },
 };
 static const struct mcp_out out_topology[] = {
 	{ "nr_cpus", N },  { "nr_online", N }, { "nr_cores", N }, { "nr_llcs", N },
-	{ "nr_nodes", N }, { "cpus", A },      { "error", S },	  { NULL },
+	{ "nr_nodes", N }, { "cpus", A },      { "error", S },	  { "" },
 };
 static const struct mcp_out out_tracking[] = {
 	{ "action", S },       { "running", B },     { "capture", S },	  { "producer", S },
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N }, { "exit_status", N },
-	{ "error", S },	       { "note", S },	     { "next", S },	  { NULL }
+	{ "error", S },	       { "note", S },	     { "next", S },	  { "" }
 };
 static const struct mcp_out out_live_report[] = {
 	LIVE_OUT,
 	{ "report", O },
 	{ "mode", S },
-	{ NULL },
+	{ "" },
 };
 static const struct mcp_out out_cgroups[] = {
-	LIVE_OUT, { "source", S }, { "trace_id", S }, { "analysis", S }, { "report", O }, { NULL },
+	LIVE_OUT, { "source", S }, { "trace_id", S }, { "analysis", S }, { "report", O }, { "" },
 };
 static const struct mcp_out out_profile[] = {
 	LIVE_OUT,
@@ -196,7 +199,7 @@ static const struct mcp_out out_profile[] = {
 	{ "distinct_symbols", N },
 	{ "stacks", A },
 	{ "stacks_omitted", N },
-	{ NULL },
+	{ "" },
 };
 #undef S
 #undef N
@@ -443,7 +446,7 @@ static void output_schema(struct scx_jw *w, const struct mcp_out *out)
 	scx_jw_kstr(w, "type", "object");
 	scx_jw_key(w, "properties");
 	scx_jw_obj_begin(w);
-	for (; out->key; out++) {
+	for (; out->key[0]; out++) {
 		scx_jw_key(w, out->key);
 		scx_jw_obj_begin(w);
 		scx_jw_kstr(w, "type", out->type);

@@ -16,7 +16,7 @@ const struct mcp_out mcp_out_flight[] = {
 	{ "signalled", "array" },
 	{ "recorders", "number" },
 	{ "note", "string" },
-	{ NULL },
+	{ "" },
 };
 
 #define MAX_RECORDERS 64

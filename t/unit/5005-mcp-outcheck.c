@@ -18,8 +18,13 @@
 #include "tap.h"
 
 static const struct mcp_out table[] = {
-	{ "name", "string" }, { "n", "number" },   { "ok", "boolean" },
-	{ "rows", "array" },  { "obj", "object" }, { NULL, NULL },
+	{ "name", "string" },
+	{ "n", "number" },
+	{ "ok", "boolean" },
+	{ "rows", "array" },
+	{ "obj", "object" },
+	{ "a_key_of_more_than_16", "number" },
+	{ "" },
 };
 static const struct mcp_tool tool = { .name = "fake", .out = table };
 
@@ -80,6 +85,12 @@ int main(void)
 		"{\"rows\":[\"}\",\"]\",\",\",\"\\\"}\",\"\\\\\"],\"name\":\"x\\\"}\",\"n\":7}",
 		"{\"obj\":{\"a\":\"{[\",\"b\":{\"c\":\"\\\\\\\"]\"}},\"ok\":true}",
 		"{ \"name\" : \"sp\" , \"n\" : 3 }",
+		/* a key past the 16 bytes compared at once, and strings, escapes and
+		   brackets across the 16-byte steps of the scan */
+		"{\"a_key_of_more_than_16\":1,\"name\":\"0123456789abcde\\\"0123456789\\\\\",\"rows\":"
+		"[{\"k\":\"0123456789abc}]\"},{\"k\":\"[[[[[[[[[[[[[[[[[[[[\"},[],{}],\"n\":12345678901234567890}",
+		/* the keys out of the table's order */
+		"{\"n\":1,\"a_key_of_more_than_16\":2,\"name\":\"z\"}",
 	};
 	static const struct {
 		const char *json, *msg;
@@ -97,6 +108,16 @@ int main(void)
 		{ "{\"name\" 1}", "not a JSON object" },
 		{ "{\"name\":\"a\",}", "not a JSON object" },
 		{ "{\"name\":\"a\"", "not a JSON object" },
+		/* the table's key cut short, or run on, or spelt with an escape */
+		{ "{\"nam\":\"a\",\"n\":1,\"ok\":true,\"rows\":[]}", "has 'nam' not in" },
+		{ "{\"names\":\"a\",\"n\":1,\"ok\":true,\"rows\":[]}", "has 'names' not in" },
+		{ "{\"na\\u006de\":\"a\",\"n\":1,\"ok\":true,\"rows\":[]}", "not in" },
+		{ "{\"a_key_of_more_than_1\":1,\"n\":1,\"ok\":true}",
+		  "has 'a_key_of_more_than_1' not in" },
+		{ "{\"a_key_of_more_than_16x\":1}", "not in" },
+		{ "{\"\":1}", "has '' not in" },
+		/* a string that does not end, past the 16-byte steps */
+		{ "{\"name\":\"0123456789abcdef0123456789\\\"}", "not a JSON object" },
 	};
 
 	srv = mcp_server__new(&o);
@@ -110,6 +131,40 @@ int main(void)
 	for (unsigned i = 0; i < SCX_ARRAY_SIZE(bad); i++) {
 		ok(result_of(bad[i].json) == 1, "bad %u is an error", i);
 		ok(message_has(bad[i].msg) && !*structured(), "bad %u says '%s'", i, bad[i].msg);
+	}
+	/*
+	 * Nested values are skipped 16 bytes a step: slide escapes, quotes and
+	 * brackets in strings across the steps' edges (a backslash or a quote
+	 * as a step's last byte carries into the next).
+	 */
+	bool slid_good = true, slid_bad = true;
+
+	for (unsigned pad = 0; pad < 40; pad++) {
+		char json[256];
+		const char *tail = "\\\"}]\\\\\",\"t\":[1,{\"u\":\"]\\\"\"},[[]],\"{\"]}";
+
+		snprintf(json, sizeof(json), "{\"obj\":{\"s\":\"%.*s%s,\"n\":%u}", (int)pad,
+			 "0123456789012345678901234567890123456789", tail, pad);
+		slid_good &= result_of(json) == 0 && !strcmp(structured(), json);
+		snprintf(json, sizeof(json), "{\"obj\":{\"s\":\"%.*s%s,\"nope\":%u}", (int)pad,
+			 "0123456789012345678901234567890123456789", tail, pad);
+		slid_bad &= result_of(json) == 1 && message_has("has 'nope' not in");
+	}
+	ok(slid_good, "nested values: escapes and brackets in strings at every offset pass");
+	ok(slid_bad, "nested values: the member after them is found at every offset");
+	/* the check compares a table's keys 16 bytes at once and knows five types */
+	for (unsigned t = 0; t < mcp_nr_tools; t++) {
+		const struct mcp_out *e = mcp_tools[t].out;
+		bool fits = true, typed = true;
+
+		for (; e && e->key[0]; e++) {
+			fits &= memchr(e->key, 0, MCP_OUT_KEY) != NULL;
+			typed &= !strcmp(e->type, "string") || !strcmp(e->type, "number") ||
+				 !strcmp(e->type, "boolean") || !strcmp(e->type, "object") ||
+				 !strcmp(e->type, "array");
+		}
+		ok(fits && typed, "%s: every outputSchema key fits MCP_OUT_KEY, of a known type",
+		   mcp_tools[t].name);
 	}
 	/* the bench knob sends the text alone and checks nothing */
 	srv->bench_no_structured = true;
