@@ -4,8 +4,10 @@
 # run_time_ns and run_cnt of every program), during
 # `taskset -c 0 perf bench sched pipe`.  Two builds of scx-events (or one
 # with different options) take turns, ROUNDS times, in one run, so the
-# ratio of their medians compares them under the same load; the time per
-# program run hardly moves with other load, where throughput swings.
+# ratio of their medians compares them under the same load.  The time per
+# program run moves less with other load than throughput does, but on a
+# saturated machine rounds still differ by 30 %: the median of the rounds'
+# own ratios (variants of a round run seconds apart) is printed too.
 #
 #   sh bench/kagg-cost.sh                         (needs root)
 #   BASE=/path/to/old/scx-events sh bench/kagg-cost.sh
