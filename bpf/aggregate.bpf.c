@@ -236,10 +236,11 @@ static __always_inline __u64 *cg_bucket(void *m, struct kagg_cgbkey *k)
 	return bpf_map_lookup_elem(m, k);
 }
 
-/* Count v in histogram h of cgroup slot cs (number slot, generation g). */
-static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u32 g, int h, __u64 v)
+/* Count v (in bucket idx) in histogram h of cgroup slot cs (number slot, generation g). */
+static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u32 g, int h, __u64 v,
+					unsigned idx)
 {
-	struct kagg_cgbkey k = { .slot = slot, .hist = h, .bucket = kagg_bucket(v) };
+	struct kagg_cgbkey k = { .slot = slot, .hist = h, .bucket = idx };
 	struct kagg_cghist *hh = &cs->h[h & 1];
 	__u64 *n;
 
@@ -501,15 +502,19 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 			__sync_fetch_and_add(&cs->c[KC_SLICES], 1);
 		if (nt) {
 			if (nt->state == TS_RUNNABLE) {
-				/* a waking is when its task became runnable: wake_lat == rq_delay */
+				/*
+				 * a waking is when its task became runnable: wake_lat ==
+				 * rq_delay, one half of rq_delay (bpf/aggregate.h); the
+				 * bucket is found once for the CPU's and the cgroup's
+				 */
 				__u64 rq = ts >= nt->runnable_ts ? ts - nt->runnable_ts : 0;
+				unsigned idx = kagg_bucket(rq);
+				bool woken = nt->waking_ts != 0;
 
-				kagg_hist_add(s, KH_RQ_DELAY, rq);
-				if (nt->waking_ts)
-					kagg_hist_add(s, KH_WAKE_LAT, rq);
+				kagg_hist_add_at(s, woken ? KH_WAKE_LAT : KH_RQ_DELAY, rq, idx);
 				if (cs)
-					cg_hist_add(cs, cgs, gn,
-						    nt->waking_ts ? KCH_WOKEN : KCH_PREEMPTED, rq);
+					cg_hist_add(cs, cgs, gn, woken ? KCH_WOKEN : KCH_PREEMPTED,
+						    rq, idx);
 			}
 			if (nt->qcpu1 && nt->qcpu1 <= nr_cpus)
 				nq = QC(g, nt->qcpu1 - 1);

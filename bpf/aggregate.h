@@ -32,9 +32,15 @@
 #define KAGG_MAX_CPUS 1024   /* cpus past this are counted in 'dropped_cpu' */
 #define KAGG_DSQ_TASKS 65536 /* tasks inserted into a DSQ and not yet run */
 
+/*
+ * A CPU's wake_lat and rq_delay are kept as the two halves of rq_delay, as
+ * a cgroup's are (KCH_WOKEN, KCH_PREEMPTED below): a woken task's delay is
+ * its wake_lat as well, so each switch-in adds to one histogram, and the
+ * fold (lib/capture/kagg.c) merges the two into the record's rq_delay.
+ */
 enum kagg_hist {
-	KH_WAKE_LAT, /* sched_waking -> switch-in */
-	KH_RQ_DELAY, /* runnable (woken or preempted) -> switch-in */
+	KH_WAKE_LAT, /* sched_waking -> switch-in; also part of the record's rq_delay */
+	KH_RQ_DELAY, /* preempted -> switch-in; the fold adds KH_WAKE_LAT for rq_delay */
 	KH_SLICE,    /* time on CPU per switch */
 	KH_DSQ_LAT,  /* sched_ext: insert into a DSQ -> switch-in */
 	KH__COUNT
@@ -206,13 +212,13 @@ static inline unsigned kagg_bucket(__u64 v)
 #endif
 
 /*
- * Count v in histogram h of slot s: what the programs run, and what
- * t/unit/1005-kagg runs to check that the result is lib/core/hist's.
+ * Count v, in bucket idx = kagg_bucket(v), in histogram h of slot s: what
+ * the programs run, and what t/unit/1005-kagg runs to check that the result
+ * is lib/core/hist's.
  */
-static inline void kagg_hist_add(struct kagg_slot *s, int h, __u64 v)
+static inline void kagg_hist_add_at(struct kagg_slot *s, int h, __u64 v, unsigned idx)
 {
 	struct kagg_hist_hdr *hh = &s->h[h];
-	unsigned idx = kagg_bucket(v);
 
 	if (!hh->count || v < hh->min)
 		hh->min = v;
@@ -226,6 +232,12 @@ static inline void kagg_hist_add(struct kagg_slot *s, int h, __u64 v)
 	idx &= KAGG_NR_BUCKETS - 1;
 	s->b[h][idx]++;
 	hh->used |= 1ull << (idx >> KAGG_BLOCK_BITS);
+}
+
+/* The same, bucket idx = kagg_bucket(v) not known yet. */
+static inline void kagg_hist_add(struct kagg_slot *s, int h, __u64 v)
+{
+	kagg_hist_add_at(s, h, v, kagg_bucket(v));
 }
 
 #endif

@@ -271,26 +271,41 @@ unsigned scx_kagg__nr_cpus(const struct scx_kagg *k)
 	return k->nr_cpus;
 }
 
-static void fold_hist(struct kagg_slot *sl, unsigned h, struct scx_ksnap_hist *out)
+/*
+ * Histogram h of slot sl into out, and zeroed; with plus >= 0, histogram
+ * plus of the slot added too and left as it is (folded on its own after).
+ */
+static void fold_hist(struct kagg_slot *sl, unsigned h, int plus, struct scx_ksnap_hist *out)
 {
 	struct kagg_hist_hdr *hh = &sl->h[h];
-	uint64_t used = hh->used;
+	const struct kagg_hist_hdr *ph = plus >= 0 ? &sl->h[plus] : NULL;
+	uint64_t used = hh->used | (ph ? ph->used : 0);
 
 	out->count = hh->count;
 	out->sum = hh->sum;
 	out->min = hh->count ? hh->min : 0;
 	out->max = hh->max;
 	out->clamped = hh->clamped;
+	if (ph && ph->count) {
+		out->min = out->count ? SCX_MIN(out->min, ph->min) : ph->min;
+		out->max = SCX_MAX(out->max, ph->max);
+		out->count += ph->count;
+		out->sum += ph->sum;
+		out->clamped += ph->clamped;
+	}
 	/* only the blocks of 64 buckets the programs touched */
 	while (used) {
 		unsigned blk = __builtin_ctzll(used);
 		__u64 *b = &sl->b[h][blk << KAGG_BLOCK_BITS];
+		const __u64 *pb = ph ? &sl->b[plus][blk << KAGG_BLOCK_BITS] : NULL;
 
 		used &= used - 1;
 		for (unsigned i = 0; i < 1u << KAGG_BLOCK_BITS; i++) {
-			if (!b[i])
+			uint64_t n = b[i] + (pb ? pb[i] : 0);
+
+			if (!n)
 				continue;
-			scx_ksnap_hist_add(out, (blk << KAGG_BLOCK_BITS) + i, b[i]);
+			scx_ksnap_hist_add(out, (blk << KAGG_BLOCK_BITS) + i, n);
 			b[i] = 0;
 		}
 	}
@@ -306,8 +321,11 @@ void scx_kagg_fold_slots(struct kagg_slot *slots, unsigned nr_cpus, struct scx_k
 		for (unsigned i = 0; i < KC__COUNT; i++)
 			kc->c[i] = sl->c[i];
 		memset(sl->c, 0, sizeof(sl->c));
+		/* rq_delay is both halves (bpf/aggregate.h), before wake_lat is zeroed */
+		fold_hist(sl, KH_RQ_DELAY, KH_WAKE_LAT, &kc->h[KH_RQ_DELAY]);
 		for (unsigned h = 0; h < KH__COUNT; h++)
-			fold_hist(sl, h, &kc->h[h]);
+			if (h != KH_RQ_DELAY)
+				fold_hist(sl, h, -1, &kc->h[h]);
 	}
 }
 

@@ -7,6 +7,7 @@
  * bucket for bucket, with the same count, sum, min, max and quantiles.
  * Bad records are refused with the key and byte offset.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,15 +98,23 @@ static void round_trip(unsigned n, const char *what)
 	char err[256], name[96];
 
 	for (unsigned c = 0; c < 2; c++)
-		for (unsigned h = 0; h < KH__COUNT; h++) {
+		for (unsigned h = 0; h < KH__COUNT; h++)
 			scx_hist_init(&want[c][h]);
+	/*
+	 * As the programs do: a woken task's delay goes to KH_WAKE_LAT only,
+	 * a preempted one's to KH_RQ_DELAY only, and the record's rq_delay
+	 * is both (bpf/aggregate.h).
+	 */
+	for (unsigned c = 0; c < 2; c++)
+		for (unsigned h = 0; h < KH__COUNT; h++)
 			for (unsigned i = 0; i < n; i++) {
 				uint64_t v = rnd_bits(rnd() % 36);
 
 				kagg_hist_add(&slots[c], h, v);
 				scx_hist_add(&want[c][h], v);
+				if (h == KH_WAKE_LAT)
+					scx_hist_add(&want[c][KH_RQ_DELAY], v);
 			}
-		}
 	slots[1].c[KC_SWITCHES] = 12345;
 	scx_kagg_fold_slots(slots, 2, &k);
 	k.seq = 7;
@@ -303,11 +312,60 @@ static void any_key_order(void)
 	scx_buf_free(&by);
 }
 
+/*
+ * rq_delay folds from its two halves when either is empty: min, max,
+ * count, sum and clamped come from the half that has values.
+ */
+static void rq_delay_halves(void)
+{
+	static const struct {
+		uint64_t woken[2], preempted[2];
+		uint64_t count, sum, min, max;
+		const char *what;
+	} cases[] = {
+		{ { 5, 900 }, { 0, 0 }, 2, 905, 5, 900, "woken half only" },
+		{ { 0, 0 },
+		  { 7, 1ull << 38 },
+		  2,
+		  7 + (1ull << 38),
+		  7,
+		  1ull << 38,
+		  "preempted half only" },
+		{ { 100, 0 }, { 3, 0 }, 2, 103, 3, 100, "both halves" },
+	};
+
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(cases); i++) {
+		struct kagg_slot *sl = scx_xcalloc(1, sizeof(*sl));
+		struct scx_ksnap k = { 0 };
+		const struct scx_ksnap_hist *rq, *wl;
+
+		for (unsigned j = 0; j < 2; j++) {
+			if (cases[i].woken[j])
+				kagg_hist_add(sl, KH_WAKE_LAT, cases[i].woken[j]);
+			if (cases[i].preempted[j])
+				kagg_hist_add(sl, KH_RQ_DELAY, cases[i].preempted[j]);
+		}
+		scx_kagg_fold_slots(sl, 1, &k);
+		rq = &k.cpus[0].h[SCX_KSH_RQ_DELAY];
+		wl = &k.cpus[0].h[SCX_KSH_WAKE_LAT];
+		ok(rq->count == cases[i].count && rq->sum == cases[i].sum &&
+			   rq->min == cases[i].min && rq->max == cases[i].max &&
+			   rq->clamped == (cases[i].max >> 37 ? 1u : 0u),
+		   "%s: rq_delay count %" PRIu64 " sum %" PRIu64 " min %" PRIu64 " max %" PRIu64,
+		   cases[i].what, rq->count, rq->sum, rq->min, rq->max);
+		is_int(wl->count, (cases[i].woken[0] != 0) + (cases[i].woken[1] != 0),
+		       "%s: wake_lat holds the woken half only", cases[i].what);
+		scx_ksnap_free(&k);
+		free(sl);
+	}
+}
+
 int main(void)
 {
 	bucket_layout();
 	round_trip(3, "inline");
 	round_trip(5000, "spilled");
+	rq_delay_halves();
 	bad_input();
 	same_bytes("kagg-cgroups.ndjson");
 	any_key_order();
