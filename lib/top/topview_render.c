@@ -486,9 +486,21 @@ static void f_title(struct frame *f, const struct top_model *m)
 	}
 }
 
+/* "12.3k/s", or "-" for a rate the stream cannot give */
+static const char *per_s(bool known, double v, char buf[32])
+{
+	if (!known)
+		return "-";
+	top_fmt_rate(v, buf, 28);
+	strcat(buf, "/s");
+	return buf;
+}
+
 static void f_summary(struct frame *f, const struct top_model *m)
 {
 	double util = 0, sw = 0, wake = 0, mig = 0, xllc = 0, xnode = 0, p99 = 0;
+	/* a stream without wakeup or migrate events leaves those unknown: "-", never 0 */
+	bool has_wake = false, has_mig = false;
 	/* without a topology there are no nodes: the cpus add up the same */
 	bool nodes = m->t[TT_NODE].n > 0;
 	const struct top_table *t = nodes ? &m->t[TT_NODE] : &m->t[TT_CPU];
@@ -506,18 +518,18 @@ static void f_summary(struct frame *f, const struct top_model *m)
 		sw += t->rows[i].v[TC_SW];
 		wake += t->rows[i].v[TC_WAKE];
 		mig += t->rows[i].v[TC_MIG];
+		has_wake |= t->rows[i].has[TC_WAKE];
+		has_mig |= t->rows[i].has[TC_MIG];
 		xllc += t->rows[i].v[TC_XLLC];
 		xnode += t->rows[i].v[TC_XNODE];
 		if (t->rows[i].has[TC_P99])
 			p99 = SCX_MAX(p99, t->rows[i].v[TC_P99]);
 	}
-	f_printf(
-		f,
-		"util %.1f%%  sw %s/s  wake %s/s  worst %s lat.p99 %s  mig %s/s (xllc %s  xnode %s)",
-		ncpu ? util * 100 / ncpu : 0, top_fmt_rate(sw, a[0], 32),
-		top_fmt_rate(wake, a[1], 32), nodes ? "node" : "cpu",
-		p99 > 0 ? top_fmt_ns(p99, a[2], 32) : "-", top_fmt_rate(mig, a[3], 32),
-		top_fmt_rate(xllc, a[4], 32), top_fmt_rate(xnode, a[5], 32));
+	f_printf(f, "util %.1f%%  sw %s  wake %s  worst %s lat.p99 %s  mig %s (xllc %s  xnode %s)",
+		 ncpu ? util * 100 / ncpu : 0, per_s(true, sw, a[0]), per_s(has_wake, wake, a[1]),
+		 nodes ? "node" : "cpu", p99 > 0 ? top_fmt_ns(p99, a[2], 32) : "-",
+		 per_s(has_mig, mig, a[3]), has_mig ? top_fmt_rate(xllc, a[4], 32) : "-",
+		 has_mig ? top_fmt_rate(xnode, a[5], 32) : "-");
 	f_eol(f);
 }
 
