@@ -386,6 +386,7 @@ static int feed_missed(struct top_input *in, char *err, size_t errsz)
 static void input_end(struct top_input *in)
 {
 	const struct scx_trailer *tr = scx_reader__trailer(in->r);
+	uint64_t missed = scx_lost_tally__missed_unseen(&in->lost, tr);
 
 	for (unsigned k = 0; tr && k < tr->nr_cpus; k++) {
 		uint64_t n = scx_lost_tally__unseen(&in->lost, tr, k);
@@ -393,8 +394,8 @@ static void input_end(struct top_input *in)
 		if (n)
 			scx_agg__note_lost(in->agg, k, n);
 	}
-	if (scx_lost_tally__missed_unseen(&in->lost, tr))
-		scx_agg__note_lost(in->agg, -1, scx_lost_tally__missed_unseen(&in->lost, tr));
+	if (missed)
+		scx_agg__note_lost(in->agg, -1, missed);
 	in->flushed = true;
 	/* kernel snapshots closed their windows themselves */
 	if (!in->ksnaps)
