@@ -282,10 +282,11 @@ static int cgroup_record(struct scx_agg *a, struct scx_reader *r, const char *pa
 /*
  * A "missed" record (scx(7): program runs the kernel skipped, so events
  * that never reached the stream) counts as lost events on no known CPU (1);
- * 0 for other lines; a malformed one is an error.  *count adds its count.
+ * 0 for other lines; a malformed one is an error.  The tally keeps its
+ * count against the trailer's.
  */
 static int missed_record(struct scx_agg *a, struct scx_reader *r, const char *path_in,
-			 uint64_t *count)
+			 struct scx_lost_tally *l)
 {
 	char err[256];
 	uint64_t n;
@@ -298,7 +299,7 @@ static int missed_record(struct scx_agg *a, struct scx_reader *r, const char *pa
 	}
 	if (rc) {
 		scx_agg__note_lost(a, -1, n);
-		*count += n;
+		l->missed += n;
 	}
 	return rc;
 }
@@ -800,8 +801,7 @@ static void start_engine(struct run *R, struct scx_reader *r)
 /* After an input's last record: what only its end knows (records nobody
  * read, losses only the trailer counted) and its reader's warnings. */
 static void end_input(struct run *R, struct scx_reader *r, int st, uint64_t ks0,
-		      uint64_t cgroup_recs, uint64_t scx_recs, uint64_t missed_recs,
-		      uint64_t missed)
+		      uint64_t cgroup_recs, uint64_t scx_recs, uint64_t missed_recs)
 {
 	const char *msg;
 
@@ -821,8 +821,10 @@ static void end_input(struct run *R, struct scx_reader *r, int st, uint64_t ks0,
 				scx_agg__note_lost(R->a, k, n);
 		}
 		/* skipped runs only the trailer knows (no missed record carried them) */
-		if (tr && tr->missed > missed)
-			scx_agg__note_lost(R->a, -1, tr->missed - missed);
+		uint64_t unseen = scx_lost_tally__missed_unseen(&R->lost, tr);
+
+		if (unseen)
+			scx_agg__note_lost(R->a, -1, unseen);
 	}
 	if (st == SCX_READ_END && scx_reader__warning(r))
 		scx_warn("%s", scx_reader__warning(r));
@@ -841,7 +843,7 @@ static void read_input(struct run *R, const char *path)
 	struct scx_reader *r = scx_reader__open(path);
 	uint64_t ks0 = c->nr_ksnaps;
 	struct scx_event e;
-	uint64_t cgroup_recs = 0, scx_recs = 0, missed_recs = 0, missed = 0;
+	uint64_t cgroup_recs = 0, scx_recs = 0, missed_recs = 0;
 	int st, cgk;
 
 	if (!r)
@@ -879,7 +881,7 @@ static void read_input(struct run *R, const char *path)
 			}
 			scx_recs++;
 		}
-		if (st == SCX_READ_OTHER && (cgk = missed_record(R->a, r, path, &missed))) {
+		if (st == SCX_READ_OTHER && (cgk = missed_record(R->a, r, path, &R->lost))) {
 			if (cgk < 0) {
 				R->rc = SCX_EXIT_FAIL;
 				break;
@@ -895,7 +897,7 @@ static void read_input(struct run *R, const char *path)
 		if ((R->err = scx_agg__add(R->a, &e)))
 			break;
 	}
-	end_input(R, r, st, ks0, cgroup_recs, scx_recs, missed_recs, missed);
+	end_input(R, r, st, ks0, cgroup_recs, scx_recs, missed_recs);
 	scx_reader__free(r);
 }
 
