@@ -5,10 +5,18 @@
 . "$(dirname "$0")/lib.sh"
 . "$SCX_SRC/t/lib-capture.sh"
 
-# Waits up to 60 s for scx-events ($pid): a hang fails the test, not the suite.
+# Waits up to 60 s for scx-events ($pid): a hang fails the test, not the
+# suite, and says where it hung (it did once, in a loaded make check).
 wait_stopped() {
-	{ sleep 60; kill -KILL $pid 2>/dev/null; } >/dev/null 2>&1 &
-	test_exit_code 1 wait $pid &&
+	rm -f hang.txt
+	{ sleep 60 && kill -0 $pid && {
+		echo "scx-events hung 60 s after the stop; its threads:"
+		for t in /proc/$pid/task/*; do
+			echo "$t: $(cat $t/comm) $(grep ^State: $t/status) wchan $(cat $t/wchan)"
+			cat $t/stack 2>/dev/null
+		done
+		kill -KILL $pid; } >hang.txt 2>&1; } >/dev/null 2>&1 &
+	{ test_exit_code 1 wait $pid || { sleep 1; cat hang.txt; cat err; false; }; } &&
 	cat err &&
 	grep -q "the reader of .$1. stopped reading: gave up 1000 ms after the stop" err
 }

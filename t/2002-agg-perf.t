@@ -23,8 +23,12 @@ if test_have_prereq ROOT,PERF && test -s "$TRASH/perf.data" &&
 	test_skip 'per-task switches, max and average delay match perf sched latency' 'perf lost events under load'
 else
 	test_expect_success ROOT,PERF 'per-task switches, max and average delay match perf sched latency' '
-		perf sched latency -p -i "$TRASH/perf.data" >perf.txt 2>/dev/null &&
-		perf script --ns -i "$TRASH/perf.data" 2>/dev/null | grep -v "sched_waking:" |
+		# (each step says why it failed: it once failed under load with none)
+		{ perf sched latency -p -i "$TRASH/perf.data" >perf.txt 2>latency.err ||
+		  { echo "perf sched latency failed:"; cat latency.err; false; }; } &&
+		{ perf script --ns -i "$TRASH/perf.data" >script.txt 2>script.err ||
+		  { echo "perf script failed:"; cat script.err; false; }; } &&
+		grep -v "sched_waking:" script.txt |
 			perl "$TDATA/agg-perf2scx.pl" --perf-r-plus-sleeps --runtime-first=skip.txt \
 			>events.ndjson &&
 		scx-agg -g pid events.ndjson >agg.ndjson &&
