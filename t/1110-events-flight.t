@@ -39,9 +39,10 @@ start_flight() {
 # usr1: SIGUSR1 to the capture from a shell whose pid is written to 'sender'
 usr1() { sh -c 'echo $$ >sender; kill -USR1 $1' sh "$(cat cap.pid)"; }
 
-# wait_file FILE: until FILE exists and ends with a trailer (at most 30 s)
+# wait_file FILE: until FILE exists and ends with a trailer (at most 120 s:
+# on a loaded machine a window of tens of MB took longer than 30 s)
 wait_file() {
-	for _ in $(seq 300); do
+	for _ in $(seq 1200); do
 		tail -n 1 "$1" 2>/dev/null | grep -q "\"type\":\"trailer\"" && return 0
 		sleep 0.1
 	done
@@ -64,7 +65,10 @@ test_expect_success BPF 'build the workload' '
 '
 
 test_expect_success BPF 'SIGUSR1 writes the window: the events before it' '
-	start_flight win --flight 60s,64M -e sched,process &&
+	# (only the workload'"'"'s events: the whole machine'"'"'s would make the
+	# window tens of MB under load, slow to write, and the size bound
+	# could evict the fork this looks for)
+	start_flight win --flight 60s,64M -e sched,process --comm scxev-wl &&
 	"$TRASH/scxev-wl" 3 /bin/true pids &&
 	read P C <pids && echo "P=$P C=$C" >ids &&
 	sleep 0.3 &&
@@ -107,7 +111,7 @@ test_expect_success BPF 'a second signal: a second window, only newer events' '
 # leave it: the window is still named mcp (the signal's value says who sent
 # it, not the sender's /proc entry).
 test_expect_success BPF 'scx-mcp flight_trigger: a window named mcp, in the recorder directory' '
-	start_flight "$TRASH/mcpwin" --flight 60s,16M -e sched &&
+	start_flight "$TRASH/mcpwin" --flight 60s,16M -e sched --comm scx-mcp &&
 	kill -STOP $(cat cap.pid) &&
 	{ init_line; call 1 flight_trigger "{\"pid\":$(cat cap.pid)}"; call 2 flight_trigger "{\"pid\":1}"; } |
 		mcp >out
@@ -127,7 +131,8 @@ test_expect_success BPF 'a run-queue latency over 2 ms: the window names the tas
 	for i in 1 2 3; do
 		timeout 2 taskset -c 0 sh -c "while :; do :; done" &
 	done &&
-	for _ in $(seq 100); do kill -0 $cap_pid 2>/dev/null || break; sleep 0.1; done &&
+	# (writing the window takes a while on a loaded machine: up to 60 s)
+	for _ in $(seq 600); do kill -0 $cap_pid 2>/dev/null || break; sleep 0.1; done &&
 	! kill -0 $cap_pid 2>/dev/null &&
 	wait $cap_pid &&
 	w=$(ls lat/flight-001-*_latency.ndjson) &&
