@@ -68,7 +68,10 @@ run() {
 	grep -E '^(FAIL|WARN)' log
 	tail -n 2 log
 	if [ $r != 0 ]; then
-		if grep '^FAIL' log | grep -qvE "$KNOWN"; then
+		# a run that failed without a FAIL line (mcp-check missing, or
+		# dying) is a failure, not the known one
+		if ! grep -q '^FAIL' log || grep '^FAIL' log | grep -qvE "$KNOWN"; then
+			tail -n 3 log
 			rc=1
 		else
 			echo "== the one failure is mcp-check calling ping in the 2026-07-28 era (known)"
@@ -76,11 +79,30 @@ run() {
 	fi
 }
 
-FAKE="--capture --events-cmd $SCX_SRC/t/data/mcp-fake-events.sh --root $dir"
+# The stand-in producer runs from this run's directory, so that the
+# producers this run started can be told from other runs' below.
+cp "$SCX_SRC/t/data/mcp-fake-events.sh" "$dir/fake-events.sh"
+FAKE="--capture --events-cmd $dir/fake-events.sh --root $dir"
 # shellcheck disable=SC2086
 run -- "$MCP" $FAKE
 # shellcheck disable=SC2086
 run --only sdk2 --expect-modern -- "$MCP" $FAKE
+# The clients end scx-mcp as they please, SIGKILL included; its producer
+# must not outlive it (it dies of SIGPIPE at its next write: the fake
+# writes every 50 ms, a loaded machine may take seconds to run it).
+for _ in $(seq 300); do
+	pgrep -f "$dir/fake-events.sh" >/dev/null || break
+	sleep 0.1
+done
+left=$(pgrep -f "$dir/fake-events.sh")
+if [ -n "$left" ]; then
+	echo "FAIL producers outlived scx-mcp by 30 s:" $left
+	# shellcheck disable=SC2086
+	kill -KILL $left
+	rc=1
+else
+	echo "PASS no producer outlived scx-mcp"
+fi
 
 echo "== conformance $NEXT_VERSION"
 CBIN=$NEXT/node_modules/@modelcontextprotocol/conformance/dist/index.js
@@ -113,16 +135,23 @@ conformance() {
 	if [ -n "$failed" ]; then
 		echo "FAIL conformance/$ver/$s"
 		echo "$failed"
+		# a fetch that failed is the HTTP layer: what the suite and the
+		# bridge said about it
+		tail -n 5 "conf-$ver-$s.log"
+		tail -n 5 bridge*.log
 		rc=1
 	else
 		echo "PASS conformance/$ver/$s ($(jq '[.[] | select(.status == "SUCCESS")] | length' \
 			"$checks") checks)"
 	fi
 }
-# the bridge's URL once it listens
+# the bridge's URL once it listens: node takes seconds to start on a
+# loaded machine; without one, say so (the scenarios would only say that
+# their fetch failed)
 listening() {
-	for _ in $(seq 100); do [ -s "$1" ] && break; sleep 0.1; done
-	cat "$1"
+	for _ in $(seq 600); do [ -s "$1" ] && break; sleep 0.1; done
+	[ -s "$1" ] || echo "FAIL conformance: no bridge listening after 60 s ($1)" >&2
+	cat "$1" 2>/dev/null
 }
 if [ ! -f "$CBIN" ] || [ ! -x "$NODE" ]; then
 	echo "FAIL conformance: cannot install @modelcontextprotocol/conformance@$NEXT_VERSION"

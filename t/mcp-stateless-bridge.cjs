@@ -148,6 +148,11 @@ const server = http.createServer((req, res) => {
 		pump();
 	});
 });
+// Idle connections are closed by the client, not here: with node's default
+// (5 s) the server may close a connection just as the client, whose own limit
+// is a second or two shorter, reuses it, and on a loaded machine late timers
+// make that moment wide; the request sent then fails ("fetch failed").
+server.keepAliveTimeout = 10 * 60 * 1000;
 server.listen(0, '127.0.0.1', () => {
 	const url = `http://127.0.0.1:${server.address().port}/mcp`;
 	if (urlFile) fs.writeFileSync(urlFile, url);

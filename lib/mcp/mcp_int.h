@@ -4,6 +4,7 @@
 #define SCX_MCP_INT_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -212,7 +213,37 @@ struct mcp_out {
 	   (mcp_outcheck.c); "" ends a table */
 	char key[MCP_OUT_KEY];
 	const char *type;
+	/* where mcp_out_write() takes the value from a tool's record: entries
+	   written this way get their key and type from the record's field
+	   (MCP_REC_*), so the schema says what is written; MCP_V_HAND: the tool
+	   writes the key itself, or this tool never does */
+	unsigned char val;
+	unsigned short off;			       /* the field's offset in the record */
+	void (*fn)(struct scx_jw *w, const void *rec); /* MCP_V_FN */
 };
+enum mcp_val {
+	MCP_V_HAND,
+	MCP_V_STR,     /* const char *, absent when NULL */
+	MCP_V_UINT,    /* uint64_t */
+	MCP_V_UINT_NZ, /* uint64_t, absent when 0 */
+	MCP_V_NUM,     /* double, a measured figure (scx_jw_num) */
+	MCP_V_NUM_SET, /* double, absent when NaN */
+	MCP_V_BOOL,    /* bool */
+	MCP_V_FN,      /* fn(w, record) writes the value */
+};
+/* table entries whose key is the record's field name */
+#define MCP_REC(rec, f, v, t) { #f, t, v, (unsigned short)offsetof(struct rec, f) }
+#define MCP_REC_STR(rec, f) MCP_REC(rec, f, MCP_V_STR, "string")
+#define MCP_REC_UINT(rec, f) MCP_REC(rec, f, MCP_V_UINT, "number")
+#define MCP_REC_UINT_NZ(rec, f) MCP_REC(rec, f, MCP_V_UINT_NZ, "number")
+#define MCP_REC_NUM(rec, f) MCP_REC(rec, f, MCP_V_NUM, "number")
+#define MCP_REC_NUM_SET(rec, f) MCP_REC(rec, f, MCP_V_NUM_SET, "number")
+#define MCP_REC_BOOL(rec, f) MCP_REC(rec, f, MCP_V_BOOL, "boolean")
+/* a value written by fn(w, record); the key is not a field */
+#define MCP_REC_FN(key, t, f) { key, t, MCP_V_FN, 0, f }
+/* The object of a record's entries in the table, in the table's order
+   (mcp_record.c). */
+void mcp_out_write(struct scx_jw *w, const struct mcp_out *table, const void *rec);
 
 struct mcp_tool {
 	const char *name;

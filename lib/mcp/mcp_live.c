@@ -412,6 +412,26 @@ void mcp_live_free(struct mcp_server *s)
 	s->live = NULL;
 }
 
+/*
+ * The producer starts with every signal at its default and none blocked, as
+ * a process started from a login shell would: an ignored disposition
+ * survives exec, and scx-mcp ignores SIGPIPE (its client may be gone; so do
+ * node-based clients, which pass that on to scx-mcp).  A producer left with
+ * SIGPIPE ignored outlives a SIGKILLed scx-mcp, writing into a pipe no one
+ * reads, for ever; one left with SIGINT or SIGTERM ignored (a shell cannot
+ * trap a signal ignored on entry) does not stop when asked; one with SIGCHLD
+ * ignored cannot wait for its own children.
+ */
+static void producer_signals(posix_spawnattr_t *sa)
+{
+	sigset_t all, none;
+
+	sigfillset(&all);
+	sigemptyset(&none);
+	posix_spawnattr_setsigdefault(sa, &all);
+	posix_spawnattr_setsigmask(sa, &none);
+}
+
 int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, char *err,
 		   size_t errsz)
 {
@@ -454,8 +474,10 @@ int mcp_live_start(struct mcp_server *s, char *const *args, const char *desc, ch
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	/* its own process group, so stop_child() reaches what a wrapper starts */
 	posix_spawnattr_init(&sa);
-	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+					      POSIX_SPAWN_SETSIGMASK);
 	posix_spawnattr_setpgroup(&sa, 0);
+	producer_signals(&sa);
 	r = strchr(path, '/') ? posix_spawn(&l->child, path, &fa, &sa, argv, environ) :
 				posix_spawnp(&l->child, path, &fa, &sa, argv, environ);
 	posix_spawnattr_destroy(&sa);

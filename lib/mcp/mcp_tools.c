@@ -39,53 +39,6 @@
 /* clang-format off */
 #define TRACE_OUT { "trace_id", S }, { "truncated", O }, { "note", S }
 /* clang-format on */
-static const struct mcp_out out_load[] = {
-	TRACE_OUT,
-	{ "resource", S },
-	{ "path", S },
-	{ "format", S },
-	{ "producer", S },
-	{ "events", N },
-	{ "duration_ns", N },
-	{ "cpus", N },
-	{ "tasks", N },
-	{ "memory_bytes", N },
-	{ "load_ms", N },
-	{ "warning", S },
-	{ "next", S },
-	{ "" },
-};
-static const struct mcp_out out_list[] = {
-	{ "traces", A },
-	{ "memory_bytes", N },
-	{ "memory_cap_bytes", N },
-	{ "" },
-};
-static const struct mcp_out out_unload[] = { { "unloaded", S }, { "freed_bytes", N }, { "" } };
-static const struct mcp_out out_summary[] = {
-	TRACE_OUT,
-	{ "path", S },
-	{ "format", S },
-	{ "producer", S },
-	{ "hostname", S },
-	{ "kernel", S },
-	{ "events", N },
-	{ "first_ts_ns", N },
-	{ "last_ts_ns", N },
-	{ "duration_ns", N },
-	{ "cpus", N },
-	{ "tasks", N },
-	{ "lost_events", N },
-	{ "skipped_records", N },
-	{ "out_of_order_events", N },
-	{ "events_by_type", O },
-	{ "switches_per_sec", N },
-	{ "wakeups_per_sec", N },
-	{ "has_topology", B },
-	{ "memory_bytes", N },
-	{ "load_ms", N },
-	{ "" },
-};
 static const struct mcp_out out_query[] = {
 	TRACE_OUT,	   { "events", A },	 { "matched", N },  { "offset", N },
 	{ "returned", N }, { "next_offset", N }, { "function", S }, { "field", S },
@@ -217,15 +170,15 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"pattern\":\"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$\",\"description\":"
 	      "\"default: the file name without extensions\"}",
 	      REQ("\"file_path\"")),
-	  0, mcp_t_load, .out = out_load },
+	  0, mcp_t_load, .out = mcp_out_load },
 	{ "list_traces", "List loaded traces",
 	  "Loaded traces with event counts, time span and memory.", NOARGS, MCP_T_RO, mcp_t_list,
-	  .out = out_list },
+	  .out = mcp_out_list },
 	{ "unload_trace", "Unload a trace", "Free a loaded trace and its memory.",
-	  OBJ(TRACE_ID, REQ("\"trace_id\"")), 0, mcp_t_unload, .out = out_unload },
+	  OBJ(TRACE_ID, REQ("\"trace_id\"")), 0, mcp_t_unload, .out = mcp_out_unload },
 	{ "get_trace_summary", "Trace summary",
 	  "Events by type, time span, CPUs, tasks, lost events and the producer of a loaded trace.",
-	  OBJ(TRACE_ID, REQ("\"trace_id\"")), MCP_T_RO, mcp_t_summary, .out = out_summary },
+	  OBJ(TRACE_ID, REQ("\"trace_id\"")), MCP_T_RO, mcp_t_summary, .out = mcp_out_summary },
 	{ "query_trace_events", "Query trace events",
 	  "Events of a loaded trace filtered by type, time, CPU, pid and field conditions, with "
 	  "limit/offset paging or an aggregation (count, count_by, avg, min, max, group_by).",

@@ -14,6 +14,8 @@ int mcp_t_load(struct mcp_call *c);
 int mcp_t_list(struct mcp_call *c);
 int mcp_t_unload(struct mcp_call *c);
 int mcp_t_summary(struct mcp_call *c);
+/* their outputSchema tables, which write their results (mcp_out_write) */
+extern const struct mcp_out mcp_out_load[], mcp_out_list[], mcp_out_unload[], mcp_out_summary[];
 int mcp_t_query(struct mcp_call *c);
 int mcp_t_analyze(struct mcp_call *c);
 int mcp_t_discover(struct mcp_call *c);

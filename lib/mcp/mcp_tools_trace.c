@@ -1,12 +1,165 @@
 // SPDX-License-Identifier: GPL-2.0
 /* scx-mcp trace tools: load, list, unload, summary. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "agg/agg_ksnap.h"
 #include "mcp/mcp_tools.h"
 #include "mcp/mcp_trace.h"
+
+/*
+ * What the trace tools say of a trace: one record, filled once
+ * (trace_rec), written through the tools' outputSchema tables below
+ * (mcp_out_write): each key is the field of that name.
+ */
+struct trace_rec {
+	const struct mcp_trace *t;
+	const char *trace_id, *resource, *path, *format, *producer, *hostname, *kernel;
+	uint64_t events, first_ts_ns, last_ts_ns, duration_ns, cpus, tasks, lost_events;
+	uint64_t skipped_records, out_of_order_events, memory_bytes;
+	double switches_per_sec, wakeups_per_sec, load_ms;
+	bool has_topology;
+	const char *warning, *next;
+};
+
+static void trace_rec(const struct mcp_trace *t, struct trace_rec *r)
+{
+	double secs = (t->last_ts - t->first_ts) / 1e9;
+
+	*r = (struct trace_rec){
+		.t = t,
+		.trace_id = t->id,
+		.path = t->path,
+		.format = t->format,
+		.producer = t->producer,
+		.hostname = t->hostname[0] ? t->hostname : NULL,
+		.kernel = t->kernel[0] ? t->kernel : NULL,
+		.events = t->nr,
+		.first_ts_ns = t->first_ts,
+		.last_ts_ns = t->last_ts,
+		.duration_ns = t->last_ts - t->first_ts,
+		.cpus = t->nr_cpus,
+		.tasks = t->tasks.n,
+		.lost_events = t->lost,
+		.skipped_records = t->skipped,
+		.out_of_order_events = t->out_of_order,
+		.memory_bytes = mcp_trace_mem(t),
+		/* rates of a trace with a duration */
+		.switches_per_sec = NAN,
+		.wakeups_per_sec = NAN,
+		.load_ms = t->load_ns / 1e6,
+		.has_topology = t->topo != NULL,
+	};
+	if (t->last_ts > t->first_ts) {
+		r->switches_per_sec = t->counts[SCX_EV_SWITCH] / secs;
+		r->wakeups_per_sec = (t->counts[SCX_EV_WAKING] ? t->counts[SCX_EV_WAKING] :
+								 t->counts[SCX_EV_WAKEUP]) /
+				     secs;
+	}
+}
+
+static void events_by_type(struct scx_jw *w, const void *rec)
+{
+	const struct mcp_trace *t = ((const struct trace_rec *)rec)->t;
+
+	scx_jw_obj_begin(w);
+	for (unsigned i = 1; i < SCX_EV__COUNT; i++)
+		if (t->counts[i])
+			scx_jw_kuint(w, scx_ev_name(i), t->counts[i]);
+	scx_jw_obj_end(w);
+}
+
+/* (keys the trace tools share, written by hand where a tool writes them) */
+/* a braced list in a macro: clang-format takes its braces for a block */
+/* clang-format off */
+#define TRACE_REC_OUT MCP_REC_STR(trace_rec, trace_id), { "truncated", "object" }, { "note", "string" }
+/* clang-format on */
+const struct mcp_out mcp_out_load[] = {
+	TRACE_REC_OUT,
+	MCP_REC_STR(trace_rec, resource),
+	MCP_REC_STR(trace_rec, path),
+	MCP_REC_STR(trace_rec, format),
+	MCP_REC_STR(trace_rec, producer),
+	MCP_REC_UINT(trace_rec, events),
+	MCP_REC_UINT(trace_rec, duration_ns),
+	MCP_REC_UINT(trace_rec, cpus),
+	MCP_REC_UINT(trace_rec, tasks),
+	MCP_REC_UINT(trace_rec, memory_bytes),
+	MCP_REC_NUM(trace_rec, load_ms),
+	MCP_REC_STR(trace_rec, warning),
+	MCP_REC_STR(trace_rec, next),
+	{ "" },
+};
+const struct mcp_out mcp_out_summary[] = {
+	TRACE_REC_OUT,
+	MCP_REC_STR(trace_rec, path),
+	MCP_REC_STR(trace_rec, format),
+	MCP_REC_STR(trace_rec, producer),
+	MCP_REC_STR(trace_rec, hostname),
+	MCP_REC_STR(trace_rec, kernel),
+	MCP_REC_UINT(trace_rec, events),
+	MCP_REC_UINT(trace_rec, first_ts_ns),
+	MCP_REC_UINT(trace_rec, last_ts_ns),
+	MCP_REC_UINT(trace_rec, duration_ns),
+	MCP_REC_UINT(trace_rec, cpus),
+	MCP_REC_UINT(trace_rec, tasks),
+	MCP_REC_UINT(trace_rec, lost_events),
+	MCP_REC_UINT_NZ(trace_rec, skipped_records),
+	MCP_REC_UINT_NZ(trace_rec, out_of_order_events),
+	MCP_REC_FN("events_by_type", "object", events_by_type),
+	MCP_REC_NUM_SET(trace_rec, switches_per_sec),
+	MCP_REC_NUM_SET(trace_rec, wakeups_per_sec),
+	MCP_REC_BOOL(trace_rec, has_topology),
+	MCP_REC_UINT(trace_rec, memory_bytes),
+	MCP_REC_NUM(trace_rec, load_ms),
+	{ "" },
+};
+/* one trace of list_traces (its schema says "array" of them) */
+static const struct mcp_out list_item[] = {
+	MCP_REC_STR(trace_rec, trace_id),
+	MCP_REC_STR(trace_rec, path),
+	MCP_REC_STR(trace_rec, format),
+	MCP_REC_UINT(trace_rec, events),
+	MCP_REC_UINT(trace_rec, duration_ns),
+	MCP_REC_UINT(trace_rec, memory_bytes),
+	{ "" },
+};
+struct list_rec {
+	const struct mcp_server *s;
+	uint64_t memory_bytes, memory_cap_bytes;
+};
+
+static void list_traces(struct scx_jw *w, const void *rec)
+{
+	const struct mcp_server *s = ((const struct list_rec *)rec)->s;
+
+	scx_jw_arr_begin(w);
+	for (unsigned i = 0; i < s->nr_traces; i++) {
+		struct trace_rec r;
+
+		trace_rec(s->traces[i], &r);
+		mcp_out_write(w, list_item, &r);
+	}
+	scx_jw_arr_end(w);
+}
+
+const struct mcp_out mcp_out_list[] = {
+	MCP_REC_FN("traces", "array", list_traces),
+	MCP_REC_UINT(list_rec, memory_bytes),
+	MCP_REC_UINT(list_rec, memory_cap_bytes),
+	{ "" },
+};
+struct unload_rec {
+	const char *unloaded;
+	uint64_t freed_bytes;
+};
+const struct mcp_out mcp_out_unload[] = {
+	MCP_REC_STR(unload_rec, unloaded),
+	MCP_REC_UINT(unload_rec, freed_bytes),
+	{ "" },
+};
 
 /* The default id: the file name up to its first dot, made id-safe. */
 static void default_id(const char *path, char *id, size_t size)
@@ -32,6 +185,7 @@ int mcp_t_load(struct mcp_call *c)
 {
 	char path[PATH_MAX], id[80] = "", uri[96];
 	struct mcp_trace *t;
+	struct trace_rec rec;
 	int r;
 
 	if (mcp_arg_required(c, "file_path") || mcp_arg_str(c, "file_path", path, sizeof(path)) < 0)
@@ -53,57 +207,27 @@ int mcp_t_load(struct mcp_call *c)
 	snprintf(uri, sizeof(uri), "trace://%s", id);
 	mcp_call_link(c, uri, id,
 		      "the loaded trace's summary; analyse it with the trace tools by trace_id");
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", id);
-	scx_jw_kstr(&c->w, "resource", uri);
-	scx_jw_kstr(&c->w, "path", t->path);
-	scx_jw_kstr(&c->w, "format", t->format);
-	scx_jw_kstr(&c->w, "producer", t->producer);
-	scx_jw_kuint(&c->w, "events", t->nr);
-	scx_jw_kuint(&c->w, "duration_ns", t->last_ts - t->first_ts);
-	scx_jw_kuint(&c->w, "cpus", t->nr_cpus);
-	scx_jw_kuint(&c->w, "tasks", t->tasks.n);
-	scx_jw_kuint(&c->w, "memory_bytes", mcp_trace_mem(t));
-	scx_jw_knum(&c->w, "load_ms", t->load_ns / 1e6);
+	trace_rec(t, &rec);
+	rec.trace_id = id;
+	rec.resource = uri;
 	if (r > 0)
-		scx_jw_kstr(&c->w, "warning",
-			    "the file is truncated or corrupt after the events kept");
+		rec.warning = "the file is truncated or corrupt after the events kept";
 	else if (t->ksnaps)
-		scx_jw_kstr(&c->w, "warning",
-			    SCX_AGG_KSNAP_NO_EVENTS
-			    ": analyses see the per-CPU "
-			    "figures only, event queries and timelines find nothing");
-	scx_jw_kstr(&c->w, "next",
-		    "get_trace_summary, analyze_trace_scheduling, query_trace_events");
-	scx_jw_obj_end(&c->w);
+		rec.warning = SCX_AGG_KSNAP_NO_EVENTS
+			": analyses see the per-CPU "
+			"figures only, event queries and timelines find nothing";
+	rec.next = "get_trace_summary, analyze_trace_scheduling, query_trace_events";
+	mcp_out_write(&c->w, mcp_out_load, &rec);
 	return 0;
 }
 
 int mcp_t_list(struct mcp_call *c)
 {
-	struct mcp_server *s = c->s;
-	uint64_t mem = 0;
+	struct list_rec rec = { .s = c->s, .memory_cap_bytes = c->s->o.trace_mem_max };
 
-	scx_jw_obj_begin(&c->w);
-	scx_jw_key(&c->w, "traces");
-	scx_jw_arr_begin(&c->w);
-	for (unsigned i = 0; i < s->nr_traces; i++) {
-		const struct mcp_trace *t = s->traces[i];
-
-		mem += mcp_trace_mem(t);
-		scx_jw_obj_begin(&c->w);
-		scx_jw_kstr(&c->w, "trace_id", t->id);
-		scx_jw_kstr(&c->w, "path", t->path);
-		scx_jw_kstr(&c->w, "format", t->format);
-		scx_jw_kuint(&c->w, "events", t->nr);
-		scx_jw_kuint(&c->w, "duration_ns", t->last_ts - t->first_ts);
-		scx_jw_kuint(&c->w, "memory_bytes", mcp_trace_mem(t));
-		scx_jw_obj_end(&c->w);
-	}
-	scx_jw_arr_end(&c->w);
-	scx_jw_kuint(&c->w, "memory_bytes", mem);
-	scx_jw_kuint(&c->w, "memory_cap_bytes", s->o.trace_mem_max);
-	scx_jw_obj_end(&c->w);
+	for (unsigned i = 0; i < c->s->nr_traces; i++)
+		rec.memory_bytes += mcp_trace_mem(c->s->traces[i]);
+	mcp_out_write(&c->w, mcp_out_list, &rec);
 	return 0;
 }
 
@@ -144,54 +268,17 @@ int mcp_t_unload(struct mcp_call *c)
 	snprintf(id, sizeof(id), "%s", t->id);
 	mem = mcp_trace_mem(t);
 	mcp_trace_unload(c->s, id);
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "unloaded", id);
-	scx_jw_kuint(&c->w, "freed_bytes", mem);
-	scx_jw_obj_end(&c->w);
+	mcp_out_write(&c->w, mcp_out_unload,
+		      &(struct unload_rec){ .unloaded = id, .freed_bytes = mem });
 	return 0;
 }
 
 int mcp_trace_summary(struct mcp_server *s, struct mcp_trace *t, struct scx_jw *w)
 {
-	scx_jw_obj_begin(w);
-	scx_jw_kstr(w, "trace_id", t->id);
-	scx_jw_kstr(w, "path", t->path);
-	scx_jw_kstr(w, "format", t->format);
-	scx_jw_kstr(w, "producer", t->producer);
-	if (t->hostname[0])
-		scx_jw_kstr(w, "hostname", t->hostname);
-	if (t->kernel[0])
-		scx_jw_kstr(w, "kernel", t->kernel);
-	scx_jw_kuint(w, "events", t->nr);
-	scx_jw_kuint(w, "first_ts_ns", t->first_ts);
-	scx_jw_kuint(w, "last_ts_ns", t->last_ts);
-	scx_jw_kuint(w, "duration_ns", t->last_ts - t->first_ts);
-	scx_jw_kuint(w, "cpus", t->nr_cpus);
-	scx_jw_kuint(w, "tasks", t->tasks.n);
-	scx_jw_kuint(w, "lost_events", t->lost);
-	if (t->skipped)
-		scx_jw_kuint(w, "skipped_records", t->skipped);
-	if (t->out_of_order)
-		scx_jw_kuint(w, "out_of_order_events", t->out_of_order);
-	scx_jw_key(w, "events_by_type");
-	scx_jw_obj_begin(w);
-	for (unsigned i = 1; i < SCX_EV__COUNT; i++)
-		if (t->counts[i])
-			scx_jw_kuint(w, scx_ev_name(i), t->counts[i]);
-	scx_jw_obj_end(w);
-	if (t->last_ts > t->first_ts) {
-		double secs = (t->last_ts - t->first_ts) / 1e9;
+	struct trace_rec rec;
 
-		scx_jw_knum(w, "switches_per_sec", t->counts[SCX_EV_SWITCH] / secs);
-		scx_jw_knum(w, "wakeups_per_sec",
-			    (t->counts[SCX_EV_WAKING] ? t->counts[SCX_EV_WAKING] :
-							t->counts[SCX_EV_WAKEUP]) /
-				    secs);
-	}
-	scx_jw_kbool(w, "has_topology", t->topo != NULL);
-	scx_jw_kuint(w, "memory_bytes", mcp_trace_mem(t));
-	scx_jw_knum(w, "load_ms", t->load_ns / 1e6);
-	scx_jw_obj_end(w);
+	trace_rec(t, &rec);
+	mcp_out_write(w, mcp_out_summary, &rec);
 	return 0;
 }
 

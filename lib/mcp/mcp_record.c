@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A tool result written from its outputSchema table: the tool fills a
+ * record (a struct), the table names each key's field and kind, and the
+ * writer walks the table.  The schema (tools/list), the check before a
+ * result is sent (mcp_outcheck.c) and the result come from one table, so a
+ * key, its type and its order are written once.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "mcp/mcp_int.h"
+
+void mcp_out_write(struct scx_jw *w, const struct mcp_out *o, const void *rec)
+{
+	const char *base = rec;
+
+	scx_jw_obj_begin(w);
+	for (; o->key[0]; o++) {
+		const void *f = base + o->off;
+		uint64_t u;
+		double d;
+
+		switch (o->val) {
+		case MCP_V_HAND:
+			break;
+		case MCP_V_STR:
+			if (*(const char *const *)f)
+				scx_jw_kstr(w, o->key, *(const char *const *)f);
+			break;
+		case MCP_V_UINT:
+		case MCP_V_UINT_NZ:
+			memcpy(&u, f, sizeof(u));
+			if (u || o->val == MCP_V_UINT)
+				scx_jw_kuint(w, o->key, u);
+			break;
+		case MCP_V_NUM:
+		case MCP_V_NUM_SET:
+			memcpy(&d, f, sizeof(d));
+			if (!isnan(d) || o->val == MCP_V_NUM)
+				scx_jw_knum(w, o->key, d);
+			break;
+		case MCP_V_BOOL:
+			scx_jw_kbool(w, o->key, *(const bool *)f);
+			break;
+		case MCP_V_FN:
+			scx_jw_key(w, o->key);
+			o->fn(w, rec);
+			break;
+		}
+	}
+	scx_jw_obj_end(w);
+}
