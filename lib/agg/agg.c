@@ -1755,6 +1755,12 @@ struct scx_agg_stats *agg_ksnap_cgroup(struct scx_agg *a, uint64_t id)
 	return &gtab_get(&a->cgroup, id ? agg_cgroup_key(a, id) : CG_KEY_OTHER, NULL)->s;
 }
 
+struct scx_agg_stats *agg_ksnap_dsq(struct scx_agg *a, uint64_t id, bool other)
+{
+	/* the DSQs past the collector's table: the key of the engine's own "(other)" */
+	return &gtab_get(&a->dsq, other ? -1 : (int64_t)id, NULL)->s;
+}
+
 int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval)
 {
 	a->last_ts = SCX_MAX(a->last_ts, end);

@@ -197,6 +197,8 @@ int agg_ksnap_begin(struct scx_agg *a, uint64_t t0, bool own_interval);
 struct scx_agg_stats *agg_ksnap_cpu(struct scx_agg *a, int32_t cpu);
 /* The stats of cgroup id's group (0: "other"); NULL when cgroups are not kept. */
 struct scx_agg_stats *agg_ksnap_cgroup(struct scx_agg *a, uint64_t id);
+/* The DSQ group of id (other: the DSQs past the collector's table). */
+struct scx_agg_stats *agg_ksnap_dsq(struct scx_agg *a, uint64_t id, bool other);
 int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval);
 
 static inline struct thread *agg_thread_find(const struct scx_agg *a, int32_t pid)

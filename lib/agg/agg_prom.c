@@ -114,7 +114,8 @@ static const struct fam dsq_fams[] = {
 	  "sched_ext: time queued on this DSQ" },
 	{ "slice_used_seconds", "seconds", F_HIST_NS, ST(slice_used), 1,
 	  "sched_ext: slice used by tasks from this DSQ" },
-	{ "depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 0,
+	/* optional: kernel snapshots have no depths, and 0 would claim them */
+	{ "depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 1,
 	  "sched_ext: depth of this DSQ at insert and dispatch" },
 };
 
