@@ -154,6 +154,7 @@ struct scx_agg {
 	uint64_t *evict_ts;	/* evict_tasks(): scratch of max_tasks entries */
 
 	struct gtab tgid, comm, dsq, cgroup;
+	struct grp *dsq_rest; /* with dsq_top: the snapshot's DSQ "(other)" row */
 	struct ptab wakes, preempts;
 	struct agg_cgroups cg; /* agg_cgroup.c */
 	/*

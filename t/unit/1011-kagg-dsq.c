@@ -209,7 +209,7 @@ static void bad_input(void)
 	ok(!decode(HDR "}", &k, err, sizeof(err)) && k.nr_dsqs == 0 && !k.dropped_dsq_values,
 	   "a record without dsqs (before them) reads (%s)", err);
 	ok(!decode(HDR ",\"dropped_dsq_values\":3,\"dsqs\":[" DQ(0, H2) "," DQ(7, H0) "," DQ(
-			       "other", H2) "]}",
+			   "other", H2) "]}",
 		   &k, err, sizeof(err)) &&
 		   k.nr_dsqs == 3 && k.dsqs[0].lat.nr == 2 && !k.dsqs[0].other && k.dsqs[2].other &&
 		   k.dropped_dsq_values == 3,
@@ -295,8 +295,8 @@ static struct scx_agg *engine_new(struct scx_topo *topo, struct seen *w)
 
 static void engine_record(void)
 {
-	const char *rec = HDR ",\"dropped_dsq_values\":2,\"dsqs\":[" DQ(0, H2) "," DQ(
-		9, H1) "," DQ("other", H1) "]}";
+	const char *rec = HDR ",\"dropped_dsq_values\":2,\"dsqs\":[" DQ(0, H2) "," DQ(9, H1) "," DQ(
+		"other", H1) "]}";
 	struct scx_topo *topo = scx_topo__synthetic(2, 1, 1);
 	struct seen w = { 0 };
 	struct scx_agg *a = engine_new(topo, &w);
