@@ -232,7 +232,7 @@ static __always_inline __u32 table_slot(void *idx, __u32 *next, __u64 *ids, __u3
 			return 0;
 		/*
 		 * a compare, not a mask: cap need not be a power of two (a mask
-		 * of 10239 sent cgroup slots 2048 to 8191 to "other")
+		 * of 10239 folded cgroup slots 2048 to 8191 onto 0 to 2047)
 		 */
 		KAGG_BOUND(slot);
 		if (slot < cap)
