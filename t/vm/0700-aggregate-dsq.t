@@ -80,7 +80,8 @@ test_expect_success 'the snapshots have DSQ queueing times, and drops are rare' 
 compare() {
 	by=${3:-cpu}
 	if test "$by" = dsq; then
-		rows=".dsqs // [] | .[] | [\$s, \$a, \$b, (.dsq | tostring), .dsq_lat.count, .dsq_lat.sum, \$k, \$m + .dropped_dsq_values]"
+		rows="(.dropped_dsq_values // 0) as \$d | .dsqs // [] | .[] |
+			[\$s, \$a, \$b, (.dsq | tostring), .dsq_lat.count, .dsq_lat.sum, \$k, \$m + \$d]"
 		key="(.dsq_id | tostring)"
 	else
 		rows=".cpus[] | [\$s, \$a, \$b, .cpu, .dsq_lat.count // 0, .dsq_lat.sum // 0, \$k, \$m]"
