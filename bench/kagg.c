@@ -9,10 +9,13 @@
  * in the sparse buckets the programs keep (what the bucket map's batch read
  * hands over), folded into the same record; scx-agg then groups --by cgroup
  * (top 50 + other) and formats Prometheus (scx_prom, as -f prometheus).
+ * With DSQS (sched_ext), as many DSQ histograms, 16 values each, in the
+ * programs' sparse buckets too, grouped --by dsq (every DSQ a group;
+ * Prometheus: 64 series and "other").
  *
- *	kagg CPUS VALUES_PER_HIST ROUNDS [CGROUPS]
- *	  ->  "fold_us emit_us bytes ingest_us emitted cg_fold_us prom_us"
- *	(ingest_us includes prom_us; cg_fold_us is part of fold_us)
+ *	kagg CPUS VALUES_PER_HIST ROUNDS [CGROUPS [DSQS]]
+ *	  ->  "fold_us emit_us bytes ingest_us emitted cg_fold_us prom_us dsq_fold_us"
+ *	(ingest_us includes prom_us; cg_fold_us and dsq_fold_us are part of fold_us)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +83,26 @@ struct cgset {
 	size_t nb;
 };
 
+/* What dsq_switch_in() leaves: histogram slot's sparse bucket of v, from entry first on. */
+static void dsq_add(struct kagg_cghist *hh, struct kagg_cgbkey *keys, uint64_t *vals, size_t *nb,
+		    unsigned slot, uint64_t v, size_t first)
+{
+	unsigned bucket = kagg_bucket(v);
+	size_t i;
+
+	for (i = first; i < *nb; i++)
+		if (keys[i].bucket == bucket)
+			break;
+	if (i == *nb) {
+		keys[*nb] = (struct kagg_cgbkey){ slot, 0, (uint16_t)bucket };
+		vals[(*nb)++] = 0;
+	}
+	vals[i]++;
+	hh->sum += v;
+	hh->max = SCX_MAX(hh->max, v);
+	hh->nmin = SCX_MAX(hh->nmin, ~v);
+}
+
 static void cg_add(struct cgset *g, unsigned slot, unsigned h, uint64_t v, size_t first)
 {
 	struct kagg_cghist *hh = &g->slots[slot].h[h];
@@ -103,6 +126,12 @@ int main(int argc, char **argv)
 {
 	unsigned cpus = argc > 1 ? atoi(argv[1]) : 512, per = argc > 2 ? atoi(argv[2]) : 1000;
 	unsigned rounds = argc > 3 ? atoi(argv[3]) : 21, ncg = argc > 4 ? atoi(argv[4]) : 0;
+	unsigned ndsq = argc > 5 ? atoi(argv[5]) : 0;
+	struct kagg_cghist *dh = scx_xcalloc(ndsq + 1, sizeof(*dh));
+	uint64_t *dids = scx_xcalloc(ndsq + 1, sizeof(*dids)), *dvals;
+	struct kagg_cgbkey *dkeys = scx_xcalloc((ndsq + 1) * 16, sizeof(*dkeys));
+	uint64_t *dsqfold = scx_xcalloc(rounds, 8);
+	size_t dnb;
 	struct kagg_slot *slots = scx_xcalloc(cpus, sizeof(*slots));
 	uint64_t *fold = scx_xcalloc(rounds, 8), *emit = scx_xcalloc(rounds, 8);
 	uint64_t *ingest = scx_xcalloc(rounds, 8), x = 88172645463325252ull;
@@ -120,7 +149,8 @@ int main(int argc, char **argv)
 		.interval_ns = 0,
 		.emit = count_emit,
 		.ctx = &run,
-		.by = 1u << SCX_AGG_CPU | (ncg ? 1u << SCX_AGG_CGROUP : 0),
+		.by = 1u << SCX_AGG_CPU | (ncg ? 1u << SCX_AGG_CGROUP : 0) |
+		      (ndsq ? 1u << SCX_AGG_DSQ : 0),
 	};
 	struct scx_topo *topo = scx_topo__synthetic(cpus, 8, 2);
 	struct scx_agg *a = scx_agg__new(topo, &o);
@@ -129,7 +159,10 @@ int main(int argc, char **argv)
 
 	if (!a || !topo)
 		return 1;
-	if (ncg) {
+	dvals = scx_xcalloc((ndsq + 1) * 16, sizeof(*dvals));
+	for (unsigned q = 1; q <= ndsq; q++)
+		dids[q] = q - 1; /* DSQ 0 is a DSQ like the others */
+	if (ncg || ndsq) {
 		run.p = scx_prom__new(0);
 		scx_prom__start(run.p, a, o.by);
 	}
@@ -165,14 +198,27 @@ int main(int argc, char **argv)
 					cg_add(&g, c, h, 1000 + x % 10000000, first);
 				}
 		}
+		dnb = 0;
+		for (unsigned q = 1; q <= ndsq; q++) {
+			size_t first = dnb;
+
+			for (unsigned i = 0; i < 16; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				dsq_add(&dh[q], dkeys, dvals, &dnb, q, 1000 + x % 10000000, first);
+			}
+		}
 		scx_ksnap_reset(&k);
 		t0 = cpu_ns();
 		scx_kagg_fold_slots(slots, cpus, &k);
 		cgfold[r] = cpu_ns();
 		if (ncg)
 			scx_kagg_fold_cgroups(g.slots, g.ids, ncg + 1, g.keys, g.vals, g.nb, &k);
-		fold[r] = cpu_ns() - t0;
 		cgfold[r] = cpu_ns() - cgfold[r];
+		dsqfold[r] = cpu_ns();
+		if (ndsq)
+			scx_kagg_fold_dsqs(dh, dids, ndsq + 1, dkeys, dvals, dnb, &k);
+		dsqfold[r] = cpu_ns() - dsqfold[r];
+		fold[r] = cpu_ns() - t0;
 		k.end_ns = 15000000000ull * (r + 1);
 		k.start_ns = 15000000000ull * r;
 		scx_buf_reset(&b);
@@ -187,9 +233,10 @@ int main(int argc, char **argv)
 		ingest[r] = cpu_ns() - t0;
 		prom[r] = run.prom_ns;
 	}
-	printf("%.1f %.1f %zu %.1f %u %.1f %.1f\n", median(fold, rounds) / 1e3,
+	printf("%.1f %.1f %zu %.1f %u %.1f %.1f %.1f\n", median(fold, rounds) / 1e3,
 	       median(emit, rounds) / 1e3, b.len, median(ingest, rounds) / 1e3, run.emitted,
-	       median(cgfold, rounds) / 1e3, median(prom, rounds) / 1e3);
+	       median(cgfold, rounds) / 1e3, median(prom, rounds) / 1e3,
+	       median(dsqfold, rounds) / 1e3);
 	scx_prom__free(run.p);
 	scx_buf_free(&run.b);
 	free(g.slots);
@@ -198,6 +245,11 @@ int main(int argc, char **argv)
 	free(g.vals);
 	free(cgfold);
 	free(prom);
+	free(dh);
+	free(dids);
+	free(dkeys);
+	free(dvals);
+	free(dsqfold);
 	scx_agg__free(a);
 	scx_topo__free(topo);
 	scx_ksnap_free(&k);

@@ -37,6 +37,9 @@ __u64 drops[KD__COUNT];
 /* Cgroup slots handed out (slot 0 is "other"), and the id of each. */
 __u32 cg_next = 1;
 __u64 cg_id[KAGG_MAX_CGROUPS];
+/* The same for DSQs (sched_ext). */
+__u32 dsq_next = 1;
+__u64 dsq_id[KAGG_MAX_DSQS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -82,16 +85,50 @@ CG_BUCKET_MAP cgb0 SEC(".maps");
 CG_BUCKET_MAP cgb1 SEC(".maps");
 
 /*
- * sched_ext: when each task queued on a DSQ was inserted, by pid (kprobes
- * cannot use task storage), until its switch-in takes it out; sized to 1
- * without sched_ext.
+ * sched_ext: when each task queued on a DSQ was inserted, and the DSQ's
+ * slot, by pid (kprobes cannot use task storage), until its switch-in takes
+ * it out.  This map and the DSQ maps below are sized to 1 without sched_ext.
  */
+struct kagg_dsqins {
+	__u64 ts;
+	__u32 slot; /* the DSQ's slot in dsqslots */
+	__u32 _pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KAGG_DSQ_TASKS);
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, struct kagg_dsqins);
 } dsq_ins SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2 * KAGG_MAX_DSQS);
+	__type(key, __u32);
+	__type(value, struct kagg_cghist);
+} dsqslots SEC(".maps");
+
+/* DSQ id -> slot */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KAGG_MAX_DSQS);
+	__type(key, __u64);
+	__type(value, __u32);
+} dsqidx SEC(".maps");
+
+/* The sparse buckets of the DSQ histograms, one map per generation. */
+#define DSQ_BUCKET_MAP \
+	struct { \
+		__uint(type, BPF_MAP_TYPE_HASH); \
+		__uint(map_flags, BPF_F_NO_PREALLOC); \
+		__uint(max_entries, KAGG_DSQ_BUCKETS); \
+		__type(key, struct kagg_cgbkey); \
+		__type(value, __u64); \
+	}
+DSQ_BUCKET_MAP dsqb0 SEC(".maps");
+DSQ_BUCKET_MAP dsqb1 SEC(".maps");
 
 /* What only the CPU itself touches. */
 struct kagg_own {
@@ -174,6 +211,41 @@ static __always_inline unsigned int task_state(struct task_struct *p)
 	return BPF_CORE_READ(o, state);
 }
 
+/* ---- tables of slots by id (cgroups, DSQs) ----------------------------------------- */
+
+/*
+ * The slot of id in a table of cap slots (idx: id -> slot; *next: the next
+ * slot to hand out; ids: the id of each slot), handed out the first time
+ * id is seen; 0 ("other") once the table is full, and looked up again next
+ * time.  Below cap, whatever the other CPUs do.
+ */
+static __always_inline __u32 table_slot(void *idx, __u32 *next, __u64 *ids, __u32 cap, __u64 id)
+{
+	__u32 slot, *found = bpf_map_lookup_elem(idx, &id);
+
+	if (found) {
+		slot = *found;
+	} else {
+		/* checked first, so *next stops near the cap and never wraps */
+		slot = *next < cap ? __sync_fetch_and_add(next, 1) : cap;
+		if (slot >= cap)
+			return 0;
+		/*
+		 * a compare, not a mask: cap need not be a power of two (a mask
+		 * of 10239 folded cgroup slots 2048 to 8191 onto 0 to 2047)
+		 */
+		KAGG_BOUND(slot);
+		if (slot < cap)
+			ids[slot] = id;
+		if (bpf_map_update_elem(idx, &id, &slot, BPF_NOEXIST)) {
+			/* another CPU gave it a slot first: this one stays empty */
+			found = bpf_map_lookup_elem(idx, &id);
+			slot = found ? *found : 0;
+		}
+	}
+	return slot < cap ? slot : 0;
+}
+
 /* ---- cgroups --------------------------------------------------------------------- */
 
 /* The slot of task p's cgroup in the current generation, NULL when off. */
@@ -181,31 +253,15 @@ static __always_inline struct kagg_cgslot *cg_slot(struct task_struct *p, struct
 						   __u32 g, __u32 *slotp)
 {
 	__u64 id;
-	__u32 slot, *found, key;
+	__u32 slot, key;
 
 	if (!cgroup_on || !t)
 		return 0;
 	id = p->cgroups->dfl_cgrp->kn->id;
-	if (t->cg_slot && t->cg_id == id) {
+	if (t->cg_slot && t->cg_id == id && t->cg_slot <= KAGG_MAX_CGROUPS)
 		slot = t->cg_slot - 1;
-	} else if ((found = bpf_map_lookup_elem(&cgidx, &id))) {
-		slot = *found;
-	} else {
-		/* checked first, so cg_next stops near the cap and never wraps */
-		slot = cg_next < KAGG_MAX_CGROUPS ? __sync_fetch_and_add(&cg_next, 1) :
-						    KAGG_MAX_CGROUPS;
-		if (slot >= KAGG_MAX_CGROUPS) {
-			slot = 0; /* full: "other", and looked up again next time */
-		} else {
-			cg_id[slot & (KAGG_MAX_CGROUPS - 1)] = id;
-			if (bpf_map_update_elem(&cgidx, &id, &slot, BPF_NOEXIST)) {
-				/* another CPU gave it a slot first: this one stays empty */
-				found = bpf_map_lookup_elem(&cgidx, &id);
-				slot = found ? *found : 0;
-			}
-		}
-	}
-	slot &= KAGG_MAX_CGROUPS - 1;
+	else
+		slot = table_slot(&cgidx, &cg_next, cg_id, KAGG_MAX_CGROUPS, id);
 	if (slot) {
 		t->cg_id = id;
 		t->cg_slot = slot + 1;
@@ -226,7 +282,7 @@ static __always_inline void atomic_max(__u64 *p, __u64 v)
 }
 
 /* The entry of bucket k in a bucket map, made if missing; NULL if the map is full. */
-static __always_inline __u64 *cg_bucket(void *m, struct kagg_cgbkey *k)
+static __always_inline __u64 *sparse_bucket(void *m, struct kagg_cgbkey *k)
 {
 	__u64 zero = 0, *n = bpf_map_lookup_elem(m, k);
 
@@ -236,21 +292,11 @@ static __always_inline __u64 *cg_bucket(void *m, struct kagg_cgbkey *k)
 	return bpf_map_lookup_elem(m, k);
 }
 
-/* Count v (in bucket idx) in histogram h of cgroup slot cs (number slot, generation g). */
-static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u32 g, int h, __u64 v,
-					unsigned idx)
+/* Count v in sparse histogram hh, whose bucket entry is n (NULL: the map was full). */
+static __always_inline void sparse_hist_add(struct kagg_cghist *hh, __u64 *n, __u64 v, int full)
 {
-	struct kagg_cgbkey k = { .slot = slot, .hist = h, .bucket = idx };
-	struct kagg_cghist *hh = &cs->h[h & 1];
-	__u64 *n;
-
-	/* one call per map: the verifier inlines a lookup whose map it knows */
-	if (g & 1)
-		n = cg_bucket(&cgb1, &k);
-	else
-		n = cg_bucket(&cgb0, &k);
 	if (!n) {
-		drop(KD_CG_VALUE);
+		drop(full);
 		return;
 	}
 	__sync_fetch_and_add(n, 1);
@@ -259,6 +305,21 @@ static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u3
 	atomic_max(&hh->nmin, ~v);
 	if (v >> 37)
 		__sync_fetch_and_add(&hh->clamped, 1);
+}
+
+/* Count v (in bucket idx) in histogram h of cgroup slot cs (number slot, generation g). */
+static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u32 g, int h, __u64 v,
+					unsigned idx)
+{
+	struct kagg_cgbkey k = { .slot = slot, .hist = h, .bucket = idx };
+	__u64 *n;
+
+	/* one call per map: the verifier inlines a lookup whose map it knows */
+	if (g & 1)
+		n = sparse_bucket(&cgb1, &k);
+	else
+		n = sparse_bucket(&cgb0, &k);
+	sparse_hist_add(&cs->h[h & 1], n, v, KD_CG_VALUE);
 }
 
 /* ---- the queues, under glob's lock (lib/agg/agg.c's wc_* and depth_*) ------- */
@@ -321,27 +382,59 @@ static __always_inline void dequeue(struct kagg_glob *g, struct kagg_qcpu *c, __
 
 /* ---- sched_ext DSQs: lib/agg/agg.c's dsq_lat, as the event mode measures it ------ */
 
-/* Task p (a kfunc's argument: read, not loaded) was inserted into a DSQ now. */
-static __always_inline void dsq_insert(struct task_struct *p)
+/* The histogram of DSQ slot in generation g. */
+static __always_inline struct kagg_cghist *dsq_hist_of(__u32 slot, __u32 g)
 {
-	__u64 ts = bpf_ktime_get_boot_ns();
+	__u32 key = (g & 1) * KAGG_MAX_DSQS + slot;
+
+	return bpf_map_lookup_elem(&dsqslots, &key);
+}
+
+/*
+ * Task p (a kfunc's argument: read, not loaded) was inserted, or moved,
+ * into DSQ id now.
+ */
+static __always_inline void dsq_insert(struct task_struct *p, __u64 id)
+{
+	struct kagg_dsqins ins = { .ts = bpf_ktime_get_boot_ns() };
 	__u32 pid;
 
 	if (!p)
 		return;
 	pid = BPF_CORE_READ(p, pid);
-	if (pid && bpf_map_update_elem(&dsq_ins, &pid, &ts, BPF_ANY))
+	if (!pid)
+		return;
+	ins.slot = table_slot(&dsqidx, &dsq_next, dsq_id, KAGG_MAX_DSQS, id);
+	if (bpf_map_update_elem(&dsq_ins, &pid, &ins, BPF_ANY))
 		drop(KD_TASK);
 }
 
-/* The task pid switches in on the CPU of slot s: its time on the DSQ, if it was on one. */
-static __always_inline void dsq_switch_in(struct kagg_slot *s, __u32 pid, __u64 ts)
+/*
+ * The task pid switches in on the CPU of slot s in generation g: its time
+ * on the DSQ, if it was on one, for the CPU and the DSQ.
+ */
+static __always_inline void dsq_switch_in(struct kagg_slot *s, __u32 g, __u32 pid, __u64 ts)
 {
-	__u64 *ins = bpf_map_lookup_elem(&dsq_ins, &pid);
+	struct kagg_dsqins *ins = bpf_map_lookup_elem(&dsq_ins, &pid);
+	struct kagg_cgbkey k = {};
+	struct kagg_cghist *dh;
+	__u64 v, *n;
+	unsigned idx;
 
 	if (!ins)
 		return;
-	kagg_hist_add(s, KH_DSQ_LAT, ts >= *ins ? ts - *ins : 0);
+	v = ts >= ins->ts ? ts - ins->ts : 0;
+	idx = kagg_bucket(v);
+	kagg_hist_add_at(s, KH_DSQ_LAT, v, idx);
+	if ((dh = dsq_hist_of(ins->slot, g))) {
+		k.slot = ins->slot;
+		k.bucket = idx;
+		if (g & 1)
+			n = sparse_bucket(&dsqb1, &k);
+		else
+			n = sparse_bucket(&dsqb0, &k);
+		sparse_hist_add(dh, n, v, KD_DSQ_VALUE);
+	}
 	bpf_map_delete_elem(&dsq_ins, &pid);
 }
 
@@ -351,9 +444,9 @@ static __always_inline void dsq_switch_in(struct kagg_slot *s, __u32 pid, __u64 
  */
 #define DSQ_INSERT_PROBE(name, func) \
 	SEC("?kprobe/" #func) \
-	int BPF_KPROBE(name, struct task_struct *p) \
+	int BPF_KPROBE(name, struct task_struct *p, __u64 dsq_id) \
 	{ \
-		dsq_insert(p); \
+		dsq_insert(p, dsq_id); \
 		return 0; \
 	}
 
@@ -362,7 +455,17 @@ DSQ_INSERT_PROBE(kagg_insert_v2, scx_bpf_dsq_insert___v2)
 DSQ_INSERT_PROBE(kagg_dispatch, scx_bpf_dispatch)
 DSQ_INSERT_PROBE(kagg_insert_vtime, scx_bpf_dsq_insert_vtime)
 DSQ_INSERT_PROBE(kagg_dispatch_vtime, scx_bpf_dispatch_vtime)
-DSQ_INSERT_PROBE(kagg_insert_vtime_args, __scx_bpf_dsq_insert_vtime)
+
+/* 6.19+: the arguments after the task come in a struct, the DSQ id first */
+SEC("?kprobe/__scx_bpf_dsq_insert_vtime")
+int BPF_KPROBE(kagg_insert_vtime_args, struct task_struct *p, __u64 *args)
+{
+	__u64 id = 0;
+
+	bpf_probe_read_kernel(&id, sizeof(id), args);
+	dsq_insert(p, id);
+	return 0;
+}
 
 /*
  * Moves between DSQs restart the time as the event mode's do: from the
@@ -376,6 +479,7 @@ DSQ_INSERT_PROBE(kagg_insert_vtime_args, __scx_bpf_dsq_insert_vtime)
 struct kagg_moves {
 	__u32 n, _pad;
 	__u64 task[KAGG_MOVE_NEST]; /* the task moved, 0: none */
+	__u64 dsq[KAGG_MOVE_NEST];  /* the DSQ it is moved into */
 };
 
 struct {
@@ -385,7 +489,7 @@ struct {
 	__type(value, struct kagg_moves);
 } dsq_moves SEC(".maps");
 
-static __always_inline void dsq_move_enter(struct task_struct *p)
+static __always_inline void dsq_move_enter(struct task_struct *p, __u64 dsq)
 {
 	__u64 key = bpf_get_current_task();
 	struct kagg_moves *m = bpf_map_lookup_elem(&dsq_moves, &key), fresh = {};
@@ -400,8 +504,10 @@ static __always_inline void dsq_move_enter(struct task_struct *p)
 		}
 	}
 	i = m->n++; /* the return takes it off */
-	if (i < KAGG_MOVE_NEST)
+	if (i < KAGG_MOVE_NEST) {
 		m->task[i] = (__u64)p;
+		m->dsq[i] = dsq;
+	}
 }
 
 static __always_inline void dsq_move_exit(bool moved)
@@ -414,16 +520,16 @@ static __always_inline void dsq_move_exit(bool moved)
 		return;
 	i = --m->n;
 	if (i < KAGG_MOVE_NEST && moved && m->task[i])
-		dsq_insert((struct task_struct *)m->task[i]);
+		dsq_insert((struct task_struct *)m->task[i], m->dsq[i]);
 	if (!m->n)
 		bpf_map_delete_elem(&dsq_moves, &key);
 }
 
 #define DSQ_MOVE_PROBES(name, func) \
 	SEC("?kprobe/" #func) \
-	int BPF_KPROBE(name, void *it, struct task_struct *p) \
+	int BPF_KPROBE(name, void *it, struct task_struct *p, __u64 dsq_id) \
 	{ \
-		dsq_move_enter(p); \
+		dsq_move_enter(p, dsq_id); \
 		return 0; \
 	} \
 	SEC("?kretprobe/" #func) \
@@ -524,7 +630,7 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 		}
 		s->c[KC_SLICES]++;
 		if (dsq_on)
-			dsq_switch_in(s, next->pid, ts);
+			dsq_switch_in(s, gn, next->pid, ts);
 	}
 	o->known = 1;
 	o->curr = next->pid;

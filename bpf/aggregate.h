@@ -153,12 +153,27 @@ struct kagg_cgbkey {
 	__u16 bucket;
 };
 
+/*
+ * sched_ext: per DSQ (the id a task was last inserted or moved into, as the
+ * event mode keys its DSQ groups), the queueing time of the tasks run from
+ * it; its count is the DSQ's dispatches.  A DSQ gets a slot the first time
+ * a task is inserted into it, from 1 up; slot 0 ("other" in the record)
+ * takes the DSQs seen once the table is full.  The histogram is kept as a
+ * cgroup's are: a kagg_cghist per slot and generation (the slots map), its
+ * buckets sparse in a hash map per generation (key: kagg_cgbkey, hist 0),
+ * a value whose bucket finds the map full left out of the histogram and
+ * counted in KD_DSQ_VALUE.  Each value is in its CPU's KH_DSQ_LAT as well.
+ */
+#define KAGG_MAX_DSQS 4096
+#define KAGG_DSQ_BUCKETS 65536 /* entries of each generation's bucket map */
+
 /* Global counts of what the programs could not account. */
 enum kagg_drop {
-	KD_TASK,     /* no task storage for a task (allocation failed), or no
-		      * room for one more task queued on a DSQ */
-	KD_CPU,	     /* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
-	KD_CG_VALUE, /* a cgroup histogram value whose bucket map was full */
+	KD_TASK,      /* no task storage for a task (allocation failed), or no
+		       * room for one more task queued on a DSQ */
+	KD_CPU,	      /* an event on a CPU at or past KAGG_MAX_CPUS/nr_cpus */
+	KD_CG_VALUE,  /* a cgroup histogram value whose bucket map was full */
+	KD_DSQ_VALUE, /* a DSQ histogram value whose bucket map was full */
 	KD__COUNT
 };
 

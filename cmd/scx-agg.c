@@ -35,6 +35,7 @@ enum {
 	OPT_CG_DEPTH,
 	OPT_CG_TOP,
 	OPT_CG_SORT,
+	OPT_DSQ_TOP,
 	OPT_MAX_TASKS
 };
 enum fmt { FMT_AUTO, FMT_NDJSON, FMT_TEXT, FMT_OPENMETRICS, FMT_PROMETHEUS };
@@ -53,6 +54,9 @@ static struct scx_opt opts[] = {
 	{ OPT_CG_SORT, "cgroup-sort", "METRIC",
 	  "rank cgroups by busy, rq-delay, rq-p99, wakeups or switches (default busy)",
 	  "busy rq-delay rq-p99 wakeups switches" },
+	{ OPT_DSQ_TOP, "dsq-top", "N",
+	  "DSQ groups: the N first by dispatches, the rest in one \"(other)\" row (default all; "
+	  "prometheus: 64)" },
 	{ 'r', "report", "NAME", "run a report (repeatable, comma list, or all)" },
 	{ 'n', "limit", "N", "rows per report table (default 20, 0 for all)" },
 	{ 't', "threshold", "NAME=VALUE", "set a report threshold (repeatable)" },
@@ -613,6 +617,11 @@ static void parse_args(struct run *R, int argc, char **argv)
 				scx_usage_error(&cmd, "bad cgroup top '%s': 1 to 100000", arg);
 			ao->cgroup_top = (unsigned)v;
 			break;
+		case OPT_DSQ_TOP:
+			if (scx_parse_u64(arg, &v) || !v || v > 100000)
+				scx_usage_error(&cmd, "bad DSQ top '%s': 1 to 100000", arg);
+			ao->dsq_top = (unsigned)v;
+			break;
 		case OPT_CG_SORT: {
 			unsigned k;
 
@@ -712,7 +721,7 @@ static void plan(struct run *R, int argc, char **argv)
 			R->no_snap = true;
 	}
 	if (c->fmt == FMT_PROMETHEUS || c->textfile) {
-		c->prom = scx_prom__new(0);
+		c->prom = scx_prom__new(R->ao.dsq_top);
 		scx_prom__set_cgroup_cap(c->prom, R->ao.cgroup_top);
 	}
 	if (R->out_path && strcmp(R->out_path, "-")) {

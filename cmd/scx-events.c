@@ -580,7 +580,7 @@ static int run_aggregate(struct run *r, const struct scx_writer_opts *wo, int fd
 	struct scx_kagg *k;
 	struct scx_stats_feed feed = { 0 };
 	uint64_t deadline = 0, next;
-	bool warned_full = false;
+	bool warned_full = false, warned_dsq_full = false;
 	int err;
 	char msg[512];
 
@@ -642,6 +642,17 @@ static int run_aggregate(struct run *r, const struct scx_writer_opts *wo, int fd
 			scx_warn("note: the kernel's cgroup table is full: cgroups seen from now "
 				 "on count as cgroup 0 (other)");
 			warned_full = true;
+		}
+		if (snap.dropped_dsq_values)
+			scx_warn("interval %llu: %llu DSQ queueing times not counted per DSQ (the "
+				 "bucket table was full)",
+				 (unsigned long long)snap.seq,
+				 (unsigned long long)snap.dropped_dsq_values);
+		if (snap.nr_dsqs && snap.dsqs[snap.nr_dsqs - 1].other && !warned_dsq_full) {
+			scx_warn(
+				"note: the kernel's DSQ table is full: DSQs seen from now on count "
+				"as dsq other");
+			warned_dsq_full = true;
 		}
 		if (last)
 			break;

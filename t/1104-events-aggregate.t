@@ -80,6 +80,60 @@ test_expect_success JQ,PROMTOOL 'a snapshot with DSQ queueing times: scx-agg and
 	jq -e "(.total.dsq_lat.count // 0) == 0" plain
 '
 
+# per-DSQ queueing times (sched_ext only: live in t/vm/0700) added to a
+# stored record: in each snapshot DSQ 0 (scx_simple's shared one) has 500
+# and 1000 ns, DSQ 7 1500 ns, the collector's overflow "other" 500 ns
+test_expect_success JQ,PROMTOOL 'per-DSQ snapshots: --by dsq, the dsq report, prometheus' '
+	jq -c "if .type == \"kernel_snapshot\" then . + {dropped_dsq_values: 0, dsqs: [
+		{dsq: 0, dsq_lat: {count: 2, sum: 1500, min: 500, max: 1000, clamped: 0, b: [253, 1, 317, 1]}},
+		{dsq: 7, dsq_lat: {count: 1, sum: 1500, min: 1500, max: 1500, clamped: 0, b: [349, 1]}},
+		{dsq: \"other\", dsq_lat: {count: 1, sum: 500, min: 500, max: 500, clamped: 0, b: [253, 1]}}]}
+		else . end" "$in" >pdsq.ndjson &&
+	n=$(grep -c kernel_snapshot pdsq.ndjson) &&
+	scx-agg --once -g dsq -f ndjson pdsq.ndjson >agg &&
+	jq -c "[.groups.dsq[] | [.dsq_dispatches, .dsq_lat.count, .dsq_lat.min, .dsq_lat.max,
+		.dsq_inserts, .dsq_depth]]" agg >got &&
+	echo "[[$((2 * n)),$((2 * n)),500,1000,null,null],[$n,$n,1500,1500,null,null],[$n,$n,500,500,null,null]]" >want &&
+	test_cmp want got &&
+	grep -o "{\"dsq\":[0-9][0-9]*" agg >got &&
+	printf "{\"dsq\":%s\n" 0 7 18446744073709551615 >want &&
+	test_cmp want got &&
+	scx-agg --once -r dsq -H pdsq.ndjson >rep &&
+	grep -E "^ +7 +- +$n " rep &&
+	scx-agg -g cpu,dsq -f prometheus pdsq.ndjson >prom &&
+	awk "/^# EOF/ { n++; next } n == $((n - 1))" prom >last &&
+	grep -q "^scx_dsq_dispatches_total{dsq=\"0\"} $((2 * n))\$" last &&
+	grep -q "^scx_dsq_queue_seconds_count{dsq=\"7\"} $n\$" last &&
+	grep -q "^scx_dsq_queue_seconds_bucket{dsq=\"other\",le=\"0.000001023\"} $n\$" last &&
+	! grep -q "^scx_dsq_inserts_total\|^scx_dsq_depth_tasks" last &&
+	promtool check metrics <last >lint 2>&1 &&
+	test ! -s lint
+'
+
+test_expect_success JQ,PROMTOOL '--dsq-top: the DSQs with the most dispatches, the rest as (other)' '
+	n=$(grep -c kernel_snapshot pdsq.ndjson) &&
+	scx-agg --once -g dsq --dsq-top 1 -f ndjson pdsq.ndjson >agg &&
+	grep -o "{\"dsq\":[0-9][0-9]*,\"dsq_dispatches\":[0-9]*" agg >got &&
+	printf "{\"dsq\":%s,\"dsq_dispatches\":%s\n" 0 $((2 * n)) 18446744073709551615 $((2 * n)) >want &&
+	test_cmp want got &&
+	jq -e ".groups.dsq[1].dsq_lat | .count == $((2 * n)) and .min == 500 and .max == 1500" agg &&
+	scx-agg -g dsq --dsq-top 1 -f prometheus pdsq.ndjson >prom &&
+	grep "^scx_dsq_dispatches_total" prom | sed "s/ .*//" | sort -u >got &&
+	printf "scx_dsq_dispatches_total{dsq=\"%s\"}\n" 0 other >want &&
+	test_cmp want got &&
+	awk "/^# EOF/ { n++; next } n == $((n - 1))" prom >last &&
+	promtool check metrics <last &&
+	test_must_fail scx-agg --dsq-top 0 pdsq.ndjson 2>err &&
+	grep "bad DSQ top .0.: 1 to 100000" err
+'
+
+test_expect_success 'per-DSQ snapshots: bad dsqs are named with their byte offset' '
+	sed "2s/\"dsqs\":\[{\"dsq\":0,/\"dsqs\":[{\"dsq\":-1,/" pdsq.ndjson >bad &&
+	! cmp -s bad pdsq.ndjson &&
+	test_must_fail scx-agg -f ndjson bad 2>err &&
+	grep "bad: byte [0-9]*: kernel_snapshot: missing or bad \"dsq\"" err
+'
+
 test_expect_success 'reports need single events, and say so' '
 	test_exit_code 2 scx-agg -r wakeup-latency "$in" 2>err &&
 	grep "report .wakeup-latency. needs single events: this stream has only kernel aggregates" err

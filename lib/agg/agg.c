@@ -1364,7 +1364,7 @@ static double cgroup_rank(const struct scx_agg *a, const struct scx_agg_stats *s
 
 struct ranked {
 	double v;
-	const char *name;
+	const char *name; /* ties by name, or by key where NULL */
 	struct grp *g;
 };
 
@@ -1374,34 +1374,50 @@ static int cmp_ranked(const void *x, const void *y)
 
 	if (p->v != q->v)
 		return p->v > q->v ? -1 : 1;
-	return strcmp(p->name, q->name);
+	if (p->name && q->name)
+		return strcmp(p->name, q->name);
+	return (uint64_t)p->g->key < (uint64_t)q->g->key ? -1 : 1;
+}
+
+/* The figure group g of table t is ranked by (its name in *name, or NULL). */
+static double group_rank(const struct scx_agg *a, const struct gtab *t, const struct grp *g,
+			 const char **name)
+{
+	if (t == &a->cgroup) {
+		*name = agg_cgroup_key_name(a, (uint32_t)g->key);
+		return cgroup_rank(a, &g->s);
+	}
+	*name = NULL;
+	return (double)g->s.dsq_dispatches; /* DSQs: by tasks run from them */
 }
 
 /*
- * The cgroup groups of the snapshot: the cgroup_top first by cgroup_sort
- * (ties by name), then one "(other)" row with the rest and what overflowed
- * the tables, so the rows stay bounded whatever the number of cgroups.
+ * The groups by of table t in the snapshot: the top first by group_rank(),
+ * then one "(other)" row, rest, with the rest, the table's own overflow
+ * and the group of key other (the collector's overflow), so the rows stay
+ * bounded whatever the number of cgroups or DSQs.
  */
-static void cgroup_groups(struct scx_agg *a)
+static void ranked_groups(struct scx_agg *a, struct gtab *t, enum scx_agg_by by, unsigned top,
+			  struct grp *rest, int64_t other)
 {
-	unsigned top = a->o.cgroup_top ? a->o.cgroup_top : SCX_AGG_CGROUP_TOP, n = 0, rest_nr = 0;
-	struct grp *gr, *rest = a->cg.rest;
+	struct grp *gr;
 	struct ranked *r;
+	unsigned n = 0, rest_nr = 0;
 	size_t pos = 0;
 	bool any_rest = false;
 
-	r = scx_xcalloc(a->cgroup.map.n + 1, sizeof(*r));
+	r = scx_xcalloc(t->map.n + 1, sizeof(*r));
 	stats_reset(&rest->s, grp_skip(a));
-	while ((gr = agg_gtab_next(&a->cgroup, &pos))) {
-		if (gr == a->cgroup.other || gr->key == CG_KEY_OTHER) {
+	while ((gr = agg_gtab_next(t, &pos))) {
+		if (gr == t->other || gr->key == other) {
 			stats_merge(&rest->s, &gr->s, grp_skip(a));
 			rest_nr += gr->nr;
 			any_rest = true;
 			continue;
 		}
 		r[n].g = gr;
-		r[n].name = agg_cgroup_key_name(a, (uint32_t)gr->key);
-		r[n++].v = cgroup_rank(a, &gr->s);
+		r[n].v = group_rank(a, t, gr, &r[n].name);
+		n++;
 	}
 	qsort(r, n, sizeof(*r), cmp_ranked);
 	for (unsigned i = 0; i < n; i++) {
@@ -1413,16 +1429,16 @@ static void cgroup_groups(struct scx_agg *a)
 			any_rest = true;
 			continue;
 		}
-		g = add_group(a, SCX_AGG_CGROUP);
+		g = add_group(a, by);
 		g->key = r[i].g->key;
 		g->nr = r[i].g->nr;
 		g->name = r[i].name;
 		g->s = &r[i].g->s;
 	}
 	if (any_rest) {
-		struct scx_agg_group *g = add_group(a, SCX_AGG_CGROUP);
+		struct scx_agg_group *g = add_group(a, by);
 
-		g->key = CG_KEY_OTHER;
+		g->key = other;
 		g->nr = rest_nr;
 		g->name = "(other)";
 		g->s = &rest->s;
@@ -1579,10 +1595,14 @@ static int close_interval(struct scx_agg *a, uint64_t end, bool final)
 		gtab_groups(a, &a->tgid, SCX_AGG_TGID);
 	if (by & (1u << SCX_AGG_COMM))
 		gtab_groups(a, &a->comm, SCX_AGG_COMM);
-	if (by & (1u << SCX_AGG_DSQ))
+	if ((by & (1u << SCX_AGG_DSQ)) && a->o.dsq_top)
+		ranked_groups(a, &a->dsq, SCX_AGG_DSQ, a->o.dsq_top, a->dsq_rest, -1);
+	else if (by & (1u << SCX_AGG_DSQ))
 		gtab_groups(a, &a->dsq, SCX_AGG_DSQ);
 	if (by & (1u << SCX_AGG_CGROUP))
-		cgroup_groups(a);
+		ranked_groups(a, &a->cgroup, SCX_AGG_CGROUP,
+			      a->o.cgroup_top ? a->o.cgroup_top : SCX_AGG_CGROUP_TOP, a->cg.rest,
+			      CG_KEY_OTHER);
 	for (int k = 0; k < SCX_AGG_BY__COUNT; k++) {
 		s->groups[k] = a->garr[k];
 		if (s->nr[k] > 1 && k != SCX_AGG_CPU && k != SCX_AGG_LLC && k != SCX_AGG_NODE &&
@@ -1755,6 +1775,12 @@ struct scx_agg_stats *agg_ksnap_cgroup(struct scx_agg *a, uint64_t id)
 	return &gtab_get(&a->cgroup, id ? agg_cgroup_key(a, id) : CG_KEY_OTHER, NULL)->s;
 }
 
+struct scx_agg_stats *agg_ksnap_dsq(struct scx_agg *a, uint64_t id, bool other)
+{
+	/* the DSQs past the collector's table: the key of the engine's own "(other)" */
+	return &gtab_get(&a->dsq, other ? -1 : (int64_t)id, NULL)->s;
+}
+
 int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval)
 {
 	a->last_ts = SCX_MAX(a->last_ts, end);
@@ -1870,6 +1896,8 @@ struct scx_agg *scx_agg__new(const struct scx_topo *topo, const struct scx_agg_o
 	agg_cgroup_init(a);
 	a->cg.rest = scx_xcalloc(1, sizeof(*a->cg.rest));
 	stats_init(&a->cg.rest->s);
+	a->dsq_rest = scx_xcalloc(1, sizeof(*a->dsq_rest));
+	stats_init(&a->dsq_rest->s);
 	scx_map_init(&a->wakes.map, sizeof(struct pair));
 	scx_map_init(&a->preempts.map, sizeof(struct pair));
 	if (!a->o.by)
@@ -1960,6 +1988,8 @@ void scx_agg__free(struct scx_agg *a)
 	agg_cgroup_free(a);
 	stats_free(&a->cg.rest->s);
 	free(a->cg.rest);
+	stats_free(&a->dsq_rest->s);
+	free(a->dsq_rest);
 	scx_map_free(&a->wakes.map);
 	scx_map_free(&a->preempts.map);
 	for (unsigned i = 0; i < a->nr_llc_slots; i++)
@@ -1996,6 +2026,7 @@ size_t scx_agg__mem(struct scx_agg *a)
 				     offsetof(struct thread, s);
 	n += scx_map_bytes(&a->wakes.map) + scx_map_bytes(&a->preempts.map);
 	n += agg_cgroup_mem(a) + sizeof(struct grp) + stats_bytes(&a->cg.rest->s);
+	n += sizeof(struct grp) + stats_bytes(&a->dsq_rest->s);
 	for (struct gtab *t = &a->tgid; t <= &a->cgroup; t++) {
 		struct grp **slot;
 

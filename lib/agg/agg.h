@@ -227,6 +227,11 @@ struct scx_agg_opts {
 	 * rows.  A thread counts under the cgroup it was last seen in.
 	 */
 	unsigned cgroup_depth, cgroup_top;
+	/*
+	 * DSQ groups: with dsq_top, the dsq_top first by dispatches (ties by
+	 * id) and one "(other)" row (key -1) with the rest; 0: every DSQ.
+	 */
+	unsigned dsq_top;
 	enum scx_agg_cgsort {
 		SCX_AGG_CGSORT_BUSY = 0, /* CPU time */
 		SCX_AGG_CGSORT_RQ_DELAY, /* run-queue delay, summed */

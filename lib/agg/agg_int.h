@@ -154,6 +154,7 @@ struct scx_agg {
 	uint64_t *evict_ts;	/* evict_tasks(): scratch of max_tasks entries */
 
 	struct gtab tgid, comm, dsq, cgroup;
+	struct grp *dsq_rest; /* with dsq_top: the snapshot's DSQ "(other)" row */
 	struct ptab wakes, preempts;
 	struct agg_cgroups cg; /* agg_cgroup.c */
 	/*
@@ -197,6 +198,8 @@ int agg_ksnap_begin(struct scx_agg *a, uint64_t t0, bool own_interval);
 struct scx_agg_stats *agg_ksnap_cpu(struct scx_agg *a, int32_t cpu);
 /* The stats of cgroup id's group (0: "other"); NULL when cgroups are not kept. */
 struct scx_agg_stats *agg_ksnap_cgroup(struct scx_agg *a, uint64_t id);
+/* The DSQ group of id (other: the DSQs past the collector's table). */
+struct scx_agg_stats *agg_ksnap_dsq(struct scx_agg *a, uint64_t id, bool other);
 int agg_ksnap_end(struct scx_agg *a, uint64_t end, bool own_interval);
 
 static inline struct thread *agg_thread_find(const struct scx_agg *a, int32_t pid)

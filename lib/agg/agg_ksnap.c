@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Kernel snapshots into the engine's CPU and cgroup groups (see agg_ksnap.h). */
+/* Kernel snapshots into the engine's CPU, cgroup and DSQ groups (see agg_ksnap.h). */
 #include <string.h>
 
 #include "agg/agg_int.h"
@@ -32,14 +32,18 @@ static void add_common(struct scx_agg_stats *s, const uint64_t *c, const struct 
 
 bool scx_agg_ksnap_report_ok(const char *name)
 {
-	/* its columns are the cgroup groups' figures; "threads" is 0 */
-	return !strcmp(name, "cgroup-latency");
+	/*
+	 * cgroup-latency: its columns are the cgroup groups' figures ("threads"
+	 * is 0); dsq: it says unknown for what the DSQ groups lack
+	 */
+	return !strcmp(name, "cgroup-latency") || !strcmp(name, "dsq");
 }
 
 int scx_agg__add_ksnap(struct scx_agg *a, const struct scx_ksnap *k, bool own_interval)
 {
 	unsigned skip = a->o.skip_hists | a->o.skip_cpu_hists;
-	uint64_t lost = k->dropped_tasks + k->dropped_cpu + k->missed + k->dropped_cg_values;
+	uint64_t lost = k->dropped_tasks + k->dropped_cpu + k->missed + k->dropped_cg_values +
+			k->dropped_dsq_values;
 	int err = agg_ksnap_begin(a, k->start_ns, own_interval);
 
 	if (err)
@@ -72,6 +76,14 @@ int scx_agg__add_ksnap(struct scx_agg *a, const struct scx_ksnap *k, bool own_in
 		if (!s)
 			break; /* cgroups not asked for */
 		add_common(s, kc->c, kc->h, a->o.skip_hists);
+	}
+	for (unsigned i = 0; i < k->nr_dsqs; i++) {
+		const struct scx_ksnap_dsq *kd = &k->dsqs[i];
+		struct scx_agg_stats *s = agg_ksnap_dsq(a, kd->id, kd->other);
+
+		/* as the event mode's DSQ groups: a dispatch per value */
+		add_hist(&s->dsq_lat, a->o.skip_hists, SCX_AGG_HIST_DSQ_LAT, &kd->lat);
+		s->dsq_dispatches += kd->lat.count;
 	}
 	if (lost)
 		scx_agg__note_lost(a, -1, lost);

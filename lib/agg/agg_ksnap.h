@@ -27,7 +27,7 @@
  */
 int scx_agg__add_ksnap(struct scx_agg *a, const struct scx_ksnap *k, bool own_interval);
 
-/* Does report name read only what kernel snapshots fill (cgroup-latency)? */
+/* Does report name read only what kernel snapshots fill (cgroup-latency, dsq)? */
 bool scx_agg_ksnap_report_ok(const char *name);
 
 /* The message for a report, view or tool that needs single events. */

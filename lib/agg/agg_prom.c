@@ -105,8 +105,12 @@ static const struct fam cpu_fams[] = {
 };
 
 /* scx_dsq_*: one series per DSQ */
+/*
+ * inserts and depths optional, as the cpu families: kernel snapshots have
+ * neither, and a 0 would claim them
+ */
 static const struct fam dsq_fams[] = {
-	{ "inserts_total", "inserts", F_COUNT, ST(dsq_inserts), 0,
+	{ "inserts_total", "inserts", F_COUNT, ST(dsq_inserts), 1,
 	  "sched_ext: tasks inserted on this DSQ" },
 	{ "dispatches_total", "dispatches", F_COUNT, ST(dsq_dispatches), 0,
 	  "sched_ext: tasks run from this DSQ" },
@@ -114,7 +118,7 @@ static const struct fam dsq_fams[] = {
 	  "sched_ext: time queued on this DSQ" },
 	{ "slice_used_seconds", "seconds", F_HIST_NS, ST(slice_used), 1,
 	  "sched_ext: slice used by tasks from this DSQ" },
-	{ "depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 0,
+	{ "depth_tasks", "tasks", F_HIST_N, ST(dsq_depth), 1,
 	  "sched_ext: depth of this DSQ at insert and dispatch" },
 };
 

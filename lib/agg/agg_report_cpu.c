@@ -221,6 +221,9 @@ AGG_REPORT(agg_rep_dsq)
 	};
 	struct scx_table *d = scx_table_new(r, "dsqs", dc);
 	uint64_t dur = agg_dur(a);
+	/* kernel snapshots count dispatches and queueing times per DSQ, nothing else */
+	bool kernel = a->snap.seen & SCX_AGG_SEEN_KERNEL;
+	static const unsigned kernel_unknown[] = { 1, 4, 5, 6, 8 };
 
 	const struct grp *g;
 	size_t pos = 0;
@@ -228,9 +231,15 @@ AGG_REPORT(agg_rep_dsq)
 	while ((g = agg_gtab_next(&a->dsq, &pos))) {
 		unsigned row = scx_table_row(d);
 		scx_table_uint(d, row, 0, (uint64_t)g->key);
-		scx_table_uint(d, row, 1, g->s.dsq_inserts);
 		scx_table_uint(d, row, 2, g->s.dsq_dispatches);
 		scx_table_num(d, row, 3, dur ? g->s.dsq_dispatches * 1e9 / dur : 0);
+		scx_table_hist(d, row, 7, &g->s.dsq_lat);
+		if (kernel) {
+			for (unsigned i = 0; i < SCX_ARRAY_SIZE(kernel_unknown); i++)
+				scx_table_unknown(d, row, kernel_unknown[i]);
+			continue;
+		}
+		scx_table_uint(d, row, 1, g->s.dsq_inserts);
 		scx_table_num(d, row, 4,
 			      g->s.vtime_max >= g->s.vtime_min ?
 				      (double)(g->s.vtime_max - g->s.vtime_min) :
@@ -240,7 +249,6 @@ AGG_REPORT(agg_rep_dsq)
 				      (double)g->s.dsq_depth.sum / g->s.dsq_depth.count :
 				      0);
 		scx_table_uint(d, row, 6, g->s.dsq_depth.count ? g->s.dsq_depth.max : 0);
-		scx_table_hist(d, row, 7, &g->s.dsq_lat);
 		scx_table_hist(d, row, 8, &g->s.slice_used);
 	}
 	agg_report_add(a, out, d, 2);

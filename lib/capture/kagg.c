@@ -31,6 +31,7 @@ _Static_assert((int)KH__COUNT == (int)SCX_KSH__COUNT, "one snapshot histogram pe
  */
 #define GRACE_NS 2000000
 #define CGSLOTS_BYTES ((size_t)2 * KAGG_MAX_CGROUPS * sizeof(struct kagg_cgslot))
+#define DSQSLOTS_BYTES ((size_t)2 * KAGG_MAX_DSQS * sizeof(struct kagg_cghist))
 
 struct scx_kagg {
 	struct aggregate_bpf *skel;
@@ -48,6 +49,10 @@ struct scx_kagg {
 	struct kagg_cgslot *cgslots; /* mmap: 2 * KAGG_MAX_CGROUPS */
 	struct kagg_cgbkey *keys;    /* a generation's buckets, as read */
 	uint64_t *vals;
+	/* DSQs: NULL without sched_ext's insert probes */
+	struct kagg_cghist *dsqhists; /* mmap: 2 * KAGG_MAX_DSQS */
+	struct kagg_cgbkey *dkeys;    /* a generation's buckets, as read */
+	uint64_t *dvals;
 };
 
 static int begin_first_interval(struct scx_kagg *k);
@@ -192,6 +197,10 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 	if (!k->skel->rodata->dsq_on) {
 		bpf_map__set_max_entries(k->skel->maps.dsq_ins, 1);
 		bpf_map__set_max_entries(k->skel->maps.dsq_moves, 1);
+		bpf_map__set_max_entries(k->skel->maps.dsqslots, 1);
+		bpf_map__set_max_entries(k->skel->maps.dsqidx, 1);
+		bpf_map__set_max_entries(k->skel->maps.dsqb0, 1);
+		bpf_map__set_max_entries(k->skel->maps.dsqb1, 1);
 	}
 	k->skel->rodata->nr_cpus = ncpu;
 	k->skel->rodata->cgroup_on = cgroups;
@@ -232,6 +241,17 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 		k->keys = scx_xcalloc(KAGG_CG_BUCKETS, sizeof(*k->keys));
 		k->vals = scx_xcalloc(KAGG_CG_BUCKETS, sizeof(*k->vals));
 	}
+	if (k->skel->rodata->dsq_on) {
+		k->dsqhists = mmap(NULL, DSQSLOTS_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+				   bpf_map__fd(k->skel->maps.dsqslots), 0);
+		if (k->dsqhists == MAP_FAILED) {
+			k->dsqhists = NULL;
+			fail(err, errsz, "cannot map the DSQ slots: %s", strerror(errno));
+			goto fail;
+		}
+		k->dkeys = scx_xcalloc(KAGG_DSQ_BUCKETS, sizeof(*k->dkeys));
+		k->dvals = scx_xcalloc(KAGG_DSQ_BUCKETS, sizeof(*k->dvals));
+	}
 	k->glob = scx_xcalloc(1, sizeof(*k->glob));
 	k->prev = scx_xcalloc((size_t)ncpu * 2, sizeof(*k->prev));
 	k->glob_fd = bpf_map__fd(k->skel->maps.glob);
@@ -255,8 +275,12 @@ void scx_kagg__free(struct scx_kagg *k)
 		munmap(k->slots, k->map_bytes);
 	if (k->cgslots)
 		munmap(k->cgslots, CGSLOTS_BYTES);
+	if (k->dsqhists)
+		munmap(k->dsqhists, DSQSLOTS_BYTES);
 	free(k->keys);
 	free(k->vals);
+	free(k->dkeys);
+	free(k->dvals);
 	for (size_t i = 0; i < k->nr_links; i++)
 		bpf_link__destroy(k->links[i]);
 	free(k->links);
@@ -484,8 +508,78 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 	free(sorted);
 }
 
-/* Take every bucket of generation map fd out of the kernel into k->keys/vals. */
-static int drain_buckets(struct scx_kagg *k, int fd, size_t *nb)
+/* ---- DSQs ---------------------------------------------------------------------- */
+
+void scx_kagg_fold_dsqs(struct kagg_cghist *hists, const uint64_t *ids, unsigned nr,
+			const struct kagg_cgbkey *keys, const uint64_t *vals, size_t nb,
+			struct scx_ksnap *s)
+{
+	struct cg_order *order = scx_xcalloc(nr + 1, sizeof(*order));
+	uint32_t *ent = scx_xcalloc(nr + 1, sizeof(*ent)); /* slot -> dsq entry + 1 */
+	struct cg_bucket *bk = scx_xcalloc(nb + 1, sizeof(*bk)), *sorted;
+	unsigned n = 0, first = s->nr_dsqs;
+	uint64_t *nmin;
+	size_t m = 0;
+
+	/* slot 0, "other", after every id: sorted as the largest */
+	for (unsigned i = 0; i < nr; i++)
+		if (hists[i].nmin)
+			order[n++] = (struct cg_order){ i ? ids[i] : 0, i };
+	qsort(order, n, sizeof(*order), cmp_cg_order);
+	if (n && order[0].slot == 0) {
+		struct cg_order other = order[0];
+
+		memmove(order, order + 1, (n - 1) * sizeof(*order));
+		order[n - 1] = other;
+	}
+	nmin = scx_xcalloc((size_t)first + n + 1, sizeof(*nmin));
+	for (unsigned i = 0; i < n; i++) {
+		struct kagg_cghist *hh = &hists[order[i].slot];
+		bool other = order[i].slot == 0;
+		struct scx_ksnap_dsq *last = s->nr_dsqs > first ? &s->dsqs[s->nr_dsqs - 1] : NULL;
+		struct scx_ksnap_dsq *q =
+			last && !other && !last->other && last->id == order[i].id ?
+				last :
+				scx_ksnap_add_dsq(s, order[i].id, other);
+		size_t e = (size_t)(q - s->dsqs);
+
+		/* a slot taken twice for one id (a race the programs lose) merges */
+		ent[order[i].slot] = (uint32_t)e + 1;
+		nmin[e] = SCX_MAX(nmin[e], hh->nmin);
+		q->lat.max = SCX_MAX(q->lat.max, hh->max);
+		q->lat.sum += hh->sum;
+		q->lat.clamped += hh->clamped;
+		memset(hh, 0, sizeof(*hh));
+	}
+	for (size_t e = first; e < s->nr_dsqs; e++)
+		s->dsqs[e].lat.min = ~nmin[e];
+	for (size_t i = 0; i < nb; i++)
+		if (keys[i].slot < nr && ent[keys[i].slot] && !keys[i].hist && vals[i])
+			bk[m++] = (struct cg_bucket){ ent[keys[i].slot] - 1, 0, keys[i].bucket,
+						      vals[i] };
+	sorted = scx_xcalloc(m + 1, sizeof(*sorted));
+	sort_cg_buckets(bk, m, s->nr_dsqs, sorted);
+	for (size_t i = 0; i < m; i++) {
+		struct scx_ksnap_hist *kh = &s->dsqs[sorted[i].ent].lat;
+
+		kh->count += sorted[i].n;
+		if (kh->nr && kh->idx[kh->nr - 1] == sorted[i].bucket)
+			kh->n[kh->nr - 1] += sorted[i].n;
+		else
+			scx_ksnap_hist_add(kh, sorted[i].bucket, sorted[i].n);
+	}
+	free(order);
+	free(ent);
+	free(nmin);
+	free(bk);
+	free(sorted);
+}
+
+/*
+ * Take every bucket of generation map fd out of the kernel into keys/vals
+ * (room for cap).
+ */
+static int drain_buckets(int fd, struct kagg_cgbkey *keys, uint64_t *vals, size_t cap, size_t *nb)
 {
 	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 batch = 0, count;
@@ -494,10 +588,10 @@ static int drain_buckets(struct scx_kagg *k, int fd, size_t *nb)
 
 	*nb = 0;
 	for (;;) {
-		count = KAGG_CG_BUCKETS - *nb;
+		count = (__u32)(cap - *nb);
 		if (!count)
 			return 0;
-		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, k->keys + *nb, k->vals + *nb,
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, keys + *nb, vals + *nb,
 						      &count, &opts);
 		*nb += count;
 		if (err && errno == ENOENT)
@@ -517,9 +611,24 @@ static int read_cgroups(struct scx_kagg *k, uint32_t old, struct scx_ksnap *s)
 
 	if (!k->cgslots)
 		return 0;
-	err = drain_buckets(k, fd, &nb);
+	err = drain_buckets(fd, k->keys, k->vals, KAGG_CG_BUCKETS, &nb);
 	scx_kagg_fold_cgroups(k->cgslots + (size_t)(old & 1) * KAGG_MAX_CGROUPS,
 			      (const uint64_t *)k->skel->bss->cg_id, nr, k->keys, k->vals, nb, s);
+	return err;
+}
+
+static int read_dsqs(struct scx_kagg *k, uint32_t old, struct scx_ksnap *s)
+{
+	unsigned nr = SCX_MIN(k->skel->data->dsq_next, KAGG_MAX_DSQS);
+	int fd = bpf_map__fd(old & 1 ? k->skel->maps.dsqb1 : k->skel->maps.dsqb0);
+	size_t nb;
+	int err;
+
+	if (!k->dsqhists)
+		return 0;
+	err = drain_buckets(fd, k->dkeys, k->dvals, KAGG_DSQ_BUCKETS, &nb);
+	scx_kagg_fold_dsqs(k->dsqhists + (size_t)(old & 1) * KAGG_MAX_DSQS,
+			   (const uint64_t *)k->skel->bss->dsq_id, nr, k->dkeys, k->dvals, nb, s);
 	return err;
 }
 
@@ -541,7 +650,7 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 	now = scx_now_boot_ns();
 	nanosleep(&grace, NULL);
 	scx_kagg_fold_slots(k->slots + (size_t)(old & 1) * k->nr_cpus, k->nr_cpus, s);
-	if ((err = read_cgroups(k, old, s)))
+	if ((err = read_cgroups(k, old, s)) || (err = read_dsqs(k, old, s)))
 		return err;
 	if (bpf_map_lookup_elem_flags(k->glob_fd, &zero, k->glob, BPF_F_LOCK))
 		return -errno;
@@ -563,6 +672,7 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 	s->dropped_tasks = k->skel->bss->drops[KD_TASK] - k->drops_prev[KD_TASK];
 	s->dropped_cpu = k->skel->bss->drops[KD_CPU] - k->drops_prev[KD_CPU];
 	s->dropped_cg_values = k->skel->bss->drops[KD_CG_VALUE] - k->drops_prev[KD_CG_VALUE];
+	s->dropped_dsq_values = k->skel->bss->drops[KD_DSQ_VALUE] - k->drops_prev[KD_DSQ_VALUE];
 	memcpy(k->drops_prev, (const void *)k->skel->bss->drops, sizeof(k->drops_prev));
 	missed = scx_bpf_missed(k->skel->obj, k->links, k->nr_links);
 	s->missed = missed - k->missed_prev;

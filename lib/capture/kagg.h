@@ -55,4 +55,16 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 			   const struct kagg_cgbkey *keys, const uint64_t *vals, size_t nb,
 			   struct scx_ksnap *s);
 
+/*
+ * The DSQ half of the read, also without a kernel: the nr histograms at
+ * 'hists' (ids[i] the DSQ id of slot i, slot 0 "other") and the nb bucket
+ * entries keys/vals (hist 0) become s's dsqs, ids ascending and "other"
+ * last; the histograms are zeroed.  Buckets of slots past nr, or of empty
+ * histograms, are ignored.
+ */
+struct kagg_cghist;
+void scx_kagg_fold_dsqs(struct kagg_cghist *hists, const uint64_t *ids, unsigned nr,
+			const struct kagg_cgbkey *keys, const uint64_t *vals, size_t nb,
+			struct scx_ksnap *s);
+
 #endif

@@ -37,9 +37,12 @@ void scx_ksnap_reset(struct scx_ksnap *s)
 	for (unsigned i = 0; i < s->nr_cgroups; i++)
 		for (unsigned h = 0; h < SCX_KSNAP_CG_HISTS; h++)
 			s->cgroups[i].h[h].nr = 0;
-	s->nr_cpus = s->nr_cgroups = 0;
+	for (unsigned i = 0; i < s->nr_dsqs; i++)
+		s->dsqs[i].lat.nr = 0;
+	s->nr_cpus = s->nr_cgroups = s->nr_dsqs = 0;
 	s->seq = s->start_ns = s->end_ns = s->end_skew_ns = 0;
 	s->dropped_tasks = s->dropped_cpu = s->missed = s->dropped_cg_values = 0;
+	s->dropped_dsq_values = 0;
 }
 
 void scx_ksnap_free(struct scx_ksnap *s)
@@ -56,8 +59,13 @@ void scx_ksnap_free(struct scx_ksnap *s)
 			free(s->cgroups[i].h[h].n);
 		}
 	}
+	for (unsigned i = 0; i < s->dsq_cap; i++) {
+		free(s->dsqs[i].lat.idx);
+		free(s->dsqs[i].lat.n);
+	}
 	free(s->cpus);
 	free(s->cgroups);
+	free(s->dsqs);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -85,6 +93,24 @@ struct scx_ksnap_cgroup *scx_ksnap_add_cgroup(struct scx_ksnap *s, uint64_t id)
 		hist_clear(&c->h[h]);
 	c->id = id;
 	return c;
+}
+
+struct scx_ksnap_dsq *scx_ksnap_add_dsq(struct scx_ksnap *s, uint64_t id, bool other)
+{
+	struct scx_ksnap_dsq *d;
+
+	if (s->nr_dsqs == s->dsq_cap) {
+		unsigned cap = s->dsq_cap ? s->dsq_cap * 2 : 16;
+
+		s->dsqs = scx_xrealloc(s->dsqs, cap * sizeof(*s->dsqs));
+		memset(s->dsqs + s->dsq_cap, 0, (cap - s->dsq_cap) * sizeof(*s->dsqs));
+		s->dsq_cap = cap;
+	}
+	d = &s->dsqs[s->nr_dsqs++];
+	hist_clear(&d->lat);
+	d->id = other ? 0 : id;
+	d->other = other;
+	return d;
 }
 
 struct scx_ksnap_cpu *scx_ksnap_add_cpu(struct scx_ksnap *s, int32_t cpu)
@@ -142,28 +168,51 @@ static void buckets_to_json(struct scx_jw *w, const struct scx_ksnap_hist *kh, s
 	scx_jw_raw(w, tmp->data, (size_t)(p - tmp->data));
 }
 
+/* Histogram kh as member 'name' of the object being written. */
+static void hist_to_json(struct scx_jw *w, const char *name, const struct scx_ksnap_hist *kh,
+			 struct scx_buf *tmp)
+{
+	scx_jw_key(w, name);
+	scx_jw_obj_begin(w);
+	scx_jw_kuint(w, "count", kh->count);
+	scx_jw_kuint(w, "sum", kh->sum);
+	scx_jw_kuint(w, "min", kh->min);
+	scx_jw_kuint(w, "max", kh->max);
+	scx_jw_kuint(w, "clamped", kh->clamped);
+	scx_jw_key(w, "b");
+	buckets_to_json(w, kh, tmp);
+	scx_jw_obj_end(w);
+}
+
 /* The counters 0..nc and histograms 0..nh of a cpu or cgroup object. */
 static void figures_to_json(struct scx_jw *w, const uint64_t *c, unsigned nc,
 			    const struct scx_ksnap_hist *h, unsigned nh, struct scx_buf *tmp)
 {
 	for (unsigned k = 0; k < nc; k++)
 		scx_jw_kuint(w, scx_ksnap_counter_names[k], c[k]);
-	for (unsigned i = 0; i < nh; i++) {
-		const struct scx_ksnap_hist *kh = &h[i];
+	for (unsigned i = 0; i < nh; i++)
+		if (!hist_optional(i) || h[i].count)
+			hist_to_json(w, scx_ksnap_hist_names[i], &h[i], tmp);
+}
 
-		if (hist_optional(i) && !kh->count)
-			continue;
-		scx_jw_key(w, scx_ksnap_hist_names[i]);
+/* The DSQs' members: dropped_dsq_values and the "dsqs" array. */
+static void dsqs_to_json(struct scx_jw *w, const struct scx_ksnap *s, struct scx_buf *tmp)
+{
+	scx_jw_kuint(w, "dropped_dsq_values", s->dropped_dsq_values);
+	scx_jw_key(w, "dsqs");
+	scx_jw_arr_begin(w);
+	for (unsigned i = 0; i < s->nr_dsqs; i++) {
+		const struct scx_ksnap_dsq *d = &s->dsqs[i];
+
 		scx_jw_obj_begin(w);
-		scx_jw_kuint(w, "count", kh->count);
-		scx_jw_kuint(w, "sum", kh->sum);
-		scx_jw_kuint(w, "min", kh->min);
-		scx_jw_kuint(w, "max", kh->max);
-		scx_jw_kuint(w, "clamped", kh->clamped);
-		scx_jw_key(w, "b");
-		buckets_to_json(w, kh, tmp);
+		if (d->other)
+			scx_jw_kstr(w, "dsq", "other");
+		else
+			scx_jw_kuint(w, "dsq", d->id);
+		hist_to_json(w, scx_ksnap_hist_names[SCX_KSH_DSQ_LAT], &d->lat, tmp);
 		scx_jw_obj_end(w);
 	}
+	scx_jw_arr_end(w);
 }
 
 void scx_ksnap_to_json(struct scx_buf *b, const struct scx_ksnap *s)
@@ -204,6 +253,9 @@ void scx_ksnap_to_json(struct scx_buf *b, const struct scx_ksnap *s)
 		scx_jw_obj_end(&w);
 	}
 	scx_jw_arr_end(&w);
+	/* sched_ext only, so left out when empty as the CPUs' dsq_lat */
+	if (s->nr_dsqs || s->dropped_dsq_values)
+		dsqs_to_json(&w, s, &tmp);
 	scx_jw_obj_end(&w);
 	scx_buf_free(&tmp);
 }
@@ -357,6 +409,52 @@ static int cgroups_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, 
 	return 0;
 }
 
+/*
+ * The optional "dsqs" array (records before it had none): ids ascending,
+ * then at most one "other".
+ */
+static int dsqs_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char *err,
+			  size_t errsz)
+{
+	int arr = scx_json_get(d, 0, "dsqs"), i;
+	struct keys top = keys_of(d, 0);
+
+	if (scx_json_get(d, 0, "dropped_dsq_values") >= 0 &&
+	    get_u(&top, "dropped_dsq_values", &s->dropped_dsq_values, err, errsz))
+		return -EINVAL;
+	if (arr < 0)
+		return 0;
+	if (d->tok[arr].type != JSMN_ARRAY)
+		return scx_json_rec_err(d, arr, REC, err, errsz, "\"dsqs\" is not an array");
+	i = arr + 1;
+	for (int k = 0; k < d->tok[arr].size; k++, i = scx_json_next(d, i)) {
+		const struct scx_ksnap_dsq *last = s->nr_dsqs ? &s->dsqs[s->nr_dsqs - 1] : NULL;
+		struct scx_ksnap_dsq *q;
+		struct keys qk;
+		uint64_t id = 0;
+		bool other;
+		int qi;
+
+		if (d->tok[i].type != JSMN_OBJECT)
+			return scx_json_rec_err(d, i, REC, err, errsz, "a dsq is not an object");
+		qk = keys_of(d, i);
+		qi = key_find(&qk, "dsq");
+		other = qi >= 0 && d->tok[qi].type == JSMN_STRING && scx_json_eq(d, qi, "other");
+		if (qi < 0 || (!other && scx_json_uint(d, qi, &id)))
+			return scx_json_rec_err(d, qi >= 0 ? qi : i, REC, err, errsz,
+						"missing or bad \"dsq\" (an id or \"other\")");
+		if (last && (last->other || (!other && id <= last->id)))
+			return scx_json_rec_err(d, qi, REC, err, errsz,
+						"dsq ids are not in ascending order, "
+						"\"other\" last");
+		q = scx_ksnap_add_dsq(s, id, other);
+		if (hist_from_json(d, key_find(&qk, scx_ksnap_hist_names[SCX_KSH_DSQ_LAT]), &q->lat,
+				   err, errsz))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char *err, size_t errsz)
 {
 	struct keys top;
@@ -405,7 +503,9 @@ int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char 
 		if (figures_from_json(&ck, c->c, SCX_KS__COUNT, c->h, SCX_KSH__COUNT, err, errsz))
 			return -EINVAL;
 	}
-	return cgroups_from_json(d, s, err, errsz);
+	if (cgroups_from_json(d, s, err, errsz))
+		return -EINVAL;
+	return dsqs_from_json(d, s, err, errsz);
 }
 
 void scx_ksnap_hist_to(const struct scx_ksnap_hist *h, struct scx_hist *dst)

@@ -82,18 +82,33 @@ struct scx_ksnap_cgroup {
 	struct scx_ksnap_hist h[SCX_KSNAP_CG_HISTS];
 };
 
+/*
+ * A DSQ's queueing time (the "dsqs" array, sched_ext): the time from the
+ * last insert or move into DSQ 'id' to the switch-in, of the tasks run from
+ * it, as the event mode's dsq_lat_ns keyed by dsq_id.  'other' (id 0) holds
+ * the DSQs seen after the collector's table was full.
+ */
+struct scx_ksnap_dsq {
+	uint64_t id;
+	bool other;
+	struct scx_ksnap_hist lat;
+};
+
 struct scx_ksnap {
 	uint64_t seq;
-	uint64_t start_ns, end_ns;  /* [start, end), CLOCK_BOOTTIME */
-	uint64_t end_skew_ns;	    /* the kernel's interval ended within [end - skew, end] */
-	uint64_t dropped_tasks;	    /* task state not kept (allocation failed) */
-	uint64_t dropped_cpu;	    /* events on CPUs past the collector's table */
-	uint64_t missed;	    /* program runs the kernel skipped (recursion) */
-	uint64_t dropped_cg_values; /* cgroup histogram values not kept (bucket map full) */
+	uint64_t start_ns, end_ns;   /* [start, end), CLOCK_BOOTTIME */
+	uint64_t end_skew_ns;	     /* the kernel's interval ended within [end - skew, end] */
+	uint64_t dropped_tasks;	     /* task state not kept (allocation failed) */
+	uint64_t dropped_cpu;	     /* events on CPUs past the collector's table */
+	uint64_t missed;	     /* program runs the kernel skipped (recursion) */
+	uint64_t dropped_cg_values;  /* cgroup histogram values not kept (bucket map full) */
+	uint64_t dropped_dsq_values; /* DSQ histogram values not kept (bucket map full) */
 	unsigned nr_cpus, cap;
 	struct scx_ksnap_cpu *cpus;
 	unsigned nr_cgroups, cg_cap;
 	struct scx_ksnap_cgroup *cgroups;
+	unsigned nr_dsqs, dsq_cap; /* ids ascending, then at most one 'other' */
+	struct scx_ksnap_dsq *dsqs;
 };
 
 /* Empty s, keeping its memory. */
@@ -103,6 +118,8 @@ void scx_ksnap_free(struct scx_ksnap *s);
 struct scx_ksnap_cpu *scx_ksnap_add_cpu(struct scx_ksnap *s, int32_t cpu);
 /* Append a cgroup (zeroed) and return it. */
 struct scx_ksnap_cgroup *scx_ksnap_add_cgroup(struct scx_ksnap *s, uint64_t id);
+/* Append a DSQ (empty) and return it; other: the DSQs past the table (id 0). */
+struct scx_ksnap_dsq *scx_ksnap_add_dsq(struct scx_ksnap *s, uint64_t id, bool other);
 /* Append bucket idx with n values (idx ascending, n != 0). */
 void scx_ksnap_hist_add(struct scx_ksnap_hist *h, uint32_t idx, uint64_t n);
 

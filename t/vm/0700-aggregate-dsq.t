@@ -26,6 +26,16 @@
 # 1 ms per wait at most, with TCG's slow emulation (a few tens of
 # microseconds are usual).  Their exact merge with lib/hist is
 # t/unit/1005-kagg's check, on the code the programs run.
+#
+# The snapshots also keep the waits per DSQ (the "dsqs" array): every wait
+# is in its CPU's histogram and its DSQ's, so per snapshot the two add up to
+# the same count and sum, and the same comparison with the event mode holds
+# per DSQ, the event mode's waits grouped by dsq_id.  scx_simple has one DSQ
+# (its shared DSQ 0, or the global one with -f, plus the local DSQs of
+# direct inserts); scx_qmap inserts into its shared DSQ and into local DSQs,
+# a second run with several.  jq (1.6) reads ids as doubles, so ids within
+# 2^11 of each other past 2^53 (SCX_DSQ_LOCAL_ON | cpu) count as one on both
+# sides alike.
 . "$(dirname "$0")/../lib.sh"
 . "$SCX_SRC/t/lib-capture.sh"
 . "$SCX_SRC/t/vm/lib-vm.sh"
@@ -62,16 +72,25 @@ test_expect_success 'the snapshots have DSQ queueing times, and drops are rare' 
 		.dsq_lat | .min <= .max and .sum >= .min * .count] | all" k.ndjson
 '
 
-# compare K EV: one line per interior snapshot and CPU into cmp (sums with
-# %.0f: the guest's awk prints %d no higher than 2^31 - 1), with
-# MISMATCH lines for a count outside its widened bounds and SUMS lines for
-# sums further apart than the clocks explain; fails when the kernel counted
-# fewer than 50 waits in all.
+# compare K EV [dsq]: one line per interior snapshot and CPU (with dsq: and
+# DSQ the snapshot has) into cmp (sums with %.0f: the guest's awk prints %d
+# no higher than 2^31 - 1), with MISMATCH lines for a count outside its
+# widened bounds and SUMS lines for sums further apart than the clocks
+# explain; fails when the kernel counted fewer than 50 waits in all.
 compare() {
+	by=${3:-cpu}
+	if test "$by" = dsq; then
+		rows="(.dropped_dsq_values // 0) as \$d | .dsqs // [] | .[] |
+			[\$s, \$a, \$b, (.dsq | tostring), .dsq_lat.count, .dsq_lat.sum, \$k, \$m + \$d]"
+		key="(.dsq_id | tostring)"
+	else
+		rows=".cpus[] | [\$s, \$a, \$b, .cpu, .dsq_lat.count // 0, .dsq_lat.sum // 0, \$k, \$m]"
+		key=".cpu"
+	fi
 	rm -f cmp &&
 	jq -r "select(.type == \"kernel_snapshot\") | .seq as \$s | .start_ns as \$a |
-		.end_ns as \$b | .end_skew_ns as \$k | (.missed + .dropped_tasks) as \$m | .cpus[] |
-		[\$s, \$a, \$b, .cpu, .dsq_lat.count // 0, .dsq_lat.sum // 0, \$k, \$m] | @tsv" "$1" >win &&
+		.end_ns as \$b | .end_skew_ns as \$k | (.missed + .dropped_tasks) as \$m |
+		$rows | @tsv" "$1" >win &&
 	last=$(awk -F"\t" "{ print \$1 }" win | sort -n | tail -n 1) &&
 	t0=$(jq -r "select(.type == \"header\") | .start_ns" "$2") &&
 	t1=$(jq -r "select(.type == \"trailer\") | .end_ns" "$2") &&
@@ -80,8 +99,8 @@ compare() {
 	test -s inner &&
 	jq -r "select(.type == \"missed\") | [.start_ns, .end_ns, .count] | @tsv" "$2" >evmissed &&
 	jq -r "select(.type == \"sched_switch\" and .dsq_lat_ns != null) |
-		[.ts, .cpu, .dsq_lat_ns] | @tsv" "$2" >waits &&
-	awk -F"\t" "
+		[.ts, $key, .dsq_lat_ns] | @tsv" "$2" >waits &&
+	awk -F"\t" -v by="$by" "
 	FILENAME == \"inner\" { n++; for (i = 1; i <= 8; i++) w[n, i] = \$i; next }
 	FILENAME == \"evmissed\" { nm++; ms[nm] = \$1; me[nm] = \$2; mc[nm] = \$3; next }
 	{
@@ -99,13 +118,13 @@ compare() {
 			for (i = 1; i <= nm; i++)
 				if (ms[i] < w[j, 3] + band && me[i] > w[j, 2] - band) em += mc[i]
 			v = w[j, 5] + 0; km = w[j, 8] + 0; wide = km + em
-			printf \"snapshot %s cpu %s dsq_lat count: kernel %d, events %d..%d, missed kernel %d events %d; sum kernel %.0f, events %.0f\n\", w[j, 1], w[j, 4], v, lo[j], hi[j], km, em, w[j, 6], hs[j] >\"cmp\"
+			printf \"snapshot %s %s %s dsq_lat count: kernel %d, events %d..%d, missed kernel %d events %d; sum kernel %.0f, events %.0f\n\", w[j, 1], by, w[j, 4], v, lo[j], hi[j], km, em, w[j, 6], hs[j] >\"cmp\"
 			k += v
 			if (v > hi[j] + wide || v < lo[j] - wide)
-				printf(\"MISMATCH snapshot %s cpu %s: kernel %d, events %d..%d, missed kernel %d events %d\n\", w[j, 1], w[j, 4], v, lo[j], hi[j], km, em) >\"cmp\"
+				printf(\"MISMATCH snapshot %s %s %s: kernel %d, events %d..%d, missed kernel %d events %d\n\", w[j, 1], by, w[j, 4], v, lo[j], hi[j], km, em) >\"cmp\"
 			d = w[j, 6] - hs[j]
 			if (v && v == lo[j] && v == hi[j] && !wide && (d > v * 1000000 || -d > v * 1000000))
-				printf(\"SUMS snapshot %s cpu %s: %d waits, kernel %.0f ns, events %.0f ns\n\", w[j, 1], w[j, 4], v, w[j, 6], hs[j]) >\"cmp\"
+				printf(\"SUMS snapshot %s %s %s: %d waits, kernel %.0f ns, events %.0f ns\n\", w[j, 1], by, w[j, 4], v, w[j, 6], hs[j]) >\"cmp\"
 		}
 		exit (k < 50)
 	}" inner evmissed waits
@@ -160,6 +179,76 @@ test_expect_success 'scx-agg and prometheus: per-CPU DSQ queueing time from the 
 	scx-agg --once -f prometheus k.ndjson >prom &&
 	test "$(awk "/^scx_cpu_dsq_queue_seconds_count/ { s += \$2 } END { print s }" prom)" = "$want" &&
 	{ ! command -v promtool >/dev/null || promtool check metrics <prom; }
+'
+
+# dsqs_add_up K: per snapshot, the DSQs' waits are the CPUs' (count and sum),
+# none left out for a full bucket table
+dsqs_add_up() {
+	jq -s -e "[.[] | select(.type == \"kernel_snapshot\") |
+		([.cpus[].dsq_lat.count // 0] | add) == ([(.dsqs // [])[].dsq_lat.count] | add // 0) and
+		([.cpus[].dsq_lat.sum // 0] | add) == ([(.dsqs // [])[].dsq_lat.sum] | add // 0) and
+		(.dropped_dsq_values // 0) == 0] | all" "$1"
+}
+
+test_expect_success 'scx_simple: per snapshot, the DSQs'"'"' waits are the CPUs'"'"'' '
+	dsqs_add_up k.ndjson &&
+	jq -s -e "[.[] | select(.type == \"kernel_snapshot\") | .dsqs // [] | .[].dsq] |
+		(map(select(. == 0)) | length > 0) and (map(select(. == \"other\")) | length == 0)" \
+		k.ndjson
+'
+
+test_expect_success 'scx_simple: per DSQ, the kernel counts the event mode'"'"'s DSQ waits' '
+	compare k.ndjson ev.ndjson dsq &&
+	cp cmp cmp-dsq && keep cmp-dsq &&
+	grep -c "dsq_lat count" cmp &&
+	! grep MISMATCH cmp
+'
+
+test_expect_success 'scx_simple: the per-DSQ comparison fails on a DSQ count off by one' '
+	jq -c "if .type == \"kernel_snapshot\" then
+		.dsqs |= map(.dsq_lat.count += 1) else . end" k.ndjson >k-off.ndjson &&
+	compare k-off.ndjson ev.ndjson dsq &&
+	grep -c MISMATCH cmp
+'
+
+test_expect_success 'scx_simple: scx-agg --by dsq and prometheus dsq series from the snapshots' '
+	want=$(jq -s "[.[] | select(.type == \"kernel_snapshot\") | .dsqs // [] | .[] |
+		select(.dsq == 0) | .dsq_lat.count] | add" k.ndjson) &&
+	scx-agg --once -g dsq -f ndjson k.ndjson >agg &&
+	grep -q "{\"dsq\":0,\"dsq_dispatches\":$want," agg &&
+	scx-agg -g cpu,dsq -f prometheus k.ndjson >prom &&
+	awk "/^# EOF/ { n++ } END { print n }" prom >n &&
+	awk -v n="$(cat n)" "/^# EOF/ { i++; next } i == n - 1" prom >last &&
+	grep -q "^scx_dsq_queue_seconds_count{dsq=\"0\"} $want\$" last &&
+	{ ! command -v promtool >/dev/null || promtool check metrics <last; }
+'
+
+test_expect_success 'scx_qmap: both captures, several DSQs' '
+	start_capture evq.ndjson -e switch,scx
+	ev=$cap_pid
+	scx-events --aggregate -I 500ms -o kq.ndjson 2>kq.err &
+	k=$!
+	kill -0 $ev &&
+	wait_header kq.ndjson $k &&
+	start_sched scx_qmap &&
+	load 4 &&
+	stop_sched &&
+	kill -INT $k && wait $k &&
+	sleep 0.5 && kill -INT $ev && wait $ev &&
+	keep evq.ndjson kq.ndjson kq.err &&
+	tail -n 1 evq.ndjson | grep -q "\"lost_total\":0" &&
+	jq -s -e "[.[] | select(.type == \"kernel_snapshot\") | .dsqs // [] | .[].dsq] | unique |
+		length >= 2" kq.ndjson
+'
+
+test_expect_success 'scx_qmap: per snapshot, the DSQs'"'"' waits are the CPUs'"'"'' '
+	dsqs_add_up kq.ndjson
+'
+
+test_expect_success 'scx_qmap: per DSQ, the kernel counts the event mode'"'"'s DSQ waits' '
+	compare kq.ndjson evq.ndjson dsq &&
+	cp cmp cmpq-dsq && keep cmpq-dsq &&
+	! grep MISMATCH cmp
 '
 
 test_done
