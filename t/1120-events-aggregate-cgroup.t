@@ -71,7 +71,14 @@ test_expect_success BPF,JQ 'live: each cgroup is named once, before its figures'
 	grep -n "^{\"type\":\"cgroup\",\"id\":$B,\"path\":\"$REL/b\"}" k.ndjson >recb &&
 	test_line_count 1 reca && test_line_count 1 recb &&
 	first=$(grep -n "\"cgroup\":$A," k.ndjson | grep kernel_snapshot | head -n 1 | cut -d: -f1) &&
-	test "$(cut -d: -f1 reca)" -lt "$first"
+	test "$(cut -d: -f1 reca)" -lt "$first" &&
+	# each has switches of its own in the kernel'"'"'s figures (a cgroup
+	# folded onto another once went unnoticed by the comparison below)
+	for id in $A $B; do
+		jq -s -e "[.[] | select(.type == \"kernel_snapshot\") | .cgroups[]? |
+			select(.cgroup == $id) | .switches] | add > 0" k.ndjson >/dev/null ||
+			{ echo "cgroup $id has no switches in the kernel snapshots"; return 1; }
+	done
 '
 
 if test_have_prereq BPF && test -s "$TRASH/ev.ndjson" && ! grep -q "\"lost_total\":0" "$TRASH/ev.ndjson"; then
