@@ -65,10 +65,7 @@ test_expect_success BPF 'build the workload' '
 '
 
 test_expect_success BPF 'SIGUSR1 writes the window: the events before it' '
-	# (only the workload'"'"'s events: the whole machine'"'"'s would make the
-	# window tens of MB under load, slow to write, and the size bound
-	# could evict the fork this looks for)
-	start_flight win --flight 60s,64M -e sched,process --comm scxev-wl &&
+	start_flight win --flight 60s,64M -e sched,process &&
 	"$TRASH/scxev-wl" 3 /bin/true pids &&
 	read P C <pids && echo "P=$P C=$C" >ids &&
 	sleep 0.3 &&
