@@ -191,6 +191,29 @@ static __always_inline void rec_end(struct ev_stage *st, void *rec, __u32 size, 
 	st->busy = 0;
 }
 
+/*
+ * A switch a filter or the sampling left out still ages this CPU's stage:
+ * without it a staged record would wait for the next kept event on its CPU
+ * (for ever, if it was the workload's last), not flush_ns, and a flight
+ * window cut meanwhile would miss it.  Going idle flushes, as in rec_end().
+ */
+static __always_inline void stage_tick(bool idle)
+{
+	struct ev_stage *st;
+	__u32 zero = 0;
+
+	if (!stage_on)
+		return;
+	st = bpf_map_lookup_elem(&stage, &zero);
+	if (!st || st->busy || !st->len)
+		return;
+	if (!idle && bpf_ktime_get_boot_ns() - st->first_ts < flush_ns)
+		return;
+	st->busy = 1;
+	stage_flush(st);
+	st->busy = 0;
+}
+
 static __always_inline bool sampled_out(void)
 {
 	return sample_n > 1 && bpf_get_prandom_u32() % sample_n;
@@ -672,8 +695,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	struct ev_switch tmp, *e;
 	struct ev_stage *st;
 
-	if (!switch_ok(prev, next))
+	if (!switch_ok(prev, next)) {
+		stage_tick(next->pid == 0);
 		return 0;
+	}
 	e = rec_begin(&st, &tmp, sizeof(*e));
 	e->h.type = EVK_SWITCH;
 	e->_pad = 0;
@@ -691,8 +716,10 @@ int BPF_PROG(on_switch_scx, bool preempt, struct task_struct *prev, struct task_
 	struct scx_tctx *t;
 	__u32 pid;
 
-	if (!switch_ok(prev, next))
+	if (!switch_ok(prev, next)) {
+		stage_tick(next->pid == 0);
 		return 0;
+	}
 	e.sw.h.type = EVK_SWITCH_SCX;
 	fill_switch(&e.sw, preempt, prev, next, ctx);
 	e.dsq_id = ~0ULL;

@@ -120,6 +120,22 @@ test_expect_success BPF '--comm: only the workload, and all of it' '
 	! grep -q "\"filename\":\"/bin/true\"" events
 '
 
+# A filter leaves most switches out, and a record staged on a CPU used to
+# wait for the next kept event there: the workload's exit, its last event,
+# reached the output only at the stop (and a flight window missed it).
+test_expect_success BPF '--comm: the workload'"'"'s last event comes out while the capture runs' '
+	start_capture ev.ndjson -e sched,process --comm scxev-wl &&
+	"$TRASH/scxev-wl" 3 /bin/true pids &&
+	read P C <pids &&
+	for _ in $(seq 300); do
+		grep -q "\"type\":\"sched_process_exit\",\"pid\":$P," ev.ndjson && break
+		sleep 0.1
+	done &&
+	grep "\"type\":\"sched_process_exit\",\"pid\":$P," ev.ndjson >exit &&
+	kill -INT $cap_pid && wait $cap_pid &&
+	test_line_count 1 exit
+'
+
 # stopped_wl ARGS...: the workload in the background ($wl), stopped until
 # SIGCONT, so that a capture filtering on its pid is attached before it runs
 stopped_wl() {
