@@ -34,8 +34,11 @@
 # (its shared DSQ 0, or the global one with -f, plus the local DSQs of
 # direct inserts); scx_qmap inserts into its shared DSQ and into local DSQs,
 # a second run with several.  jq (1.6) reads ids as doubles, so ids within
-# 2^11 of each other past 2^53 (SCX_DSQ_LOCAL_ON | cpu) count as one on both
-# sides alike.
+# 2^11 of each other past 2^53 (SCX_DSQ_LOCAL_ON | cpu) count as one: the
+# event mode's waits fall together under that key, and so the snapshot's
+# rows with that key are added up before they are compared (each compared
+# alone against the merged events failed in the first run under scx_qmap:
+# kernel 5, 3, 2 and 5 against events 15).
 . "$(dirname "$0")/../lib.sh"
 . "$SCX_SRC/t/lib-capture.sh"
 . "$SCX_SRC/t/vm/lib-vm.sh"
@@ -80,8 +83,10 @@ test_expect_success 'the snapshots have DSQ queueing times, and drops are rare' 
 compare() {
 	by=${3:-cpu}
 	if test "$by" = dsq; then
-		rows="(.dropped_dsq_values // 0) as \$d | .dsqs // [] | .[] |
-			[\$s, \$a, \$b, (.dsq | tostring), .dsq_lat.count, .dsq_lat.sum, \$k, \$m + \$d]"
+		rows="(.dropped_dsq_values // 0) as \$d | .dsqs // [] |
+			group_by(.dsq | tostring) | .[] |
+			[\$s, \$a, \$b, (.[0].dsq | tostring), (map(.dsq_lat.count // 0) | add),
+			 (map(.dsq_lat.sum // 0) | add), \$k, \$m + \$d]"
 		key="(.dsq_id | tostring)"
 	else
 		rows=".cpus[] | [\$s, \$a, \$b, .cpu, .dsq_lat.count // 0, .dsq_lat.sum // 0, \$k, \$m]"
