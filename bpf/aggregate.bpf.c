@@ -72,17 +72,17 @@ struct {
 	__type(value, __u32);
 } cgidx SEC(".maps");
 
-/* The sparse buckets of the cgroup histograms, one map per generation. */
-#define CG_BUCKET_MAP \
+/* Sparse histogram buckets of up to n entries (cgroups', DSQs'), one map per generation. */
+#define SPARSE_BUCKET_MAP(n) \
 	struct { \
 		__uint(type, BPF_MAP_TYPE_HASH); \
 		__uint(map_flags, BPF_F_NO_PREALLOC); \
-		__uint(max_entries, KAGG_CG_BUCKETS); \
+		__uint(max_entries, n); \
 		__type(key, struct kagg_cgbkey); \
 		__type(value, __u64); \
 	}
-CG_BUCKET_MAP cgb0 SEC(".maps");
-CG_BUCKET_MAP cgb1 SEC(".maps");
+SPARSE_BUCKET_MAP(KAGG_CG_BUCKETS) cgb0 SEC(".maps");
+SPARSE_BUCKET_MAP(KAGG_CG_BUCKETS) cgb1 SEC(".maps");
 
 /*
  * sched_ext: when each task queued on a DSQ was inserted, and the DSQ's
@@ -118,17 +118,9 @@ struct {
 	__type(value, __u32);
 } dsqidx SEC(".maps");
 
-/* The sparse buckets of the DSQ histograms, one map per generation. */
-#define DSQ_BUCKET_MAP \
-	struct { \
-		__uint(type, BPF_MAP_TYPE_HASH); \
-		__uint(map_flags, BPF_F_NO_PREALLOC); \
-		__uint(max_entries, KAGG_DSQ_BUCKETS); \
-		__type(key, struct kagg_cgbkey); \
-		__type(value, __u64); \
-	}
-DSQ_BUCKET_MAP dsqb0 SEC(".maps");
-DSQ_BUCKET_MAP dsqb1 SEC(".maps");
+/* The sparse buckets of the DSQ histograms. */
+SPARSE_BUCKET_MAP(KAGG_DSQ_BUCKETS) dsqb0 SEC(".maps");
+SPARSE_BUCKET_MAP(KAGG_DSQ_BUCKETS) dsqb1 SEC(".maps");
 
 /* What only the CPU itself touches. */
 struct kagg_own {
