@@ -64,6 +64,15 @@ struct {
 	__type(value, struct kagg_cgslot);
 } cgslots SEC(".maps");
 
+/* Each CPU's cache of the cgroup figures, per generation (bpf/aggregate.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2); /* 2 * nr_cpus, set at load */
+	__type(key, __u32);
+	__type(value, struct kagg_cgcache);
+} cgcache SEC(".maps");
+
 /* cgroup id -> slot */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -240,26 +249,32 @@ static __always_inline __u32 table_slot(void *idx, __u32 *next, __u64 *ids, __u3
 
 /* ---- cgroups --------------------------------------------------------------------- */
 
-/* The slot of task p's cgroup in the current generation, NULL when off. */
-static __always_inline struct kagg_cgslot *cg_slot(struct task_struct *p, struct kagg_task *t,
-						   __u32 g, __u32 *slotp)
+/* The slot of task p's cgroup, -1 when cgroups are off or p has no storage. */
+static __always_inline int cg_slot_of(struct task_struct *p, struct kagg_task *t)
 {
 	__u64 id;
-	__u32 slot, key;
+	__u32 slot;
 
 	if (!cgroup_on || !t)
-		return 0;
+		return -1;
 	id = p->cgroups->dfl_cgrp->kn->id;
 	if (t->cg_slot && t->cg_id == id && t->cg_slot <= KAGG_MAX_CGROUPS)
-		slot = t->cg_slot - 1;
-	else
-		slot = table_slot(&cgidx, &cg_next, cg_id, KAGG_MAX_CGROUPS, id);
+		return t->cg_slot - 1;
+	slot = table_slot(&cgidx, &cg_next, cg_id, KAGG_MAX_CGROUPS, id);
 	if (slot) {
 		t->cg_id = id;
 		t->cg_slot = slot + 1;
 	}
-	*slotp = slot;
-	key = (g & 1) * KAGG_MAX_CGROUPS + slot;
+	return slot;
+}
+
+/* Cgroup slot 'slot' of generation g, shared by all CPUs. */
+static __always_inline struct kagg_cgslot *cg_shared(__u32 slot, __u32 g)
+{
+	__u32 key = (g & 1) * KAGG_MAX_CGROUPS + slot;
+
+	if (slot >= KAGG_MAX_CGROUPS)
+		return 0;
 	return bpf_map_lookup_elem(&cgslots, &key);
 }
 
@@ -284,34 +299,141 @@ static __always_inline __u64 *sparse_bucket(void *m, struct kagg_cgbkey *k)
 	return bpf_map_lookup_elem(m, k);
 }
 
+/* Histogram figures hh (of one or more values) into shared ones, atomically. */
+static __always_inline void hist_merge(struct kagg_cghist *to, struct kagg_cghist *hh)
+{
+	if (!hh->nmin)
+		return; /* empty */
+	__sync_fetch_and_add(&to->sum, hh->sum);
+	atomic_max(&to->max, hh->max);
+	atomic_max(&to->nmin, hh->nmin);
+	if (hh->clamped)
+		__sync_fetch_and_add(&to->clamped, hh->clamped);
+}
+
 /* Count v in sparse histogram hh, whose bucket entry is n (NULL: the map was full). */
 static __always_inline void sparse_hist_add(struct kagg_cghist *hh, __u64 *n, __u64 v, int full)
 {
+	struct kagg_cghist one = { .sum = v, .max = v, .nmin = ~v, .clamped = (v >> 37) != 0 };
+
 	if (!n) {
 		drop(full);
 		return;
 	}
 	__sync_fetch_and_add(n, 1);
-	__sync_fetch_and_add(&hh->sum, v);
-	atomic_max(&hh->max, v);
-	atomic_max(&hh->nmin, ~v);
-	if (v >> 37)
-		__sync_fetch_and_add(&hh->clamped, 1);
+	hist_merge(hh, &one);
 }
 
-/* Count v (in bucket idx) in histogram h of cgroup slot cs (number slot, generation g). */
-static __always_inline void cg_hist_add(struct kagg_cgslot *cs, __u32 slot, __u32 g, int h, __u64 v,
+/* Generation g's entry of cgroup bucket k, made if missing; NULL if the map is full. */
+static __always_inline __u64 *cg_bucket(struct kagg_cgbkey *k, __u32 g)
+{
+	/* one call per map: the verifier inlines a lookup whose map it knows */
+	if (g & 1)
+		return sparse_bucket(&cgb1, k);
+	return sparse_bucket(&cgb0, k);
+}
+
+/* ---- each CPU's cache of the cgroup figures (bpf/aggregate.h) ------------------- */
+
+/* This CPU's cache in generation g, taken; NULL: off, or held by a program this one interrupted. */
+static __always_inline struct kagg_cgcache *cgc_take(__u32 g)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), key = (g & 1) * nr_cpus + cpu;
+	struct kagg_cgcache *c;
+
+	if (!cgroup_on || cpu >= nr_cpus)
+		return 0;
+	c = bpf_map_lookup_elem(&cgcache, &key);
+	if (!c || c->busy)
+		return 0;
+	c->busy = 1;
+	barrier();
+	return c;
+}
+
+static __always_inline void cgc_give(struct kagg_cgcache *c)
+{
+	if (!c)
+		return;
+	barrier();
+	c->busy = 0;
+}
+
+/* Cached entry e into its shared slot of generation g, and emptied. */
+static __always_inline void cgc_flush(struct kagg_cgc_ent *e, __u32 g)
+{
+	struct kagg_cgslot *cs = cg_shared(e->slot1 - 1, g);
+
+	if (cs) {
+		for (int i = 0; i < KAGG_CG_COUNTERS; i++)
+			if (e->c[i])
+				__sync_fetch_and_add(&cs->c[i], e->c[i]);
+		for (int h = 0; h < KAGG_CG_HISTS; h++)
+			hist_merge(&cs->h[h], &e->h[h]);
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+}
+
+/* The entry of cgroup slot 'slot' in cache c, made from what the place held. */
+static __always_inline struct kagg_cgc_ent *cgc_ent(struct kagg_cgcache *c, __u32 slot, __u32 g)
+{
+	struct kagg_cgc_ent *e = &c->ent[slot & (KAGG_CGC_WAYS - 1)];
+
+	if (e->slot1 == slot + 1)
+		return e;
+	if (e->slot1)
+		cgc_flush(e, g);
+	e->slot1 = slot + 1;
+	return e;
+}
+
+/* Add d to counter k of cgroup slot 'slot': in cache c, or shared when c is NULL. */
+static __always_inline void cg_count(struct kagg_cgcache *c, __u32 slot, __u32 g, int k, __u64 d)
+{
+	struct kagg_cgslot *cs;
+
+	if ((unsigned)k >= KAGG_CG_COUNTERS)
+		return;
+	if (c) {
+		cgc_ent(c, slot, g)->c[k] += d;
+		return;
+	}
+	if ((cs = cg_shared(slot, g)))
+		__sync_fetch_and_add(&cs->c[k], d);
+}
+
+/* Count v (in bucket idx) in histogram h of cgroup slot 'slot', as cg_count() does. */
+static __always_inline void cg_hist_add(struct kagg_cgcache *c, __u32 slot, __u32 g, int h, __u64 v,
 					unsigned idx)
 {
 	struct kagg_cgbkey k = { .slot = slot, .hist = h, .bucket = idx };
-	__u64 *n;
+	struct kagg_cgc_bkt *b;
+	struct kagg_cgslot *cs;
+	__u64 key, *n;
 
-	/* one call per map: the verifier inlines a lookup whose map it knows */
-	if (g & 1)
-		n = sparse_bucket(&cgb1, &k);
-	else
-		n = sparse_bucket(&cgb0, &k);
-	sparse_hist_add(&cs->h[h & 1], n, v, KD_CG_VALUE);
+	h &= KAGG_CG_HISTS - 1;
+	if (!c) {
+		if ((cs = cg_shared(slot, g)))
+			sparse_hist_add(&cs->h[h], cg_bucket(&k, g), v, KD_CG_VALUE);
+		return;
+	}
+	key = kagg_cgc_key(slot, h, idx);
+	b = &c->bkt[kagg_cgc_bkt_of(slot, h, idx) & (KAGG_CGC_BUCKETS - 1)];
+	if (b->key != key) {
+		if (b->key) {
+			struct kagg_cgbkey old = kagg_cgc_unkey(b->key);
+
+			if (!(n = cg_bucket(&old, g))) {
+				drop(KD_CG_VALUE); /* the map is full: b stays for user space */
+				return;
+			}
+			__sync_fetch_and_add(n, b->n);
+		}
+		b->key = key;
+		b->n = 0;
+	}
+	b->n++;
+	kagg_cgc_hist_add(&cgc_ent(c, slot, g)->h[h], v);
 }
 
 /* ---- the queues, under glob's lock (lib/agg/agg.c's wc_* and depth_*) ------- */
@@ -549,16 +671,18 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 	struct kagg_own *o = bpf_map_lookup_elem(&own, &zero);
 	struct kagg_glob *g = bpf_map_lookup_elem(&glob, &zero);
 	struct kagg_qcpu *qc, *nq = 0;
-	struct kagg_cgslot *cs;
+	struct kagg_cgcache *cc;
 	__u64 ran = 0;
-	__u32 gn = gen, cgs;
+	__u32 gn = gen;
 	bool invol = false;
+	int cgs;
 
 	s = slot_of(cpu, gn);
 	if (!s || !o || !g || cpu >= KAGG_MAX_CPUS) {
 		drop(KD_CPU);
 		return 0;
 	}
+	cc = cgc_take(gn);
 	if (o->known && ts > o->acct_ts) {
 		if (o->curr) {
 			s->c[KC_BUSY_NS] += ts - o->acct_ts;
@@ -587,17 +711,16 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 				pt->qcpu1 = cpu + 1;
 			}
 		}
-		if ((cs = cg_slot(prev, pt, gn, &cgs))) {
-			__sync_fetch_and_add(&cs->c[invol ? KC_INVOLUNTARY : KC_VOLUNTARY], 1);
+		if ((cgs = cg_slot_of(prev, pt)) >= 0) {
+			cg_count(cc, cgs, gn, invol ? KC_INVOLUNTARY : KC_VOLUNTARY, 1);
 			if (o->curr == prev->pid)
-				__sync_fetch_and_add(&cs->c[KC_BUSY_NS], ran);
+				cg_count(cc, cgs, gn, KC_BUSY_NS, ran);
 		}
 	}
 	if (next->pid) {
 		nt = task_of(next);
-		cs = cg_slot(next, nt, gn, &cgs);
-		if (cs)
-			__sync_fetch_and_add(&cs->c[KC_SLICES], 1);
+		if ((cgs = cg_slot_of(next, nt)) >= 0)
+			cg_count(cc, cgs, gn, KC_SLICES, 1);
 		if (nt) {
 			if (nt->state == TS_RUNNABLE) {
 				/*
@@ -610,8 +733,8 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 				bool woken = nt->waking_ts != 0;
 
 				kagg_hist_add_at(s, woken ? KH_WAKE_LAT : KH_RQ_DELAY, rq, idx);
-				if (cs)
-					cg_hist_add(cs, cgs, gn, woken ? KCH_WOKEN : KCH_PREEMPTED,
+				if (cgs >= 0)
+					cg_hist_add(cc, cgs, gn, woken ? KCH_WOKEN : KCH_PREEMPTED,
 						    rq, idx);
 			}
 			if (nt->qcpu1 && nt->qcpu1 <= nr_cpus)
@@ -624,6 +747,7 @@ int BPF_PROG(kagg_switch, bool preempt, struct task_struct *prev, struct task_st
 		if (dsq_on)
 			dsq_switch_in(s, gn, next->pid, ts);
 	}
+	cgc_give(cc);
 	o->known = 1;
 	o->curr = next->pid;
 	o->run_start = ts;
@@ -650,8 +774,9 @@ static __always_inline void wake(struct task_struct *p, int counter)
 	struct kagg_task *t;
 	struct kagg_slot *s;
 	struct kagg_glob *g;
-	struct kagg_cgslot *cs;
-	__u32 zero = 0, cpu, cgs, gn = gen;
+	struct kagg_cgcache *cc;
+	__u32 zero = 0, cpu, gn = gen;
+	int cgs;
 
 	if (!p->pid || !(t = task_of(p)))
 		return;
@@ -666,8 +791,11 @@ static __always_inline void wake(struct task_struct *p, int counter)
 		return;
 	}
 	__sync_fetch_and_add(&s->c[counter], 1);
-	if ((cs = cg_slot(p, t, gn, &cgs)))
-		__sync_fetch_and_add(&cs->c[counter], 1);
+	if ((cgs = cg_slot_of(p, t)) >= 0) {
+		cc = cgc_take(gn);
+		cg_count(cc, cgs, gn, counter, 1);
+		cgc_give(cc);
+	}
 	t->qcpu1 = cpu + 1;
 	bpf_spin_lock(&g->lock);
 	enqueue(g, QC(g, cpu), ts);
@@ -696,9 +824,10 @@ int BPF_PROG(kagg_migrate, struct task_struct *p, int dest_cpu)
 	struct kagg_task *t;
 	struct kagg_slot *s;
 	struct kagg_glob *g;
-	struct kagg_cgslot *cs;
-	__u32 cgs, gn = gen;
+	struct kagg_cgcache *cc;
+	__u32 gn = gen;
 	bool xllc, xnode;
+	int cgs;
 
 	if (!p->pid)
 		return 0;
@@ -716,12 +845,14 @@ int BPF_PROG(kagg_migrate, struct task_struct *p, int dest_cpu)
 	if (xnode)
 		__sync_fetch_and_add(&s->c[KC_MIGR_CROSS_NODE], 1);
 	t = task_of(p);
-	if ((cs = cg_slot(p, t, gn, &cgs))) {
-		__sync_fetch_and_add(&cs->c[KC_MIGRATIONS], 1);
+	if ((cgs = cg_slot_of(p, t)) >= 0) {
+		cc = cgc_take(gn);
+		cg_count(cc, cgs, gn, KC_MIGRATIONS, 1);
 		if (xllc)
-			__sync_fetch_and_add(&cs->c[KC_MIGR_CROSS_LLC], 1);
+			cg_count(cc, cgs, gn, KC_MIGR_CROSS_LLC, 1);
 		if (xnode)
-			__sync_fetch_and_add(&cs->c[KC_MIGR_CROSS_NODE], 1);
+			cg_count(cc, cgs, gn, KC_MIGR_CROSS_NODE, 1);
+		cgc_give(cc);
 	}
 	if (!t || !t->qcpu1 || t->qcpu1 == dest + 1 || t->qcpu1 > nr_cpus)
 		return 0;

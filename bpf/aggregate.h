@@ -167,6 +167,83 @@ struct kagg_cgbkey {
 #define KAGG_MAX_DSQS 4096
 #define KAGG_DSQ_BUCKETS 65536 /* entries of each generation's bucket map */
 
+/*
+ * Each CPU adds to its own cache of the cgroup figures first (one cache per
+ * CPU and generation, an mmapable array like the slots): a hash lookup and
+ * atomics on lines every CPU writes were most of a switch's cost.  It holds
+ * KAGG_CGC_WAYS cgroups, direct-mapped by slot, with their counters and
+ * histogram figures, and KAGG_CGC_BUCKETS histogram buckets, direct-mapped
+ * by a hash of (slot, histogram, bucket).  An entry another cgroup or bucket
+ * needs is first added to the shared slot or bucket map (the flush), with
+ * the atomics the programs used before; user space adds what is left in the
+ * caches of a generation after the flip.  All of it sums, or takes a
+ * maximum, so the record is the same whichever way a value went.
+ *
+ * The programs on one CPU can interrupt one another (a wakeup with
+ * interrupts on, a migration in an interrupt): 'busy' marks the cache taken,
+ * and a program that finds it so adds to the shared slots directly.
+ *
+ * A bucket entry whose flush finds the bucket map full stays in the cache,
+ * and the value that wanted its place is left out as before (KD_CG_VALUE).
+ */
+#define KAGG_CGC_WAYS 16     /* cgroups per cache */
+#define KAGG_CGC_BUCKETS 256 /* buckets per cache */
+
+struct kagg_cgc_ent {
+	__u32 slot1; /* cgroup slot + 1, 0: empty */
+	__u32 _pad;
+	__u64 c[KAGG_CG_COUNTERS];
+	struct kagg_cghist h[KAGG_CG_HISTS];
+};
+
+struct kagg_cgc_bkt {
+	__u64 key; /* kagg_cgc_key(), 0: empty */
+	__u64 n;
+};
+
+struct kagg_cgcache {
+	__u32 busy;
+	__u32 _pad;
+	struct kagg_cgc_ent ent[KAGG_CGC_WAYS];
+	struct kagg_cgc_bkt bkt[KAGG_CGC_BUCKETS];
+};
+
+/* A bucket's cache key, never 0, and back. */
+static inline __u64 kagg_cgc_key(__u32 slot, unsigned hist, unsigned bucket)
+{
+	return (__u64)(slot + 1) << 32 | (__u64)hist << 16 | bucket;
+}
+
+static inline struct kagg_cgbkey kagg_cgc_unkey(__u64 key)
+{
+	struct kagg_cgbkey k = { (__u32)(key >> 32) - 1, (__u16)(key >> 16), (__u16)key };
+
+	return k;
+}
+
+/*
+ * The entry of a key: the buckets of one histogram of one cgroup are
+ * consecutive (four octaves fit), the two histograms half the cache
+ * apart, and other cgroups move by a multiplicative hash of the slot.
+ */
+static inline unsigned kagg_cgc_bkt_of(__u32 slot, unsigned hist, unsigned bucket)
+{
+	return (bucket + hist * (KAGG_CGC_BUCKETS / 2) + ((slot * 2654435761u) >> 24)) &
+	       (KAGG_CGC_BUCKETS - 1);
+}
+
+/* Count v in cached histogram figures hh: what cg_hist_add() adds atomically. */
+static inline void kagg_cgc_hist_add(struct kagg_cghist *hh, __u64 v)
+{
+	hh->sum += v;
+	if (v > hh->max)
+		hh->max = v;
+	if (~v > hh->nmin)
+		hh->nmin = ~v;
+	if (v >> 37)
+		hh->clamped++;
+}
+
 /* Global counts of what the programs could not account. */
 enum kagg_drop {
 	KD_TASK,      /* no task storage for a task (allocation failed), or no

@@ -32,6 +32,7 @@ _Static_assert((int)KH__COUNT == (int)SCX_KSH__COUNT, "one snapshot histogram pe
 #define GRACE_NS 2000000
 #define CGSLOTS_BYTES ((size_t)2 * KAGG_MAX_CGROUPS * sizeof(struct kagg_cgslot))
 #define DSQSLOTS_BYTES ((size_t)2 * KAGG_MAX_DSQS * sizeof(struct kagg_cghist))
+#define CGCACHE_BYTES(ncpu) ((size_t)2 * (ncpu) * sizeof(struct kagg_cgcache))
 
 struct scx_kagg {
 	struct aggregate_bpf *skel;
@@ -46,9 +47,11 @@ struct scx_kagg {
 	struct bpf_link **links; /* one per program, NULL where not loaded */
 	size_t nr_links;
 	/* cgroups: NULL without cgroup v2 */
-	struct kagg_cgslot *cgslots; /* mmap: 2 * KAGG_MAX_CGROUPS */
-	struct kagg_cgbkey *keys;    /* a generation's buckets, as read */
+	struct kagg_cgslot *cgslots;  /* mmap: 2 * KAGG_MAX_CGROUPS */
+	struct kagg_cgcache *cgcache; /* mmap: 2 * nr_cpus */
+	struct kagg_cgbkey *keys;     /* a generation's buckets, as read */
 	uint64_t *vals;
+	size_t keys_cap;
 	/* DSQs: NULL without sched_ext's insert probes */
 	struct kagg_cghist *dsqhists; /* mmap: 2 * KAGG_MAX_DSQS */
 	struct kagg_cgbkey *dkeys;    /* a generation's buckets, as read */
@@ -209,6 +212,9 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 		bpf_map__set_max_entries(k->skel->maps.cgidx, 1);
 		bpf_map__set_max_entries(k->skel->maps.cgb0, 1);
 		bpf_map__set_max_entries(k->skel->maps.cgb1, 1);
+		bpf_map__set_max_entries(k->skel->maps.cgcache, 1);
+	} else {
+		bpf_map__set_max_entries(k->skel->maps.cgcache, 2 * ncpu);
 	}
 	for (int c = 0; c < ncpu; c++) {
 		const struct scx_cpu_topo *t = topo ? scx_topo__cpu(topo, c) : NULL;
@@ -238,8 +244,17 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 			fail(err, errsz, "cannot map the cgroup slots: %s", strerror(errno));
 			goto fail;
 		}
-		k->keys = scx_xcalloc(KAGG_CG_BUCKETS, sizeof(*k->keys));
-		k->vals = scx_xcalloc(KAGG_CG_BUCKETS, sizeof(*k->vals));
+		k->cgcache = mmap(NULL, CGCACHE_BYTES(ncpu), PROT_READ | PROT_WRITE, MAP_SHARED,
+				  bpf_map__fd(k->skel->maps.cgcache), 0);
+		if (k->cgcache == MAP_FAILED) {
+			k->cgcache = NULL;
+			fail(err, errsz, "cannot map the cgroup caches: %s", strerror(errno));
+			goto fail;
+		}
+		/* the bucket map's entries and every cache's */
+		k->keys_cap = KAGG_CG_BUCKETS + (size_t)ncpu * KAGG_CGC_BUCKETS;
+		k->keys = scx_xcalloc(k->keys_cap, sizeof(*k->keys));
+		k->vals = scx_xcalloc(k->keys_cap, sizeof(*k->vals));
 	}
 	if (k->skel->rodata->dsq_on) {
 		k->dsqhists = mmap(NULL, DSQSLOTS_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -277,6 +292,8 @@ void scx_kagg__free(struct scx_kagg *k)
 		munmap(k->cgslots, CGSLOTS_BYTES);
 	if (k->dsqhists)
 		munmap(k->dsqhists, DSQSLOTS_BYTES);
+	if (k->cgcache)
+		munmap(k->cgcache, CGCACHE_BYTES(k->nr_cpus));
 	free(k->keys);
 	free(k->vals);
 	free(k->dkeys);
@@ -606,14 +623,18 @@ static int read_cgroups(struct scx_kagg *k, uint32_t old, struct scx_ksnap *s)
 {
 	unsigned nr = SCX_MIN(k->skel->data->cg_next, KAGG_MAX_CGROUPS);
 	int fd = bpf_map__fd(old & 1 ? k->skel->maps.cgb1 : k->skel->maps.cgb0);
+	struct kagg_cgslot *slots;
 	size_t nb;
 	int err;
 
 	if (!k->cgslots)
 		return 0;
+	slots = k->cgslots + (size_t)(old & 1) * KAGG_MAX_CGROUPS;
 	err = drain_buckets(fd, k->keys, k->vals, KAGG_CG_BUCKETS, &nb);
-	scx_kagg_fold_cgroups(k->cgslots + (size_t)(old & 1) * KAGG_MAX_CGROUPS,
-			      (const uint64_t *)k->skel->bss->cg_id, nr, k->keys, k->vals, nb, s);
+	nb = scx_kagg_drain_cgcache(k->cgcache + (size_t)(old & 1) * k->nr_cpus, k->nr_cpus, slots,
+				    k->keys, k->vals, nb, k->keys_cap);
+	scx_kagg_fold_cgroups(slots, (const uint64_t *)k->skel->bss->cg_id, nr, k->keys, k->vals,
+			      nb, s);
 	return err;
 }
 

@@ -67,4 +67,19 @@ void scx_kagg_fold_dsqs(struct kagg_cghist *hists, const uint64_t *ids, unsigned
 			const struct kagg_cgbkey *keys, const uint64_t *vals, size_t nb,
 			struct scx_ksnap *s);
 
+/*
+ * Before that fold, the programs' per-CPU caches of the cgroup figures
+ * (bpf/aggregate.h), nr_cpus of them at 'caches', all of one generation:
+ * their counters and histogram figures are added to that generation's
+ * slots (KAGG_MAX_CGROUPS of them at 'slots') and their buckets appended to
+ * keys/vals, which hold nb entries and room for cap; the caches are
+ * zeroed.  Returns the new number of bucket entries; one bucket may now
+ * have several entries, which the fold adds up.  cap >= nb + nr_cpus *
+ * KAGG_CGC_BUCKETS loses nothing.
+ */
+struct kagg_cgcache;
+size_t scx_kagg_drain_cgcache(struct kagg_cgcache *caches, unsigned nr_cpus,
+			      struct kagg_cgslot *slots, struct kagg_cgbkey *keys, uint64_t *vals,
+			      size_t nb, size_t cap);
+
 #endif
