@@ -30,6 +30,7 @@ const volatile __s32 cpu_llc[KAGG_MAX_CPUS] = {};
 const volatile __s32 cpu_node[KAGG_MAX_CPUS] = {};
 const volatile __u32 cgroup_on = 1; /* 0: no cgroup v2, no cgroup figures */
 const volatile __u32 dsq_on = 0;    /* sched_ext: the DSQ insert probes are loaded */
+const volatile __u32 cgc_buckets = KAGG_CGC_BUCKETS; /* kagg_cgc_buckets(nr_cpus) */
 
 /* Flipped by user space at every interval. */
 volatile __u32 gen;
@@ -418,7 +419,7 @@ static __always_inline void cg_hist_add(struct kagg_cgcache *c, __u32 slot, __u3
 		return;
 	}
 	key = kagg_cgc_key(slot, h, idx);
-	b = &c->bkt[kagg_cgc_bkt_of(slot, h, idx) & (KAGG_CGC_BUCKETS - 1)];
+	b = &c->bkt[kagg_cgc_bkt_of(slot, h, idx, cgc_buckets) & (KAGG_CGC_BUCKETS - 1)];
 	if (b->key != key) {
 		if (b->key) {
 			struct kagg_cgbkey old = kagg_cgc_unkey(b->key);

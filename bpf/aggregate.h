@@ -187,7 +187,7 @@ struct kagg_cgbkey {
  * and the value that wanted its place is left out as before (KD_CG_VALUE).
  */
 #define KAGG_CGC_WAYS 16     /* cgroups per cache */
-#define KAGG_CGC_BUCKETS 256 /* buckets per cache */
+#define KAGG_CGC_BUCKETS 256 /* buckets per cache, at most (kagg_cgc_buckets()) */
 
 struct kagg_cgc_ent {
 	__u32 slot1; /* cgroup slot + 1, 0: empty */
@@ -222,14 +222,29 @@ static inline struct kagg_cgbkey kagg_cgc_unkey(__u64 key)
 }
 
 /*
- * The entry of a key: the buckets of one histogram of one cgroup are
- * consecutive (four octaves fit), the two histograms half the cache
- * apart, and other cgroups move by a multiplicative hash of the slot.
+ * The buckets each cache uses, a power of two: user space reads every
+ * cache's buckets after each flip and folds them with the bucket map's, so
+ * all caches together hold at most 32768 (256 each up to 128 CPUs, 64 at
+ * 512), and at least 64 each.
  */
-static inline unsigned kagg_cgc_bkt_of(__u32 slot, unsigned hist, unsigned bucket)
+static inline unsigned kagg_cgc_buckets(unsigned nr_cpus)
 {
-	return (bucket + hist * (KAGG_CGC_BUCKETS / 2) + ((slot * 2654435761u) >> 24)) &
-	       (KAGG_CGC_BUCKETS - 1);
+	unsigned n = KAGG_CGC_BUCKETS;
+
+	while (n > 64 && (unsigned long long)n * nr_cpus > 32768)
+		n /= 2;
+	return n;
+}
+
+/*
+ * The entry of a key in a cache using n buckets: the buckets of one
+ * histogram of one cgroup are consecutive (n / 64 octaves fit), the two
+ * histograms half the cache apart, and other cgroups move by a
+ * multiplicative hash of the slot.
+ */
+static inline unsigned kagg_cgc_bkt_of(__u32 slot, unsigned hist, unsigned bucket, unsigned n)
+{
+	return (bucket + hist * (n / 2) + ((slot * 2654435761u) >> 24)) & (n - 1);
 }
 
 /* Count v in cached histogram figures hh: what cg_hist_add() adds atomically. */

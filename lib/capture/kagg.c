@@ -206,6 +206,7 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 		bpf_map__set_max_entries(k->skel->maps.dsqb1, 1);
 	}
 	k->skel->rodata->nr_cpus = ncpu;
+	k->skel->rodata->cgc_buckets = kagg_cgc_buckets(ncpu);
 	k->skel->rodata->cgroup_on = cgroups;
 	if (!cgroups) { /* the maps stay, unused: keep them small */
 		bpf_map__set_max_entries(k->skel->maps.cgslots, 1);
@@ -252,7 +253,7 @@ struct scx_kagg *scx_kagg__open(const struct scx_topo *topo, bool cgroups, char 
 			goto fail;
 		}
 		/* the bucket map's entries and every cache's */
-		k->keys_cap = KAGG_CG_BUCKETS + (size_t)ncpu * KAGG_CGC_BUCKETS;
+		k->keys_cap = KAGG_CG_BUCKETS + (size_t)ncpu * kagg_cgc_buckets(ncpu);
 		k->keys = scx_xcalloc(k->keys_cap, sizeof(*k->keys));
 		k->vals = scx_xcalloc(k->keys_cap, sizeof(*k->vals));
 	}
@@ -387,41 +388,53 @@ static int cmp_cg_order(const void *x, const void *y)
 }
 
 struct cg_bucket {
-	uint32_t ent, hist, bucket;
+	uint32_t ent;
+	uint16_t hist, bucket;
 	uint64_t n;
 };
 
-static bool cg_bucket_before(const struct cg_bucket *a, const struct cg_bucket *b)
+_Static_assert(KAGG_NR_BUCKETS <= 2048 && SCX_KSNAP_CG_HISTS <= 2, "cg_bucket_key() packs them");
+
+/* The order of the record: entry, histogram, bucket. */
+static uint64_t cg_bucket_key(const struct cg_bucket *b)
 {
-	return a->hist != b->hist ? a->hist < b->hist : a->bucket < b->bucket;
+	return (uint64_t)b->ent << 12 | (uint64_t)b->hist << 11 | b->bucket;
 }
 
+#define CG_DIGIT 11 /* bits a pass */
+
 /*
- * Order m buckets of nent entries by (entry, histogram, bucket) into out:
- * placed by entry in one counting pass, then each entry's few buckets by
- * insertion (a general sort of 10,000 cgroups' buckets was most of the fold).
+ * Order the m buckets at a by cg_bucket_key(), using tmp (room for m): a
+ * radix sort from the least significant digit, each pass reading in order
+ * and writing 2048 streams, returning whichever of a and tmp it ended in.
+ * (Placing each bucket by entry was a random write into the whole array
+ * for every bucket, the fold's main cost at 10,000 cgroups.)
  */
-static void sort_cg_buckets(const struct cg_bucket *in, size_t m, unsigned nent,
-			    struct cg_bucket *out)
+static struct cg_bucket *sort_cg_buckets(struct cg_bucket *a, size_t m, struct cg_bucket *tmp)
 {
-	size_t *start = scx_xcalloc(nent + 1, sizeof(*start));
+	size_t pos[1u << CG_DIGIT];
+	uint64_t max = 0;
 
 	for (size_t i = 0; i < m; i++)
-		start[in[i].ent + 1]++;
-	for (unsigned e = 0; e < nent; e++)
-		start[e + 1] += start[e];
-	for (size_t i = 0; i < m; i++) {
-		size_t j = start[in[i].ent]++;
+		max = SCX_MAX(max, cg_bucket_key(&a[i]));
+	for (unsigned shift = 0; shift == 0 || max >> shift; shift += CG_DIGIT) {
+		struct cg_bucket *t;
+		size_t at = 0;
 
-		/* insertion within the entry's range, filled left to right */
-		while (j > 0 && out[j - 1].ent == in[i].ent &&
-		       cg_bucket_before(&in[i], &out[j - 1])) {
-			out[j] = out[j - 1];
-			j--;
+		memset(pos, 0, sizeof(pos));
+		for (size_t i = 0; i < m; i++)
+			pos[cg_bucket_key(&a[i]) >> shift & ((1u << CG_DIGIT) - 1)]++;
+		for (unsigned d = 0; d < 1u << CG_DIGIT; d++) {
+			size_t n = pos[d];
+
+			pos[d] = at;
+			at += n;
 		}
-		out[j] = in[i];
+		for (size_t i = 0; i < m; i++)
+			tmp[pos[cg_bucket_key(&a[i]) >> shift & ((1u << CG_DIGIT) - 1)]++] = a[i];
+		t = a, a = tmp, tmp = t;
 	}
-	free(start);
+	return a;
 }
 
 static bool cgslot_used(const struct kagg_cgslot *sl)
@@ -451,7 +464,7 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 {
 	struct cg_order *order = scx_xcalloc(nr + 1, sizeof(*order));
 	uint32_t *ent = scx_xcalloc(nr + 1, sizeof(*ent)); /* slot -> cgroup entry + 1 */
-	struct cg_bucket *bk = scx_xcalloc(2 * nb + 1, sizeof(*bk)), *sorted;
+	struct cg_bucket *bk = scx_xcalloc(2 * nb + 1, sizeof(*bk)), *tmp, *sorted;
 	unsigned n = 0, first = s->nr_cgroups;
 	uint64_t *nmin; /* per cgroup entry and record histogram: ~min, 0 none */
 	size_t m = 0;
@@ -499,15 +512,15 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 	/* each bucket into its record histograms, which count their buckets */
 	for (size_t i = 0; i < nb; i++) {
 		if (keys[i].slot >= nr || !ent[keys[i].slot] || keys[i].hist >= KAGG_CG_HISTS ||
-		    !vals[i])
+		    keys[i].bucket >= KAGG_NR_BUCKETS || !vals[i])
 			continue;
 		for (unsigned o = 0; o < 2 && cg_hist_out[keys[i].hist][o] >= 0; o++)
 			bk[m++] = (struct cg_bucket){ ent[keys[i].slot] - 1,
-						      (uint32_t)cg_hist_out[keys[i].hist][o],
+						      (uint16_t)cg_hist_out[keys[i].hist][o],
 						      keys[i].bucket, vals[i] };
 	}
-	sorted = scx_xcalloc(m + 1, sizeof(*sorted));
-	sort_cg_buckets(bk, m, s->nr_cgroups, sorted);
+	tmp = scx_xcalloc(m + 1, sizeof(*tmp));
+	sorted = sort_cg_buckets(bk, m, tmp);
 	for (size_t i = 0; i < m; i++) {
 		const struct cg_bucket *q = &sorted[i];
 		struct scx_ksnap_hist *kh = &s->cgroups[q->ent].h[q->hist];
@@ -522,7 +535,7 @@ void scx_kagg_fold_cgroups(struct kagg_cgslot *slots, const uint64_t *ids, unsig
 	free(ent);
 	free(nmin);
 	free(bk);
-	free(sorted);
+	free(tmp);
 }
 
 /* ---- DSQs ---------------------------------------------------------------------- */
@@ -533,7 +546,7 @@ void scx_kagg_fold_dsqs(struct kagg_cghist *hists, const uint64_t *ids, unsigned
 {
 	struct cg_order *order = scx_xcalloc(nr + 1, sizeof(*order));
 	uint32_t *ent = scx_xcalloc(nr + 1, sizeof(*ent)); /* slot -> dsq entry + 1 */
-	struct cg_bucket *bk = scx_xcalloc(nb + 1, sizeof(*bk)), *sorted;
+	struct cg_bucket *bk = scx_xcalloc(nb + 1, sizeof(*bk)), *tmp, *sorted;
 	unsigned n = 0, first = s->nr_dsqs;
 	uint64_t *nmin;
 	size_t m = 0;
@@ -571,11 +584,12 @@ void scx_kagg_fold_dsqs(struct kagg_cghist *hists, const uint64_t *ids, unsigned
 	for (size_t e = first; e < s->nr_dsqs; e++)
 		s->dsqs[e].lat.min = ~nmin[e];
 	for (size_t i = 0; i < nb; i++)
-		if (keys[i].slot < nr && ent[keys[i].slot] && !keys[i].hist && vals[i])
+		if (keys[i].slot < nr && ent[keys[i].slot] && !keys[i].hist &&
+		    keys[i].bucket < KAGG_NR_BUCKETS && vals[i])
 			bk[m++] = (struct cg_bucket){ ent[keys[i].slot] - 1, 0, keys[i].bucket,
 						      vals[i] };
-	sorted = scx_xcalloc(m + 1, sizeof(*sorted));
-	sort_cg_buckets(bk, m, s->nr_dsqs, sorted);
+	tmp = scx_xcalloc(m + 1, sizeof(*tmp));
+	sorted = sort_cg_buckets(bk, m, tmp);
 	for (size_t i = 0; i < m; i++) {
 		struct scx_ksnap_hist *kh = &s->dsqs[sorted[i].ent].lat;
 
@@ -589,7 +603,7 @@ void scx_kagg_fold_dsqs(struct kagg_cghist *hists, const uint64_t *ids, unsigned
 	free(ent);
 	free(nmin);
 	free(bk);
-	free(sorted);
+	free(tmp);
 }
 
 /*

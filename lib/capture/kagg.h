@@ -75,7 +75,7 @@ void scx_kagg_fold_dsqs(struct kagg_cghist *hists, const uint64_t *ids, unsigned
  * keys/vals, which hold nb entries and room for cap; the caches are
  * zeroed.  Returns the new number of bucket entries; one bucket may now
  * have several entries, which the fold adds up.  cap >= nb + nr_cpus *
- * KAGG_CGC_BUCKETS loses nothing.
+ * kagg_cgc_buckets(nr_cpus) loses nothing.
  */
 struct kagg_cgcache;
 size_t scx_kagg_drain_cgcache(struct kagg_cgcache *caches, unsigned nr_cpus,

@@ -128,7 +128,7 @@ static bool model_hist_add(struct world *w, struct kagg_cgcache *c, unsigned slo
 		return true;
 	}
 	key = kagg_cgc_key(slot, h, idx);
-	b = &c->bkt[kagg_cgc_bkt_of(slot, h, idx) & (KAGG_CGC_BUCKETS - 1)];
+	b = &c->bkt[kagg_cgc_bkt_of(slot, h, idx, KAGG_CGC_BUCKETS)];
 	if (b->key != key) {
 		if (b->key && !model_bucket_add(&w->map, kagg_cgc_unkey(b->key), b->n)) {
 			w->dropped++;
@@ -319,17 +319,25 @@ static void keys(void)
 
 				bad += !kagg_cgc_key(s, h, b) || k.slot != s || k.hist != h ||
 				       k.bucket != b ||
-				       kagg_cgc_bkt_of(s, h, b) >= KAGG_CGC_BUCKETS;
+				       kagg_cgc_bkt_of(s, h, b, KAGG_CGC_BUCKETS) >=
+					       KAGG_CGC_BUCKETS ||
+				       kagg_cgc_bkt_of(s, h, b, 64) >= 64;
 			}
 	is_int(bad, 0, "a key is never 0, and gives back its slot, histogram and bucket");
 	/* four octaves of one histogram of one cgroup fit without a clash */
 	for (unsigned b = 640; b < 640 + KAGG_CGC_BUCKETS; b++) {
-		unsigned e = kagg_cgc_bkt_of(9, KCH_WOKEN, b);
+		unsigned e = kagg_cgc_bkt_of(9, KCH_WOKEN, b, KAGG_CGC_BUCKETS);
 
-		clash += seen[e] || e == kagg_cgc_bkt_of(9, KCH_PREEMPTED, b);
+		clash += seen[e] || e == kagg_cgc_bkt_of(9, KCH_PREEMPTED, b, KAGG_CGC_BUCKETS);
 		seen[e] = true;
 	}
 	is_int(clash, 0, "256 consecutive buckets of a histogram have entries of their own");
+	/* the caches' size: 32768 buckets together at most, 64 each at least */
+	is_int(kagg_cgc_buckets(2), 256, "2 CPUs: 256 buckets a cache");
+	is_int(kagg_cgc_buckets(128), 256, "128 CPUs: 256 buckets a cache");
+	is_int(kagg_cgc_buckets(129), 128, "129 CPUs: 128 buckets a cache");
+	is_int(kagg_cgc_buckets(512), 64, "512 CPUs: 64 buckets a cache");
+	is_int(kagg_cgc_buckets(4096), 64, "4096 CPUs: 64, never fewer");
 }
 
 int main(void)
