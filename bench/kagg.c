@@ -9,6 +9,10 @@
  * in the sparse buckets the programs keep (what the bucket map's batch read
  * hands over), folded into the same record; scx-agg then groups --by cgroup
  * (top 50 + other) and formats Prometheus (scx_prom, as -f prometheus).
+ * The bucket map's entries come in no order, as its batch read hands them
+ * over (hash order), and the CPUs' caches of the cgroup figures are full
+ * when drained (every entry and bucket taken, the most a drain can find, of
+ * buckets the map has too; part of cg_fold_us).
  * With DSQS (sched_ext), as many DSQ histograms, 16 values each, in the
  * programs' sparse buckets too, grouped --by dsq (every DSQ a group;
  * Prometheus: 64 series and "other").
@@ -126,7 +130,7 @@ int main(int argc, char **argv)
 {
 	unsigned cpus = argc > 1 ? atoi(argv[1]) : 512, per = argc > 2 ? atoi(argv[2]) : 1000;
 	unsigned rounds = argc > 3 ? atoi(argv[3]) : 21, ncg = argc > 4 ? atoi(argv[4]) : 0;
-	unsigned ndsq = argc > 5 ? atoi(argv[5]) : 0;
+	unsigned ndsq = argc > 5 ? atoi(argv[5]) : 0, cgc_n = kagg_cgc_buckets(cpus);
 	struct kagg_cghist *dh = scx_xcalloc(ndsq + 1, sizeof(*dh));
 	uint64_t *dids = scx_xcalloc(ndsq + 1, sizeof(*dids)), *dvals;
 	struct kagg_cgbkey *dkeys = scx_xcalloc((ndsq + 1) * 16, sizeof(*dkeys));
@@ -140,9 +144,11 @@ int main(int argc, char **argv)
 	struct cgset g = {
 		.slots = scx_xcalloc(ncg + 1, sizeof(*g.slots)),
 		.ids = scx_xcalloc(ncg + 1, sizeof(*g.ids)),
-		.keys = scx_xcalloc((ncg + 1) * 8, sizeof(*g.keys)),
-		.vals = scx_xcalloc((ncg + 1) * 8, sizeof(*g.vals)),
+		.keys = scx_xcalloc((ncg + 1) * 8 + (size_t)cpus * cgc_n, sizeof(*g.keys)),
+		.vals = scx_xcalloc((ncg + 1) * 8 + (size_t)cpus * cgc_n, sizeof(*g.vals)),
 	};
+	size_t keys_cap = (ncg + 1) * 8 + (size_t)cpus * cgc_n;
+	struct kagg_cgcache *caches = scx_xcalloc(ncg ? cpus : 1, sizeof(*caches));
 	struct scx_ksnap k = { 0 }, back = { 0 };
 	struct scx_json_doc d = { 0 };
 	struct scx_agg_opts o = {
@@ -198,6 +204,37 @@ int main(int argc, char **argv)
 					cg_add(&g, c, h, 1000 + x % 10000000, first);
 				}
 		}
+		for (unsigned c = 0; ncg && c < cpus; c++) {
+			struct kagg_cgcache *cc = &caches[c];
+
+			for (unsigned i = 0; i < KAGG_CGC_WAYS; i++) {
+				struct kagg_cgc_ent *e = &cc->ent[i];
+
+				e->slot1 = 1 + (c * KAGG_CGC_WAYS + i) % ncg + 1;
+				for (unsigned j = 0; j < KAGG_CG_COUNTERS; j++)
+					e->c[j] = 1 + j;
+				for (unsigned h = 0; h < KAGG_CG_HISTS; h++)
+					kagg_cgc_hist_add(&e->h[h], 1000 + i);
+			}
+			/* buckets the map has too: the same values, some of them in caches */
+			for (unsigned i = 0; i < cgc_n; i++) {
+				const struct kagg_cgbkey *mk = &g.keys[(c * cgc_n + i) % g.nb];
+
+				cc->bkt[i] = (struct kagg_cgc_bkt){
+					kagg_cgc_key(mk->slot, mk->hist, mk->bucket), 1
+				};
+			}
+		}
+		for (size_t i = g.nb; i > 1; i--) { /* hash order */
+			struct kagg_cgbkey tk;
+			uint64_t tv;
+			size_t j;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			j = x % i;
+			tk = g.keys[i - 1], g.keys[i - 1] = g.keys[j], g.keys[j] = tk;
+			tv = g.vals[i - 1], g.vals[i - 1] = g.vals[j], g.vals[j] = tv;
+		}
 		dnb = 0;
 		for (unsigned q = 1; q <= ndsq; q++) {
 			size_t first = dnb;
@@ -211,8 +248,11 @@ int main(int argc, char **argv)
 		t0 = cpu_ns();
 		scx_kagg_fold_slots(slots, cpus, &k);
 		cgfold[r] = cpu_ns();
-		if (ncg)
+		if (ncg) {
+			g.nb = scx_kagg_drain_cgcache(caches, cpus, g.slots, g.keys, g.vals, g.nb,
+						      keys_cap);
 			scx_kagg_fold_cgroups(g.slots, g.ids, ncg + 1, g.keys, g.vals, g.nb, &k);
+		}
 		cgfold[r] = cpu_ns() - cgfold[r];
 		dsqfold[r] = cpu_ns();
 		if (ndsq)
@@ -243,6 +283,7 @@ int main(int argc, char **argv)
 	free(g.ids);
 	free(g.keys);
 	free(g.vals);
+	free(caches);
 	free(cgfold);
 	free(prom);
 	free(dh);
