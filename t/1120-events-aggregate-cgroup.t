@@ -146,6 +146,31 @@ test_expect_success BPF,JQ 'live: per-cgroup kernel counts equal the events'"'"'
 '
 fi
 
+# Every cgroup value passes a CPU's cache (bpf/aggregate.h) and is read
+# back after the flip: what a drain or flush lost would show here.  Each
+# switch-in of a task that waited adds one run-queue delay, so the count is
+# at most the slices and, for these workloads whose tasks all wait before
+# they run, nearly all of them (9 in 10; a task first seen running is the
+# exception); and each histogram's sum lies between count
+# times its min and count times its max.
+test_expect_success BPF,JQ 'live: each cgroup'"'"'s histograms count its switch-ins' '
+	read -r A <ida && read -r B <idb &&
+	for id in $A $B; do
+		jq -s -e --argjson id $id "[.[] | select(.type == \"kernel_snapshot\") |
+			.cgroups[]? | select(.cgroup == \$id)] as \$c |
+			(\$c | map(.slices) | add) as \$s |
+			(\$c | map(.rq_delay.count) | add) as \$r |
+			(\$c | map(.wake_lat.count) | add) as \$w |
+			([\$c[] | (.rq_delay, .wake_lat) | select(.count > 0) |
+			  select(.min > .max or .sum < .count * .min or .sum > .count * .max)] |
+			 length) as \$bad |
+			{slices: \$s, rq_delay: \$r, wake_lat: \$w, bad: \$bad} | debug |
+			\$w <= \$r and \$r <= \$s and \$r * 10 >= \$s * 9 and \$bad == 0" \
+			k.ndjson >/dev/null ||
+			{ echo "cgroup $id: histogram counts do not fit its slices"; return 1; }
+	done
+'
+
 test_expect_success BPF,JQ 'live: scx-agg --by cgroup sums the kernel'"'"'s cgroup figures' '
 	read -r A <ida && read -r B <idb &&
 	for id in $A $B; do
