@@ -45,41 +45,6 @@ static const struct mcp_out out_query[] = {
 	{ "groups", A },   { "distinct", N },	 { "count", N },    { "avg", N },
 	{ "min", N },	   { "max", N },	 { "value", N },    { "" }
 };
-static const struct mcp_out out_analysis[] = {
-	TRACE_OUT, { "analysis", S }, { "report", O }, { "method", S }, { "category", S }, { "" },
-};
-static const struct mcp_out out_discover[] = {
-	{ "analyses", A },
-	{ "scxtop_aliases", O },
-	{ "" },
-};
-static const struct mcp_out out_run_all[] = {
-	TRACE_OUT,
-	{ "rows_per_table", N },
-	{ "reports", O },
-	{ "" },
-};
-static const struct mcp_out out_ptimeline[] = {
-	TRACE_OUT,	   { "pid", N },     { "tgid", N }, { "comm", S },
-	{ "timeline", A }, { "summary", O }, { "" },
-};
-static const struct mcp_out out_ctimeline[] = {
-	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { "" },
-};
-static const struct mcp_out out_correlate[] = {
-	TRACE_OUT, { "pid", N }, { "wakeup_event", S }, { "summary", O }, { "slowest", A }, { "" }
-};
-static const struct mcp_out out_compare[] = { { "trace_a", S },
-					      { "trace_b", S },
-					      { "verdict", S },
-					      { "regressions", N },
-					      { "improvements", N },
-					      { "report", O },
-					      { "" } };
-static const struct mcp_out out_export[] = {
-	TRACE_OUT,	   { "output_path", S }, { "bytes", N }, { "analyses", N },
-	{ "resource", S }, { "pages", N },	 { "" },
-};
 /* live tools: without a capture or a profile they say so (available, hint) */
 /* a braced list in a macro: clang-format takes its braces for a block */
 /* clang-format off */
@@ -115,10 +80,6 @@ static const struct mcp_out out_stats[] = {
 	{ "cpu", O },
 	{ "memory", O },
 	{ "" },
-};
-static const struct mcp_out out_topology[] = {
-	{ "nr_cpus", N },  { "nr_online", N }, { "nr_cores", N }, { "nr_llcs", N },
-	{ "nr_nodes", N }, { "cpus", A },      { "error", S },	  { "" },
 };
 static const struct mcp_out out_tracking[] = {
 	{ "action", S },       { "running", B },     { "capture", S },	  { "producer", S },
@@ -210,18 +171,18 @@ const struct mcp_tool mcp_tools[] = {
 	{ "analyze_trace_scheduling", "Scheduling analysis of a trace", NULL,
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),
-	  MCP_T_RO, mcp_t_analyze, .out = out_analysis, .desc_fn = mcp_analyze_desc },
+	  MCP_T_RO, mcp_t_analyze, .out = mcp_out_analysis, .desc_fn = mcp_analyze_desc },
 	{ "discover_analyzers", "List analyses", "The analyses analyze_trace_scheduling runs.",
-	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover, .out = out_discover },
+	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover, .out = mcp_out_discover },
 	{ "run_all_analyzers", "Run every analysis",
 	  "Every analysis on a loaded trace, the top rows of each, bounded to fit a tool result.",
 	  OBJ(TRACE_ID "," LIMIT(5, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_run_all,
-	  .out = out_run_all },
+	  .out = mcp_out_run_all },
 	{ "find_scheduling_bottlenecks", "Find bottlenecks",
 	  "Rule-based bottlenecks of a loaded trace (context-switch rate, wakeup latency, "
 	  "migrations, runqueue depth...), worst first.",
 	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks,
-	  .out = out_analysis },
+	  .out = mcp_out_analysis },
 	{ "detect_outliers", "Detect outliers",
 	  "Tasks and CPUs whose latency, runtime or utilization is an outlier (IQR, MAD, "
 	  "StdDev or Percentile method).  category latency and runtime rank tasks (wakeup "
@@ -232,23 +193,23 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"Percentile\"],\"default\":\"IQR\"},\"category\":{\"type\":\"string\",\"enum\":"
 	      "[\"latency\",\"runtime\",\"cpu\",\"all\"],\"default\":\"all\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_outliers, .out = out_analysis },
+	  MCP_T_RO, mcp_t_outliers, .out = mcp_out_analysis },
 	{ "get_process_timeline", "Process timeline",
 	  "Running slices, wakeups and migrations of one thread (pid) or of every thread of a "
 	  "process (tgid) in a loaded trace.",
 	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," TRANGE "," LIMIT(200, 10000),
 	      REQ("\"trace_id\",\"pid\"")),
-	  MCP_T_RO, mcp_t_ptimeline, .out = out_ptimeline },
+	  MCP_T_RO, mcp_t_ptimeline, .out = mcp_out_ptimeline },
 	{ "get_cpu_timeline", "CPU timeline", "What ran on one CPU, slice by slice.",
 	  OBJ(TRACE_ID ",\"cpu\":{\"type\":\"integer\",\"minimum\":0}," TRANGE
 		       "," LIMIT(200, 10000),
 	      REQ("\"trace_id\",\"cpu\"")),
-	  MCP_T_RO, mcp_t_ctimeline, .out = out_ctimeline },
+	  MCP_T_RO, mcp_t_ctimeline, .out = mcp_out_ctimeline },
 	{ "correlate_wakeup_to_schedule", "Wakeup to schedule",
 	  "Each wakeup matched to the moment the task ran: latency, waker, CPUs; the slowest "
 	  "first, with percentiles over all of them.",
 	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," LIMIT(100, 10000), REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_correlate, .out = out_correlate },
+	  MCP_T_RO, mcp_t_correlate, .out = mcp_out_correlate },
 	{ "compare_traces", "Compare two traces",
 	  "scx-agg diff of two loaded traces (A the baseline, B the candidate): per metric and "
 	  "group (total, CPU, LLC, node, comm, DSQ) both values, the change, a p-value from a test "
@@ -260,7 +221,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"default\":10000,\"description\":\"p-value threshold in millionths\"}," LIMIT(20,
 											      1000),
 	      REQ("\"trace_a\",\"trace_b\"")),
-	  MCP_T_RO, mcp_t_compare, .out = out_compare },
+	  MCP_T_RO, mcp_t_compare, .out = mcp_out_compare },
 	{ "export_trace_analysis", "Export analyses",
 	  "Write analyses of a loaded trace as JSON to a new file under an allowed directory; "
 	  "an existing file is replaced only with overwrite true (and never one with other "
@@ -271,7 +232,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"overwrite\":{\"type\":\"boolean\",\"default\":false,\"description\":"
 	      "\"replace output_path if it exists\"}",
 	      REQ("\"trace_id\",\"output_path\"")),
-	  MCP_T_WRITES | MCP_T_DESTRUCTIVE, mcp_t_export, .out = out_export },
+	  MCP_T_WRITES | MCP_T_DESTRUCTIVE, mcp_t_export, .out = mcp_out_export },
 /* scxtop's one-analysis tools, kept so prompts written for it still work */
 #define ALIAS(tool, rep) \
 	{ tool, \
@@ -281,7 +242,7 @@ const struct mcp_tool mcp_tools[] = {
 	  MCP_T_RO, \
 	  mcp_t_analyze, \
 	  rep, \
-	  out_analysis }
+	  mcp_out_analysis }
 	ALIAS("analyze_cpu_utilization", "cpu-utilization"),
 	ALIAS("analyze_process_runtime", "process-runtime"),
 	ALIAS("analyze_wakeup_latency", "wakeup-latency"),
@@ -316,7 +277,7 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ("\"include_offline\":{\"type\":\"boolean\",\"default\":false},\"detail_level\":"
 	      "{\"type\":\"string\",\"enum\":[\"summary\",\"full\"],\"default\":\"summary\"}",
 	      ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_topology, .out = out_topology },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_topology, .out = mcp_out_topology },
 	{ "control_event_tracking", "Start/stop live capture",
 	  "Start (enable), stop (disable) or query (status) live capture by an scx-events child; "
 	  "filters apply in BPF.  While it runs, query_stats, analyze_* and the events://stream "
