@@ -28,30 +28,24 @@
  * What each tool's result may hold at its top level (outputSchema).  Keys
  * that depend on the mode or the data (a note, a cut, a warning) are in the
  * table but not required: no key is, so a schema says what a key is when it
- * is there.
+ * is there.  The tables of the tools that write their results from them
+ * (mcp_out_write) are beside those tools; these tools write theirs by hand.
  */
 #define S "string"
 #define N "number"
 #define B "boolean"
 #define O "object"
 #define A "array"
-/* a braced list in a macro: clang-format takes its braces for a block */
-/* clang-format off */
-#define TRACE_OUT { "trace_id", S }, { "truncated", O }, { "note", S }
-/* clang-format on */
 static const struct mcp_out out_query[] = {
-	TRACE_OUT,	   { "events", A },	 { "matched", N },  { "offset", N },
-	{ "returned", N }, { "next_offset", N }, { "function", S }, { "field", S },
-	{ "groups", A },   { "distinct", N },	 { "count", N },    { "avg", N },
-	{ "min", N },	   { "max", N },	 { "value", N },    { "" }
+	{ "trace_id", S }, { "truncated", O },	 { "note", S },
+	{ "events", A },   { "matched", N },	 { "offset", N },
+	{ "returned", N }, { "next_offset", N }, { "function", S },
+	{ "field", S },	   { "groups", A },	 { "distinct", N },
+	{ "count", N },	   { "avg", N },	 { "min", N },
+	{ "max", N },	   { "value", N },	 { "" }
 };
-/* live tools: without a capture or a profile they say so (available, hint) */
-/* a braced list in a macro: clang-format takes its braces for a block */
-/* clang-format off */
-#define LIVE_OUT { "available", B }, { "hint", S }, { "note", S }
-/* clang-format on */
 static const struct mcp_out out_stats[] = {
-	LIVE_OUT,
+	MCP_LIVE_OUT,
 	{ "group", S },
 	{ "interval_seq", N },
 	{ "start_ns", N },
@@ -86,17 +80,8 @@ static const struct mcp_out out_tracking[] = {
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N }, { "exit_status", N },
 	{ "error", S },	       { "note", S },	     { "next", S },	  { "" }
 };
-static const struct mcp_out out_live_report[] = {
-	LIVE_OUT,
-	{ "report", O },
-	{ "mode", S },
-	{ "" },
-};
-static const struct mcp_out out_cgroups[] = {
-	LIVE_OUT, { "source", S }, { "trace_id", S }, { "analysis", S }, { "report", O }, { "" },
-};
 static const struct mcp_out out_profile[] = {
-	LIVE_OUT,
+	MCP_LIVE_OUT,
 	{ "action", S },
 	{ "running", B },
 	{ "event", S },
@@ -302,13 +287,13 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"bidirectional\",\"for_pid\",\"summary\"],\"default\":\"critical\"},\"pid\":"
 	      "{\"type\":\"integer\"}," LIMIT(20, 1000),
 	      ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_waker_wakee, .out = out_live_report },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_waker_wakee, .out = mcp_out_live_report },
 	{ "analyze_softirq", "Softirq time", "Softirq counts and time in the live capture.",
 	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"summary\",\"by_type\",\"by_cpu\"],"
 	      "\"default\":\"summary\"},\"softirq_nr\":{\"type\":\"integer\",\"minimum\":0,"
 	      "\"maximum\":9}," LIMIT(20, 100),
 	      ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq, .out = out_live_report },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq, .out = mcp_out_live_report },
 	{ "analyze_cgroups", "Cgroup scheduling",
 	  "Per-cgroup scheduling of a loaded trace (trace_id) or, without trace_id, of the live "
 	  "capture's last 1 s interval.  mode latency: each cgroup's run-queue delay and wakeup "
@@ -323,7 +308,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"default\":\"latency\"},\"cgroup\":{\"type\":\"string\",\"description\":"
 	      "\"a whole cgroup v2 path, e.g. /system.slice/foo.service\"}," LIMIT(20, 1000),
 	      ""),
-	  MCP_T_RO, mcp_t_cgroups, .out = out_cgroups },
+	  MCP_T_RO, mcp_t_cgroups, .out = mcp_out_cgroups },
 	{ "start_perf_profiling", "Start CPU profiling",
 	  "Sample stacks (kernel and user) with a BPF perf_event program; cpu-clock when the "
 	  "machine has no hardware PMU.  With duration_secs, a 2026-07-28 client that declares "

@@ -43,6 +43,12 @@ extern const struct mcp_out mcp_out_compare[];
 int mcp_trace_report_json(struct mcp_call *c, struct mcp_trace *t, const char *name,
 			  struct scx_buf *out);
 /* live: mcp_tools_live.c */
+/* the keys a live tool's result starts with: without a capture or a profile
+   it says so (available, hint), by hand; a note */
+/* a braced list in a macro: clang-format takes its braces for a block */
+/* clang-format off */
+#define MCP_LIVE_OUT { "available", "boolean" }, { "hint", "string" }, { "note", "string" }
+/* clang-format on */
 int mcp_t_query_stats(struct mcp_call *c);
 int mcp_t_topology(struct mcp_call *c);
 int mcp_t_tracking(struct mcp_call *c);
@@ -50,6 +56,8 @@ int mcp_t_waker_wakee(struct mcp_call *c);
 int mcp_t_softirq(struct mcp_call *c);
 /* cgroups of a loaded trace, or of the live capture without trace_id */
 int mcp_t_cgroups(struct mcp_call *c);
+/* analyze_waker_wakee's and analyze_softirq's table, and analyze_cgroups' */
+extern const struct mcp_out mcp_out_live_report[], mcp_out_cgroups[];
 int mcp_t_prof_start(struct mcp_call *c);
 int mcp_t_prof_stop(struct mcp_call *c);
 int mcp_t_prof_results(struct mcp_call *c);
