@@ -80,26 +80,6 @@ static const struct mcp_out out_tracking[] = {
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N }, { "exit_status", N },
 	{ "error", S },	       { "note", S },	     { "next", S },	  { "" }
 };
-static const struct mcp_out out_profile[] = {
-	MCP_LIVE_OUT,
-	{ "action", S },
-	{ "running", B },
-	{ "event", S },
-	{ "freq_hz", N },
-	{ "cpu", N },
-	{ "pid", N },
-	{ "samples", N },
-	{ "dropped_samples", N },
-	{ "distinct_stacks", N },
-	{ "duration_ms", N },
-	{ "samples_in_untracked_stacks", N },
-	{ "kernel_symbols", N },
-	{ "symbols", A },
-	{ "distinct_symbols", N },
-	{ "stacks", A },
-	{ "stacks_omitted", N },
-	{ "" },
-};
 #undef S
 #undef N
 #undef B
@@ -321,12 +301,12 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,"
 	      "\"default\":0}",
 	      ""),
-	  MCP_T_LIVE, mcp_t_prof_start, .out = out_profile },
+	  MCP_T_LIVE, mcp_t_prof_start, .out = mcp_out_profile },
 	{ "stop_perf_profiling", "Stop CPU profiling", "Stop sampling; results stay available.",
-	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop, .out = out_profile },
+	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop, .out = mcp_out_profile },
 	{ "get_perf_results", "CPU profile", "Hottest symbols and stacks of the profile.",
 	  OBJ(LIMIT(20, 500) ",\"include_stacks\":{\"type\":\"boolean\",\"default\":true}", ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = out_profile },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = mcp_out_profile },
 };
 const unsigned mcp_nr_tools = SCX_ARRAY_SIZE(mcp_tools);
 

@@ -529,6 +529,44 @@ int mcp_t_cgroups(struct mcp_call *c)
 
 /* ---- profiling --------------------------------------------------------------------- */
 
+/*
+ * start and stop: the action by hand, then the status's fields, then its
+ * note by hand.  get_perf_results writes its keys by hand.
+ */
+const struct mcp_out mcp_out_profile[] = {
+	MCP_LIVE_OUT,
+	{ "action", "string" },
+	MCP_REC_BOOL(scx_profile_status, running),
+	MCP_REC_STR(scx_profile_status, event),
+	MCP_REC_UINT(scx_profile_status, freq_hz),
+	MCP_REC_INT(scx_profile_status, cpu),
+	MCP_REC_INT(scx_profile_status, pid),
+	MCP_REC_UINT(scx_profile_status, samples),
+	MCP_REC_UINT(scx_profile_status, dropped_samples),
+	MCP_REC_UINT(scx_profile_status, distinct_stacks),
+	MCP_REC_UINT(scx_profile_status, duration_ms),
+	{ "samples_in_untracked_stacks", "number" },
+	{ "kernel_symbols", "number" },
+	{ "symbols", "array" },
+	{ "distinct_symbols", "number" },
+	{ "stacks", "array" },
+	{ "stacks_omitted", "number" },
+	{ "" },
+};
+
+static void prof_status(struct mcp_call *c, const char *action)
+{
+	struct scx_profile_status st;
+
+	scx_profile__status(c->s->prof, &st);
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "action", action);
+	mcp_out_fields(&c->w, mcp_out_profile, &st);
+	if (st.note[0])
+		scx_jw_kstr(&c->w, "note", st.note);
+	scx_jw_obj_end(&c->w);
+}
+
 int mcp_t_prof_start(struct mcp_call *c)
 {
 	struct scx_profile_opts o = {
@@ -565,10 +603,7 @@ int mcp_t_prof_start(struct mcp_call *c)
 		c->task_kind = MCP_TASK_PROFILE;
 		c->task_secs = (unsigned)dur;
 	}
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "action", "started");
-	scx_profile__status(c->s->prof, &c->w);
-	scx_jw_obj_end(&c->w);
+	prof_status(c, "started");
 	return 0;
 }
 
@@ -577,10 +612,7 @@ int mcp_t_prof_stop(struct mcp_call *c)
 	if (!c->s->prof || !scx_profile__running(c->s->prof))
 		return mcp_fail(c, "profiling is not running");
 	scx_profile__stop(c->s->prof);
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "action", "stopped");
-	scx_profile__status(c->s->prof, &c->w);
-	scx_jw_obj_end(&c->w);
+	prof_status(c, "stopped");
 	return 0;
 }
 
