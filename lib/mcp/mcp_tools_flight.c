@@ -104,13 +104,14 @@ int mcp_t_flight(struct mcp_call *c)
 {
 	int pids[MAX_RECORDERS], nr = 0;
 	char dirs[MAX_RECORDERS][256];
-	struct flight_sent sent = { 0 };
+	struct flight_sent sent;
 	int64_t want = 0;
 	struct dirent *d;
 	DIR *proc;
 
 	if (mcp_arg_i64(c, "pid", &want, 1, INT_MAX) < 0)
 		return -EINVAL;
+	sent.n = 0; /* (not its arrays: only the first n are read) */
 	if (want) {
 		if (!is_recorder((int)want, dirs[0], sizeof(dirs[0])))
 			return mcp_fail(c, "pid %lld is not an scx-events running with --flight",

@@ -375,6 +375,6 @@ void scx_profile__status(struct scx_profile *p, struct scx_profile_status *st)
 		.duration_ms =
 			((p->running ? scx_now_mono_ns() : p->end_ns) - p->start_ns) / 1000000,
 	};
-	snprintf(st->note, sizeof(st->note), "%s", p->note);
+	memcpy(st->note, p->note, sizeof(st->note)); /* (the same size, NUL-terminated) */
 	pthread_mutex_unlock(&p->mu);
 }
