@@ -153,7 +153,7 @@ int main(void)
 		}
 		if (bound)
 			ok(typed && fn,
-			   "%s: %u keys written from its table, each of its schema's type",
+			   "%s: %u keys of its table bound to a record's fields, each of its schema's type",
 			   mcp_tools[t].name, bound);
 	}
 	return done_testing();
