@@ -7,6 +7,8 @@
 # output and with SCX_MCP_BENCH_NO_STRUCTURED.  Instructions leave out the
 # kernel's share of a round trip (pipe, wake-ups), so the ratios are upper
 # bounds on the ratios of time.  Prints a Markdown table on stdout.
+# get_topology and flight_trigger read /sys and /proc: their counts move
+# with the machine (flight_trigger's with every process running).
 # MCP_BENCH_KEEP=DIR keeps the callgrind files there (cg.with.N, cg.without.N:
 # dump 2 + 2i is the i-th tool's second call) for callgrind_annotate.
 set -u
@@ -27,7 +29,9 @@ preemptions wakeup-graph runqueue-depth fairness softirq outliers bottlenecks"
 tools="correlate_wakeup_to_schedule| find_scheduling_bottlenecks| detect_outliers| run_all_analyzers|
 get_trace_summary| get_cpu_timeline|,\"cpu\":0 get_process_timeline|,\"pid\":1
 query_trace_events|,\"event_type\":\"sched_switch\",\"aggregation\":{\"function\":\"count_by\",\"field\":\"next_comm\"}
-list_traces|"
+list_traces| discover_analyzers| compare_traces|,\"trace_a\":\"t\",\"trace_b\":\"t\"
+export_trace_analysis|,\"output_path\":\"$tmp/export.json\",\"overwrite\":true
+analyze_cgroups|,\"mode\":\"preemptions\" get_topology|\"detail_level\":\"full\" flight_trigger|"
 {
 	req 0 initialize '{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}'
 	tool 1 load_perfetto_trace "\"file_path\":\"$TRACE\",\"trace_id\":\"t\""
@@ -42,7 +46,10 @@ list_traces|"
 	for t in $tools; do
 		name=${t%%|*}
 		args=${t#*|}
-		[ "$name" = list_traces ] && targs= || targs="\"trace_id\":\"t\"$args"
+		case $name in
+		list_traces | discover_analyzers | get_topology | flight_trigger) targs=$args ;;
+		*) targs="\"trace_id\":\"t\"$args" ;;
+		esac
 		for k in 1 2; do
 			tool $id "$name" "$targs"
 			id=$((id + 1))

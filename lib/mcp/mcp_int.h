@@ -218,32 +218,43 @@ struct mcp_out {
 	   (MCP_REC_*), so the schema says what is written; MCP_V_HAND: the tool
 	   writes the key itself, or this tool never does */
 	unsigned char val;
-	unsigned short off;			       /* the field's offset in the record */
-	void (*fn)(struct scx_jw *w, const void *rec); /* MCP_V_FN */
+	unsigned short off; /* the field's offset in the record */
+	/* MCP_V_FN: writes the value the field points to */
+	void (*fn)(struct scx_jw *w, const void *val);
 };
 enum mcp_val {
 	MCP_V_HAND,
 	MCP_V_STR,     /* const char *, absent when NULL */
 	MCP_V_UINT,    /* uint64_t */
 	MCP_V_UINT_NZ, /* uint64_t, absent when 0 */
+	MCP_V_INT,     /* int64_t */
+	MCP_V_INT_SET, /* int64_t, absent when negative (a pid or cpu not given) */
 	MCP_V_NUM,     /* double, a measured figure (scx_jw_num) */
 	MCP_V_NUM_SET, /* double, absent when NaN */
 	MCP_V_BOOL,    /* bool */
-	MCP_V_FN,      /* fn(w, record) writes the value */
+	MCP_V_OBJ,     /* const struct scx_buf *: an object's JSON text, absent when NULL */
+	MCP_V_FN,      /* const void *, absent when NULL: fn(w, it) writes the value */
 };
 /* table entries whose key is the record's field name */
 #define MCP_REC(rec, f, v, t) { #f, t, v, (unsigned short)offsetof(struct rec, f) }
 #define MCP_REC_STR(rec, f) MCP_REC(rec, f, MCP_V_STR, "string")
 #define MCP_REC_UINT(rec, f) MCP_REC(rec, f, MCP_V_UINT, "number")
 #define MCP_REC_UINT_NZ(rec, f) MCP_REC(rec, f, MCP_V_UINT_NZ, "number")
+#define MCP_REC_INT(rec, f) MCP_REC(rec, f, MCP_V_INT, "number")
+#define MCP_REC_INT_SET(rec, f) MCP_REC(rec, f, MCP_V_INT_SET, "number")
 #define MCP_REC_NUM(rec, f) MCP_REC(rec, f, MCP_V_NUM, "number")
 #define MCP_REC_NUM_SET(rec, f) MCP_REC(rec, f, MCP_V_NUM_SET, "number")
 #define MCP_REC_BOOL(rec, f) MCP_REC(rec, f, MCP_V_BOOL, "boolean")
-/* a value written by fn(w, record); the key is not a field */
-#define MCP_REC_FN(key, t, f) { key, t, MCP_V_FN, 0, f }
+#define MCP_REC_OBJ(rec, f) MCP_REC(rec, f, MCP_V_OBJ, "object")
+/* a value of schema type t written by fn; t is the one thing fn must keep */
+#define MCP_REC_FN(rec, f, t, f_fn) \
+	{ #f, t, MCP_V_FN, (unsigned short)offsetof(struct rec, f), f_fn }
 /* The object of a record's entries in the table, in the table's order
    (mcp_record.c). */
 void mcp_out_write(struct scx_jw *w, const struct mcp_out *table, const void *rec);
+/* The same members without the braces: a tool that writes keys of its own
+   after them ("table fields, then by hand") opens and closes the object. */
+void mcp_out_fields(struct scx_jw *w, const struct mcp_out *table, const void *rec);
 
 struct mcp_tool {
 	const char *name;
@@ -412,6 +423,7 @@ int mcp_sys_scheduler(struct scx_jw *w);
 /* Its fields, in the object w has open. */
 void mcp_sys_scheduler_fields(struct scx_jw *w);
 int mcp_sys_topology(struct scx_jw *w, bool full, bool offline);
+extern const struct mcp_out mcp_out_topology[]; /* get_topology's, which it writes */
 int mcp_sys_cpu(struct scx_jw *w);
 int mcp_sys_memory(struct scx_jw *w);
 int mcp_sys_bpf_programs(struct scx_jw *w, unsigned limit);

@@ -11,14 +11,15 @@
 
 #include "mcp/mcp_int.h"
 
-void mcp_out_write(struct scx_jw *w, const struct mcp_out *o, const void *rec)
+void mcp_out_fields(struct scx_jw *w, const struct mcp_out *o, const void *rec)
 {
 	const char *base = rec;
 
-	scx_jw_obj_begin(w);
 	for (; o->key[0]; o++) {
 		const void *f = base + o->off;
+		const void *p;
 		uint64_t u;
+		int64_t i;
 		double d;
 
 		switch (o->val) {
@@ -34,6 +35,12 @@ void mcp_out_write(struct scx_jw *w, const struct mcp_out *o, const void *rec)
 			if (u || o->val == MCP_V_UINT)
 				scx_jw_kuint(w, o->key, u);
 			break;
+		case MCP_V_INT:
+		case MCP_V_INT_SET:
+			memcpy(&i, f, sizeof(i));
+			if (i >= 0 || o->val == MCP_V_INT)
+				scx_jw_kint(w, o->key, i);
+			break;
 		case MCP_V_NUM:
 		case MCP_V_NUM_SET:
 			memcpy(&d, f, sizeof(d));
@@ -43,11 +50,29 @@ void mcp_out_write(struct scx_jw *w, const struct mcp_out *o, const void *rec)
 		case MCP_V_BOOL:
 			scx_jw_kbool(w, o->key, *(const bool *)f);
 			break;
+		case MCP_V_OBJ:
+			memcpy(&p, f, sizeof(p));
+			if (p) {
+				const struct scx_buf *b = p;
+
+				scx_jw_key(w, o->key);
+				scx_jw_raw(w, b->data, b->len);
+			}
+			break;
 		case MCP_V_FN:
-			scx_jw_key(w, o->key);
-			o->fn(w, rec);
+			memcpy(&p, f, sizeof(p));
+			if (p) {
+				scx_jw_key(w, o->key);
+				o->fn(w, p);
+			}
 			break;
 		}
 	}
+}
+
+void mcp_out_write(struct scx_jw *w, const struct mcp_out *o, const void *rec)
+{
+	scx_jw_obj_begin(w);
+	mcp_out_fields(w, o, rec);
 	scx_jw_obj_end(w);
 }

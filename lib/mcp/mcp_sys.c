@@ -78,10 +78,57 @@ int mcp_sys_scheduler(struct scx_jw *w)
 	return 0;
 }
 
+/* the CPUs of a topology, the offline ones if asked */
+struct topo_cpus {
+	const struct scx_topo *t;
+	bool offline;
+};
+struct cpu_rec {
+	int64_t cpu, core, llc, node;
+	bool online;
+};
+static const struct mcp_out cpu_item[] = {
+	MCP_REC_INT(cpu_rec, cpu),  MCP_REC_INT(cpu_rec, core),	   MCP_REC_INT(cpu_rec, llc),
+	MCP_REC_INT(cpu_rec, node), MCP_REC_BOOL(cpu_rec, online), { "" },
+};
+
+static void topo_cpus(struct scx_jw *w, const void *val)
+{
+	const struct topo_cpus *tc = val;
+
+	scx_jw_arr_begin(w);
+	for (unsigned i = 0; i < tc->t->nr_cpus; i++) {
+		const struct scx_cpu_topo *c = &tc->t->cpus[i];
+
+		if (!c->online && !tc->offline)
+			continue;
+		mcp_out_write(w, cpu_item,
+			      &(struct cpu_rec){ c->cpu, c->core, c->llc, c->node, c->online });
+	}
+	scx_jw_arr_end(w);
+}
+
+/* a topology's counts; without one the tool writes only its error, by hand */
+struct topo_rec {
+	uint64_t nr_cpus, nr_online, nr_cores, nr_llcs, nr_nodes;
+	const struct topo_cpus *cpus; /* with detail_level full */
+};
+const struct mcp_out mcp_out_topology[] = {
+	MCP_REC_UINT(topo_rec, nr_cpus),
+	MCP_REC_UINT(topo_rec, nr_online),
+	MCP_REC_UINT(topo_rec, nr_cores),
+	MCP_REC_UINT(topo_rec, nr_llcs),
+	MCP_REC_UINT(topo_rec, nr_nodes),
+	MCP_REC_FN(topo_rec, cpus, "array", topo_cpus),
+	{ "error", "string" },
+	{ "" },
+};
+
 int mcp_sys_topology(struct scx_jw *w, bool full, bool offline)
 {
 	struct scx_topo *t = scx_topo__from_sysfs("/sys");
-	unsigned online = 0;
+	struct topo_cpus cpus = { t, offline };
+	struct topo_rec rec;
 
 	if (!t) {
 		scx_jw_obj_begin(w);
@@ -89,33 +136,16 @@ int mcp_sys_topology(struct scx_jw *w, bool full, bool offline)
 		scx_jw_obj_end(w);
 		return 0;
 	}
+	rec = (struct topo_rec){
+		.nr_cpus = t->nr_cpus,
+		.nr_cores = t->nr_cores,
+		.nr_llcs = t->nr_llcs,
+		.nr_nodes = t->nr_nodes,
+		.cpus = full ? &cpus : NULL,
+	};
 	for (unsigned i = 0; i < t->nr_cpus; i++)
-		online += t->cpus[i].online;
-	scx_jw_obj_begin(w);
-	scx_jw_kuint(w, "nr_cpus", t->nr_cpus);
-	scx_jw_kuint(w, "nr_online", online);
-	scx_jw_kuint(w, "nr_cores", t->nr_cores);
-	scx_jw_kuint(w, "nr_llcs", t->nr_llcs);
-	scx_jw_kuint(w, "nr_nodes", t->nr_nodes);
-	if (full) {
-		scx_jw_key(w, "cpus");
-		scx_jw_arr_begin(w);
-		for (unsigned i = 0; i < t->nr_cpus; i++) {
-			const struct scx_cpu_topo *c = &t->cpus[i];
-
-			if (!c->online && !offline)
-				continue;
-			scx_jw_obj_begin(w);
-			scx_jw_kint(w, "cpu", c->cpu);
-			scx_jw_kint(w, "core", c->core);
-			scx_jw_kint(w, "llc", c->llc);
-			scx_jw_kint(w, "node", c->node);
-			scx_jw_kbool(w, "online", c->online);
-			scx_jw_obj_end(w);
-		}
-		scx_jw_arr_end(w);
-	}
-	scx_jw_obj_end(w);
+		rec.nr_online += t->cpus[i].online;
+	mcp_out_write(w, mcp_out_topology, &rec);
 	scx_topo__free(t);
 	return 0;
 }

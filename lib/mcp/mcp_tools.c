@@ -28,65 +28,24 @@
  * What each tool's result may hold at its top level (outputSchema).  Keys
  * that depend on the mode or the data (a note, a cut, a warning) are in the
  * table but not required: no key is, so a schema says what a key is when it
- * is there.
+ * is there.  The tables of the tools that write their results from them
+ * (mcp_out_write) are beside those tools; these tools write theirs by hand.
  */
 #define S "string"
 #define N "number"
 #define B "boolean"
 #define O "object"
 #define A "array"
-/* a braced list in a macro: clang-format takes its braces for a block */
-/* clang-format off */
-#define TRACE_OUT { "trace_id", S }, { "truncated", O }, { "note", S }
-/* clang-format on */
 static const struct mcp_out out_query[] = {
-	TRACE_OUT,	   { "events", A },	 { "matched", N },  { "offset", N },
-	{ "returned", N }, { "next_offset", N }, { "function", S }, { "field", S },
-	{ "groups", A },   { "distinct", N },	 { "count", N },    { "avg", N },
-	{ "min", N },	   { "max", N },	 { "value", N },    { "" }
+	{ "trace_id", S }, { "truncated", O },	 { "note", S },
+	{ "events", A },   { "matched", N },	 { "offset", N },
+	{ "returned", N }, { "next_offset", N }, { "function", S },
+	{ "field", S },	   { "groups", A },	 { "distinct", N },
+	{ "count", N },	   { "avg", N },	 { "min", N },
+	{ "max", N },	   { "value", N },	 { "" }
 };
-static const struct mcp_out out_analysis[] = {
-	TRACE_OUT, { "analysis", S }, { "report", O }, { "method", S }, { "category", S }, { "" },
-};
-static const struct mcp_out out_discover[] = {
-	{ "analyses", A },
-	{ "scxtop_aliases", O },
-	{ "" },
-};
-static const struct mcp_out out_run_all[] = {
-	TRACE_OUT,
-	{ "rows_per_table", N },
-	{ "reports", O },
-	{ "" },
-};
-static const struct mcp_out out_ptimeline[] = {
-	TRACE_OUT,	   { "pid", N },     { "tgid", N }, { "comm", S },
-	{ "timeline", A }, { "summary", O }, { "" },
-};
-static const struct mcp_out out_ctimeline[] = {
-	TRACE_OUT, { "cpu", N }, { "slices", A }, { "summary", O }, { "" },
-};
-static const struct mcp_out out_correlate[] = {
-	TRACE_OUT, { "pid", N }, { "wakeup_event", S }, { "summary", O }, { "slowest", A }, { "" }
-};
-static const struct mcp_out out_compare[] = { { "trace_a", S },
-					      { "trace_b", S },
-					      { "verdict", S },
-					      { "regressions", N },
-					      { "improvements", N },
-					      { "report", O },
-					      { "" } };
-static const struct mcp_out out_export[] = {
-	TRACE_OUT,	   { "output_path", S }, { "bytes", N }, { "analyses", N },
-	{ "resource", S }, { "pages", N },	 { "" },
-};
-/* live tools: without a capture or a profile they say so (available, hint) */
-/* a braced list in a macro: clang-format takes its braces for a block */
-/* clang-format off */
-#define LIVE_OUT { "available", B }, { "hint", S }, { "note", S }
-/* clang-format on */
 static const struct mcp_out out_stats[] = {
-	LIVE_OUT,
+	MCP_LIVE_OUT,
 	{ "group", S },
 	{ "interval_seq", N },
 	{ "start_ns", N },
@@ -116,43 +75,10 @@ static const struct mcp_out out_stats[] = {
 	{ "memory", O },
 	{ "" },
 };
-static const struct mcp_out out_topology[] = {
-	{ "nr_cpus", N },  { "nr_online", N }, { "nr_cores", N }, { "nr_llcs", N },
-	{ "nr_nodes", N }, { "cpus", A },      { "error", S },	  { "" },
-};
 static const struct mcp_out out_tracking[] = {
 	{ "action", S },       { "running", B },     { "capture", S },	  { "producer", S },
 	{ "events_total", N }, { "lost_events", N }, { "running_ms", N }, { "exit_status", N },
 	{ "error", S },	       { "note", S },	     { "next", S },	  { "" }
-};
-static const struct mcp_out out_live_report[] = {
-	LIVE_OUT,
-	{ "report", O },
-	{ "mode", S },
-	{ "" },
-};
-static const struct mcp_out out_cgroups[] = {
-	LIVE_OUT, { "source", S }, { "trace_id", S }, { "analysis", S }, { "report", O }, { "" },
-};
-static const struct mcp_out out_profile[] = {
-	LIVE_OUT,
-	{ "action", S },
-	{ "running", B },
-	{ "event", S },
-	{ "freq_hz", N },
-	{ "cpu", N },
-	{ "pid", N },
-	{ "samples", N },
-	{ "dropped_samples", N },
-	{ "distinct_stacks", N },
-	{ "duration_ms", N },
-	{ "samples_in_untracked_stacks", N },
-	{ "kernel_symbols", N },
-	{ "symbols", A },
-	{ "distinct_symbols", N },
-	{ "stacks", A },
-	{ "stacks_omitted", N },
-	{ "" },
 };
 #undef S
 #undef N
@@ -210,18 +136,18 @@ const struct mcp_tool mcp_tools[] = {
 	{ "analyze_trace_scheduling", "Scheduling analysis of a trace", NULL,
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),
-	  MCP_T_RO, mcp_t_analyze, .out = out_analysis, .desc_fn = mcp_analyze_desc },
+	  MCP_T_RO, mcp_t_analyze, .out = mcp_out_analysis, .desc_fn = mcp_analyze_desc },
 	{ "discover_analyzers", "List analyses", "The analyses analyze_trace_scheduling runs.",
-	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover, .out = out_discover },
+	  OBJ(TRACE_ID, ""), MCP_T_RO, mcp_t_discover, .out = mcp_out_discover },
 	{ "run_all_analyzers", "Run every analysis",
 	  "Every analysis on a loaded trace, the top rows of each, bounded to fit a tool result.",
 	  OBJ(TRACE_ID "," LIMIT(5, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_run_all,
-	  .out = out_run_all },
+	  .out = mcp_out_run_all },
 	{ "find_scheduling_bottlenecks", "Find bottlenecks",
 	  "Rule-based bottlenecks of a loaded trace (context-switch rate, wakeup latency, "
 	  "migrations, runqueue depth...), worst first.",
 	  OBJ(TRACE_ID "," LIMIT(10, 100), REQ("\"trace_id\"")), MCP_T_RO, mcp_t_bottlenecks,
-	  .out = out_analysis },
+	  .out = mcp_out_analysis },
 	{ "detect_outliers", "Detect outliers",
 	  "Tasks and CPUs whose latency, runtime or utilization is an outlier (IQR, MAD, "
 	  "StdDev or Percentile method).  category latency and runtime rank tasks (wakeup "
@@ -232,23 +158,23 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"Percentile\"],\"default\":\"IQR\"},\"category\":{\"type\":\"string\",\"enum\":"
 	      "[\"latency\",\"runtime\",\"cpu\",\"all\"],\"default\":\"all\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_outliers, .out = out_analysis },
+	  MCP_T_RO, mcp_t_outliers, .out = mcp_out_analysis },
 	{ "get_process_timeline", "Process timeline",
 	  "Running slices, wakeups and migrations of one thread (pid) or of every thread of a "
 	  "process (tgid) in a loaded trace.",
 	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," TRANGE "," LIMIT(200, 10000),
 	      REQ("\"trace_id\",\"pid\"")),
-	  MCP_T_RO, mcp_t_ptimeline, .out = out_ptimeline },
+	  MCP_T_RO, mcp_t_ptimeline, .out = mcp_out_ptimeline },
 	{ "get_cpu_timeline", "CPU timeline", "What ran on one CPU, slice by slice.",
 	  OBJ(TRACE_ID ",\"cpu\":{\"type\":\"integer\",\"minimum\":0}," TRANGE
 		       "," LIMIT(200, 10000),
 	      REQ("\"trace_id\",\"cpu\"")),
-	  MCP_T_RO, mcp_t_ctimeline, .out = out_ctimeline },
+	  MCP_T_RO, mcp_t_ctimeline, .out = mcp_out_ctimeline },
 	{ "correlate_wakeup_to_schedule", "Wakeup to schedule",
 	  "Each wakeup matched to the moment the task ran: latency, waker, CPUs; the slowest "
 	  "first, with percentiles over all of them.",
 	  OBJ(TRACE_ID ",\"pid\":{\"type\":\"integer\"}," LIMIT(100, 10000), REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_correlate, .out = out_correlate },
+	  MCP_T_RO, mcp_t_correlate, .out = mcp_out_correlate },
 	{ "compare_traces", "Compare two traces",
 	  "scx-agg diff of two loaded traces (A the baseline, B the candidate): per metric and "
 	  "group (total, CPU, LLC, node, comm, DSQ) both values, the change, a p-value from a test "
@@ -260,7 +186,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"default\":10000,\"description\":\"p-value threshold in millionths\"}," LIMIT(20,
 											      1000),
 	      REQ("\"trace_a\",\"trace_b\"")),
-	  MCP_T_RO, mcp_t_compare, .out = out_compare },
+	  MCP_T_RO, mcp_t_compare, .out = mcp_out_compare },
 	{ "export_trace_analysis", "Export analyses",
 	  "Write analyses of a loaded trace as JSON to a new file under an allowed directory; "
 	  "an existing file is replaced only with overwrite true (and never one with other "
@@ -271,7 +197,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"overwrite\":{\"type\":\"boolean\",\"default\":false,\"description\":"
 	      "\"replace output_path if it exists\"}",
 	      REQ("\"trace_id\",\"output_path\"")),
-	  MCP_T_WRITES | MCP_T_DESTRUCTIVE, mcp_t_export, .out = out_export },
+	  MCP_T_WRITES | MCP_T_DESTRUCTIVE, mcp_t_export, .out = mcp_out_export },
 /* scxtop's one-analysis tools, kept so prompts written for it still work */
 #define ALIAS(tool, rep) \
 	{ tool, \
@@ -281,7 +207,7 @@ const struct mcp_tool mcp_tools[] = {
 	  MCP_T_RO, \
 	  mcp_t_analyze, \
 	  rep, \
-	  out_analysis }
+	  mcp_out_analysis }
 	ALIAS("analyze_cpu_utilization", "cpu-utilization"),
 	ALIAS("analyze_process_runtime", "process-runtime"),
 	ALIAS("analyze_wakeup_latency", "wakeup-latency"),
@@ -316,7 +242,7 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ("\"include_offline\":{\"type\":\"boolean\",\"default\":false},\"detail_level\":"
 	      "{\"type\":\"string\",\"enum\":[\"summary\",\"full\"],\"default\":\"summary\"}",
 	      ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_topology, .out = out_topology },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_topology, .out = mcp_out_topology },
 	{ "control_event_tracking", "Start/stop live capture",
 	  "Start (enable), stop (disable) or query (status) live capture by an scx-events child; "
 	  "filters apply in BPF.  While it runs, query_stats, analyze_* and the events://stream "
@@ -341,13 +267,13 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"bidirectional\",\"for_pid\",\"summary\"],\"default\":\"critical\"},\"pid\":"
 	      "{\"type\":\"integer\"}," LIMIT(20, 1000),
 	      ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_waker_wakee, .out = out_live_report },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_waker_wakee, .out = mcp_out_live_report },
 	{ "analyze_softirq", "Softirq time", "Softirq counts and time in the live capture.",
 	  OBJ("\"mode\":{\"type\":\"string\",\"enum\":[\"summary\",\"by_type\",\"by_cpu\"],"
 	      "\"default\":\"summary\"},\"softirq_nr\":{\"type\":\"integer\",\"minimum\":0,"
 	      "\"maximum\":9}," LIMIT(20, 100),
 	      ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq, .out = out_live_report },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_softirq, .out = mcp_out_live_report },
 	{ "analyze_cgroups", "Cgroup scheduling",
 	  "Per-cgroup scheduling of a loaded trace (trace_id) or, without trace_id, of the live "
 	  "capture's last 1 s interval.  mode latency: each cgroup's run-queue delay and wakeup "
@@ -362,7 +288,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"default\":\"latency\"},\"cgroup\":{\"type\":\"string\",\"description\":"
 	      "\"a whole cgroup v2 path, e.g. /system.slice/foo.service\"}," LIMIT(20, 1000),
 	      ""),
-	  MCP_T_RO, mcp_t_cgroups, .out = out_cgroups },
+	  MCP_T_RO, mcp_t_cgroups, .out = mcp_out_cgroups },
 	{ "start_perf_profiling", "Start CPU profiling",
 	  "Sample stacks (kernel and user) with a BPF perf_event program; cpu-clock when the "
 	  "machine has no hardware PMU.  With duration_secs, a 2026-07-28 client that declares "
@@ -375,12 +301,12 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,"
 	      "\"default\":0}",
 	      ""),
-	  MCP_T_LIVE, mcp_t_prof_start, .out = out_profile },
+	  MCP_T_LIVE, mcp_t_prof_start, .out = mcp_out_profile },
 	{ "stop_perf_profiling", "Stop CPU profiling", "Stop sampling; results stay available.",
-	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop, .out = out_profile },
+	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop, .out = mcp_out_profile },
 	{ "get_perf_results", "CPU profile", "Hottest symbols and stacks of the profile.",
 	  OBJ(LIMIT(20, 500) ",\"include_stacks\":{\"type\":\"boolean\",\"default\":true}", ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = out_profile },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = mcp_out_profile },
 };
 const unsigned mcp_nr_tools = SCX_ARRAY_SIZE(mcp_tools);
 

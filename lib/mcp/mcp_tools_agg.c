@@ -85,6 +85,21 @@ static int render(struct scx_agg *a, const char *name, unsigned limit, size_t ro
 	return 0;
 }
 
+/*
+ * The analysis tools' results: the fields of a record, then what a tool
+ * writes by hand (a cut after the report; detect_outliers writes all its
+ * keys by hand, its note before the report).
+ */
+struct report_rec {
+	const char *trace_id, *analysis;
+	const struct scx_buf *report;
+};
+const struct mcp_out mcp_out_analysis[] = {
+	MCP_TRACE_OUT(report_rec),	 MCP_REC_STR(report_rec, analysis),
+	MCP_REC_OBJ(report_rec, report), { "method", "string" },
+	{ "category", "string" },	 { "" },
+};
+
 static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name, unsigned limit)
 {
 	struct scx_agg *a = mcp_trace_agg(c, t);
@@ -101,10 +116,8 @@ static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name,
 		return mcp_fail(c, "analysis %s failed: %s", name, strerror(-r));
 	}
 	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", t->id);
-	scx_jw_kstr(&c->w, "analysis", name);
-	scx_jw_key(&c->w, "report");
-	scx_jw_raw(&c->w, b.data, b.len);
+	mcp_out_fields(&c->w, mcp_out_analysis,
+		       &(struct report_rec){ .trace_id = t->id, .analysis = name, .report = &b });
 	if (used < limit)
 		mcp_note_cut(c, used, limit - used,
 			     "rows per table reduced to fit the result size cap");
@@ -295,22 +308,53 @@ void mcp_analyze_desc(struct scx_buf *b)
 	scx_buf_printf(b, " (scxtop's names such as cpu_utilization or wakeup_chains work too).");
 }
 
+static void analyses(struct scx_jw *w, const void *val)
+{
+	const struct scx_agg_report *r = val;
+
+	scx_jw_arr_begin(w);
+	for (; r->name; r++)
+		scx_jw_str(w, r->name);
+	scx_jw_arr_end(w);
+}
+
+static void scxtop_aliases(struct scx_jw *w, const void *val)
+{
+	const char *const(*al)[2] = val;
+
+	scx_jw_obj_begin(w);
+	for (unsigned i = 0; i < SCX_ARRAY_SIZE(aliases); i++)
+		scx_jw_kstr(w, al[i][0], al[i][1]);
+	scx_jw_obj_end(w);
+}
+
+struct discover_rec {
+	const struct scx_agg_report *analyses;
+	const char *const (*scxtop_aliases)[2];
+};
+const struct mcp_out mcp_out_discover[] = {
+	MCP_REC_FN(discover_rec, analyses, "array", analyses),
+	MCP_REC_FN(discover_rec, scxtop_aliases, "object", scxtop_aliases),
+	{ "" },
+};
+
 int mcp_t_discover(struct mcp_call *c)
 {
-	scx_jw_obj_begin(&c->w);
-	scx_jw_key(&c->w, "analyses");
-	scx_jw_arr_begin(&c->w);
-	for (unsigned i = 0; scx_agg_reports[i].name; i++)
-		scx_jw_str(&c->w, scx_agg_reports[i].name);
-	scx_jw_arr_end(&c->w);
-	scx_jw_key(&c->w, "scxtop_aliases");
-	scx_jw_obj_begin(&c->w);
-	for (unsigned i = 0; i < SCX_ARRAY_SIZE(aliases); i++)
-		scx_jw_kstr(&c->w, aliases[i][0], aliases[i][1]);
-	scx_jw_obj_end(&c->w);
-	scx_jw_obj_end(&c->w);
+	mcp_out_write(&c->w, mcp_out_discover, &(struct discover_rec){ scx_agg_reports, aliases });
 	return 0;
 }
+
+/* the record's fields, then the reports and a cut by hand */
+struct run_all_rec {
+	const char *trace_id;
+	uint64_t rows_per_table;
+};
+const struct mcp_out mcp_out_run_all[] = {
+	MCP_TRACE_OUT(run_all_rec),
+	MCP_REC_UINT(run_all_rec, rows_per_table),
+	{ "reports", "object" },
+	{ "" },
+};
 
 int mcp_t_run_all(struct mcp_call *c)
 {
@@ -324,8 +368,8 @@ int mcp_t_run_all(struct mcp_call *c)
 	while (scx_agg_reports[n].name)
 		n++;
 	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", t->id);
-	scx_jw_kuint(&c->w, "rows_per_table", limit);
+	mcp_out_fields(&c->w, mcp_out_run_all,
+		       &(struct run_all_rec){ .trace_id = t->id, .rows_per_table = limit });
 	scx_jw_key(&c->w, "reports");
 	scx_jw_obj_begin(&c->w);
 	for (unsigned i = 0; i < n; i++) {
@@ -353,6 +397,23 @@ int mcp_t_run_all(struct mcp_call *c)
 	return 0;
 }
 
+struct export_rec {
+	const char *trace_id, *output_path;
+	uint64_t bytes, analyses;
+	const char *resource; /* the file as a resource, when linked */
+	uint64_t pages;	      /* its pages: at least 1, the file is never empty */
+	char uri[48];
+};
+const struct mcp_out mcp_out_export[] = {
+	MCP_TRACE_OUT(export_rec),
+	MCP_REC_STR(export_rec, output_path),
+	MCP_REC_UINT(export_rec, bytes),
+	MCP_REC_UINT(export_rec, analyses),
+	MCP_REC_STR(export_rec, resource),
+	MCP_REC_UINT_NZ(export_rec, pages),
+	{ "" },
+};
+
 /*
  * The file written, also readable as a resource: a client that cannot read
  * the server's files (a remote one, a sandboxed one) gets a resource_link
@@ -360,21 +421,21 @@ int mcp_t_run_all(struct mcp_call *c)
  * are the file's as written; a file larger than a kept result is named by
  * its path only.
  */
-static void export_link(struct mcp_call *c, const struct scx_buf *out)
+static void export_link(struct mcp_call *c, const struct scx_buf *out, struct export_rec *rec)
 {
-	char uri[48], desc[256];
+	char desc[256];
 	unsigned pages;
 
 	if (!mcp_resource_links(c->s) || out->len > MCP_LINK_MAX)
 		return;
-	mcp_link_keep(c->s, c->tool->name, out->data, out->len, uri, sizeof(uri), &pages);
+	mcp_link_keep(c->s, c->tool->name, out->data, out->len, rec->uri, sizeof(rec->uri), &pages);
 	snprintf(desc, sizeof(desc),
 		 "the file written (output_path), %zu bytes of JSON in %u pages: read %s, then "
 		 "each page's next; join their text",
-		 out->len, pages, uri);
-	mcp_call_link(c, uri, c->tool->name, desc);
-	scx_jw_kstr(&c->w, "resource", uri);
-	scx_jw_kuint(&c->w, "pages", pages);
+		 out->len, pages, rec->uri);
+	mcp_call_link(c, rec->uri, c->tool->name, desc);
+	rec->resource = rec->uri;
+	rec->pages = pages;
 }
 
 int mcp_t_export(struct mcp_call *c)
@@ -383,10 +444,11 @@ int mcp_t_export(struct mcp_call *c)
 	const struct scx_json_doc *d = c->d;
 	char path[PATH_MAX], resolved[PATH_MAX], buf[64];
 	struct scx_buf out = { 0 }, b = { 0 };
+	struct export_rec rec;
 	struct scx_jw w;
 	struct scx_agg *a;
-	int arr, fd, r, nr = 0;
-	unsigned used;
+	int arr, fd, r;
+	unsigned nr = 0, used;
 	bool overwrite = false;
 	struct stat st = { 0 };
 
@@ -480,13 +542,12 @@ int mcp_t_export(struct mcp_call *c)
 		mcp_fail(c, "cannot write '%s': %s", path, strerror(-r));
 		return r;
 	}
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", t->id);
-	scx_jw_kstr(&c->w, "output_path", resolved);
-	scx_jw_kuint(&c->w, "bytes", out.len);
-	scx_jw_kint(&c->w, "analyses", nr);
-	export_link(c, &out);
-	scx_jw_obj_end(&c->w);
+	rec = (struct export_rec){ .trace_id = t->id,
+				   .output_path = resolved,
+				   .bytes = out.len,
+				   .analyses = nr };
+	export_link(c, &out, &rec);
+	mcp_out_write(&c->w, mcp_out_export, &rec);
 	scx_buf_free(&out);
 	return 0;
 }
@@ -503,6 +564,21 @@ static struct mcp_trace *trace_arg(struct mcp_call *c, const char *key)
 		mcp_fail(c, "no trace '%s' is loaded; load it with load_perfetto_trace", id);
 	return t;
 }
+
+struct compare_rec {
+	const char *trace_a, *trace_b, *verdict;
+	uint64_t regressions, improvements;
+	const struct scx_buf *report;
+};
+const struct mcp_out mcp_out_compare[] = {
+	MCP_REC_STR(compare_rec, trace_a),
+	MCP_REC_STR(compare_rec, trace_b),
+	MCP_REC_STR(compare_rec, verdict),
+	MCP_REC_UINT(compare_rec, regressions),
+	MCP_REC_UINT(compare_rec, improvements),
+	MCP_REC_OBJ(compare_rec, report),
+	{ "" },
+};
 
 /* scx-agg diff of two loaded traces: their summaries compared (agg_summary.h). */
 int mcp_t_compare(struct mcp_call *c)
@@ -548,15 +624,13 @@ int mcp_t_compare(struct mcp_call *c)
 		mcp_fail(c, "the comparison does not fit the result size cap; lower limit");
 		goto out;
 	}
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_a", t[0]->id);
-	scx_jw_kstr(&c->w, "trace_b", t[1]->id);
-	scx_jw_kstr(&c->w, "verdict", v.line);
-	scx_jw_kuint(&c->w, "regressions", v.regressions);
-	scx_jw_kuint(&c->w, "improvements", v.improvements);
-	scx_jw_key(&c->w, "report");
-	scx_jw_raw(&c->w, b.data, b.len);
-	scx_jw_obj_end(&c->w);
+	mcp_out_write(&c->w, mcp_out_compare,
+		      &(struct compare_rec){ .trace_a = t[0]->id,
+					     .trace_b = t[1]->id,
+					     .verdict = v.line,
+					     .regressions = v.regressions,
+					     .improvements = v.improvements,
+					     .report = &b });
 	r = 0;
 out:
 	scx_table_free(list);

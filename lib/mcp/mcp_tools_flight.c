@@ -12,14 +12,46 @@
 #include "capture/flight.h"
 #include "mcp/mcp_tools_flight.h"
 
-const struct mcp_out mcp_out_flight[] = {
-	{ "signalled", "array" },
-	{ "recorders", "number" },
-	{ "note", "string" },
+#define MAX_RECORDERS 64
+
+/* the recorders signalled, each writing its windows to its directory */
+struct flight_sent {
+	unsigned n;
+	int pids[MAX_RECORDERS];
+	const char *dirs[MAX_RECORDERS];
+};
+struct recorder_rec {
+	int64_t pid;
+	const char *windows_dir;
+};
+static const struct mcp_out recorder_item[] = {
+	MCP_REC_INT(recorder_rec, pid),
+	MCP_REC_STR(recorder_rec, windows_dir),
 	{ "" },
 };
 
-#define MAX_RECORDERS 64
+static void signalled(struct scx_jw *w, const void *val)
+{
+	const struct flight_sent *sent = val;
+
+	scx_jw_arr_begin(w);
+	for (unsigned i = 0; i < sent->n; i++)
+		mcp_out_write(w, recorder_item,
+			      &(struct recorder_rec){ sent->pids[i], sent->dirs[i] });
+	scx_jw_arr_end(w);
+}
+
+struct flight_rec {
+	const struct flight_sent *signalled;
+	uint64_t recorders;
+	const char *note;
+};
+const struct mcp_out mcp_out_flight[] = {
+	MCP_REC_FN(flight_rec, signalled, "array", signalled),
+	MCP_REC_UINT(flight_rec, recorders),
+	MCP_REC_STR(flight_rec, note),
+	{ "" },
+};
 
 /*
  * Is pid an scx-events running with --flight?  Only those get the signal:
@@ -70,14 +102,16 @@ static bool is_recorder(int pid, char *dir, size_t size)
 
 int mcp_t_flight(struct mcp_call *c)
 {
-	int pids[MAX_RECORDERS], nr = 0, sent = 0;
+	int pids[MAX_RECORDERS], nr = 0;
 	char dirs[MAX_RECORDERS][256];
+	struct flight_sent sent;
 	int64_t want = 0;
 	struct dirent *d;
 	DIR *proc;
 
 	if (mcp_arg_i64(c, "pid", &want, 1, INT_MAX) < 0)
 		return -EINVAL;
+	sent.n = 0; /* (not its arrays: only the first n are read) */
 	if (want) {
 		if (!is_recorder((int)want, dirs[0], sizeof(dirs[0])))
 			return mcp_fail(c, "pid %lld is not an scx-events running with --flight",
@@ -100,27 +134,22 @@ int mcp_t_flight(struct mcp_call *c)
 		}
 		closedir(proc);
 	}
-	scx_jw_obj_begin(&c->w);
-	scx_jw_key(&c->w, "signalled");
-	scx_jw_arr_begin(&c->w);
 	for (int i = 0; i < nr; i++) {
 		union sigval v = { .sival_int = SCX_FLIGHT_SIGVAL_MCP };
 
 		if (sigqueue(pids[i], SIGUSR1, v))
 			continue;
-		sent++;
-		scx_jw_obj_begin(&c->w);
-		scx_jw_kint(&c->w, "pid", pids[i]);
-		scx_jw_kstr(&c->w, "windows_dir", dirs[i]);
-		scx_jw_obj_end(&c->w);
+		sent.pids[sent.n] = pids[i];
+		sent.dirs[sent.n++] = dirs[i];
 	}
-	scx_jw_arr_end(&c->w);
-	scx_jw_kint(&c->w, "recorders", nr);
-	scx_jw_kstr(&c->w, "note",
-		    sent ? "each writes flight-NNN-mcp.* in its windows_dir within "
-			   "about 100 ms" :
-			   "no scx-events --flight is running (or it could not "
-			   "be signalled)");
-	scx_jw_obj_end(&c->w);
+	mcp_out_write(&c->w, mcp_out_flight,
+		      &(struct flight_rec){
+			      .signalled = &sent,
+			      .recorders = (uint64_t)nr,
+			      .note = sent.n ? "each writes flight-NNN-mcp.* in its windows_dir "
+					       "within about 100 ms" :
+					       "no scx-events --flight is running (or it could "
+					       "not be signalled)",
+		      });
 	return 0;
 }

@@ -307,8 +307,33 @@ static unsigned report_view(const char *js, size_t len, const struct view *v, st
 	return main_rows;
 }
 
-/* The view of report JSON b as the result's "report", cut to fit, and its note. */
-static void put_view(struct mcp_call *c, const struct scx_buf *b, const struct view *v)
+/*
+ * The live reports' results: without a capture, or before its first
+ * interval, they say so by hand (not_yet); else the fields of a record,
+ * then by hand the note of an empty view.
+ */
+struct report_rec {
+	const char *source, *trace_id, *analysis;
+	const struct scx_buf *report;
+};
+const struct mcp_out mcp_out_live_report[] = {
+	MCP_LIVE_OUT,
+	MCP_REC_OBJ(report_rec, report),
+	{ "mode", "string" },
+	{ "" },
+};
+const struct mcp_out mcp_out_cgroups[] = {
+	MCP_LIVE_OUT,
+	MCP_REC_STR(report_rec, source),
+	MCP_REC_STR(report_rec, trace_id),
+	MCP_REC_STR(report_rec, analysis),
+	MCP_REC_OBJ(report_rec, report),
+	{ "" },
+};
+
+/* The view of report JSON b, cut to fit, as the record's report, and its note: the object. */
+static void put_view(struct mcp_call *c, const struct mcp_out *out, struct report_rec *rec,
+		     const struct scx_buf *b, const struct view *v)
 {
 	struct scx_buf view = { 0 };
 	unsigned main_rows;
@@ -319,10 +344,12 @@ static void put_view(struct mcp_call *c, const struct scx_buf *b, const struct v
 		if (view.len <= c->cap - 512 || lv.limit <= 1)
 			break;
 	}
-	scx_jw_key(&c->w, "report");
-	scx_jw_raw(&c->w, view.data, view.len);
+	rec->report = &view;
+	scx_jw_obj_begin(&c->w);
+	mcp_out_fields(&c->w, out, rec);
 	if (v->empty_note && !main_rows)
 		scx_jw_kstr(&c->w, "note", v->empty_note);
+	scx_jw_obj_end(&c->w);
 	scx_buf_free(&view);
 }
 
@@ -360,11 +387,8 @@ static int live_report(struct mcp_call *c, const char *name, const struct view *
 	struct scx_buf b = { 0 };
 	int r = live_report_json(c, name, &b);
 
-	if (!r) {
-		scx_jw_obj_begin(&c->w);
-		put_view(c, &b, v);
-		scx_jw_obj_end(&c->w);
-	}
+	if (!r)
+		put_view(c, mcp_out_live_report, &(struct report_rec){ 0 }, &b, v);
 	scx_buf_free(&b);
 	return r < 0 ? r : 0;
 }
@@ -493,20 +517,55 @@ int mcp_t_cgroups(struct mcp_call *c)
 	} else {
 		r = live_report_json(c, reports[m], &b);
 	}
-	if (!r) {
-		scx_jw_obj_begin(&c->w);
-		scx_jw_kstr(&c->w, "source", t ? "trace" : "live");
-		if (t)
-			scx_jw_kstr(&c->w, "trace_id", t->id);
-		scx_jw_kstr(&c->w, "analysis", reports[m]);
-		put_view(c, &b, &v);
-		scx_jw_obj_end(&c->w);
-	}
+	if (!r)
+		put_view(c, mcp_out_cgroups,
+			 &(struct report_rec){ .source = t ? "trace" : "live",
+					       .trace_id = t ? t->id : NULL,
+					       .analysis = reports[m] },
+			 &b, &v);
 	scx_buf_free(&b);
 	return r < 0 ? r : 0;
 }
 
 /* ---- profiling --------------------------------------------------------------------- */
+
+/*
+ * start and stop: the action by hand, then the status's fields, then its
+ * note by hand.  get_perf_results writes its keys by hand.
+ */
+const struct mcp_out mcp_out_profile[] = {
+	MCP_LIVE_OUT,
+	{ "action", "string" },
+	MCP_REC_BOOL(scx_profile_status, running),
+	MCP_REC_STR(scx_profile_status, event),
+	MCP_REC_UINT(scx_profile_status, freq_hz),
+	MCP_REC_INT(scx_profile_status, cpu),
+	MCP_REC_INT(scx_profile_status, pid),
+	MCP_REC_UINT(scx_profile_status, samples),
+	MCP_REC_UINT(scx_profile_status, dropped_samples),
+	MCP_REC_UINT(scx_profile_status, distinct_stacks),
+	MCP_REC_UINT(scx_profile_status, duration_ms),
+	{ "samples_in_untracked_stacks", "number" },
+	{ "kernel_symbols", "number" },
+	{ "symbols", "array" },
+	{ "distinct_symbols", "number" },
+	{ "stacks", "array" },
+	{ "stacks_omitted", "number" },
+	{ "" },
+};
+
+static void prof_status(struct mcp_call *c, const char *action)
+{
+	struct scx_profile_status st;
+
+	scx_profile__status(c->s->prof, &st);
+	scx_jw_obj_begin(&c->w);
+	scx_jw_kstr(&c->w, "action", action);
+	mcp_out_fields(&c->w, mcp_out_profile, &st);
+	if (st.note[0])
+		scx_jw_kstr(&c->w, "note", st.note);
+	scx_jw_obj_end(&c->w);
+}
 
 int mcp_t_prof_start(struct mcp_call *c)
 {
@@ -544,10 +603,7 @@ int mcp_t_prof_start(struct mcp_call *c)
 		c->task_kind = MCP_TASK_PROFILE;
 		c->task_secs = (unsigned)dur;
 	}
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "action", "started");
-	scx_profile__status(c->s->prof, &c->w);
-	scx_jw_obj_end(&c->w);
+	prof_status(c, "started");
 	return 0;
 }
 
@@ -556,10 +612,7 @@ int mcp_t_prof_stop(struct mcp_call *c)
 	if (!c->s->prof || !scx_profile__running(c->s->prof))
 		return mcp_fail(c, "profiling is not running");
 	scx_profile__stop(c->s->prof);
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "action", "stopped");
-	scx_profile__status(c->s->prof, &c->w);
-	scx_jw_obj_end(&c->w);
+	prof_status(c, "stopped");
 	return 0;
 }
 

@@ -13,6 +13,40 @@
 #include "mcp/mcp_trace.h"
 #include "stream/stream.h"
 
+/*
+ * Their results: the fields of a record, then by hand what a pass over the
+ * trace writes as it goes (rows, their summary, a cut).
+ */
+struct timeline_rec {
+	const char *trace_id;
+	int64_t pid, tgid, cpu; /* the one asked for; the others -1 */
+	const char *comm, *wakeup_event;
+};
+const struct mcp_out mcp_out_ptimeline[] = {
+	MCP_TRACE_OUT(timeline_rec),
+	MCP_REC_INT_SET(timeline_rec, pid),
+	MCP_REC_INT_SET(timeline_rec, tgid),
+	MCP_REC_STR(timeline_rec, comm),
+	{ "timeline", "array" },
+	{ "summary", "object" },
+	{ "" },
+};
+const struct mcp_out mcp_out_ctimeline[] = {
+	MCP_TRACE_OUT(timeline_rec),
+	MCP_REC_INT_SET(timeline_rec, cpu),
+	{ "slices", "array" },
+	{ "summary", "object" },
+	{ "" },
+};
+const struct mcp_out mcp_out_correlate[] = {
+	MCP_TRACE_OUT(timeline_rec),
+	MCP_REC_INT_SET(timeline_rec, pid),
+	MCP_REC_STR(timeline_rec, wakeup_event),
+	{ "summary", "object" },
+	{ "slowest", "array" },
+	{ "" },
+};
+
 /* ---- timelines ------------------------------------------------------------------- */
 
 static void slice_row(struct mcp_call *c, const char *what, uint64_t start, uint64_t end, int cpu,
@@ -62,9 +96,12 @@ int mcp_t_ptimeline(struct mcp_call *c)
 	mcp_comm_of(t, (int32_t)pid, comm);
 	open = scx_xcalloc(t->max_cpu + 2, sizeof(*open));
 	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", t->id);
-	scx_jw_kint(&c->w, by_tgid ? "tgid" : "pid", pid);
-	scx_jw_kstr(&c->w, "comm", comm);
+	mcp_out_fields(&c->w, mcp_out_ptimeline,
+		       &(struct timeline_rec){ .trace_id = t->id,
+					       .pid = by_tgid ? -1 : pid,
+					       .tgid = by_tgid ? pid : -1,
+					       .cpu = -1,
+					       .comm = comm });
 	scx_jw_key(&c->w, "timeline");
 	scx_jw_arr_begin(&c->w);
 	while (mcp_trace_next(t, &off, &e)) {
@@ -169,8 +206,9 @@ int mcp_t_ctimeline(struct mcp_call *c)
 		return mcp_fail(c, "cpu %lld has no events in trace '%s' (cpus 0-%d)",
 				(long long)cpu, t->id, t->max_cpu);
 	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", t->id);
-	scx_jw_kint(&c->w, "cpu", cpu);
+	mcp_out_fields(
+		&c->w, mcp_out_ctimeline,
+		&(struct timeline_rec){ .trace_id = t->id, .pid = -1, .tgid = -1, .cpu = cpu });
 	scx_jw_key(&c->w, "slices");
 	scx_jw_arr_begin(&c->w);
 	while (mcp_trace_next(t, &off, &e)) {
@@ -408,10 +446,12 @@ int mcp_t_correlate(struct mcp_call *c)
 	}
 
 	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", t->id);
-	if (pid >= 0)
-		scx_jw_kint(&c->w, "pid", pid);
-	scx_jw_kstr(&c->w, "wakeup_event", scx_ev_name(wake_type));
+	mcp_out_fields(&c->w, mcp_out_correlate,
+		       &(struct timeline_rec){ .trace_id = t->id,
+					       .pid = pid,
+					       .tgid = -1,
+					       .cpu = -1,
+					       .wakeup_event = scx_ev_name(wake_type) });
 	scx_jw_key(&c->w, "summary");
 	scx_jw_obj_begin(&c->w);
 	scx_jw_kuint(&c->w, "count", npairs);

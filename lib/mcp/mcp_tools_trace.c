@@ -15,13 +15,13 @@
  * (mcp_out_write): each key is the field of that name.
  */
 struct trace_rec {
-	const struct mcp_trace *t;
 	const char *trace_id, *resource, *path, *format, *producer, *hostname, *kernel;
 	uint64_t events, first_ts_ns, last_ts_ns, duration_ns, cpus, tasks, lost_events;
 	uint64_t skipped_records, out_of_order_events, memory_bytes;
 	double switches_per_sec, wakeups_per_sec, load_ms;
 	bool has_topology;
 	const char *warning, *next;
+	const uint64_t *events_by_type; /* the trace's counts, by event type */
 };
 
 static void trace_rec(const struct mcp_trace *t, struct trace_rec *r)
@@ -29,7 +29,6 @@ static void trace_rec(const struct mcp_trace *t, struct trace_rec *r)
 	double secs = (t->last_ts - t->first_ts) / 1e9;
 
 	*r = (struct trace_rec){
-		.t = t,
 		.trace_id = t->id,
 		.path = t->path,
 		.format = t->format,
@@ -51,6 +50,7 @@ static void trace_rec(const struct mcp_trace *t, struct trace_rec *r)
 		.wakeups_per_sec = NAN,
 		.load_ms = t->load_ns / 1e6,
 		.has_topology = t->topo != NULL,
+		.events_by_type = t->counts,
 	};
 	if (t->last_ts > t->first_ts) {
 		r->switches_per_sec = t->counts[SCX_EV_SWITCH] / secs;
@@ -60,24 +60,19 @@ static void trace_rec(const struct mcp_trace *t, struct trace_rec *r)
 	}
 }
 
-static void events_by_type(struct scx_jw *w, const void *rec)
+static void events_by_type(struct scx_jw *w, const void *val)
 {
-	const struct mcp_trace *t = ((const struct trace_rec *)rec)->t;
+	const uint64_t *counts = val;
 
 	scx_jw_obj_begin(w);
 	for (unsigned i = 1; i < SCX_EV__COUNT; i++)
-		if (t->counts[i])
-			scx_jw_kuint(w, scx_ev_name(i), t->counts[i]);
+		if (counts[i])
+			scx_jw_kuint(w, scx_ev_name(i), counts[i]);
 	scx_jw_obj_end(w);
 }
 
-/* (keys the trace tools share, written by hand where a tool writes them) */
-/* a braced list in a macro: clang-format takes its braces for a block */
-/* clang-format off */
-#define TRACE_REC_OUT MCP_REC_STR(trace_rec, trace_id), { "truncated", "object" }, { "note", "string" }
-/* clang-format on */
 const struct mcp_out mcp_out_load[] = {
-	TRACE_REC_OUT,
+	MCP_TRACE_OUT(trace_rec),
 	MCP_REC_STR(trace_rec, resource),
 	MCP_REC_STR(trace_rec, path),
 	MCP_REC_STR(trace_rec, format),
@@ -93,7 +88,7 @@ const struct mcp_out mcp_out_load[] = {
 	{ "" },
 };
 const struct mcp_out mcp_out_summary[] = {
-	TRACE_REC_OUT,
+	MCP_TRACE_OUT(trace_rec),
 	MCP_REC_STR(trace_rec, path),
 	MCP_REC_STR(trace_rec, format),
 	MCP_REC_STR(trace_rec, producer),
@@ -108,7 +103,7 @@ const struct mcp_out mcp_out_summary[] = {
 	MCP_REC_UINT(trace_rec, lost_events),
 	MCP_REC_UINT_NZ(trace_rec, skipped_records),
 	MCP_REC_UINT_NZ(trace_rec, out_of_order_events),
-	MCP_REC_FN("events_by_type", "object", events_by_type),
+	MCP_REC_FN(trace_rec, events_by_type, "object", events_by_type),
 	MCP_REC_NUM_SET(trace_rec, switches_per_sec),
 	MCP_REC_NUM_SET(trace_rec, wakeups_per_sec),
 	MCP_REC_BOOL(trace_rec, has_topology),
@@ -127,13 +122,13 @@ static const struct mcp_out list_item[] = {
 	{ "" },
 };
 struct list_rec {
-	const struct mcp_server *s;
+	const struct mcp_server *traces; /* written as its loaded traces */
 	uint64_t memory_bytes, memory_cap_bytes;
 };
 
-static void list_traces(struct scx_jw *w, const void *rec)
+static void list_traces(struct scx_jw *w, const void *val)
 {
-	const struct mcp_server *s = ((const struct list_rec *)rec)->s;
+	const struct mcp_server *s = val;
 
 	scx_jw_arr_begin(w);
 	for (unsigned i = 0; i < s->nr_traces; i++) {
@@ -146,7 +141,7 @@ static void list_traces(struct scx_jw *w, const void *rec)
 }
 
 const struct mcp_out mcp_out_list[] = {
-	MCP_REC_FN("traces", "array", list_traces),
+	MCP_REC_FN(list_rec, traces, "array", list_traces),
 	MCP_REC_UINT(list_rec, memory_bytes),
 	MCP_REC_UINT(list_rec, memory_cap_bytes),
 	{ "" },
@@ -223,7 +218,7 @@ int mcp_t_load(struct mcp_call *c)
 
 int mcp_t_list(struct mcp_call *c)
 {
-	struct list_rec rec = { .s = c->s, .memory_cap_bytes = c->s->o.trace_mem_max };
+	struct list_rec rec = { .traces = c->s, .memory_cap_bytes = c->s->o.trace_mem_max };
 
 	for (unsigned i = 0; i < c->s->nr_traces; i++)
 		rec.memory_bytes += mcp_trace_mem(c->s->traces[i]);

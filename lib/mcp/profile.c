@@ -358,22 +358,23 @@ void scx_profile__free(struct scx_profile *p)
 	free(p);
 }
 
-void scx_profile__status(struct scx_profile *p, struct scx_jw *w)
+void scx_profile__status(struct scx_profile *p, struct scx_profile_status *st)
 {
 	uint64_t dropped = p->skel && p->skel->bss ? p->skel->bss->dropped : 0;
 
 	pthread_mutex_lock(&p->mu);
-	scx_jw_kbool(w, "running", p->running);
-	scx_jw_kstr(w, "event", p->event);
-	scx_jw_kuint(w, "freq_hz", p->o.freq);
-	scx_jw_kint(w, "cpu", p->o.cpu);
-	scx_jw_kint(w, "pid", p->o.pid);
-	scx_jw_kuint(w, "samples", p->samples);
-	scx_jw_kuint(w, "dropped_samples", dropped);
-	scx_jw_kuint(w, "distinct_stacks", p->nr_stacks);
-	scx_jw_kuint(w, "duration_ms",
-		     ((p->running ? scx_now_mono_ns() : p->end_ns) - p->start_ns) / 1000000);
-	if (p->note[0])
-		scx_jw_kstr(w, "note", p->note);
+	*st = (struct scx_profile_status){
+		.running = p->running,
+		.event = p->event,
+		.freq_hz = p->o.freq,
+		.cpu = p->o.cpu,
+		.pid = p->o.pid,
+		.samples = p->samples,
+		.dropped_samples = dropped,
+		.distinct_stacks = p->nr_stacks,
+		.duration_ms =
+			((p->running ? scx_now_mono_ns() : p->end_ns) - p->start_ns) / 1000000,
+	};
+	memcpy(st->note, p->note, sizeof(st->note)); /* (the same size, NUL-terminated) */
 	pthread_mutex_unlock(&p->mu);
 }

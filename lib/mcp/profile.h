@@ -32,8 +32,18 @@ bool scx_profile__running(struct scx_profile *p);
 /* Detach and stop; samples stay for results.  0 or -errno. */
 int scx_profile__stop(struct scx_profile *p);
 void scx_profile__free(struct scx_profile *p);
-/* Fields of the status into the object open in w. */
-void scx_profile__status(struct scx_profile *p, struct scx_jw *w);
+/* What a profile does; its fields are the keys of the profiling tools'
+   results (lib/mcp/mcp_tools_live.c). */
+#define SCX_PROFILE_NOTE 160
+struct scx_profile_status {
+	bool running;
+	const char *event; /* the event sampled (the profile's) */
+	uint64_t freq_hz;
+	int64_t cpu, pid; /* -1: all */
+	uint64_t samples, dropped_samples, distinct_stacks, duration_ms;
+	char note[SCX_PROFILE_NOTE]; /* a fallback or why it stopped, or "" */
+};
+void scx_profile__status(struct scx_profile *p, struct scx_profile_status *st);
 /* {"symbols":[...],"stacks":[...]} hottest first, about max_bytes at most. */
 void scx_profile__results(struct scx_profile *p, unsigned limit, bool stacks, size_t max_bytes,
 			  struct scx_jw *w);

@@ -41,7 +41,7 @@ struct bpf_link;
 struct scx_profile {
 	struct scx_profile_opts o;
 	char event[48];
-	char note[160];
+	char note[SCX_PROFILE_NOTE];
 	struct profile_bpf *skel;
 	struct ring_buffer *rb;
 	int fds[MAX_CPUS];

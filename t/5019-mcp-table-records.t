@@ -1,0 +1,77 @@
+#!/bin/sh
+# The tools moved after the trace tools (t/5018) to results written from
+# their outputSchema tables: compare_traces, export_trace_analysis,
+# discover_analyzers, flight_trigger, the analyses (analyze_trace_scheduling,
+# its scxtop aliases, find_scheduling_bottlenecks, run_all_analyzers), the
+# timelines, correlate_wakeup_to_schedule and analyze_cgroups.  Their
+# results, byte for byte, are the ones the hand-written writers gave
+# (t/data/mcp-table-records.golden was made by them); what a time moves is
+# masked: load_ms, and the exported file's size, which holds it.
+. "$(dirname "$0")/lib.sh"
+. "$TDATA/mcp-lib.sh"
+
+cp "$TDATA/mcp-handmade.pb" h.pb
+cp "$TDATA/agg-cgroup.ndjson" c.ndjson
+cp "$TDATA/agg-cpu-outliers.ndjson" o.ndjson
+
+# a stand-in flight recorder: named scx-events, started with --flight, and
+# living through the SIGUSR1 it is sent
+perl -e 'exec {$^X} "scx-events", "-e",
+	q{$SIG{USR1} = sub {}; open(my $f, ">", "ready"); close $f; sleep 1 for 1..600},
+	"--", "--flight"' &
+fake=$!
+trap 'kill $fake 2>/dev/null; cd /; rm -rf "$TRASH"' EXIT
+w=0
+while [ ! -e ready ] && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
+
+# masked as the header says
+mask() {
+	sed -e 's/\("load_ms\\\{0,1\}"\):[0-9.e+-]*/\1:T/g' -e 's/\("bytes\\\{0,1\}"\):[0-9]*/\1:N/g' \
+	    -e "s#$PWD/##g" -e "s/\"pid\":$fake,/\"pid\":P,/"
+}
+# the text of each result, or its error
+results() {
+	jq -r 'select(.id > 0) | .result | if .isError then "error: " + .content[0].text
+		else .content[0].text end' | mask
+}
+
+test_expect_success JQ 'results: the bytes the hand-written writers gave' '
+	test -e ready &&
+	{ init_line
+	  call 1 load_perfetto_trace "{\"file_path\":\"h.pb\"}"
+	  call 2 load_perfetto_trace "{\"file_path\":\"c.ndjson\"}"
+	  call 3 load_perfetto_trace "{\"file_path\":\"o.ndjson\"}"
+	  call 4 discover_analyzers "{}"
+	  call 5 compare_traces "{\"trace_a\":\"c\",\"trace_b\":\"o\",\"limit\":2}"
+	  call 6 compare_traces "{\"trace_a\":\"h\",\"trace_b\":\"h\",\"limit\":1}"
+	  call 7 export_trace_analysis "{\"trace_id\":\"h\",\"output_path\":\"e.json\",\"analysis_types\":[\"cpu_util\",\"ipi\"]}"
+	  call 8 export_trace_analysis "{\"trace_id\":\"h\",\"output_path\":\"e.json\"}"
+	  call 9 analyze_trace_scheduling "{\"trace_id\":\"c\",\"analysis_type\":\"cgroup-latency\",\"limit\":2}"
+	  call 10 analyze_trace_scheduling "{\"trace_id\":\"o\",\"analysis_type\":\"wakeup_chains\",\"limit\":1}"
+	  call 11 analyze_wakeup_latency "{\"trace_id\":\"h\",\"limit\":2}"
+	  call 12 find_scheduling_bottlenecks "{\"trace_id\":\"o\",\"limit\":2}"
+	  call 13 detect_outliers "{\"trace_id\":\"o\",\"category\":\"cpu\",\"limit\":2}"
+	  call 14 get_process_timeline "{\"trace_id\":\"h\",\"pid\":101,\"limit\":2}"
+	  call 15 get_process_timeline "{\"trace_id\":\"c\",\"pid\":0,\"limit\":2}"
+	  call 16 get_cpu_timeline "{\"trace_id\":\"h\",\"cpu\":1,\"limit\":2}"
+	  call 17 correlate_wakeup_to_schedule "{\"trace_id\":\"o\",\"limit\":1}"
+	  call 18 correlate_wakeup_to_schedule "{\"trace_id\":\"h\",\"pid\":0}"
+	  call 19 analyze_cgroups "{\"trace_id\":\"c\",\"mode\":\"preemptions\",\"limit\":1}"
+	  call 20 analyze_cgroups "{\"trace_id\":\"c\",\"cgroup\":\"/nowhere\"}"
+	  call 21 flight_trigger "{\"pid\":$fake}"
+	  call 22 flight_trigger "{\"pid\":1}"
+	} | mcp >out &&
+	results <out >got &&
+	mask <e.json >>got &&
+	# without resource links (2025-03-26), and cut to fit 4 KB
+	{ init_line 2025-03-26
+	  call 1 load_perfetto_trace "{\"file_path\":\"o.ndjson\"}"
+	  call 2 export_trace_analysis "{\"trace_id\":\"o\",\"output_path\":\"f.json\",\"analysis_types\":[\"ipi\"]}"
+	  call 3 analyze_trace_scheduling "{\"trace_id\":\"o\",\"analysis_type\":\"process-runtime\"}"
+	  call 4 run_all_analyzers "{\"trace_id\":\"o\",\"limit\":1}"
+	} | mcp --max-result 4K >out &&
+	results <out >>got &&
+	test_cmp "$TDATA/mcp-table-records.golden" got
+'
+
+test_done
