@@ -123,8 +123,10 @@ test_expect_success BPF,JQ 'live BPF: the workload'"'"'s cgroup, by its path' '
 	  call 5 control_event_tracking "{\"action\":\"stop\"}"
 	} | mcp >out &&
 	touch stop &&
-	text 3 <out | jq -e ".report.tables.cgroups.rows | length == 1 and .[0].cgroup == \"$REL/w\" and .[0].runtime > 0" >/dev/null &&
-	text 4 <out | jq -e "[.rows[] | select(.cgroup == \"$REL/w\" and .switches > 0)] | length == 1" >/dev/null
+	{ text 3 <out | jq -e ".report.tables.cgroups.rows | length == 1 and .[0].cgroup == \"$REL/w\" and .[0].runtime > 0" >/dev/null ||
+	  { echo "analyze_cgroups has no runtime for $REL/w:"; text 3 <out | head -c 3000; false; }; } &&
+	{ text 4 <out | jq -e "[.rows[] | select(.cgroup == \"$REL/w\" and .switches > 0)] | length == 1" >/dev/null ||
+	  { echo "query_stats has no switches for $REL/w:"; text 4 <out | head -c 3000; false; }; }
 '
 
 test_done
