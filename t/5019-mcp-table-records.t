@@ -91,7 +91,7 @@ test_expect_success JQ 'detect_outliers and control_event_tracking: the hand-wri
 	  call 2 load_perfetto_trace "{\"file_path\":\"h.pb\"}"
 	  call 3 detect_outliers "{\"trace_id\":\"o\",\"method\":\"MAD\",\"category\":\"latency\",\"limit\":2}"
 	  call 4 detect_outliers "{\"trace_id\":\"o\",\"method\":\"Percentile\",\"category\":\"all\",\"limit\":1}"
-	  call 5 detect_outliers "{\"trace_id\":\"h\",\"method\":\"StdDev\",\"category\":\"runtime\"}"
+	  call 5 detect_outliers "{\"trace_id\":\"h\",\"method\":\"StdDev\",\"category\":\"all\"}"
 	  call 6 control_event_tracking "{\"action\":\"status\"}"
 	  req 10 resources/subscribe "{\"uri\":\"events://stream\"}"
 	  call 7 control_event_tracking "{\"action\":\"start\",\"events\":\"sched\",\"comm\":\"fake-a\"}"
