@@ -74,4 +74,47 @@ test_expect_success JQ 'results: the bytes the hand-written writers gave' '
 	test_cmp "$TDATA/mcp-table-records.golden" got
 '
 
+# detect_outliers (its method, category and note before the report) and
+# control_event_tracking (the capture's status) moved later: their bytes
+# are the hand-written writers' too (t/data/mcp-table-records-2.golden);
+# the capture's counts and times are masked.
+FAKE=$TDATA/mcp-fake-events.sh
+printf '#!/bin/sh\necho "no bpf here" >&2\nexit 3\n' >bad.sh && chmod +x bad.sh
+# (and whether the producer had said who it was when start answered)
+lmask() {
+	sed -e 's/\("\(events_total\|lost_events\|running_ms\)\\\{0,1\}"\):[0-9]*/\1:N/g' \
+	    -e '/"action":"started"/s/"producer":"[^"]*",//'
+}
+test_expect_success JQ 'detect_outliers and control_event_tracking: the hand-written bytes' '
+	{ init_line
+	  call 1 load_perfetto_trace "{\"file_path\":\"o.ndjson\"}"
+	  call 2 load_perfetto_trace "{\"file_path\":\"h.pb\"}"
+	  call 3 detect_outliers "{\"trace_id\":\"o\",\"method\":\"MAD\",\"category\":\"latency\",\"limit\":2}"
+	  call 4 detect_outliers "{\"trace_id\":\"o\",\"method\":\"Percentile\",\"category\":\"all\",\"limit\":1}"
+	  call 5 detect_outliers "{\"trace_id\":\"h\",\"method\":\"StdDev\",\"category\":\"all\"}"
+	  call 6 control_event_tracking "{\"action\":\"status\"}"
+	  req 10 resources/subscribe "{\"uri\":\"events://stream\"}"
+	  call 7 control_event_tracking "{\"action\":\"start\",\"events\":\"sched\",\"comm\":\"fake-a\"}"
+	  # (the producer has said who it is once events came)
+	  wait_updated out events://stream 1
+	  call 8 control_event_tracking "{\"action\":\"status\"}"
+	  call 9 control_event_tracking "{\"action\":\"stop\"}"
+	} | mcp --events-cmd "$FAKE" >out &&
+	results <out | lmask >got &&
+	# a producer that exits at once: its error and exit status
+	{ init_line
+	  call 1 control_event_tracking "{\"action\":\"start\"}"
+	  # status until the producer is reaped (120 s at most); the last one counts
+	  i=2
+	  until grep -q exit_status out || [ $i -gt 1200 ]; do
+		call $i control_event_tracking "{\"action\":\"status\"}"
+		wait_resp out $i
+		i=$((i + 1))
+		sleep 0.1
+	  done
+	} | mcp --events-cmd ./bad.sh >out &&
+	results <out | lmask | sed -n "\$p" >>got &&
+	test_cmp "$TDATA/mcp-table-records-2.golden" got
+'
+
 test_done

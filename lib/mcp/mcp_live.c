@@ -648,23 +648,64 @@ void mcp_live_tick(struct mcp_server *s, uint64_t now_ms)
 	}
 }
 
-static void status_fields(struct mcp_server *s, struct scx_jw *w)
+static const struct mcp_out status_out[] = { MCP_LIVE_STATUS_OUT, { "" } };
+
+/* the status' copies are as large as the strings they copy */
+#define SAME_SIZE(a, b) \
+	_Static_assert(sizeof(((struct mcp_live_status *)0)->a) == \
+			       sizeof(((struct mcp_live *)0)->b), \
+		       #a " sized as " #b)
+SAME_SIZE(capture_buf, argdesc);
+SAME_SIZE(producer_buf, producer);
+SAME_SIZE(error_buf, err);
+#undef SAME_SIZE
+
+static const char *copy_str(char *dst, const char *src, size_t size)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = 0;
+	return dst;
+}
+
+/* st from s->live, whose lock the caller holds */
+static void status_locked(struct mcp_server *s, struct mcp_live_status *st)
 {
 	struct mcp_live *l = s->live;
 
-	scx_jw_kbool(w, "running", l && !l->reaped && !l->ended);
+	st->running = l && !l->reaped && !l->ended;
+	st->capture = st->producer = st->error = NULL;
+	st->events_total = st->lost_events = st->exit_status = st->running_ms = -1;
 	if (!l)
 		return;
-	scx_jw_kstr(w, "capture", l->argdesc);
-	scx_jw_kuint(w, "events_total", l->total);
-	scx_jw_kuint(w, "lost_events", l->lost);
+	st->capture = copy_str(st->capture_buf, l->argdesc, sizeof(l->argdesc));
+	st->events_total = (int64_t)l->total;
+	st->lost_events = (int64_t)l->lost;
 	if (l->producer[0])
-		scx_jw_kstr(w, "producer", l->producer);
+		st->producer = copy_str(st->producer_buf, l->producer, sizeof(l->producer));
 	if (l->err[0])
-		scx_jw_kstr(w, "error", l->err);
+		st->error = copy_str(st->error_buf, l->err, sizeof(l->err));
 	if (l->reaped && WIFEXITED(l->exit_status))
-		scx_jw_kint(w, "exit_status", WEXITSTATUS(l->exit_status));
-	scx_jw_kuint(w, "running_ms", scx_now_mono_ns() / 1000000 - l->started_ms);
+		st->exit_status = WEXITSTATUS(l->exit_status);
+	st->running_ms = (int64_t)(scx_now_mono_ns() / 1000000 - l->started_ms);
+}
+
+static void status_fields(struct mcp_server *s, struct scx_jw *w)
+{
+	struct mcp_live_status st;
+
+	status_locked(s, &st);
+	mcp_out_fields(w, status_out, &st);
+}
+
+void mcp_live_status_get(struct mcp_server *s, struct mcp_live_status *st)
+{
+	if (s->live)
+		pthread_mutex_lock(&s->live->mu);
+	status_locked(s, st);
+	if (s->live)
+		pthread_mutex_unlock(&s->live->mu);
 }
 
 void mcp_live_status(struct mcp_server *s, struct scx_jw *w)

@@ -27,7 +27,34 @@ int mcp_live_kill(struct mcp_server *s);
  * *early: it ended by itself, before anyone asked it to stop.
  */
 int mcp_live_outcome(struct mcp_server *s, const struct mcp_live *l, bool *early);
-/* "running", "events_total", ... fields into the object open in w. */
+/*
+ * A capture's state, each field named as its key in a result.  With no
+ * capture only running (false) is set: the strings are NULL, the numbers -1.
+ */
+struct mcp_live_status {
+	bool running;
+	const char *capture;		   /* the scx-events command line */
+	int64_t events_total, lost_events; /* -1: no capture */
+	const char *producer, *error;	   /* NULL: not known yet, none */
+	int64_t exit_status;		   /* -1: not exited, or by a signal */
+	int64_t running_ms;		   /* -1: no capture */
+	/* copies the strings point to, taken under the capture's lock */
+	char capture_buf[512], producer_buf[48], error_buf[256];
+};
+/* The status entries of an outputSchema table whose record starts with a
+   struct mcp_live_status (control_event_tracking's), in the order written */
+/* clang-format off */
+#define MCP_LIVE_STATUS_OUT \
+	MCP_REC_BOOL(mcp_live_status, running), MCP_REC_STR(mcp_live_status, capture), \
+	MCP_REC_INT_SET(mcp_live_status, events_total), \
+	MCP_REC_INT_SET(mcp_live_status, lost_events), \
+	MCP_REC_STR(mcp_live_status, producer), MCP_REC_STR(mcp_live_status, error), \
+	MCP_REC_INT_SET(mcp_live_status, exit_status), \
+	MCP_REC_INT_SET(mcp_live_status, running_ms)
+/* clang-format on */
+/* The capture's state into st. */
+void mcp_live_status_get(struct mcp_server *s, struct mcp_live_status *st);
+/* Its fields into the object open in w (events://stream, query_stats). */
 void mcp_live_status(struct mcp_server *s, struct scx_jw *w);
 /* A report of the live engine's last closed interval as JSON into out. */
 int mcp_live_report(struct mcp_server *s, const char *name, unsigned limit, struct scx_buf *out);

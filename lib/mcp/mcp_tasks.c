@@ -227,14 +227,9 @@ static void settle_capture(struct mcp_server *s, struct mcp_task *t)
 			 "captured for duration_secs (%u s), or until stopped; the capture's "
 			 "statistics stay readable until the next one starts",
 			 t->secs);
-		scx_jw_obj_begin(&c.w);
-		scx_jw_kstr(&c.w, "action", "stopped");
-		mcp_live_status(s, &c.w);
-		scx_jw_kstr(&c.w, "note", note);
-		scx_jw_kstr(&c.w, "next",
-			    "query_stats, analyze_waker_wakee and analyze_softirq read the "
-			    "last closed interval");
-		scx_jw_obj_end(&c.w);
+		mcp_tracking_result(s, &c.w, "stopped", note,
+				    "query_stats, analyze_waker_wakee and analyze_softirq read "
+				    "the last closed interval");
 	}
 	task_complete(s, t, &c, early ? "the capture ended early" : "the capture ended");
 	scx_buf_free(&c.out);

@@ -75,11 +75,6 @@ static const struct mcp_out out_stats[] = {
 	{ "memory", O },
 	{ "" },
 };
-static const struct mcp_out out_tracking[] = {
-	{ "action", S },       { "running", B },     { "capture", S },	  { "producer", S },
-	{ "events_total", N }, { "lost_events", N }, { "running_ms", N }, { "exit_status", N },
-	{ "error", S },	       { "note", S },	     { "next", S },	  { "" }
-};
 #undef S
 #undef N
 #undef B
@@ -256,7 +251,7 @@ const struct mcp_tool mcp_tools[] = {
 	      "\"duration_secs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,"
 	      "\"default\":0,\"description\":\"start: stop after this long (0: when stopped)\"}",
 	      REQ("\"action\"")),
-	  MCP_T_LIVE, mcp_t_tracking, .out = out_tracking },
+	  MCP_T_LIVE, mcp_t_tracking, .out = mcp_out_tracking },
 	MCP_TOOL_FLIGHT,
 	{ "analyze_waker_wakee", "Waker/wakee pairs",
 	  "Who wakes whom in the last second of the live capture, with counts and wakeup "

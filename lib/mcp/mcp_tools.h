@@ -52,6 +52,13 @@ int mcp_trace_report_json(struct mcp_call *c, struct mcp_trace *t, const char *n
 int mcp_t_query_stats(struct mcp_call *c);
 int mcp_t_topology(struct mcp_call *c);
 int mcp_t_tracking(struct mcp_call *c);
+extern const struct mcp_out mcp_out_tracking[];
+/*
+ * control_event_tracking's result into w (a task's too): action, the
+ * capture's status, note and next; a NULL string is left out.
+ */
+void mcp_tracking_result(struct mcp_server *s, struct scx_jw *w, const char *action,
+			 const char *note, const char *next);
 int mcp_t_waker_wakee(struct mcp_call *c);
 int mcp_t_softirq(struct mcp_call *c);
 /* cgroups of a loaded trace, or of the live capture without trace_id */

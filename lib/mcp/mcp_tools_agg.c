@@ -86,18 +86,20 @@ static int render(struct scx_agg *a, const char *name, unsigned limit, size_t ro
 }
 
 /*
- * The analysis tools' results: the fields of a record, then what a tool
- * writes by hand (a cut after the report; detect_outliers writes all its
- * keys by hand, its note before the report).
+ * The analysis tools' results, detect_outliers' too: the fields of a record,
+ * then a cut after the report, written by hand.  Keys in the order both
+ * write them: detect_outliers its method, category and note before the
+ * report; the others have no method, category or note.
  */
 struct report_rec {
-	const char *trace_id, *analysis;
+	const char *trace_id, *method, *category, *note, *analysis;
 	const struct scx_buf *report;
 };
 const struct mcp_out mcp_out_analysis[] = {
-	MCP_TRACE_OUT(report_rec),	 MCP_REC_STR(report_rec, analysis),
-	MCP_REC_OBJ(report_rec, report), { "method", "string" },
-	{ "category", "string" },	 { "" },
+	MCP_REC_STR(report_rec, trace_id), MCP_REC_STR(report_rec, method),
+	MCP_REC_STR(report_rec, category), MCP_REC_STR(report_rec, note),
+	MCP_REC_STR(report_rec, analysis), MCP_REC_OBJ(report_rec, report),
+	{ "truncated", "object" },	   { "" },
 };
 
 static int one_report(struct mcp_call *c, struct mcp_trace *t, const char *name, unsigned limit)
@@ -285,17 +287,17 @@ int mcp_t_outliers(struct mcp_call *c)
 		return mcp_fail(c,
 				"the outlier report does not fit the result size cap; lower limit");
 	}
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", t->id);
-	scx_jw_kstr(&c->w, "method", methods[m]);
-	scx_jw_kstr(&c->w, "category", cats[k]);
-	if ((k == 2 || k == 3) && snap && snap->nr_cpus < 4)
-		scx_jw_kstr(&c->w, "note",
-			    "fewer than 4 cpus in the trace: too few to call one "
-			    "an outlier, so no cpu is ranked");
-	scx_jw_key(&c->w, "report");
-	scx_jw_raw(&c->w, b.data, b.len);
-	scx_jw_obj_end(&c->w);
+	mcp_out_write(&c->w, mcp_out_analysis,
+		      &(struct report_rec){
+			      .trace_id = t->id,
+			      .method = methods[m],
+			      .category = cats[k],
+			      .note = (k == 2 || k == 3) && snap && snap->nr_cpus < 4 ?
+					      "fewer than 4 cpus in the trace: too few to call "
+					      "one an outlier, so no cpu is ranked" :
+					      NULL,
+			      .report = &b,
+		      });
 	scx_buf_free(&b);
 	return 0;
 }

@@ -2,6 +2,7 @@
 /* scx-mcp tools for the live machine: capture control, statistics, profiling. */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,29 @@ static bool plain(const char *s, const char *extra)
 	return true;
 }
 
+/* a record that starts with the status, so MCP_LIVE_STATUS_OUT's offsets hold */
+struct tracking_rec {
+	struct mcp_live_status st;
+	const char *action, *note, *next;
+};
+_Static_assert(offsetof(struct tracking_rec, st) == 0, "the status starts the record");
+const struct mcp_out mcp_out_tracking[] = {
+	MCP_REC_STR(tracking_rec, action),
+	MCP_LIVE_STATUS_OUT,
+	MCP_REC_STR(tracking_rec, note),
+	MCP_REC_STR(tracking_rec, next),
+	{ "" },
+};
+
+void mcp_tracking_result(struct mcp_server *s, struct scx_jw *w, const char *action,
+			 const char *note, const char *next)
+{
+	struct tracking_rec rec = { .action = action, .note = note, .next = next };
+
+	mcp_live_status_get(s, &rec.st);
+	mcp_out_write(w, mcp_out_tracking, &rec);
+}
+
 int mcp_t_tracking(struct mcp_call *c)
 {
 	static const char *const actions[] = {
@@ -96,16 +120,11 @@ int mcp_t_tracking(struct mcp_call *c)
 	if (a == 1 || a == 4) {
 		if (mcp_live_stop(c->s))
 			return mcp_fail(c, "no live capture is running");
-		scx_jw_obj_begin(&c->w);
-		scx_jw_kstr(&c->w, "action", "stopped");
-		mcp_live_status(c->s, &c->w);
-		scx_jw_obj_end(&c->w);
+		mcp_tracking_result(c->s, &c->w, "stopped", NULL, NULL);
 		return 0;
 	}
 	if (a == 2) {
-		scx_jw_obj_begin(&c->w);
-		mcp_live_status(c->s, &c->w);
-		scx_jw_obj_end(&c->w);
+		mcp_tracking_result(c->s, &c->w, NULL, NULL, NULL);
 		return 0;
 	}
 	if (mcp_arg_str(c, "events", events, sizeof(events)) < 0 ||
@@ -162,13 +181,9 @@ int mcp_t_tracking(struct mcp_call *c)
 		c->task_kind = MCP_TASK_CAPTURE;
 		c->task_secs = (unsigned)dur;
 	}
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "action", "started");
-	mcp_live_status(c->s, &c->w);
-	scx_jw_kstr(&c->w, "next",
-		    "query_stats after a second; subscribe to events://stream "
-		    "or stats://aggregated/cpu for updates");
-	scx_jw_obj_end(&c->w);
+	mcp_tracking_result(c->s, &c->w, "started", NULL,
+			    "query_stats after a second; subscribe to events://stream "
+			    "or stats://aggregated/cpu for updates");
 	return 0;
 }
 

@@ -136,6 +136,9 @@ int main(void)
 	   "the fields alone, for a tool that writes more keys after them: %s", got);
 	scx_buf_free(&obj);
 	scx_buf_free(&empty);
+	char hand[256] = "";
+	size_t unbound = 0;
+
 	for (unsigned t = 0; t < mcp_nr_tools; t++) {
 		const struct mcp_out *e = mcp_tools[t].out;
 		bool typed = true, fn = true;
@@ -155,6 +158,13 @@ int main(void)
 			ok(typed && fn,
 			   "%s: %u keys of its table bound to a record's fields, each of its schema's type",
 			   mcp_tools[t].name, bound);
+		else
+			unbound += snprintf(hand + unbound, sizeof(hand) - unbound, "%s ",
+					    mcp_tools[t].name);
 	}
+	/* the tools whose tables bind no key: they write by hand (so does
+	   get_perf_results, which shares the profile's bound table) */
+	ok(!strcmp(hand, "query_trace_events query_trace query_stats "),
+	   "the tools whose tables bind no key to a record: %s", hand);
 	return done_testing();
 }
