@@ -144,14 +144,16 @@ test_expect_success BPF 'a profile task whose result does not fit links to the w
 	  id=$(task_id out 1)
 	  poll_task out "$id" 10
 	  mreq 900 resources/read "\"uri\":\"result://1\""
-	} | mcp --max-result 4096 >out &&
+	} | mcp --max-result 4096 >out ||
+	{ echo "scx-mcp exited with $?; its last lines:"; tail -c 2000 out; false; } &&
 	# (it failed once in a loaded make check without a word: say what came)
 	{ last | jq -e ".result.status == \"completed\" and .result.result.isError == false" >/dev/null &&
 	  last | jq -c "[.result.result.content[] | select(.type == \"resource_link\")]" >link &&
 	  jq -e "length == 1 and .[0].uri == \"result://1\" and .[0].name == \"get_perf_results\"" link >/dev/null ||
 	  { echo "the last tasks/get answer:"; last | head -c 2000; echo; false; }; } &&
 	resp 900 <out | jq -r ".result.contents[0].text" >page.json &&
-	jq -e ".tool == \"get_perf_results\" and .page == 0 and .pages >= 1 and .bytes > 4096" page.json >/dev/null &&
+	{ jq -e ".tool == \"get_perf_results\" and .page == 0 and .pages >= 1 and .bytes > 4096" page.json >/dev/null ||
+	  { echo "the linked result'"'"'s first page:"; resp 900 <out | head -c 2000; echo; false; }; } &&
 	say "$(jq -r .bytes page.json) bytes in $(jq -r .pages page.json) pages"
 '
 
