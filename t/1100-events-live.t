@@ -94,7 +94,7 @@ test_expect_failure BPF 'every sleep is woken before the workload runs again' '
 		\$2 == \"I\" { if (asleep) bad = bad \" ran unwoken at \" \$1; asleep = 0 }
 		END { if (bad != \"\") print bad; exit bad != \"\" || n < $N }" order ||
 		{ cat order; tail -n 1 ev.ndjson
-		  echo "lines in the stream: sched_switch $(grep -c "\"type\":\"sched_switch\"" ev.ndjson), sched_waking $(grep -c "\"type\":\"sched_waking\"" ev.ndjson), sched_wakeup $(grep -c "\"type\":\"sched_wakeup\"" ev.ndjson) against the trailer's counts"
+		  echo "lines in the stream: sched_switch $(grep -c "\"type\":\"sched_switch\"" ev.ndjson), sched_waking $(grep -c "\"type\":\"sched_waking\"" ev.ndjson), sched_wakeup $(grep -c "\"type\":\"sched_wakeup\"" ev.ndjson) against the trailer counts"
 		  echo "sched_waking of the workload: $(grep -c "\"type\":\"sched_waking\",\"pid\":$P," ev.ndjson), sched_wakeup: $(wc -l <wakeups)"
 		  # a program the kernel skipped (recursion on its CPU) loses the
 		  # event, counted in the trailer: reported, so not the silent
