@@ -247,6 +247,19 @@ static inline unsigned kagg_cgc_bkt_of(__u32 slot, unsigned hist, unsigned bucke
 	return (bucket + hist * (n / 2) + ((slot * 2654435761u) >> 24)) & (n - 1);
 }
 
+/* Figures h (of one or more values) into 'to', by one CPU: what hist_merge() adds atomically. */
+static inline void kagg_cgc_hist_merge(struct kagg_cghist *to, const struct kagg_cghist *h)
+{
+	if (!h->nmin)
+		return; /* empty */
+	to->sum += h->sum;
+	if (h->max > to->max)
+		to->max = h->max;
+	if (h->nmin > to->nmin)
+		to->nmin = h->nmin;
+	to->clamped += h->clamped;
+}
+
 /* Count v in cached histogram figures hh: what cg_hist_add() adds atomically. */
 static inline void kagg_cgc_hist_add(struct kagg_cghist *hh, __u64 v)
 {

@@ -4,18 +4,6 @@
 
 #include "../../bpf/aggregate.h"
 #include "capture/kagg.h"
-#include "core/util.h"
-
-/* What the programs' flush adds atomically (bpf/aggregate.bpf.c's hist_merge()). */
-static void merge_hist(struct kagg_cghist *to, const struct kagg_cghist *h)
-{
-	if (!h->nmin)
-		return;
-	to->sum += h->sum;
-	to->max = SCX_MAX(to->max, h->max);
-	to->nmin = SCX_MAX(to->nmin, h->nmin);
-	to->clamped += h->clamped;
-}
 
 size_t scx_kagg_drain_cgcache(struct kagg_cgcache *caches, unsigned nr_cpus,
 			      struct kagg_cgslot *slots, struct kagg_cgbkey *keys, uint64_t *vals,
@@ -35,7 +23,7 @@ size_t scx_kagg_drain_cgcache(struct kagg_cgcache *caches, unsigned nr_cpus,
 			for (unsigned k = 0; k < KAGG_CG_COUNTERS; k++)
 				to->c[k] += e->c[k];
 			for (unsigned h = 0; h < KAGG_CG_HISTS; h++)
-				merge_hist(&to->h[h], &e->h[h]);
+				kagg_cgc_hist_merge(&to->h[h], &e->h[h]);
 		}
 		for (unsigned i = 0; i < KAGG_CGC_BUCKETS && nb < cap; i++) {
 			const struct kagg_cgc_bkt *b = &c->bkt[i];

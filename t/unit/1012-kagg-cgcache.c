@@ -68,17 +68,6 @@ static bool model_bucket_add(struct bmap *m, struct kagg_cgbkey k, uint64_t n)
 	return true;
 }
 
-/* hist_merge() */
-static void model_merge(struct kagg_cghist *to, const struct kagg_cghist *h)
-{
-	if (!h->nmin)
-		return;
-	to->sum += h->sum;
-	to->max = SCX_MAX(to->max, h->max);
-	to->nmin = SCX_MAX(to->nmin, h->nmin);
-	to->clamped += h->clamped;
-}
-
 /* cgc_ent() with cgc_flush() */
 static struct kagg_cgc_ent *model_ent(struct world *w, struct kagg_cgcache *c, unsigned slot)
 {
@@ -92,7 +81,7 @@ static struct kagg_cgc_ent *model_ent(struct world *w, struct kagg_cgcache *c, u
 		for (unsigned i = 0; i < KAGG_CG_COUNTERS; i++)
 			to->c[i] += e->c[i];
 		for (unsigned h = 0; h < KAGG_CG_HISTS; h++)
-			model_merge(&to->h[h], &e->h[h]);
+			kagg_cgc_hist_merge(&to->h[h], &e->h[h]);
 		memset(e, 0, sizeof(*e));
 	}
 	e->slot1 = slot + 1;
@@ -124,7 +113,7 @@ static bool model_hist_add(struct world *w, struct kagg_cgcache *c, unsigned slo
 			w->dropped++;
 			return false;
 		}
-		model_merge(&w->slots[slot].h[h], &one);
+		kagg_cgc_hist_merge(&w->slots[slot].h[h], &one);
 		return true;
 	}
 	key = kagg_cgc_key(slot, h, idx);
