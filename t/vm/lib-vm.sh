@@ -30,11 +30,11 @@ stop_sched() {
 	wait_state disabled
 }
 
-# load SECONDS: more runnable threads than CPUs (so tasks wait in DSQs) and
-# one that sleeps and wakes, for SECONDS
+# load SECONDS [SPINNERS]: SPINNERS busy threads (6: more runnable threads
+# than CPUs, so tasks wait in DSQs) and one that sleeps and wakes, for SECONDS
 load() {
 	_pids=
-	for _ in 1 2 3 4 5 6; do
+	for _ in $(seq "${2:-6}"); do
 		timeout "$1" sh -c 'while :; do :; done' &
 		_pids="$_pids $!"
 	done
