@@ -66,6 +66,7 @@ CMD_SRC := $(sort $(wildcard cmd/scx-*.c))
 BPF_SRC := $(sort $(wildcard bpf/*.bpf.c))
 PROTO_SRC := $(sort $(wildcard proto/*.proto))
 UNIT_SRC := $(sort $(wildcard t/unit/*.c))
+PRELOAD_SRC := $(sort $(wildcard t/preload/*.c))
 FUZZ_SRC := $(sort $(wildcard t/fuzz/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 
@@ -75,10 +76,11 @@ SKELS := $(patsubst bpf/%.bpf.c,$(O)/%.skel.h,$(BPF_SRC))
 LIB_OBJ := $(patsubst lib/%.c,$(O)/lib/%.o,$(LIB_SRC)) $(PROTO_C:.c=.o)
 TOOLS := $(patsubst cmd/%.c,$(O)/%,$(CMD_SRC))
 UNITS := $(patsubst t/unit/%.c,$(O)/t/unit/%,$(UNIT_SRC))
+PRELOADS := $(patsubst t/preload/%.c,$(O)/t/preload/%.so,$(PRELOAD_SRC))
 BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRC))
 LIBSCX := $(O)/libscx.a
 
-all: $(TOOLS) $(UNITS) $(BENCHES)
+all: $(TOOLS) $(UNITS) $(PRELOADS) $(BENCHES)
 
 # Generated headers come first: any C file may include a skeleton or a .pb-c.h.
 GENERATED := $(SKELS) $(PROTO_H)
@@ -137,6 +139,13 @@ $(O)/%.skel.h: $(O)/%.bpf.o
 $(O)/t/unit/%: t/unit/%.c $(LIBSCX) t/unit/tap.h
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -It/unit $(ALL_LDFLAGS) $< $(LIBSCX) $(LIBS) -o $@
+
+# Shims the live tests put in front of a tool with LD_PRELOAD, to make a
+# failure happen that the kernel will not make on demand.  Built without the
+# sanitizers: those want their runtime first, and the tests skip the shims then.
+$(O)/t/preload/%.so: t/preload/%.c bpf/events.h
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D) && $(CC) -O2 -g -fPIC -shared -Ibpf $(CFLAGS) $< -o $@ -ldl $(LIBS)
 
 # Benchmark programs (bench/*.c), run by the bench/*.sh scripts.
 $(O)/bench/%: bench/%.c $(LIBSCX)

@@ -395,6 +395,17 @@ static int scx_stats_write(struct scx_stats_feed *f, struct scx_writer *w)
 	return scx_writer__raw(w, f->b.data, f->b.len);
 }
 
+/* The lost events the ring had no room for; the capture itself says those
+ * that its programs wrote and that never arrived. */
+static void ring_full_warn(const struct scx_capture *c)
+{
+	uint64_t n = scx_capture__lost_total(c) - scx_capture__unarrived(c);
+
+	if (n)
+		scx_warn("%llu events lost: the ring buffer was full (try a larger --ring-size)",
+			 (unsigned long long)n);
+}
+
 /*
  * A "missed" record when the kernel skipped program runs since the last
  * check (scx(7)): at most every MISSED_CHECK_NS unless final.  1 when one
@@ -729,9 +740,7 @@ static int flight_loop(struct run *r, struct scx_capture *c, uint64_t deadline)
 		scx_warn(
 			"%llu ready tasks were not followed for --flight-latency: too many at once",
 			(unsigned long long)r->lat.untracked);
-	if (scx_capture__lost_total(c))
-		scx_warn("%llu events lost: the ring buffer was full (try a larger --ring-size)",
-			 (unsigned long long)scx_capture__lost_total(c));
+	ring_full_warn(c);
 	/* the words of the streaming mode's summary, which bench/events.sh reads */
 	scx_debug(1, "flight: %llu events written, %llu lost; %u windows written",
 		  (unsigned long long)r->written, (unsigned long long)scx_capture__lost_total(c),
@@ -960,9 +969,7 @@ static int write_trailer(struct run *r, struct scx_capture *c, int err)
 	tr.lost_total = scx_capture__lost_total(c);
 	tr.missed = r->missed.total;
 	tr.end_ns = scx_now_boot_ns();
-	if (tr.lost_total)
-		scx_warn("%llu events lost: the ring buffer was full (try a larger --ring-size)",
-			 (unsigned long long)tr.lost_total);
+	ring_full_warn(c);
 	if (tr.missed)
 		scx_warn("%llu BPF program runs skipped by the kernel (another BPF program was "
 			 "running on the CPU): their events are missing",

@@ -138,8 +138,11 @@ struct scx_capture {
 	void *ctx;
 	int cb_err;
 	unsigned nr_cpus;
-	uint64_t *lost;	    /* reported so far, per cpu */
-	uint64_t *stat_buf; /* scratch for percpu lookups */
+	uint64_t *lost;	     /* reported so far, per cpu */
+	uint64_t *ring_lost; /* of which the ring had no room for */
+	uint64_t *stat_buf;  /* scratch for percpu lookups */
+	uint64_t *arrived;   /* records decoded, per cpu that wrote them */
+	uint64_t unarrived;  /* written and never read (see report_unarrived) */
 	uint64_t delivered;
 	uint64_t links_missed; /* kprobe misses of the links detached */
 	struct scx_dump dump;  /* the sched_ext debug dump being parsed */
@@ -453,10 +456,13 @@ static int deliver_records(struct scx_capture *c, const void *data, size_t len)
 	while (len > 0) {
 		n = scx_capture_decode(p, len, &e);
 		if (n < 0) {
-			/* our own BPF wrote it: this is a bug, not input */
+			/* our own BPF wrote it: this is a bug, not input (what
+			 * is skipped is counted lost at the stop) */
 			scx_warn("corrupt BPF record (%zu bytes left): skipped", len);
 			return 0;
 		}
+		if (e.cpu >= 0 && (unsigned)e.cpu < c->nr_cpus)
+			c->arrived[e.cpu]++;
 		if (e.type == SCX_EV_SCX_DUMP_LINE) {
 			const char *line = p + offsetof(struct ev_scx_dump, line);
 			struct scx_event rec[2];
@@ -510,13 +516,14 @@ static int report_lost(struct scx_capture *c)
 	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stats), &key, c->stat_buf))
 		return -errno;
 	for (unsigned i = 0; i < c->nr_cpus; i++) {
-		if (c->stat_buf[i] <= c->lost[i])
+		if (c->stat_buf[i] <= c->ring_lost[i])
 			continue;
 		scx_event_init(&e, SCX_EV_LOST);
 		e.ts = scx_now_boot_ns();
 		e.cpu = i;
-		e.lost.count = c->stat_buf[i] - c->lost[i];
-		c->lost[i] = c->stat_buf[i];
+		e.lost.count = c->stat_buf[i] - c->ring_lost[i];
+		c->ring_lost[i] = c->stat_buf[i];
+		c->lost[i] += e.lost.count;
 		scx_reorder__push(c->order, &e);
 	}
 	return 0;
@@ -547,10 +554,60 @@ int scx_capture__poll(struct scx_capture *c, int timeout_ms)
 	return c->delivered - before;
 }
 
+/*
+ * The stage of every CPU into vals, once no program is appending to one: a
+ * program that was running when its link went may still be (a vCPU the
+ * host did not run for a while), and its half-built record would be read
+ * without being counted.  Bounded: after 100 ms what is there is taken.
+ */
+static int read_stage(struct scx_capture *c, char *vals, size_t vsz)
+{
+	uint32_t zero = 0;
+
+	for (int tries = 0;; tries++) {
+		bool busy = false;
+
+		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stage), &zero, vals))
+			return -errno;
+		for (unsigned i = 0; i < c->nr_cpus; i++)
+			busy |= ((struct ev_stage *)(vals + i * vsz))->busy != 0;
+		if (!busy || tries == 50)
+			return 0;
+		usleep(2000);
+	}
+}
+
+/*
+ * Records the programs handed over (to the ring, or still staged) that
+ * never arrived are lost like those the ring had no room for: counted on
+ * their CPU and said, never silent.  None should be; this is the check
+ * that the path between the programs and this process loses nothing.
+ */
+static void report_unarrived(struct scx_capture *c, const uint64_t *emitted)
+{
+	for (unsigned i = 0; i < c->nr_cpus; i++) {
+		struct scx_event e;
+
+		if (emitted[i] <= c->arrived[i])
+			continue;
+		scx_event_init(&e, SCX_EV_LOST);
+		e.ts = scx_now_boot_ns();
+		e.cpu = i;
+		e.lost.count = emitted[i] - c->arrived[i];
+		c->lost[i] += e.lost.count;
+		c->unarrived += e.lost.count;
+		scx_reorder__push(c->order, &e);
+	}
+	if (c->unarrived)
+		scx_warn("%llu records the BPF programs wrote never arrived: counted as lost",
+			 (unsigned long long)c->unarrived);
+}
+
 int scx_capture__stop(struct scx_capture *c)
 {
 	size_t vsz = sizeof(struct ev_stage);
-	uint32_t zero = 0;
+	uint32_t emitted_key = EV_STAT_EMITTED;
+	uint64_t *emitted;
 	char *vals = NULL;
 	int err = 0;
 
@@ -575,18 +632,31 @@ int scx_capture__stop(struct scx_capture *c)
 	if (err < 0)
 		return c->cb_err ? c->cb_err : err;
 	err = 0;
+	/*
+	 * What the programs handed to the ring, read before the stage: a
+	 * flush in between moves records out of both, where reading in the
+	 * other order would count them twice and call them lost.
+	 */
+	emitted = scx_xcalloc(c->nr_cpus, sizeof(*emitted));
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stats), &emitted_key, emitted))
+		err = -errno;
 	/* records still staged per CPU are the newest of each CPU: after the ring */
 	vsz = (vsz + 7) & ~7ul;
 	vals = scx_xcalloc(c->nr_cpus, vsz);
-	if (!bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stage), &zero, vals)) {
+	if (!err && !(err = read_stage(c, vals, vsz))) {
 		for (unsigned i = 0; i < c->nr_cpus && !err; i++) {
 			struct ev_stage *st = (void *)(vals + i * vsz);
 
-			if (st->len <= EV_STAGE_SIZE)
+			if (st->len <= EV_STAGE_SIZE) {
 				err = deliver_records(c, st->buf, st->len);
+				emitted[i] += st->nr;
+			}
 		}
 	}
 	free(vals);
+	if (!err)
+		report_unarrived(c, emitted);
+	free(emitted);
 	if (!err)
 		err = report_lost(c);
 	if (!err)
@@ -843,6 +913,8 @@ struct scx_capture *scx_capture__open(const struct scx_capture_opts *o, scx_capt
 	}
 	c->nr_cpus = ncpu;
 	c->lost = scx_xcalloc(ncpu, sizeof(uint64_t));
+	c->arrived = scx_xcalloc(ncpu, sizeof(uint64_t));
+	c->ring_lost = scx_xcalloc(ncpu, sizeof(uint64_t));
 	c->stat_buf = scx_xcalloc(ncpu, sizeof(uint64_t));
 
 	c->skel = events_bpf__open();
@@ -892,6 +964,8 @@ void scx_capture__free(struct scx_capture *c)
 	ring_buffer__free(c->rb);
 	events_bpf__destroy(c->skel);
 	free(c->lost);
+	free(c->arrived);
+	free(c->ring_lost);
 	free(c->stat_buf);
 	scx_reorder__free(c->order);
 	free(c);
@@ -919,6 +993,11 @@ uint64_t scx_capture__lost_total(const struct scx_capture *c)
 	for (unsigned i = 0; i < c->nr_cpus; i++)
 		n += c->lost[i];
 	return n;
+}
+
+uint64_t scx_capture__unarrived(const struct scx_capture *c)
+{
+	return c->unarrived;
 }
 
 uint64_t scx_capture__missed(const struct scx_capture *c)

@@ -88,6 +88,8 @@ unsigned scx_capture__nr_cpus(const struct scx_capture *c);
 /* Events lost per CPU so far (ring buffer full), reported as SCX_EV_LOST too. */
 const uint64_t *scx_capture__lost(const struct scx_capture *c);
 uint64_t scx_capture__lost_total(const struct scx_capture *c);
+/* of the lost total, records the programs wrote that never arrived */
+uint64_t scx_capture__unarrived(const struct scx_capture *c);
 /*
  * Program runs the kernel skipped so far (capture/bpf_missed.h): the events
  * and sched_ext state updates they would have made are missing.
