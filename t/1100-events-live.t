@@ -89,11 +89,21 @@ test_expect_failure BPF 'every sleep is woken before the workload runs again' '
 	{ sed "s/^/S /" sleeps; sed "s/^/W /" wakeups; sed "s/^/I /" ins; } |
 		awk "{ match(\$0, /\"ts\":[0-9]+/); print substr(\$0, RSTART + 5, RLENGTH - 5), \$1 }" |
 		sort -n -k1,1 >order &&
-	awk "\$2 == \"S\" { if (asleep) bad = bad \" two sleeps at \" \$1; asleep = 1; n++ }
+	awk "\$2 == \"S\" { if (asleep) { bad = bad \" two sleeps at \" \$1; if (!win) win = s \" \" \$1 }
+			else s = \$1; asleep = 1; n++ }
 		\$2 == \"W\" { asleep = 0 }
-		\$2 == \"I\" { if (asleep) bad = bad \" ran unwoken at \" \$1; asleep = 0 }
-		END { if (bad != \"\") print bad; exit bad != \"\" || n < $N }" order ||
+		\$2 == \"I\" { if (asleep) { bad = bad \" ran unwoken at \" \$1; if (!win) win = s \" \" \$1 }
+			asleep = 0 }
+		END { if (bad != \"\") print bad; if (win) print win >\"window\"; exit bad != \"\" || n < $N }" order ||
 		{ cat order; tail -n 1 ev.ndjson
+		  # the events of the first gap (only the last 40 lines of this
+		  # output are shown): per CPU and type, then those of CPU 1, so
+		  # that a CPU, or a stretch of one, with nothing shows
+		  read from to <window &&
+		  awk -v from=$from -v to=$to "{ match(\$0, /\"ts\":[0-9]+/); ts = substr(\$0, RSTART + 5, RLENGTH - 5) + 0 }
+			ts >= from && ts <= to" ev.ndjson >gap
+		  echo "events from $from to $to, by cpu and type:" $(sed -n "s/.*\"cpu\":\([0-9]*\),\"type\":\"\([a-z_]*\)\".*/\1:\2/p" gap | sort | uniq -c)
+		  grep "\"cpu\":1," gap | sed -E "s/\"(prev_|next_)?(tgid|comm|prio|cgroup)\":(\"[^\"]*\"|[0-9]*),?//g" | tail -n 12
 		  echo "lines in the stream: sched_switch $(grep -c "\"type\":\"sched_switch\"" ev.ndjson), sched_waking $(grep -c "\"type\":\"sched_waking\"" ev.ndjson), sched_wakeup $(grep -c "\"type\":\"sched_wakeup\"" ev.ndjson) against the trailer counts"
 		  echo "sched_waking of the workload: $(grep -c "\"type\":\"sched_waking\",\"pid\":$P," ev.ndjson), sched_wakeup: $(wc -l <wakeups)"
 		  # a program the kernel skipped (recursion on its CPU) loses the
