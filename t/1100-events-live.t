@@ -103,6 +103,7 @@ test_expect_failure BPF 'every sleep is woken before the workload runs again' '
 		  awk -v from=$from -v to=$to "{ match(\$0, /\"ts\":[0-9]+/); ts = substr(\$0, RSTART + 5, RLENGTH - 5) + 0 }
 			ts >= from && ts <= to" ev.ndjson >gap
 		  echo "events from $from to $to, by cpu and type:" $(sed -n "s/.*\"cpu\":\([0-9]*\),\"type\":\"\([a-z_]*\)\".*/\1:\2/p" gap | sort | uniq -c)
+		  echo "scx-events said: $(cat capture.err)"
 		  grep "\"cpu\":1," gap | sed -E "s/\"(prev_|next_)?(tgid|comm|prio|cgroup)\":(\"[^\"]*\"|[0-9]*),?//g" | tail -n 12
 		  echo "lines in the stream: sched_switch $(grep -c "\"type\":\"sched_switch\"" ev.ndjson), sched_waking $(grep -c "\"type\":\"sched_waking\"" ev.ndjson), sched_wakeup $(grep -c "\"type\":\"sched_wakeup\"" ev.ndjson) against the trailer counts"
 		  echo "sched_waking of the workload: $(grep -c "\"type\":\"sched_waking\",\"pid\":$P," ev.ndjson), sched_wakeup: $(wc -l <wakeups)"
