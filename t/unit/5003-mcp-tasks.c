@@ -159,9 +159,11 @@ static void method_errors(void)
 }
 
 /*
- * A stand-in producer: a header, then it waits to be stopped.  Its pid file
- * appears whole (renamed into place): producer_pid() reads it as soon as it
- * exists.
+ * A stand-in producer: its pid, a header, then it waits to be stopped.  The
+ * pid is written by the shell itself: a loaded make check once stopped a
+ * one-second capture (SIGINT to the group) while the mv that renamed the
+ * file into place ran, and no pid file ever came.  producer_pid() reads
+ * until the file holds a whole number.
  */
 static void write_producer(void)
 {
@@ -169,7 +171,7 @@ static void write_producer(void)
 
 	if (!f)
 		exit(1);
-	fputs("#!/bin/sh\necho $$ >producer.pid.new && mv producer.pid.new producer.pid\n"
+	fputs("#!/bin/sh\necho $$ >producer.pid\n"
 	      "echo '{\"type\":\"header\",\"version\":1,\"producer\":\"stand-in\",\"clock\":"
 	      "\"boottime\",\"hostname\":\"t\",\"kernel\":\"t\",\"nr_cpus\":1,\"topology\":null,"
 	      "\"scheduler\":null,\"options\":{},\"start_ns\":0}'\n"
@@ -181,17 +183,25 @@ static void write_producer(void)
 
 static pid_t producer_pid(void)
 {
-	FILE *f;
 	int pid = 0;
 
-	for (int i = 0; i < 450 && !(f = fopen("producer.pid", "r")); i++)
-		usleep(100000);
-	if (!f)
-		return 0;
-	if (fscanf(f, "%d", &pid) != 1)
+	/* 45 s at most: it may not exist yet, or be empty (truncated, not yet written) */
+	for (int i = 0; i < 450; i++) {
+		FILE *f = fopen("producer.pid", "r");
+		char nl = 0;
+
+		if (f) {
+			bool whole = fscanf(f, "%d%c", &pid, &nl) == 2 && nl == '\n' && pid > 0;
+
+			fclose(f);
+			if (whole)
+				return pid;
+		}
 		pid = 0;
-	fclose(f);
-	return pid;
+		usleep(100000);
+	}
+	tap_diag("#   no whole pid in producer.pid after 45 s\n");
+	return 0;
 }
 
 /* gone, or a zombie not reaped yet */
@@ -268,7 +278,8 @@ static void lifecycle(const char *cmd)
 		   "the result is the stopped capture's status, not an error");
 	}
 	pid = producer_pid();
-	ok(pid > 0 && gone(pid), "the producer is gone");
+	if (!ok(pid > 0 && gone(pid), "the producer is gone") && pid > 0)
+		tap_diag("#   producer %d still runs after the task completed\n", (int)pid);
 
 	/* cancel: the producer group is killed at once */
 	unlink("producer.pid");
