@@ -75,6 +75,11 @@ test_expect_success BPF,JQ 'live: each cgroup is named once, before its figures'
 			grep "\"path\":\"$REL" k.ndjson
 			echo "events that carry cgroup $1: $(grep -c "cgroup\":$1[,}]" ev.ndjson)," \
 				"snapshots: $(grep -c "\"cgroup\":$1," k.ndjson) of $(grep -c kernel_snapshot k.ndjson)"
+			echo "in the snapshots: dropped_tasks, dropped_cpu, dropped_cgroup_values, missed, and switches of cgroup 0 (other):" \
+				$(jq -s -c "[.[] | select(.type == \"kernel_snapshot\")] |
+					[(map(.dropped_tasks // 0) | add), (map(.dropped_cpu // 0) | add),
+					 (map(.dropped_cgroup_values // 0) | add), (map(.missed // 0) | add),
+					 ([.[].cgroups[]? | select(.cgroup == 0) | .switches] | add)]" k.ndjson)
 			tail -n 1 k.ndjson; cat k.err
 			return 1; }
 	done &&
