@@ -45,6 +45,7 @@ test_expect_success 'scx-top: a malformed record is an error' '
 '
 
 test_expect_success 'scx-mcp query_stats scheduler: the live interval'"'"'s deltas' '
+	rm -f out &&
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"stats://aggregated/cpu\"}"
 	  call 2 control_event_tracking "{\"action\":\"start\"}"

@@ -8,6 +8,7 @@
 FAKE=$TDATA/mcp-fake-events.sh
 
 test_expect_success 'stream updates while the capture runs, at most one per interval, none after unsubscribe' '
+	rm -f out &&
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"events://stream\"}"
 	  call 2 control_event_tracking "{\"action\":\"start\",\"events\":\"sched\",\"comm\":\"fake-a\"}"
@@ -32,6 +33,7 @@ test_expect_success 'stream updates while the capture runs, at most one per inte
 '
 
 test_expect_success 'live statistics of a closed interval are exact: 500 ms each, 50 switches, 1 us wakeups' '
+	rm -f out &&
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"stats://aggregated/thread\"}"
 	  # the first interval starts mid-slice (b runs before it): read a later one
@@ -64,6 +66,7 @@ test_expect_success 'live statistics of a closed interval are exact: 500 ms each
 # second and is woken from irq: of the four pairs only 100 and 200 wake each
 # other, 50 times each way, each wakeup running 1 us later.
 test_expect_success 'bidirectional: only the pair that wakes each other, counts each way' '
+	rm -f out &&
 	{ init_line
 	  req 9 resources/subscribe "{\"uri\":\"stats://aggregated/thread\"}"
 	  wait_updated out stats://aggregated/thread 2
@@ -146,6 +149,7 @@ test_expect_success 'a producer that cannot be run is a clear tool error' '
 '
 
 test_expect_success BPF 'real scx-events: live switches reach events://stream and query_stats' '
+	rm -f out &&
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"events://stream\"}"
 	  req 7 resources/subscribe "{\"uri\":\"stats://aggregated/cpu\"}"

@@ -11,6 +11,7 @@ cputicks() { awk "{ print \$14 + \$15 }" /proc/$1/stat 2>/dev/null || echo 0; }
 test_expect_success BPF 'profile one process: its stacks, symbolized kernel and user frames' '
 	dd if=/dev/zero of=/dev/null bs=1 count=200000000 2>/dev/null &
 	dd=$!
+	rm -f out &&
 	{ init_line
 	  call 1 start_perf_profiling "{\"freq\":499,\"pid\":$dd}"
 	  # samples follow dd'"'"'s cpu time, not the clock: on a loaded machine
@@ -39,6 +40,7 @@ test_expect_success BPF 'profile one process: its stacks, symbolized kernel and 
 # (a loaded machine may delay any request by more than the 25 ms that 50
 # samples take), then max_samples is given alone.
 test_expect_success BPF 'max_samples stops sampling by itself; errors for bad use' '
+	rm -f out &&
 	{ init_line
 	  call 1 start_perf_profiling "{\"event\":\"sw:cpu-clock\",\"freq\":10,\"duration_secs\":3600}"
 	  call 2 start_perf_profiling "{}"

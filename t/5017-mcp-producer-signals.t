@@ -33,7 +33,7 @@ wait_file() {
 }
 
 test_expect_success 'scx-mcp SIGKILLed during a capture: the producer dies of its next write' '
-	rm -f producer.pid mcp.pid && st=0 &&
+	rm -f producer.pid mcp.pid out && st=0 &&
 	{ init_line
 	  call 1 control_event_tracking "{\"action\":\"start\"}"
 	  wait_resp out 1 && wait_file producer.pid &&
@@ -49,7 +49,7 @@ test_expect_success 'scx-mcp SIGKILLed during a capture: the producer dies of it
 '
 
 test_expect_success 'scx-mcp started with SIGINT and SIGTERM ignored: stop still ends the producer cleanly' '
-	rm -f producer.pid mcp.pid &&
+	rm -f producer.pid mcp.pid out &&
 	{ init_line
 	  call 1 control_event_tracking "{\"action\":\"start\"}"
 	  wait_resp out 1 && wait_file producer.pid &&

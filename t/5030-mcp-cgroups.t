@@ -71,6 +71,7 @@ test_expect_success JQ 'live, no capture: a hint, not a failure; bad arguments a
 # preemption of the other cgroup's task, which runs again 10 ms later.
 # It has no wakeup events, so the run-queue delays are unknown (null).
 test_expect_success JQ 'live: cgroup statistics and reports of the last interval are exact' '
+	rm -f out &&
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"stats://aggregated/cpu\"}"
 	  wait_updated out stats://aggregated/cpu 2
@@ -114,6 +115,7 @@ test_expect_success BPF,JQ 'live BPF: the workload'"'"'s cgroup, by its path' '
 	mkdir -p "$CG/w" &&
 	sh -c "echo \$\$ >\"$CG/w/cgroup.procs\" && while [ ! -e \"$PWD/stop\" ]; do echo x | cat >/dev/null; done" &
 	echo $! >work.pid &&
+	rm -f out &&
 	{ init_line
 	  req 1 resources/subscribe "{\"uri\":\"stats://aggregated/cpu\"}"
 	  call 2 control_event_tracking "{\"action\":\"start\",\"events\":\"switch,waking\"}"

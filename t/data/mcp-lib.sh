@@ -19,6 +19,10 @@ init_line() {
 mcp() { timeout 300 scx-mcp "$@"; }
 # A condition, not a guess of how long a loaded machine takes: a live
 # interval is closed when scx-mcp says its statistics were updated.
+# In `{ ...; wait_updated out ...; } | mcp >out` the wait can read out
+# before the shell on the right truncates it: remove the file first, or a
+# previous session's lines satisfy the wait (t/5019 and t/5030 failed so in
+# a loaded make check loop).
 wait_updated() {
 	_w=0
 	while [ "$(grep -c "resources/updated.*\"$2\"" "$1" 2>/dev/null)" -lt "$3" ]; do
