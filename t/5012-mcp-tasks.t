@@ -38,6 +38,7 @@ poll_task() {
 last() { resp "$(cat last-id)" <out; }
 
 test_expect_success 'a capture with duration_secs runs as a task, polled to its result' '
+	rm -f out &&
 	{ mreq 1 subscriptions/listen "\"notifications\":{}"
 	  mcall 2 control_event_tracking "{\"action\":\"start\",\"duration_secs\":2}" tok-2
 	  id=$(task_id out 2) && echo "$id" >task
@@ -86,6 +87,7 @@ gone() { st=$(ps -o stat= -p "$1" || :); [ -z "$st" ] || [ "${st#Z}" != "$st" ];
 # (no count of events is asserted: under load, the BPF load can take most
 # of the 3 s, and scx-events ends on SIGINT as soon as it is loaded)
 test_expect_success BPF 'a real capture as a task: polled to the stopped capture' '
+	rm -f out &&
 	{ mcall 1 control_event_tracking "{\"action\":\"start\",\"events\":\"sched\",\"duration_secs\":3}"
 	  id=$(task_id out 1)
 	  poll_task out "$id" 10
@@ -126,6 +128,7 @@ test_expect_success BPF 'cancelling a real capture task detaches its BPF links' 
 '
 
 test_expect_success BPF 'a profile with duration_secs runs as a task whose result is the profile' '
+	rm -f out &&
 	{ mcall 1 start_perf_profiling "{\"event\":\"sw:cpu-clock\",\"freq\":199,\"duration_secs\":1}"
 	  id=$(task_id out 1)
 	  poll_task out "$id" 10
@@ -140,7 +143,10 @@ test_expect_success BPF 'a profile with duration_secs runs as a task whose resul
 # that ran more than a couple of distinct stacks in the second sampled;
 # the task's outcome then links to the whole, as get_perf_results does.
 test_expect_success BPF 'a profile task whose result does not fit links to the whole' '
-	{ mcall 1 start_perf_profiling "{\"event\":\"sw:cpu-clock\",\"freq\":499,\"duration_secs\":1}"
+	rm -f out &&
+	# (at 499 Hz for 1 s a loaded machine once made a whole of 3633 bytes,
+	# just above the inline room: more samples, more distinct stacks)
+	{ mcall 1 start_perf_profiling "{\"event\":\"sw:cpu-clock\",\"freq\":999,\"duration_secs\":2}"
 	  id=$(task_id out 1)
 	  poll_task out "$id" 10
 	  mreq 900 resources/read "\"uri\":\"result://1\""
@@ -152,7 +158,8 @@ test_expect_success BPF 'a profile task whose result does not fit links to the w
 	  jq -e "length == 1 and .[0].uri == \"result://1\" and .[0].name == \"get_perf_results\"" link >/dev/null ||
 	  { echo "the last tasks/get answer:"; last | head -c 2000; echo; false; }; } &&
 	resp 900 <out | jq -r ".result.contents[0].text" >page.json &&
-	{ jq -e ".tool == \"get_perf_results\" and .page == 0 and .pages >= 1 and .bytes > 4096" page.json >/dev/null ||
+	# linked when the whole is over the inline room: --max-result less an eighth
+	{ jq -e ".tool == \"get_perf_results\" and .page == 0 and .pages >= 1 and .bytes > 4096 - 4096 / 8" page.json >/dev/null ||
 	  { echo "the linked result'"'"'s first page:"; resp 900 <out | head -c 2000; echo; false; }; } &&
 	say "$(jq -r .bytes page.json) bytes in $(jq -r .pages page.json) pages"
 '
