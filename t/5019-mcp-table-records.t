@@ -117,4 +117,31 @@ test_expect_success JQ 'detect_outliers and control_event_tracking: the hand-wri
 	test_cmp "$TDATA/mcp-table-records-2.golden" got
 '
 
+# get_perf_results moved last (its own table, whose keys are the ones it
+# writes): its bytes, and start and stop's, are the hand-written writers'
+# (t/data/mcp-table-records-3.golden) on a profile of a stopped process,
+# which has no samples; masked: that process's pid, the profile's time and
+# the kernel symbols counted (they are the machine's)
+pmask() {
+	sed -e "s/\"pid\":$stp,/\"pid\":P,/" -e 's/\("\(duration_ms\|kernel_symbols\)"\):[0-9]*/\1:N/'
+}
+test_expect_success BPF,JQ 'get_perf_results and the profile status: the hand-written bytes' '
+	sleep 600 &
+	stp=$! &&
+	kill -STOP $stp &&
+	{ init_line
+	  call 1 get_perf_results "{}"
+	  call 2 start_perf_profiling "{\"event\":\"sw:cpu-clock\",\"pid\":$stp,\"freq\":99}"
+	  call 3 get_perf_results "{\"limit\":1}"
+	  call 4 stop_perf_profiling "{}"
+	  call 5 get_perf_results "{}"
+	  call 6 get_perf_results "{\"include_stacks\":false}"
+	} | mcp >out
+	r=$?
+	kill -9 $stp
+	test $r = 0 &&
+	results <out | pmask >got &&
+	test_cmp "$TDATA/mcp-table-records-3.golden" got
+'
+
 test_done

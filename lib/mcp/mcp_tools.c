@@ -301,7 +301,7 @@ const struct mcp_tool mcp_tools[] = {
 	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop, .out = mcp_out_profile },
 	{ "get_perf_results", "CPU profile", "Hottest symbols and stacks of the profile.",
 	  OBJ(LIMIT(20, 500) ",\"include_stacks\":{\"type\":\"boolean\",\"default\":true}", ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = mcp_out_profile },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = mcp_out_perf_results },
 };
 const unsigned mcp_nr_tools = SCX_ARRAY_SIZE(mcp_tools);
 

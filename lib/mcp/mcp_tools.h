@@ -68,6 +68,6 @@ extern const struct mcp_out mcp_out_live_report[], mcp_out_cgroups[];
 int mcp_t_prof_start(struct mcp_call *c);
 int mcp_t_prof_stop(struct mcp_call *c);
 int mcp_t_prof_results(struct mcp_call *c);
-extern const struct mcp_out mcp_out_profile[];
+extern const struct mcp_out mcp_out_profile[], mcp_out_perf_results[];
 
 #endif

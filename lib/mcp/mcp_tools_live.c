@@ -546,7 +546,9 @@ int mcp_t_cgroups(struct mcp_call *c)
 
 /*
  * start and stop: the action by hand, then the status's fields, then its
- * note by hand.  get_perf_results writes its keys by hand.
+ * note by hand.  A profile run as a task (duration_secs) ends with what
+ * get_perf_results answers (mcp_tasks.c), so its keys follow (unit 5006
+ * checks they are get_perf_results' own, of the same types).
  */
 const struct mcp_out mcp_out_profile[] = {
 	MCP_LIVE_OUT,
@@ -631,6 +633,27 @@ int mcp_t_prof_stop(struct mcp_call *c)
 	return 0;
 }
 
+/* get_perf_results: without a profile, available and hint by hand */
+const struct mcp_out mcp_out_perf_results[] = {
+	{ "available", "boolean" },
+	{ "hint", "string" },
+	MCP_REC_STR(scx_profile_results, event),
+	MCP_REC_UINT(scx_profile_results, samples),
+	MCP_REC_UINT_NZ(scx_profile_results, samples_in_untracked_stacks),
+	MCP_REC_UINT(scx_profile_results, kernel_symbols),
+	MCP_REC_FN(scx_profile_results, symbols, "array", scx_profile__symbols),
+	MCP_REC_UINT(scx_profile_results, distinct_symbols),
+	MCP_REC_FN(scx_profile_results, stacks, "array", scx_profile__stacks),
+	MCP_REC_INT_SET(scx_profile_results, distinct_stacks),
+	MCP_REC_UINT_NZ(scx_profile_results, stacks_omitted),
+	{ "" },
+};
+
+static void perf_results_write(struct scx_jw *w, const struct scx_profile_results *r)
+{
+	mcp_out_write(w, mcp_out_perf_results, r);
+}
+
 int mcp_t_prof_results(struct mcp_call *c)
 {
 	int64_t limit = 20;
@@ -641,6 +664,7 @@ int mcp_t_prof_results(struct mcp_call *c)
 		return -EINVAL;
 	if (!c->s->prof)
 		return not_yet(c, "no profile: start one with start_perf_profiling");
-	scx_profile__results(c->s->prof, (unsigned)limit, stacks, c->cap, &c->w);
+	scx_profile__results(c->s->prof, (unsigned)limit, stacks, c->cap, &c->w,
+			     perf_results_write);
 	return 0;
 }

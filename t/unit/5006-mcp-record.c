@@ -162,9 +162,26 @@ int main(void)
 			unbound += snprintf(hand + unbound, sizeof(hand) - unbound, "%s ",
 					    mcp_tools[t].name);
 	}
-	/* the tools whose tables bind no key: they write by hand (so does
-	   get_perf_results, which shares the profile's bound table) */
+	/* the tools whose tables bind no key: they write by hand */
 	ok(!strcmp(hand, "query_trace_events query_trace query_stats "),
 	   "the tools whose tables bind no key to a record: %s", hand);
+	/* a profile run as a task ends with get_perf_results' answer, which is
+	   checked against start_perf_profiling's table */
+	const struct mcp_tool *start = mcp_tool_find("start_perf_profiling"),
+			      *results = mcp_tool_find("get_perf_results");
+	char missing[256] = "";
+	size_t nm = 0;
+
+	for (const struct mcp_out *e = results->out; e->key[0]; e++) {
+		const struct mcp_out *f = start->out;
+
+		while (f->key[0] && strcmp(f->key, e->key))
+			f++;
+		if (!f->key[0] || strcmp(f->type, e->type))
+			nm += snprintf(missing + nm, sizeof(missing) - nm, " %s", e->key);
+	}
+	ok(!missing[0],
+	   "get_perf_results' keys are in start_perf_profiling's table, of the same types:%s",
+	   missing[0] ? missing : " yes");
 	return done_testing();
 }
