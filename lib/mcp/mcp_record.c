@@ -50,6 +50,10 @@ void mcp_out_fields(struct scx_jw *w, const struct mcp_out *o, const void *rec)
 		case MCP_V_BOOL:
 			scx_jw_kbool(w, o->key, *(const bool *)f);
 			break;
+		case MCP_V_BOOL_SET:
+			if (*(const int8_t *)f >= 0)
+				scx_jw_kbool(w, o->key, *(const int8_t *)f != 0);
+			break;
 		case MCP_V_OBJ:
 			memcpy(&p, f, sizeof(p));
 			if (p) {

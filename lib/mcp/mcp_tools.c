@@ -44,37 +44,6 @@ static const struct mcp_out out_query[] = {
 	{ "count", N },	   { "avg", N },	 { "min", N },
 	{ "max", N },	   { "value", N },	 { "" }
 };
-static const struct mcp_out out_stats[] = {
-	MCP_LIVE_OUT,
-	{ "group", S },
-	{ "interval_seq", N },
-	{ "start_ns", N },
-	{ "end_ns", N },
-	{ "events", N },
-	{ "lost", N },
-	{ "tasks_dropped", N },
-	{ "total_rows", N },
-	{ "omitted_rows", N },
-	{ "rows", A },
-	{ "running", B },
-	{ "capture", S },
-	{ "producer", S },
-	{ "events_total", N },
-	{ "lost_events", N },
-	{ "running_ms", N },
-	{ "sched_ext_supported", B },
-	{ "active", B },
-	{ "name", S },
-	{ "class", S },
-	{ "ops", S },
-	{ "state", S },
-	{ "counters", O },
-	{ "counters_error", S },
-	{ "sched_ext_interval", O },
-	{ "cpu", O },
-	{ "memory", O },
-	{ "" },
-};
 #undef S
 #undef N
 #undef B
@@ -232,7 +201,7 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ("\"stat_type\":{\"type\":\"string\",\"enum\":[\"cpu\",\"llc\",\"node\",\"dsq\","
 	      "\"process\",\"thread\",\"scheduler\",\"system\",\"cgroup\"]}," LIMIT(20, 1000),
 	      REQ("\"stat_type\"")),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats, .out = out_stats },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats, .out = mcp_out_stats },
 	{ "get_topology", "CPU topology", "CPUs, cores, LLCs and NUMA nodes of this machine.",
 	  OBJ("\"include_offline\":{\"type\":\"boolean\",\"default\":false},\"detail_level\":"
 	      "{\"type\":\"string\",\"enum\":[\"summary\",\"full\"],\"default\":\"summary\"}",

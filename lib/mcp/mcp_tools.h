@@ -50,6 +50,8 @@ int mcp_trace_report_json(struct mcp_call *c, struct mcp_trace *t, const char *n
 #define MCP_LIVE_OUT { "available", "boolean" }, { "hint", "string" }, { "note", "string" }
 /* clang-format on */
 int mcp_t_query_stats(struct mcp_call *c);
+/* its table, which stats://aggregated's writer (mcp_live.c) writes too */
+extern const struct mcp_out mcp_out_stats[];
 int mcp_t_topology(struct mcp_call *c);
 int mcp_t_tracking(struct mcp_call *c);
 extern const struct mcp_out mcp_out_tracking[];

@@ -52,6 +52,17 @@ static const struct mcp_out table[] = {
 	{ "" },
 };
 
+/* a boolean that may be left unsaid: false, true, absent */
+struct said {
+	int8_t no, yes, unsaid;
+};
+static const struct mcp_out said_table[] = {
+	MCP_REC_BOOL_SET(said, no),
+	MCP_REC_BOOL_SET(said, yes),
+	MCP_REC_BOOL_SET(said, unsaid),
+	{ "" },
+};
+
 /* the whole object, or (fields) its members, then one of the caller's */
 static const char *write(const struct rec *r, bool fields)
 {
@@ -87,6 +98,7 @@ static const char *type_of(unsigned char val)
 	case MCP_V_NUM_SET:
 		return "number";
 	case MCP_V_BOOL:
+	case MCP_V_BOOL_SET:
 		return "boolean";
 	case MCP_V_OBJ:
 		return "object";
@@ -136,6 +148,17 @@ int main(void)
 	   "the fields alone, for a tool that writes more keys after them: %s", got);
 	scx_buf_free(&obj);
 	scx_buf_free(&empty);
+	{
+		struct scx_buf b = { 0 };
+		struct scx_jw w;
+
+		scx_jw_init(&w, &b);
+		mcp_out_write(&w, said_table, &(struct said){ .no = 0, .yes = 2, .unsaid = -1 });
+		scx_buf_add(&b, "", 1);
+		ok(!strcmp(b.data, "{\"no\":false,\"yes\":true}"),
+		   "a boolean that may be unsaid: false, true, left out: %s", b.data);
+		scx_buf_free(&b);
+	}
 	char hand[256] = "";
 	size_t unbound = 0;
 
@@ -163,7 +186,7 @@ int main(void)
 					    mcp_tools[t].name);
 	}
 	/* the tools whose tables bind no key: they write by hand */
-	ok(!strcmp(hand, "query_trace_events query_trace query_stats "),
+	ok(!strcmp(hand, "query_trace_events query_trace "),
 	   "the tools whose tables bind no key to a record: %s", hand);
 	/* a profile run as a task ends with get_perf_results' answer, which is
 	   checked against start_perf_profiling's table */
