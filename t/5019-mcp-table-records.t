@@ -196,4 +196,41 @@ test_expect_success ROOT,JQ 'query_stats scheduler with a sched_ext scheduler lo
 	grep -q "\"switch_all\":true" tool
 '
 
+# query_trace_events and query_trace moved last (one table whose order each
+# mode writes in): their bytes are the hand-written writer's
+# (t/data/mcp-table-records-5.golden): a page of events (offset, filters,
+# one past the end), every aggregation, the errors, and a 4 KB cut
+test_expect_success JQ 'query_trace_events and query_trace: the hand-written bytes' '
+	q() { call $1 "${3:-query_trace_events}" "$2"; } &&
+	{ init_line
+	  call 1 load_perfetto_trace "{\"file_path\":\"h.pb\"}"
+	  call 2 load_perfetto_trace "{\"file_path\":\"o.ndjson\"}"
+	  q 3 "{\"trace_id\":\"h\",\"limit\":3}"
+	  q 4 "{\"trace_id\":\"h\",\"limit\":2,\"offset\":3,\"event_type\":\"sched_switch\"}"
+	  q 5 "{\"trace_id\":\"o\",\"limit\":2,\"cpu\":1,\"pid\":0}"
+	  q 6 "{\"trace_id\":\"o\",\"offset\":100000}"
+	  q 7 "{\"trace_id\":\"h\",\"aggregation\":{\"function\":\"count\"}}"
+	  q 8 "{\"trace_id\":\"o\",\"aggregation\":{\"function\":\"count_by\",\"field\":\"next_comm\"},\"limit\":2}"
+	  q 9 "{\"trace_id\":\"o\",\"aggregation\":{\"function\":\"group_by\",\"field\":\"cpu\"}}"
+	  q 10 "{\"trace_id\":\"o\",\"event_type\":\"sched_switch\",\"aggregation\":{\"function\":\"avg\",\"field\":\"prev_prio\"}}"
+	  q 11 "{\"trace_id\":\"o\",\"aggregation\":{\"function\":\"min\",\"field\":\"prev_state\"}}"
+	  q 12 "{\"trace_id\":\"o\",\"aggregation\":{\"function\":\"max\",\"field\":\"next_pid\"}}"
+	  q 13 "{\"trace_id\":\"h\",\"aggregation\":{\"function\":\"avg\",\"field\":\"nosuchfield\"}}"
+	  q 14 "{\"trace_id\":\"h\",\"aggregation\":{\"function\":\"avg\"}}"
+	  q 15 "{\"trace_id\":\"h\",\"aggregation\":{\"function\":\"median\",\"field\":\"cpu\"}}"
+	  q 16 "{\"trace_id\":\"nope\"}"
+	  q 17 "{\"trace_id\":\"h\",\"limit\":2,\"filters\":[{\"field\":\"next_comm\",\"op\":\"contains\",\"value\":\"a\"}]}" query_trace
+	  q 18 "{\"trace_id\":\"o\",\"aggregation\":{\"function\":\"count_by\",\"field\":\"prev_comm\"},\"limit\":1}" query_trace
+	  q 19 "{\"trace_id\":\"o\",\"event_type\":\"sched_waking\",\"aggregation\":{\"function\":\"min\",\"field\":\"next_pid\"}}"
+	} | mcp >out &&
+	results <out >got &&
+	{ init_line 2025-03-26
+	  call 1 load_perfetto_trace "{\"file_path\":\"o.ndjson\"}"
+	  q 2 "{\"trace_id\":\"o\",\"limit\":1000}"
+	  q 3 "{\"trace_id\":\"o\",\"aggregation\":{\"function\":\"group_by\",\"field\":\"next_pid\"},\"limit\":1000}"
+	} | mcp --max-result 4K >out &&
+	results <out >>got &&
+	test_cmp "$TDATA/mcp-table-records-5.golden" got
+'
+
 test_done

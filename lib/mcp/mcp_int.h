@@ -229,6 +229,7 @@ enum mcp_val {
 	MCP_V_UINT_NZ,	/* uint64_t, absent when 0 */
 	MCP_V_INT,	/* int64_t */
 	MCP_V_INT_SET,	/* int64_t, absent when negative (a pid or cpu not given) */
+	MCP_V_INT_AT,	/* const int64_t *, absent when NULL (any value, negative too) */
 	MCP_V_NUM,	/* double, a measured figure (scx_jw_num) */
 	MCP_V_NUM_SET,	/* double, absent when NaN */
 	MCP_V_BOOL,	/* bool */
@@ -243,6 +244,7 @@ enum mcp_val {
 #define MCP_REC_UINT_NZ(rec, f) MCP_REC(rec, f, MCP_V_UINT_NZ, "number")
 #define MCP_REC_INT(rec, f) MCP_REC(rec, f, MCP_V_INT, "number")
 #define MCP_REC_INT_SET(rec, f) MCP_REC(rec, f, MCP_V_INT_SET, "number")
+#define MCP_REC_INT_AT(rec, f) MCP_REC(rec, f, MCP_V_INT_AT, "number")
 #define MCP_REC_NUM(rec, f) MCP_REC(rec, f, MCP_V_NUM, "number")
 #define MCP_REC_NUM_SET(rec, f) MCP_REC(rec, f, MCP_V_NUM_SET, "number")
 #define MCP_REC_BOOL(rec, f) MCP_REC(rec, f, MCP_V_BOOL, "boolean")

@@ -24,32 +24,6 @@
 #define REQ(...) ",\"required\":[" __VA_ARGS__ "]"
 #define NOARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
 
-/*
- * What each tool's result may hold at its top level (outputSchema).  Keys
- * that depend on the mode or the data (a note, a cut, a warning) are in the
- * table but not required: no key is, so a schema says what a key is when it
- * is there.  The tables of the tools that write their results from them
- * (mcp_out_write) are beside those tools; these tools write theirs by hand.
- */
-#define S "string"
-#define N "number"
-#define B "boolean"
-#define O "object"
-#define A "array"
-static const struct mcp_out out_query[] = {
-	{ "trace_id", S }, { "truncated", O },	 { "note", S },
-	{ "events", A },   { "matched", N },	 { "offset", N },
-	{ "returned", N }, { "next_offset", N }, { "function", S },
-	{ "field", S },	   { "groups", A },	 { "distinct", N },
-	{ "count", N },	   { "avg", N },	 { "min", N },
-	{ "max", N },	   { "value", N },	 { "" }
-};
-#undef S
-#undef N
-#undef B
-#undef O
-#undef A
-
 const struct mcp_tool mcp_tools[] = {
 	/* ---- traces ---- */
 	{ "load_perfetto_trace", "Load a trace",
@@ -87,7 +61,7 @@ const struct mcp_tool mcp_tools[] = {
 			     "{\"function\":{\"type\":\"string\",\"enum\":[\"count\",\"count_by\",\"avg\",\"min\","
 			     "\"max\",\"group_by\"]},\"field\":{\"type\":\"string\"}},\"required\":[\"function\"]}",
 	      REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_query, .out = out_query },
+	  MCP_T_RO, mcp_t_query, .out = mcp_out_query },
 	{ "query_trace", "Query trace events (alias)", "Same as query_trace_events (scxtop name).",
 	  OBJ(TRACE_ID
 	      ",\"event_type\":{\"type\":\"string\"}," TRANGE ",\"cpu\":{\"type\":"
@@ -96,7 +70,7 @@ const struct mcp_tool mcp_tools[] = {
 		      10000) ",\"offset\":{\"type\":\"integer\",\"minimum\":0},\"aggregation\":"
 			     "{\"type\":\"object\"}",
 	      REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_query, .out = out_query },
+	  MCP_T_RO, mcp_t_query, .out = mcp_out_query },
 	{ "analyze_trace_scheduling", "Scheduling analysis of a trace", NULL,
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),

@@ -23,6 +23,8 @@ int mcp_t_summary(struct mcp_call *c);
 /* their outputSchema tables, which write their results (mcp_out_write) */
 extern const struct mcp_out mcp_out_load[], mcp_out_list[], mcp_out_unload[], mcp_out_summary[];
 int mcp_t_query(struct mcp_call *c);
+/* query_trace_events' and query_trace's table, which writes their results */
+extern const struct mcp_out mcp_out_query[];
 int mcp_t_analyze(struct mcp_call *c);
 int mcp_t_discover(struct mcp_call *c);
 /* analyze_trace_scheduling's description: the analyses of scx-agg's report table */
