@@ -480,33 +480,52 @@ struct query_out {
 	uint64_t shown;
 };
 
-/* events mode: the page is written as the pass finds it */
-static void query_events(struct scx_jw *w, const void *v)
+/*
+ * The pass over the trace, for every mode: a page of the events written as
+ * they are found (into the array the caller opened), or the aggregation
+ * fed.  The number of events matched.
+ */
+static uint64_t query_pass(struct query_out *o)
 {
-	struct query_out *o = (struct query_out *)v; /* (the caller's, not const) */
 	const struct query *q = o->q;
+	/* in locals: the loop's calls could change them, as far as gcc knows */
+	const int fn = q->fn;
+	const int64_t offset = q->offset, limit = q->limit;
+	struct qagg *a = o->a;
 	struct scx_buf tmp = { 0 };
-	uint64_t matched = 0;
+	uint64_t matched = 0, shown = 0;
 	struct scx_event e;
 	size_t off = 0;
 
-	scx_jw_arr_begin(w);
 	while (mcp_trace_next(o->t, &off, &e)) {
 		if (!query_match(q, &e))
 			continue;
 		matched++;
-		if ((int64_t)matched > q->offset && (int64_t)o->shown < q->limit &&
-		    mcp_room(o->c)) {
+		if (fn != Q_EVENTS) {
+			qagg_add(a, fn, &e);
+		} else if ((int64_t)matched > offset && (int64_t)shown < limit && mcp_room(o->c)) {
 			mcp_raw_event(o->c, &e, &tmp);
-			o->shown++;
+			shown++;
 		}
 	}
-	scx_jw_arr_end(w);
 	scx_buf_free(&tmp);
+	o->shown = shown;
+	return matched;
+}
+
+/* events mode: the page is written as the pass finds it */
+static void query_events(struct scx_jw *w, const void *v)
+{
+	struct query_out *o = (struct query_out *)v; /* (the caller's, not const) */
+	uint64_t matched;
+
+	scx_jw_arr_begin(w);
+	matched = query_pass(o);
+	scx_jw_arr_end(w);
 	o->rec->matched = (int64_t)matched;
 	o->rec->returned = (int64_t)o->shown;
-	if (o->shown + q->offset < matched)
-		o->rec->next_offset = q->offset + (int64_t)o->shown;
+	if (o->shown + o->q->offset < matched)
+		o->rec->next_offset = o->q->offset + (int64_t)o->shown;
 }
 
 /* count_by, group_by: the values, most frequent first, within the limit and the room */
@@ -591,8 +610,6 @@ int mcp_t_query(struct mcp_call *c)
 				 .count = -1,
 				 .avg = NAN };
 	struct query_out o = { .c = c, .t = t, .q = &q, .a = &a, .rec = &rec };
-	struct scx_event e;
-	size_t off = 0;
 
 	if (!t)
 		return -EINVAL;
@@ -604,15 +621,7 @@ int mcp_t_query(struct mcp_call *c)
 		rec.events = &o;
 		rec.offset = q.offset;
 	} else {
-		uint64_t matched = 0;
-
-		while (mcp_trace_next(t, &off, &e)) {
-			if (!query_match(&q, &e))
-				continue;
-			matched++;
-			qagg_add(&a, q.fn, &e);
-		}
-		rec.matched = (int64_t)matched;
+		rec.matched = (int64_t)query_pass(&o);
 		qagg_rec(&q, &a, &rec, &o);
 	}
 	scx_jw_obj_begin(&c->w);
