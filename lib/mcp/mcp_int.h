@@ -224,16 +224,18 @@ struct mcp_out {
 };
 enum mcp_val {
 	MCP_V_HAND,
-	MCP_V_STR,     /* const char *, absent when NULL */
-	MCP_V_UINT,    /* uint64_t */
-	MCP_V_UINT_NZ, /* uint64_t, absent when 0 */
-	MCP_V_INT,     /* int64_t */
-	MCP_V_INT_SET, /* int64_t, absent when negative (a pid or cpu not given) */
-	MCP_V_NUM,     /* double, a measured figure (scx_jw_num) */
-	MCP_V_NUM_SET, /* double, absent when NaN */
-	MCP_V_BOOL,    /* bool */
-	MCP_V_OBJ,     /* const struct scx_buf *: an object's JSON text, absent when NULL */
-	MCP_V_FN,      /* const void *, absent when NULL: fn(w, it) writes the value */
+	MCP_V_STR,	/* const char *, absent when NULL */
+	MCP_V_UINT,	/* uint64_t */
+	MCP_V_UINT_NZ,	/* uint64_t, absent when 0 */
+	MCP_V_INT,	/* int64_t */
+	MCP_V_INT_SET,	/* int64_t, absent when negative (a pid or cpu not given) */
+	MCP_V_INT_AT,	/* const int64_t *, absent when NULL (any value, negative too) */
+	MCP_V_NUM,	/* double, a measured figure (scx_jw_num) */
+	MCP_V_NUM_SET,	/* double, absent when NaN */
+	MCP_V_BOOL,	/* bool */
+	MCP_V_BOOL_SET, /* int8_t, absent when negative, else false (0) or true */
+	MCP_V_OBJ,	/* const struct scx_buf *: an object's JSON text, absent when NULL */
+	MCP_V_FN,	/* const void *, absent when NULL: fn(w, it) writes the value */
 };
 /* table entries whose key is the record's field name */
 #define MCP_REC(rec, f, v, t) { #f, t, v, (unsigned short)offsetof(struct rec, f) }
@@ -242,9 +244,11 @@ enum mcp_val {
 #define MCP_REC_UINT_NZ(rec, f) MCP_REC(rec, f, MCP_V_UINT_NZ, "number")
 #define MCP_REC_INT(rec, f) MCP_REC(rec, f, MCP_V_INT, "number")
 #define MCP_REC_INT_SET(rec, f) MCP_REC(rec, f, MCP_V_INT_SET, "number")
+#define MCP_REC_INT_AT(rec, f) MCP_REC(rec, f, MCP_V_INT_AT, "number")
 #define MCP_REC_NUM(rec, f) MCP_REC(rec, f, MCP_V_NUM, "number")
 #define MCP_REC_NUM_SET(rec, f) MCP_REC(rec, f, MCP_V_NUM_SET, "number")
 #define MCP_REC_BOOL(rec, f) MCP_REC(rec, f, MCP_V_BOOL, "boolean")
+#define MCP_REC_BOOL_SET(rec, f) MCP_REC(rec, f, MCP_V_BOOL_SET, "boolean")
 #define MCP_REC_OBJ(rec, f) MCP_REC(rec, f, MCP_V_OBJ, "object")
 /* a value of schema type t written by fn; t is the one thing fn must keep */
 #define MCP_REC_FN(rec, f, t, f_fn) \

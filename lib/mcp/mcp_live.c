@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "mcp/mcp_live.h"
+#include "mcp/mcp_tools.h"
 #include "stream/lost.h"
 #include "stream/stream.h"
 #include "agg/agg.h"
@@ -799,68 +800,94 @@ static int cmp_busy(const void *a, const void *b)
 	return x->s->busy_ns < y->s->busy_ns ? 1 : x->s->busy_ns > y->s->busy_ns ? -1 : 0;
 }
 
+void mcp_stats_none(struct mcp_stats_rec *r)
+{
+	/* field by field: the status' string copies need no zeroing */
+	r->st.running = -1;
+	r->st.capture = r->st.producer = r->st.error = NULL;
+	r->st.events_total = r->st.lost_events = r->st.exit_status = r->st.running_ms = -1;
+	r->group = r->hint = NULL;
+	r->available = -1;
+	r->interval_seq = r->start_ns = r->end_ns = r->events = r->lost = r->tasks_dropped = -1;
+	r->rows = NULL;
+	r->total_rows = -1;
+	r->omitted_rows = 0;
+	r->sched_ext_interval = NULL;
+	r->cpu = r->memory = NULL;
+}
+
+/* a group's rows to write, and where to say how many did not fit */
+struct live_rows {
+	const struct live_group *g;
+	unsigned limit;
+	uint64_t *omitted;
+};
+
+void mcp_live_rows(struct scx_jw *w, const void *rows)
+{
+	const struct live_rows *r = rows;
+	const struct live_group *g = r->g;
+	unsigned shown;
+
+	scx_jw_arr_begin(w);
+	for (shown = 0; shown < g->n && shown < r->limit && w->out->len < 40000; shown++)
+		scx_jw_raw(w, g->rows.data + g->off[shown], g->off[shown + 1] - g->off[shown]);
+	scx_jw_arr_end(w);
+	if (shown < g->total)
+		*r->omitted = g->total - shown;
+}
+
 void mcp_live_scx_stats(struct mcp_server *s, struct scx_jw *w)
 {
 	struct mcp_live *l = s->live;
+	struct mcp_stats_rec rec;
 
 	if (!l || !l->agg)
 		return;
+	mcp_stats_none(&rec);
 	pthread_mutex_lock(&l->mu);
-	if (l->have_snap && l->snap_scx.ts) {
-		scx_jw_key(w, "sched_ext_interval");
-		scx_jw_obj_begin(w);
-		scx_stats_json_fields(w, &l->snap_scx);
-		scx_jw_obj_end(w);
-	}
+	if (l->have_snap && l->snap_scx.ts)
+		rec.sched_ext_interval = &l->snap_scx;
+	mcp_out_fields(w, mcp_out_stats, &rec);
 	pthread_mutex_unlock(&l->mu);
 }
 
 int mcp_live_stats(struct mcp_server *s, const char *group, struct scx_jw *w, unsigned limit)
 {
 	struct mcp_live *l = s->live;
-
-	scx_jw_obj_begin(w);
-	scx_jw_kstr(w, "group", group);
+	struct mcp_stats_rec rec;
+	struct live_rows rows = { .limit = limit, .omitted = &rec.omitted_rows };
 	unsigned k = 0;
 
 	while (k < NR_GROUPS - 1 && strcmp(group, group_names[k]))
 		k++;
+	mcp_stats_none(&rec);
+	rec.group = group;
+	rec.available = false;
 	if (!l || !l->agg) {
-		scx_jw_kbool(w, "available", false);
-		scx_jw_kstr(w, "hint",
-			    "no live capture: run control_event_tracking "
-			    "{\"action\":\"start\"} and read again after a second");
-		scx_jw_obj_end(w);
+		rec.hint = "no live capture: run control_event_tracking "
+			   "{\"action\":\"start\"} and read again after a second";
+		mcp_out_write(w, mcp_out_stats, &rec);
 		return 0;
 	}
 	pthread_mutex_lock(&l->mu);
-	status_fields(s, w);
+	status_locked(s, &rec.st);
 	if (!l->have_snap) {
-		scx_jw_kbool(w, "available", false);
-		scx_jw_kstr(w, "hint", "the first 1 s interval has not closed yet; read again");
+		rec.hint = "the first 1 s interval has not closed yet; read again";
 	} else {
-		const struct live_group *g = &l->grp[k];
-		unsigned shown;
-
-		scx_jw_kbool(w, "available", true);
-		scx_jw_kuint(w, "interval_seq", l->snap_seq);
-		scx_jw_kuint(w, "start_ns", l->snap_start);
-		scx_jw_kuint(w, "end_ns", l->snap_end);
-		scx_jw_kuint(w, "events", l->snap_events);
-		scx_jw_kuint(w, "lost", l->snap_lost);
-		scx_jw_kuint(w, "tasks_dropped", l->snap_tasks_dropped);
-		scx_jw_key(w, "rows");
-		scx_jw_arr_begin(w);
-		for (shown = 0; shown < g->n && shown < limit && w->out->len < 40000; shown++)
-			scx_jw_raw(w, g->rows.data + g->off[shown],
-				   g->off[shown + 1] - g->off[shown]);
-		scx_jw_arr_end(w);
-		scx_jw_kuint(w, "total_rows", g->total);
-		if (shown < g->total)
-			scx_jw_kuint(w, "omitted_rows", g->total - shown);
+		rows.g = &l->grp[k];
+		rec.available = true;
+		rec.interval_seq = (int64_t)l->snap_seq;
+		rec.start_ns = (int64_t)l->snap_start;
+		rec.end_ns = (int64_t)l->snap_end;
+		rec.events = (int64_t)l->snap_events;
+		rec.lost = (int64_t)l->snap_lost;
+		rec.tasks_dropped = (int64_t)l->snap_tasks_dropped;
+		rec.rows = &rows;
+		rec.total_rows = rows.g->total;
 	}
+	mcp_out_write(w, mcp_out_stats, &rec);
 	pthread_mutex_unlock(&l->mu);
-	scx_jw_obj_end(w);
 	return 0;
 }
 

@@ -30,9 +30,11 @@ int mcp_live_outcome(struct mcp_server *s, const struct mcp_live *l, bool *early
 /*
  * A capture's state, each field named as its key in a result.  With no
  * capture only running (false) is set: the strings are NULL, the numbers -1.
+ * running -1 leaves the whole status out (query_stats' answers that have
+ * none).
  */
 struct mcp_live_status {
-	bool running;
+	int8_t running;
 	const char *capture;		   /* the scx-events command line */
 	int64_t events_total, lost_events; /* -1: no capture */
 	const char *producer, *error;	   /* NULL: not known yet, none */
@@ -45,16 +47,38 @@ struct mcp_live_status {
    struct mcp_live_status (control_event_tracking's), in the order written */
 /* clang-format off */
 #define MCP_LIVE_STATUS_OUT \
-	MCP_REC_BOOL(mcp_live_status, running), MCP_REC_STR(mcp_live_status, capture), \
+	MCP_REC_BOOL_SET(mcp_live_status, running), MCP_REC_STR(mcp_live_status, capture), \
 	MCP_REC_INT_SET(mcp_live_status, events_total), \
 	MCP_REC_INT_SET(mcp_live_status, lost_events), \
 	MCP_REC_STR(mcp_live_status, producer), MCP_REC_STR(mcp_live_status, error), \
 	MCP_REC_INT_SET(mcp_live_status, exit_status), \
 	MCP_REC_INT_SET(mcp_live_status, running_ms)
 /* clang-format on */
+/*
+ * query_stats' result (and stats://aggregated's, the same writer's), one
+ * record for every stat_type: a field a stat_type does not write is absent
+ * (NULL, -1).  mcp_stats_none() sets them all so.
+ */
+struct mcp_stats_rec {
+	struct mcp_live_status st; /* first: MCP_LIVE_STATUS_OUT's offsets hold */
+	const char *group;
+	int8_t available;
+	const char *hint;
+	int64_t interval_seq, start_ns, end_ns, events, lost, tasks_dropped;
+	const void *rows; /* the group's rows, mcp_live_rows() */
+	int64_t total_rows;
+	/* the rows that did not fit: known once they are written, so
+	   mcp_live_rows() sets it, for the table to write after them */
+	uint64_t omitted_rows;
+	const struct scx_stats *sched_ext_interval; /* the live interval's */
+	const void *cpu, *memory;		    /* non-NULL: /proc's figures */
+};
+void mcp_stats_none(struct mcp_stats_rec *r);
+/* The rows of a live group as a JSON array (the rows entry of query_stats' table). */
+void mcp_live_rows(struct scx_jw *w, const void *rows);
 /* The capture's state into st. */
 void mcp_live_status_get(struct mcp_server *s, struct mcp_live_status *st);
-/* Its fields into the object open in w (events://stream, query_stats). */
+/* Its fields into the object open in w (events://stream). */
 void mcp_live_status(struct mcp_server *s, struct scx_jw *w);
 /* A report of the live engine's last closed interval as JSON into out. */
 int mcp_live_report(struct mcp_server *s, const char *name, unsigned limit, struct scx_buf *out);

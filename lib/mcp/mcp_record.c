@@ -41,6 +41,13 @@ void mcp_out_fields(struct scx_jw *w, const struct mcp_out *o, const void *rec)
 			if (i >= 0 || o->val == MCP_V_INT)
 				scx_jw_kint(w, o->key, i);
 			break;
+		case MCP_V_INT_AT:
+			memcpy(&p, f, sizeof(p));
+			if (p) {
+				memcpy(&i, p, sizeof(i));
+				scx_jw_kint(w, o->key, i);
+			}
+			break;
 		case MCP_V_NUM:
 		case MCP_V_NUM_SET:
 			memcpy(&d, f, sizeof(d));
@@ -49,6 +56,10 @@ void mcp_out_fields(struct scx_jw *w, const struct mcp_out *o, const void *rec)
 			break;
 		case MCP_V_BOOL:
 			scx_jw_kbool(w, o->key, *(const bool *)f);
+			break;
+		case MCP_V_BOOL_SET:
+			if (*(const int8_t *)f >= 0)
+				scx_jw_kbool(w, o->key, *(const int8_t *)f != 0);
 			break;
 		case MCP_V_OBJ:
 			memcpy(&p, f, sizeof(p));

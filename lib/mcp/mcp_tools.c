@@ -24,63 +24,6 @@
 #define REQ(...) ",\"required\":[" __VA_ARGS__ "]"
 #define NOARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
 
-/*
- * What each tool's result may hold at its top level (outputSchema).  Keys
- * that depend on the mode or the data (a note, a cut, a warning) are in the
- * table but not required: no key is, so a schema says what a key is when it
- * is there.  The tables of the tools that write their results from them
- * (mcp_out_write) are beside those tools; these tools write theirs by hand.
- */
-#define S "string"
-#define N "number"
-#define B "boolean"
-#define O "object"
-#define A "array"
-static const struct mcp_out out_query[] = {
-	{ "trace_id", S }, { "truncated", O },	 { "note", S },
-	{ "events", A },   { "matched", N },	 { "offset", N },
-	{ "returned", N }, { "next_offset", N }, { "function", S },
-	{ "field", S },	   { "groups", A },	 { "distinct", N },
-	{ "count", N },	   { "avg", N },	 { "min", N },
-	{ "max", N },	   { "value", N },	 { "" }
-};
-static const struct mcp_out out_stats[] = {
-	MCP_LIVE_OUT,
-	{ "group", S },
-	{ "interval_seq", N },
-	{ "start_ns", N },
-	{ "end_ns", N },
-	{ "events", N },
-	{ "lost", N },
-	{ "tasks_dropped", N },
-	{ "total_rows", N },
-	{ "omitted_rows", N },
-	{ "rows", A },
-	{ "running", B },
-	{ "capture", S },
-	{ "producer", S },
-	{ "events_total", N },
-	{ "lost_events", N },
-	{ "running_ms", N },
-	{ "sched_ext_supported", B },
-	{ "active", B },
-	{ "name", S },
-	{ "class", S },
-	{ "ops", S },
-	{ "state", S },
-	{ "counters", O },
-	{ "counters_error", S },
-	{ "sched_ext_interval", O },
-	{ "cpu", O },
-	{ "memory", O },
-	{ "" },
-};
-#undef S
-#undef N
-#undef B
-#undef O
-#undef A
-
 const struct mcp_tool mcp_tools[] = {
 	/* ---- traces ---- */
 	{ "load_perfetto_trace", "Load a trace",
@@ -118,7 +61,7 @@ const struct mcp_tool mcp_tools[] = {
 			     "{\"function\":{\"type\":\"string\",\"enum\":[\"count\",\"count_by\",\"avg\",\"min\","
 			     "\"max\",\"group_by\"]},\"field\":{\"type\":\"string\"}},\"required\":[\"function\"]}",
 	      REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_query, .out = out_query },
+	  MCP_T_RO, mcp_t_query, .out = mcp_out_query },
 	{ "query_trace", "Query trace events (alias)", "Same as query_trace_events (scxtop name).",
 	  OBJ(TRACE_ID
 	      ",\"event_type\":{\"type\":\"string\"}," TRANGE ",\"cpu\":{\"type\":"
@@ -127,7 +70,7 @@ const struct mcp_tool mcp_tools[] = {
 		      10000) ",\"offset\":{\"type\":\"integer\",\"minimum\":0},\"aggregation\":"
 			     "{\"type\":\"object\"}",
 	      REQ("\"trace_id\"")),
-	  MCP_T_RO, mcp_t_query, .out = out_query },
+	  MCP_T_RO, mcp_t_query, .out = mcp_out_query },
 	{ "analyze_trace_scheduling", "Scheduling analysis of a trace", NULL,
 	  OBJ(TRACE_ID ",\"analysis_type\":{\"type\":\"string\"}," LIMIT(20, 1000),
 	      REQ("\"trace_id\",\"analysis_type\"")),
@@ -232,7 +175,7 @@ const struct mcp_tool mcp_tools[] = {
 	  OBJ("\"stat_type\":{\"type\":\"string\",\"enum\":[\"cpu\",\"llc\",\"node\",\"dsq\","
 	      "\"process\",\"thread\",\"scheduler\",\"system\",\"cgroup\"]}," LIMIT(20, 1000),
 	      REQ("\"stat_type\"")),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats, .out = out_stats },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_query_stats, .out = mcp_out_stats },
 	{ "get_topology", "CPU topology", "CPUs, cores, LLCs and NUMA nodes of this machine.",
 	  OBJ("\"include_offline\":{\"type\":\"boolean\",\"default\":false},\"detail_level\":"
 	      "{\"type\":\"string\",\"enum\":[\"summary\",\"full\"],\"default\":\"summary\"}",
@@ -301,7 +244,7 @@ const struct mcp_tool mcp_tools[] = {
 	  NOARGS, MCP_T_LIVE, mcp_t_prof_stop, .out = mcp_out_profile },
 	{ "get_perf_results", "CPU profile", "Hottest symbols and stacks of the profile.",
 	  OBJ(LIMIT(20, 500) ",\"include_stacks\":{\"type\":\"boolean\",\"default\":true}", ""),
-	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = mcp_out_profile },
+	  MCP_T_RO | MCP_T_LIVE, mcp_t_prof_results, .out = mcp_out_perf_results },
 };
 const unsigned mcp_nr_tools = SCX_ARRAY_SIZE(mcp_tools);
 

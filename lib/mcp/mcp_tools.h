@@ -23,6 +23,8 @@ int mcp_t_summary(struct mcp_call *c);
 /* their outputSchema tables, which write their results (mcp_out_write) */
 extern const struct mcp_out mcp_out_load[], mcp_out_list[], mcp_out_unload[], mcp_out_summary[];
 int mcp_t_query(struct mcp_call *c);
+/* query_trace_events' and query_trace's table, which writes their results */
+extern const struct mcp_out mcp_out_query[];
 int mcp_t_analyze(struct mcp_call *c);
 int mcp_t_discover(struct mcp_call *c);
 /* analyze_trace_scheduling's description: the analyses of scx-agg's report table */
@@ -50,6 +52,8 @@ int mcp_trace_report_json(struct mcp_call *c, struct mcp_trace *t, const char *n
 #define MCP_LIVE_OUT { "available", "boolean" }, { "hint", "string" }, { "note", "string" }
 /* clang-format on */
 int mcp_t_query_stats(struct mcp_call *c);
+/* its table, which stats://aggregated's writer (mcp_live.c) writes too */
+extern const struct mcp_out mcp_out_stats[];
 int mcp_t_topology(struct mcp_call *c);
 int mcp_t_tracking(struct mcp_call *c);
 extern const struct mcp_out mcp_out_tracking[];
@@ -68,6 +72,6 @@ extern const struct mcp_out mcp_out_live_report[], mcp_out_cgroups[];
 int mcp_t_prof_start(struct mcp_call *c);
 int mcp_t_prof_stop(struct mcp_call *c);
 int mcp_t_prof_results(struct mcp_call *c);
-extern const struct mcp_out mcp_out_profile[];
+extern const struct mcp_out mcp_out_profile[], mcp_out_perf_results[];
 
 #endif

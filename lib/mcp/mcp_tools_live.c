@@ -12,7 +12,7 @@
 #include "mcp/mcp_tools.h"
 #include "mcp/mcp_trace.h"
 #include "mcp/profile.h"
-#include "stream/stream.h"
+#include "stream/scx_stats.h"
 #include "stream/stream.h"
 #include "agg/agg.h"
 
@@ -38,18 +38,77 @@ int mcp_t_topology(struct mcp_call *c)
 	return mcp_sys_topology(&c->w, lvl == 1, offline);
 }
 
+static void scx_interval(struct scx_jw *w, const void *st)
+{
+	scx_jw_obj_begin(w);
+	scx_stats_json_fields(w, st);
+	scx_jw_obj_end(w);
+}
+
+static void sys_cpu(struct scx_jw *w, const void *unused)
+{
+	(void)unused;
+	mcp_sys_cpu(w);
+}
+
+static void sys_memory(struct scx_jw *w, const void *unused)
+{
+	(void)unused;
+	mcp_sys_memory(w);
+}
+
+/*
+ * query_stats' keys, in one order that every stat_type's writes follow: a
+ * live group's (group, the capture's status, available ... omitted_rows;
+ * without a capture available and hint alone), scheduler's (the
+ * scheduler's fields by hand, the writer scheduler://current shares, then
+ * sched_ext_interval) and system's (cpu, memory).
+ */
+const struct mcp_out mcp_out_stats[] = {
+	MCP_REC_STR(mcp_stats_rec, group),
+	MCP_LIVE_STATUS_OUT,
+	MCP_REC_BOOL_SET(mcp_stats_rec, available),
+	MCP_REC_STR(mcp_stats_rec, hint),
+	{ "note", "string" },
+	MCP_REC_INT_SET(mcp_stats_rec, interval_seq),
+	MCP_REC_INT_SET(mcp_stats_rec, start_ns),
+	MCP_REC_INT_SET(mcp_stats_rec, end_ns),
+	MCP_REC_INT_SET(mcp_stats_rec, events),
+	MCP_REC_INT_SET(mcp_stats_rec, lost),
+	MCP_REC_INT_SET(mcp_stats_rec, tasks_dropped),
+	MCP_REC_FN(mcp_stats_rec, rows, "array", mcp_live_rows),
+	MCP_REC_INT_SET(mcp_stats_rec, total_rows),
+	MCP_REC_UINT_NZ(mcp_stats_rec, omitted_rows),
+	{ "sched_ext_supported", "boolean" },
+	{ "state", "string" },
+	{ "active", "boolean" },
+	{ "name", "string" },
+	{ "class", "string" },
+	{ "switch_all", "boolean" },
+	{ "ops", "string" },
+	{ "counters", "object" },
+	{ "counters_error", "string" },
+	MCP_REC_FN(mcp_stats_rec, sched_ext_interval, "object", scx_interval),
+	MCP_REC_FN(mcp_stats_rec, cpu, "object", sys_cpu),
+	MCP_REC_FN(mcp_stats_rec, memory, "object", sys_memory),
+	{ "" },
+};
+_Static_assert(offsetof(struct mcp_stats_rec, st) == 0, "the status starts the record");
+
 int mcp_t_query_stats(struct mcp_call *c)
 {
 	static const char *const types[] = {
 		"cpu",	  "llc",       "node",	 "dsq",	   "process",
 		"thread", "scheduler", "system", "cgroup", NULL,
 	};
+	struct mcp_stats_rec rec;
 	int64_t limit = 20;
 	int k;
 
 	if (mcp_arg_required(c, "stat_type") || (k = mcp_arg_enum(c, "stat_type", types, 0)) < 0 ||
 	    mcp_arg_i64(c, "limit", &limit, 1, 1000) < 0)
 		return -EINVAL;
+	mcp_stats_none(&rec);
 	if (k == 6) {
 		scx_jw_obj_begin(&c->w);
 		mcp_sys_scheduler_fields(&c->w);
@@ -58,17 +117,17 @@ int mcp_t_query_stats(struct mcp_call *c)
 		return 0;
 	}
 	if (k == 7) {
-		scx_jw_obj_begin(&c->w);
-		scx_jw_key(&c->w, "cpu");
-		mcp_sys_cpu(&c->w);
-		scx_jw_key(&c->w, "memory");
-		mcp_sys_memory(&c->w);
-		scx_jw_obj_end(&c->w);
+		rec.cpu = rec.memory = &rec; /* (any pointer: they read /proc) */
+		mcp_out_write(&c->w, mcp_out_stats, &rec);
 		return 0;
 	}
-	if (!c->s->live)
-		return not_yet(c, "no live capture: start one with control_event_tracking "
-				  "{\"action\":\"start\"}, wait a second, then query again");
+	if (!c->s->live) {
+		rec.available = false;
+		rec.hint = "no live capture: start one with control_event_tracking "
+			   "{\"action\":\"start\"}, wait a second, then query again";
+		mcp_out_write(&c->w, mcp_out_stats, &rec);
+		return 0;
+	}
 	return mcp_live_stats(c->s, types[k], &c->w, (unsigned)limit);
 }
 
@@ -546,7 +605,9 @@ int mcp_t_cgroups(struct mcp_call *c)
 
 /*
  * start and stop: the action by hand, then the status's fields, then its
- * note by hand.  get_perf_results writes its keys by hand.
+ * note by hand.  A profile run as a task (duration_secs) ends with what
+ * get_perf_results answers (mcp_tasks.c), so its keys follow (unit 5006
+ * checks they are get_perf_results' own, of the same types).
  */
 const struct mcp_out mcp_out_profile[] = {
 	MCP_LIVE_OUT,
@@ -631,6 +692,27 @@ int mcp_t_prof_stop(struct mcp_call *c)
 	return 0;
 }
 
+/* get_perf_results: without a profile, available and hint by hand */
+const struct mcp_out mcp_out_perf_results[] = {
+	{ "available", "boolean" },
+	{ "hint", "string" },
+	MCP_REC_STR(scx_profile_results, event),
+	MCP_REC_UINT(scx_profile_results, samples),
+	MCP_REC_UINT_NZ(scx_profile_results, samples_in_untracked_stacks),
+	MCP_REC_UINT(scx_profile_results, kernel_symbols),
+	MCP_REC_FN(scx_profile_results, symbols, "array", scx_profile__symbols),
+	MCP_REC_UINT(scx_profile_results, distinct_symbols),
+	MCP_REC_FN(scx_profile_results, stacks, "array", scx_profile__stacks),
+	MCP_REC_INT_SET(scx_profile_results, distinct_stacks),
+	MCP_REC_UINT_NZ(scx_profile_results, stacks_omitted),
+	{ "" },
+};
+
+static void perf_results_write(struct scx_jw *w, const struct scx_profile_results *r)
+{
+	mcp_out_write(w, mcp_out_perf_results, r);
+}
+
 int mcp_t_prof_results(struct mcp_call *c)
 {
 	int64_t limit = 20;
@@ -641,6 +723,7 @@ int mcp_t_prof_results(struct mcp_call *c)
 		return -EINVAL;
 	if (!c->s->prof)
 		return not_yet(c, "no profile: start one with start_perf_profiling");
-	scx_profile__results(c->s->prof, (unsigned)limit, stacks, c->cap, &c->w);
+	scx_profile__results(c->s->prof, (unsigned)limit, stacks, c->cap, &c->w,
+			     perf_results_write);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * the trace's arena (300k events take a few ms), bounded output.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,17 +453,131 @@ static void qagg_add(struct qagg *a, int fn, const struct scx_event *e)
 	}
 }
 
-static void qagg_write(struct mcp_call *c, const struct query *q, struct qagg *a, uint64_t matched)
+/*
+ * query_trace_events' result, one record for every mode: what a mode does
+ * not write is absent (NULL, -1, NaN).  Each mode's keys come in the
+ * table's order: events (events, matched, offset, returned, next_offset)
+ * or an aggregation (function, field, matched, then groups and distinct,
+ * or count and avg, min or max), then the cut by hand.
+ */
+struct query_rec {
+	const char *trace_id, *function, *field;
+	const void *events; /* events mode: the pass over the trace (query_events) */
+	int64_t matched, offset, returned, next_offset;
+	const void *groups; /* count_by, group_by (query_groups) */
+	int64_t distinct, count;
+	double avg;
+	const int64_t *min, *max;
+};
+
+/* what a pass or the groups write, and what they tell the record */
+struct query_out {
+	struct mcp_call *c;
+	struct mcp_trace *t;
+	const struct query *q;
+	struct qagg *a;
+	struct query_rec *rec; /* events: matched, returned, next_offset, known once written */
+	uint64_t shown;
+};
+
+/*
+ * The pass over the trace, for every mode: a page of the events written as
+ * they are found (into the array the caller opened), or the aggregation
+ * fed.  The number of events matched.
+ */
+static uint64_t query_pass(struct query_out *o)
+{
+	const struct query *q = o->q;
+	/* in locals: the loop's calls could change them, as far as gcc knows */
+	const int fn = q->fn;
+	const int64_t offset = q->offset, limit = q->limit;
+	struct qagg *a = o->a;
+	struct scx_buf tmp = { 0 };
+	uint64_t matched = 0, shown = 0;
+	struct scx_event e;
+	size_t off = 0;
+
+	while (mcp_trace_next(o->t, &off, &e)) {
+		if (!query_match(q, &e))
+			continue;
+		matched++;
+		if (fn != Q_EVENTS) {
+			qagg_add(a, fn, &e);
+		} else if ((int64_t)matched > offset && (int64_t)shown < limit && mcp_room(o->c)) {
+			mcp_raw_event(o->c, &e, &tmp);
+			shown++;
+		}
+	}
+	scx_buf_free(&tmp);
+	o->shown = shown;
+	return matched;
+}
+
+/* events mode: the page is written as the pass finds it */
+static void query_events(struct scx_jw *w, const void *v)
+{
+	struct query_out *o = (struct query_out *)v; /* (the caller's, not const) */
+	uint64_t matched;
+
+	scx_jw_arr_begin(w);
+	matched = query_pass(o);
+	scx_jw_arr_end(w);
+	o->rec->matched = (int64_t)matched;
+	o->rec->returned = (int64_t)o->shown;
+	if (o->shown + o->q->offset < matched)
+		o->rec->next_offset = o->q->offset + (int64_t)o->shown;
+}
+
+/* count_by, group_by: the values, most frequent first, within the limit and the room */
+static void query_groups(struct scx_jw *w, const void *v)
+{
+	struct query_out *o = (struct query_out *)v;
+	const struct agg_key *keys = o->a->keys;
+
+	scx_jw_arr_begin(w);
+	for (size_t i = 0; i < o->a->nkeys && (int64_t)i < o->q->limit && mcp_room(o->c); i++) {
+		scx_jw_obj_begin(w);
+		if (keys[i].is_str)
+			scx_jw_kstr(w, "value", keys[i].str);
+		else
+			scx_jw_kint(w, "value", keys[i].num);
+		scx_jw_kuint(w, "count", keys[i].count);
+		scx_jw_obj_end(w);
+		o->shown++;
+	}
+	scx_jw_arr_end(w);
+}
+
+const struct mcp_out mcp_out_query[] = {
+	MCP_REC_STR(query_rec, trace_id),
+	MCP_REC_STR(query_rec, function),
+	MCP_REC_STR(query_rec, field),
+	MCP_REC_FN(query_rec, events, "array", query_events),
+	MCP_REC_INT_SET(query_rec, matched),
+	MCP_REC_INT_SET(query_rec, offset),
+	MCP_REC_INT_SET(query_rec, returned),
+	MCP_REC_INT_SET(query_rec, next_offset),
+	MCP_REC_FN(query_rec, groups, "array", query_groups),
+	MCP_REC_INT_SET(query_rec, distinct),
+	MCP_REC_INT_SET(query_rec, count),
+	MCP_REC_NUM_SET(query_rec, avg),
+	MCP_REC_INT_AT(query_rec, min),
+	MCP_REC_INT_AT(query_rec, max),
+	{ "value", "number" },
+	{ "truncated", "object" },
+	{ "note", "string" },
+	{ "" },
+};
+
+/* an aggregation's figures into rec (groups sorted, most frequent first) */
+static void qagg_rec(const struct query *q, struct qagg *a, struct query_rec *rec,
+		     struct query_out *o)
 {
 	struct agg_key *keys = a->keys;
-	uint64_t shown = 0;
 
-	scx_jw_kstr(&c->w, "function", q->func);
-	if (q->afield[0])
-		scx_jw_kstr(&c->w, "field", q->afield);
-	scx_jw_kuint(&c->w, "matched", matched);
+	rec->function = q->func;
+	rec->field = q->afield[0] ? q->afield : NULL;
 	if (q->fn == Q_COUNT_BY || q->fn == Q_GROUP_BY) {
-		/* most frequent first */
 		for (size_t i = 1; i < a->nkeys; i++)
 			for (size_t j = i; j && keys[j].count > keys[j - 1].count; j--) {
 				struct agg_key x = keys[j];
@@ -470,47 +585,15 @@ static void qagg_write(struct mcp_call *c, const struct query *q, struct qagg *a
 				keys[j] = keys[j - 1];
 				keys[j - 1] = x;
 			}
-		scx_jw_key(&c->w, "groups");
-		scx_jw_arr_begin(&c->w);
-		for (size_t i = 0; i < a->nkeys && (int64_t)i < q->limit && mcp_room(c); i++) {
-			scx_jw_obj_begin(&c->w);
-			if (keys[i].is_str)
-				scx_jw_kstr(&c->w, "value", keys[i].str);
-			else
-				scx_jw_kint(&c->w, "value", keys[i].num);
-			scx_jw_kuint(&c->w, "count", keys[i].count);
-			scx_jw_obj_end(&c->w);
-			shown++;
-		}
-		scx_jw_arr_end(&c->w);
-		scx_jw_kuint(&c->w, "distinct", a->nkeys);
-		if (shown < a->nkeys)
-			mcp_note_cut(c, shown, a->nkeys - shown, "limit");
+		rec->groups = o;
+		rec->distinct = (int64_t)a->nkeys;
 	} else if (q->fn != Q_COUNT) {
-		scx_jw_kuint(&c->w, "count", a->acount);
-		if (a->acount) {
-			if (q->fn == Q_AVG)
-				scx_jw_knum(&c->w, "avg", a->asum / a->acount);
-			else
-				scx_jw_kint(&c->w, q->fn == Q_MIN ? "min" : "max",
-					    q->fn == Q_MIN ? a->amin : a->amax);
-		}
-	}
-}
-
-/* ---- the events themselves, a page of them ---------------------------------------- */
-
-static void events_tail(struct mcp_call *c, const struct query *q, uint64_t matched, uint64_t shown)
-{
-	scx_jw_arr_end(&c->w);
-	scx_jw_kuint(&c->w, "matched", matched);
-	scx_jw_kuint(&c->w, "offset", q->offset);
-	scx_jw_kuint(&c->w, "returned", shown);
-	if (shown + q->offset < matched) {
-		scx_jw_kuint(&c->w, "next_offset", q->offset + shown);
-		if ((int64_t)shown < q->limit)
-			mcp_note_cut(c, shown, matched - shown - q->offset,
-				     "result size cap; page with offset");
+		rec->count = (int64_t)a->acount;
+		if (a->acount && q->fn == Q_AVG)
+			rec->avg = a->asum / a->acount;
+		else if (a->acount)
+			*(q->fn == Q_MIN ? &rec->min : &rec->max) =
+				q->fn == Q_MIN ? &a->amin : &a->amax;
 	}
 }
 
@@ -519,40 +602,37 @@ int mcp_t_query(struct mcp_call *c)
 	struct mcp_trace *t = mcp_tool_trace(c);
 	struct query q;
 	struct qagg a = { .km = SCX_MAP_INIT(uint32_t), .amin = INT64_MAX, .amax = INT64_MIN };
-	struct scx_buf tmp = { 0 };
-	uint64_t matched = 0, shown = 0;
-	struct scx_event e;
-	size_t off = 0;
+	struct query_rec rec = { .matched = -1,
+				 .offset = -1,
+				 .returned = -1,
+				 .next_offset = -1,
+				 .distinct = -1,
+				 .count = -1,
+				 .avg = NAN };
+	struct query_out o = { .c = c, .t = t, .q = &q, .a = &a, .rec = &rec };
 
 	if (!t)
 		return -EINVAL;
 	if (query_args(c, &q))
 		return -EINVAL;
 	a.afc.name = q.afield;
-	scx_jw_obj_begin(&c->w);
-	scx_jw_kstr(&c->w, "trace_id", t->id);
+	rec.trace_id = t->id;
 	if (q.fn == Q_EVENTS) {
-		scx_jw_key(&c->w, "events");
-		scx_jw_arr_begin(&c->w);
+		rec.events = &o;
+		rec.offset = q.offset;
+	} else {
+		rec.matched = (int64_t)query_pass(&o);
+		qagg_rec(&q, &a, &rec, &o);
 	}
-	while (mcp_trace_next(t, &off, &e)) {
-		if (!query_match(&q, &e))
-			continue;
-		matched++;
-		if (q.fn != Q_EVENTS) {
-			qagg_add(&a, q.fn, &e);
-		} else if ((int64_t)matched > q.offset && (int64_t)shown < q.limit && mcp_room(c)) {
-			mcp_raw_event(c, &e, &tmp);
-			shown++;
-		}
-	}
-	if (q.fn == Q_EVENTS)
-		events_tail(c, &q, matched, shown);
-	else
-		qagg_write(c, &q, &a, matched);
+	scx_jw_obj_begin(&c->w);
+	mcp_out_fields(&c->w, mcp_out_query, &rec);
+	if (q.fn == Q_EVENTS && rec.next_offset >= 0 && (int64_t)o.shown < q.limit)
+		mcp_note_cut(c, o.shown, (uint64_t)(rec.matched - rec.offset) - o.shown,
+			     "result size cap; page with offset");
+	else if (rec.groups && o.shown < a.nkeys)
+		mcp_note_cut(c, o.shown, a.nkeys - o.shown, "limit");
 	scx_jw_obj_end(&c->w);
 	scx_map_free(&a.km);
 	free(a.keys);
-	scx_buf_free(&tmp);
 	return 0;
 }

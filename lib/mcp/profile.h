@@ -44,8 +44,37 @@ struct scx_profile_status {
 	char note[SCX_PROFILE_NOTE]; /* a fallback or why it stopped, or "" */
 };
 void scx_profile__status(struct scx_profile *p, struct scx_profile_status *st);
-/* {"symbols":[...],"stacks":[...]} hottest first, about max_bytes at most. */
+/*
+ * What the profile found; its fields are the keys of get_perf_results'
+ * result (lib/mcp/mcp_tools_live.c).  symbols and stacks are written by
+ * scx_profile__symbols() and scx_profile__stacks() from what they point to.
+ */
+struct scx_profile_rows;
+struct scx_profile_results {
+	const char *event;
+	uint64_t samples;
+	uint64_t samples_in_untracked_stacks; /* of stacks past the ones kept */
+	uint64_t kernel_symbols;
+	const struct scx_profile_rows *symbols;
+	uint64_t distinct_symbols;
+	const struct scx_profile_rows *stacks; /* NULL: not asked for */
+	int64_t distinct_stacks;	       /* -1: stacks not asked for */
+	/* the stacks that did not fit: how many do is known once they are
+	   written, so scx_profile__stacks() sets it, for the writer to write
+	   after them */
+	uint64_t stacks_omitted;
+};
+/* The hottest leaf symbols, or stacks, as a JSON array within the budget
+   scx_profile__results() was given (a struct scx_profile_rows). */
+void scx_profile__symbols(struct scx_jw *w, const void *rows);
+void scx_profile__stacks(struct scx_jw *w, const void *rows);
+/*
+ * Fill the results under the profile's lock, limit symbols and stacks each,
+ * and write them to w with write() before the lock is let go: symbols and
+ * stacks keep to about max_bytes of w's buffer at most.
+ */
 void scx_profile__results(struct scx_profile *p, unsigned limit, bool stacks, size_t max_bytes,
-			  struct scx_jw *w);
+			  struct scx_jw *w,
+			  void (*write)(struct scx_jw *w, const struct scx_profile_results *r));
 
 #endif

@@ -249,13 +249,75 @@ struct leaf {
 	bool kernel;
 };
 
+/* what the rows' writers need: the sorted stacks and leaves, the budget */
+struct scx_profile_rows {
+	struct scx_profile *p;
+	struct symbolizer *z;
+	const struct stack *const *order; /* hottest first */
+	const struct leaf *leaves;	  /* hottest first */
+	size_t nl;
+	unsigned limit;
+	size_t max_bytes;
+	uint64_t *omitted; /* the results' stacks_omitted */
+};
+
+void scx_profile__symbols(struct scx_jw *w, const void *rows)
+{
+	const struct scx_profile_rows *r = rows;
+	const struct scx_profile *p = r->p;
+
+	scx_jw_arr_begin(w);
+	for (size_t i = 0; i < r->nl && i < r->limit && w->out->len < r->max_bytes / 2; i++) {
+		scx_jw_obj_begin(w);
+		scx_jw_kstr(w, "symbol", r->leaves[i].name);
+		scx_jw_kuint(w, "count", r->leaves[i].count);
+		scx_jw_kdouble(w, "percent",
+			       p->samples ? 100.0 * r->leaves[i].count / p->samples : 0);
+		scx_jw_kbool(w, "kernel", r->leaves[i].kernel);
+		scx_jw_obj_end(w);
+	}
+	scx_jw_arr_end(w);
+}
+
+void scx_profile__stacks(struct scx_jw *w, const void *rows)
+{
+	const struct scx_profile_rows *r = rows;
+	const struct scx_profile *p = r->p;
+	size_t shown = 0;
+	char buf[400];
+
+	scx_jw_arr_begin(w);
+	for (size_t i = 0; i < p->nr_stacks && shown < r->limit && w->out->len < r->max_bytes;
+	     i++) {
+		const struct stack *s = r->order[i];
+
+		scx_jw_obj_begin(w);
+		scx_jw_kuint(w, "count", s->count);
+		scx_jw_kuint(w, "pid", s->pid);
+		scx_jw_kuint(w, "tgid", s->tgid);
+		scx_jw_kstr(w, "comm", s->comm);
+		scx_jw_key(w, "frames");
+		scx_jw_arr_begin(w);
+		for (unsigned f = 0; f < (unsigned)s->nk + s->nu && f < 24; f++) {
+			symbolize(r->z, p, s->tgid, s->ips[f], f < s->nk, buf, sizeof(buf));
+			scx_jw_str(w, buf);
+		}
+		scx_jw_arr_end(w);
+		scx_jw_obj_end(w);
+		shown++;
+	}
+	scx_jw_arr_end(w);
+	*r->omitted = p->nr_stacks - shown;
+}
+
 void scx_profile__results(struct scx_profile *p, unsigned limit, bool stacks, size_t max_bytes,
-			  struct scx_jw *w)
+			  struct scx_jw *w,
+			  void (*write)(struct scx_jw *w, const struct scx_profile_results *r))
 {
 	struct symbolizer z = { 0 };
 	const struct stack **order;
 	struct leaf *leaves = NULL;
-	size_t nl = 0, shown = 0;
+	size_t nl = 0;
 	char buf[400];
 
 	pthread_mutex_lock(&p->mu);
@@ -299,52 +361,28 @@ void scx_profile__results(struct scx_profile *p, unsigned limit, bool stacks, si
 			leaves[j] = leaves[j - 1];
 			leaves[j - 1] = x;
 		}
-	scx_jw_obj_begin(w);
-	scx_jw_kstr(w, "event", p->event);
-	scx_jw_kuint(w, "samples", p->samples);
-	if (p->other)
-		scx_jw_kuint(w, "samples_in_untracked_stacks", p->other);
-	scx_jw_kuint(w, "kernel_symbols", z.kernel.n);
-	scx_jw_key(w, "symbols");
-	scx_jw_arr_begin(w);
-	for (size_t i = 0; i < nl && i < limit && w->out->len < max_bytes / 2; i++) {
-		scx_jw_obj_begin(w);
-		scx_jw_kstr(w, "symbol", leaves[i].name);
-		scx_jw_kuint(w, "count", leaves[i].count);
-		scx_jw_kdouble(w, "percent", p->samples ? 100.0 * leaves[i].count / p->samples : 0);
-		scx_jw_kbool(w, "kernel", leaves[i].kernel);
-		scx_jw_obj_end(w);
-	}
-	scx_jw_arr_end(w);
-	scx_jw_kuint(w, "distinct_symbols", nl);
-	if (stacks) {
-		scx_jw_key(w, "stacks");
-		scx_jw_arr_begin(w);
-		for (size_t i = 0; i < p->nr_stacks && shown < limit && w->out->len < max_bytes;
-		     i++) {
-			const struct stack *s = order[i];
+	struct scx_profile_results res = {
+		.event = p->event,
+		.samples = p->samples,
+		.samples_in_untracked_stacks = p->other,
+		.kernel_symbols = z.kernel.n,
+		.distinct_symbols = nl,
+		.distinct_stacks = stacks ? (int64_t)p->nr_stacks : -1,
+	};
+	struct scx_profile_rows rows = {
+		.p = p,
+		.z = &z,
+		.order = order,
+		.leaves = leaves,
+		.nl = nl,
+		.limit = limit,
+		.max_bytes = max_bytes,
+		.omitted = &res.stacks_omitted,
+	};
 
-			scx_jw_obj_begin(w);
-			scx_jw_kuint(w, "count", s->count);
-			scx_jw_kuint(w, "pid", s->pid);
-			scx_jw_kuint(w, "tgid", s->tgid);
-			scx_jw_kstr(w, "comm", s->comm);
-			scx_jw_key(w, "frames");
-			scx_jw_arr_begin(w);
-			for (unsigned f = 0; f < (unsigned)s->nk + s->nu && f < 24; f++) {
-				symbolize(&z, p, s->tgid, s->ips[f], f < s->nk, buf, sizeof(buf));
-				scx_jw_str(w, buf);
-			}
-			scx_jw_arr_end(w);
-			scx_jw_obj_end(w);
-			shown++;
-		}
-		scx_jw_arr_end(w);
-		scx_jw_kuint(w, "distinct_stacks", p->nr_stacks);
-		if (shown < p->nr_stacks)
-			scx_jw_kuint(w, "stacks_omitted", p->nr_stacks - shown);
-	}
-	scx_jw_obj_end(w);
+	res.symbols = &rows;
+	res.stacks = stacks ? &rows : NULL;
+	write(w, &res);
 	pthread_mutex_unlock(&p->mu);
 	free(order);
 	free(leaves);

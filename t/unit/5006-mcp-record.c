@@ -52,6 +52,17 @@ static const struct mcp_out table[] = {
 	{ "" },
 };
 
+/* a boolean that may be left unsaid: false, true, absent; a number that
+   may be negative or absent */
+struct said {
+	int8_t no, yes, unsaid;
+	const int64_t *at, *nowhere;
+};
+static const struct mcp_out said_table[] = {
+	MCP_REC_BOOL_SET(said, no), MCP_REC_BOOL_SET(said, yes),   MCP_REC_BOOL_SET(said, unsaid),
+	MCP_REC_INT_AT(said, at),   MCP_REC_INT_AT(said, nowhere), { "" },
+};
+
 /* the whole object, or (fields) its members, then one of the caller's */
 static const char *write(const struct rec *r, bool fields)
 {
@@ -83,10 +94,12 @@ static const char *type_of(unsigned char val)
 	case MCP_V_UINT_NZ:
 	case MCP_V_INT:
 	case MCP_V_INT_SET:
+	case MCP_V_INT_AT:
 	case MCP_V_NUM:
 	case MCP_V_NUM_SET:
 		return "number";
 	case MCP_V_BOOL:
+	case MCP_V_BOOL_SET:
 		return "boolean";
 	case MCP_V_OBJ:
 		return "object";
@@ -136,6 +149,21 @@ int main(void)
 	   "the fields alone, for a tool that writes more keys after them: %s", got);
 	scx_buf_free(&obj);
 	scx_buf_free(&empty);
+	{
+		struct scx_buf b = { 0 };
+		struct scx_jw w;
+
+		scx_jw_init(&w, &b);
+		mcp_out_write(
+			&w, said_table,
+			&(struct said){ .no = 0, .yes = 2, .unsaid = -1, .at = &(int64_t){ -7 } });
+		scx_buf_add(&b, "", 1);
+		ok(!strcmp(b.data, "{\"no\":false,\"yes\":true,\"at\":-7}"),
+		   "a boolean that may be unsaid: false, true, left out; a number at a pointer, "
+		   "or none: %s",
+		   b.data);
+		scx_buf_free(&b);
+	}
 	char hand[256] = "";
 	size_t unbound = 0;
 
@@ -162,9 +190,25 @@ int main(void)
 			unbound += snprintf(hand + unbound, sizeof(hand) - unbound, "%s ",
 					    mcp_tools[t].name);
 	}
-	/* the tools whose tables bind no key: they write by hand (so does
-	   get_perf_results, which shares the profile's bound table) */
-	ok(!strcmp(hand, "query_trace_events query_trace query_stats "),
-	   "the tools whose tables bind no key to a record: %s", hand);
+	/* every tool writes its result from its table: none binds no key */
+	ok(!hand[0], "the tools whose tables bind no key to a record: %s", hand[0] ? hand : "none");
+	/* a profile run as a task ends with get_perf_results' answer, which is
+	   checked against start_perf_profiling's table */
+	const struct mcp_tool *start = mcp_tool_find("start_perf_profiling"),
+			      *results = mcp_tool_find("get_perf_results");
+	char missing[256] = "";
+	size_t nm = 0;
+
+	for (const struct mcp_out *e = results->out; e->key[0]; e++) {
+		const struct mcp_out *f = start->out;
+
+		while (f->key[0] && strcmp(f->key, e->key))
+			f++;
+		if (!f->key[0] || strcmp(f->type, e->type))
+			nm += snprintf(missing + nm, sizeof(missing) - nm, " %s", e->key);
+	}
+	ok(!missing[0],
+	   "get_perf_results' keys are in start_perf_profiling's table, of the same types:%s",
+	   missing[0] ? missing : " yes");
 	return done_testing();
 }
