@@ -8,7 +8,10 @@
 # kernel's share of a round trip (pipe, wake-ups), so the ratios are upper
 # bounds on the ratios of time.  Prints a Markdown table on stdout.
 # get_topology and flight_trigger read /sys and /proc: their counts move
-# with the machine (flight_trigger's with every process running).
+# with the machine (flight_trigger's with every process running).  It asks
+# for pid 1, which is no recorder: without a pid it signalled every flight
+# recorder on the machine, and a loaded make check beside the benchmark had
+# t/1110's recorder write a window it did not ask for.
 # MCP_BENCH_KEEP=DIR keeps the callgrind files there (cg.with.N, cg.without.N:
 # dump 2 + 2i is the i-th tool's second call) for callgrind_annotate.
 set -u
@@ -31,7 +34,7 @@ get_trace_summary| get_cpu_timeline|,\"cpu\":0 get_process_timeline|,\"pid\":1
 query_trace_events|,\"event_type\":\"sched_switch\",\"aggregation\":{\"function\":\"count_by\",\"field\":\"next_comm\"}
 list_traces| discover_analyzers| compare_traces|,\"trace_a\":\"t\",\"trace_b\":\"t\"
 export_trace_analysis|,\"output_path\":\"$tmp/export.json\",\"overwrite\":true
-analyze_cgroups|,\"mode\":\"preemptions\" get_topology|\"detail_level\":\"full\" flight_trigger|"
+analyze_cgroups|,\"mode\":\"preemptions\" get_topology|\"detail_level\":\"full\" flight_trigger|\"pid\":1"
 {
 	req 0 initialize '{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}'
 	tool 1 load_perfetto_trace "\"file_path\":\"$TRACE\",\"trace_id\":\"t\""
