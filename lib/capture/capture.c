@@ -507,24 +507,31 @@ static int on_sample(void *ctx, void *data, size_t len)
 	return deliver_records(c, data, len);
 }
 
+/* count records of cpu lost: an SCX_EV_LOST event now, and in the totals */
+static void push_lost(struct scx_capture *c, unsigned cpu, uint64_t count)
+{
+	struct scx_event e;
+
+	scx_event_init(&e, SCX_EV_LOST);
+	e.ts = scx_now_boot_ns();
+	e.cpu = cpu;
+	e.lost.count = count;
+	c->lost[cpu] += count;
+	scx_reorder__push(c->order, &e);
+}
+
 /* Turn new ring-buffer reservation failures into SCX_EV_LOST events. */
 static int report_lost(struct scx_capture *c)
 {
 	uint32_t key = EV_STAT_LOST;
-	struct scx_event e;
 
 	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stats), &key, c->stat_buf))
 		return -errno;
 	for (unsigned i = 0; i < c->nr_cpus; i++) {
 		if (c->stat_buf[i] <= c->ring_lost[i])
 			continue;
-		scx_event_init(&e, SCX_EV_LOST);
-		e.ts = scx_now_boot_ns();
-		e.cpu = i;
-		e.lost.count = c->stat_buf[i] - c->ring_lost[i];
+		push_lost(c, i, c->stat_buf[i] - c->ring_lost[i]);
 		c->ring_lost[i] = c->stat_buf[i];
-		c->lost[i] += e.lost.count;
-		scx_reorder__push(c->order, &e);
 	}
 	return 0;
 }
@@ -586,17 +593,10 @@ static int read_stage(struct scx_capture *c, char *vals, size_t vsz)
 static void report_unarrived(struct scx_capture *c, const uint64_t *emitted)
 {
 	for (unsigned i = 0; i < c->nr_cpus; i++) {
-		struct scx_event e;
-
 		if (emitted[i] <= c->arrived[i])
 			continue;
-		scx_event_init(&e, SCX_EV_LOST);
-		e.ts = scx_now_boot_ns();
-		e.cpu = i;
-		e.lost.count = emitted[i] - c->arrived[i];
-		c->lost[i] += e.lost.count;
-		c->unarrived += e.lost.count;
-		scx_reorder__push(c->order, &e);
+		push_lost(c, i, emitted[i] - c->arrived[i]);
+		c->unarrived += emitted[i] - c->arrived[i];
 	}
 	if (c->unarrived)
 		scx_warn("%llu records the BPF programs wrote never arrived: counted as lost",
@@ -607,7 +607,7 @@ int scx_capture__stop(struct scx_capture *c)
 {
 	size_t vsz = sizeof(struct ev_stage);
 	uint32_t emitted_key = EV_STAT_EMITTED;
-	uint64_t *emitted;
+	uint64_t *emitted = c->stat_buf; /* until report_lost() reuses it */
 	char *vals = NULL;
 	int err = 0;
 
@@ -637,7 +637,6 @@ int scx_capture__stop(struct scx_capture *c)
 	 * flush in between moves records out of both, where reading in the
 	 * other order would count them twice and call them lost.
 	 */
-	emitted = scx_xcalloc(c->nr_cpus, sizeof(*emitted));
 	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stats), &emitted_key, emitted))
 		err = -errno;
 	/* records still staged per CPU are the newest of each CPU: after the ring */
@@ -656,7 +655,6 @@ int scx_capture__stop(struct scx_capture *c)
 	free(vals);
 	if (!err)
 		report_unarrived(c, emitted);
-	free(emitted);
 	if (!err)
 		err = report_lost(c);
 	if (!err)
