@@ -249,6 +249,7 @@ struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, i
 const char *prof_hintrec__how(const struct prof_hintrec *r);
 int prof_hintrec__fd(const struct prof_hintrec *r);		/* epoll fd of the ring buffer */
 int prof_hintrec__poll(struct prof_hintrec *r, int timeout_ms); /* consume, write */
+int prof_hintrec__scan(struct prof_hintrec *r); /* every task's hint now, then write */
 uint64_t prof_hintrec__written(const struct prof_hintrec *r);
 /* detach, final drain; returns the number of dropped updates */
 uint64_t prof_hintrec__free(struct prof_hintrec *r);

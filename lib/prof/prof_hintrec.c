@@ -28,7 +28,9 @@ struct prof_hintrec {
 	int map_fd; /* the pinned map */
 	bool scan;  /* iter/task attached */
 	uint64_t last_scan;
-	struct scx_map seen; /* tid -> the last hints written (uint64_t) */
+	uint64_t scan_gen;	/* scans so far: which scan an event arrived during */
+	struct scx_map seen;	/* tid -> struct hint_seen */
+	struct scx_buf scanned; /* one scan's records, held until the ring is drained */
 	char how[128];
 	struct ring_buffer *rb;
 	int out_fd;
@@ -62,15 +64,26 @@ static long long proc_field(int pid, const char *file, int fd, const char *key)
 	return v;
 }
 
-/* write a hint unless it is the value already written for that thread */
-static void emit(struct prof_hintrec *r, const struct prof_hint_rec *h, bool dedupe)
+struct hint_seen {
+	uint64_t hints;	    /* the last value written for the thread */
+	uint64_t event_gen; /* scan_gen when its last hooked update was read */
+};
+
+/*
+ * Write a hooked update, always (an update to the same value is still an
+ * update), or a scanned value unless it is the one already written for the
+ * thread or a hooked update of that thread was read during this scan.
+ */
+static void emit(struct prof_hintrec *r, const struct prof_hint_rec *h, bool scanned)
 {
 	bool added;
-	uint64_t *last = scx_map_put(&r->seen, (uint32_t)h->pid, &added);
+	struct hint_seen *last = scx_map_put(&r->seen, (uint32_t)h->pid, &added);
 
-	if (!added && dedupe && *last == h->hints)
+	if (scanned && !added && (last->hints == h->hints || last->event_gen == r->scan_gen))
 		return;
-	*last = h->hints;
+	if (added || !scanned)
+		last->event_gen = scanned ? 0 : r->scan_gen;
+	last->hints = h->hints;
 	prof_hint_write(&r->buf, h);
 	r->written++;
 }
@@ -105,12 +118,18 @@ static int on_event(void *ctx, void *data, size_t size)
 	h.tgid = (int32_t)(tgid > 0 ? tgid : pid);
 	h.hints = e->hints;
 	h.ts = e->ts;
-	/* an update to the same value is still an update: only the scan dedupes */
 	emit(r, &h, false);
 	return 0;
 }
 
-/* every task's current hint; changes since the last scan are written */
+/*
+ * Every task's current hint; changes since the last scan are written.  The
+ * hooks fire on entry, before the update: a value the scan reads was hooked
+ * before it was read, but its event may still be in the ring.  So the ring
+ * is drained between reading the tasks and writing what changed, and a
+ * thread whose hooked update came in meanwhile keeps that exact record
+ * alone (written twice otherwise, once from each side).
+ */
 static void scan(struct prof_hintrec *r)
 {
 	struct prof_hint_scan rec[256];
@@ -119,19 +138,24 @@ static void scan(struct prof_hintrec *r)
 
 	if (fd < 0)
 		return;
-	while ((n = read(fd, rec, sizeof(rec))) > 0) {
-		for (size_t i = 0; i < (size_t)n / sizeof(rec[0]); i++) {
-			struct prof_hint_rec h = {
-				(int32_t)rec[i].pid,
-				(int32_t)rec[i].tgid,
-				rec[i].hints,
-				rec[i].ts,
-			};
-
-			emit(r, &h, true);
-		}
-	}
+	r->scan_gen++;
+	scx_buf_reset(&r->scanned);
+	while ((n = read(fd, rec, sizeof(rec))) > 0)
+		scx_buf_add(&r->scanned, rec, (size_t)n / sizeof(rec[0]) * sizeof(rec[0]));
 	close(fd);
+	ring_buffer__consume(r->rb);
+	for (size_t i = 0; i < r->scanned.len / sizeof(rec[0]); i++) {
+		const struct prof_hint_scan *s =
+			(const void *)(r->scanned.data + i * sizeof(rec[0]));
+		struct prof_hint_rec h = {
+			(int32_t)s->pid,
+			(int32_t)s->tgid,
+			s->hints,
+			s->ts,
+		};
+
+		emit(r, &h, true);
+	}
 	r->last_scan = scx_now_mono_ns();
 }
 
@@ -211,7 +235,7 @@ struct prof_hintrec *prof_hintrec__new(const char *map_path, unsigned ring_mb, i
 		return NULL;
 	}
 	r = scx_xcalloc(1, sizeof(*r));
-	scx_map_init(&r->seen, sizeof(uint64_t));
+	scx_map_init(&r->seen, sizeof(struct hint_seen));
 	r->out_fd = out_fd;
 	r->map_id = info.id;
 	r->map_fd = fd;
@@ -282,6 +306,13 @@ int prof_hintrec__poll(struct prof_hintrec *r, int timeout_ms)
 	return flush(r);
 }
 
+int prof_hintrec__scan(struct prof_hintrec *r)
+{
+	if (r->scan)
+		scan(r);
+	return flush(r);
+}
+
 uint64_t prof_hintrec__written(const struct prof_hintrec *r)
 {
 	return r->written;
@@ -309,6 +340,7 @@ uint64_t prof_hintrec__free(struct prof_hintrec *r)
 	hints_bpf__destroy(r->skel);
 	close(r->map_fd);
 	scx_map_free(&r->seen);
+	scx_buf_free(&r->scanned);
 	scx_buf_free(&r->buf);
 	free(r);
 	return dropped;

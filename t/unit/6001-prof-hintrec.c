@@ -56,13 +56,13 @@ int main(void)
 	FILE *f;
 
 	if (geteuid() != 0) {
-		skip_rest(13, "needs root");
+		skip_rest(14, "needs root");
 		return done_testing();
 	}
 	map = task_storage_map("scxprof_test");
 	map2 = task_storage_map("scxprof_other");
 	if (map < 0 || map2 < 0) {
-		skip_rest(13, "cannot create task-storage maps here");
+		skip_rest(14, "cannot create task-storage maps here");
 		return done_testing();
 	}
 	snprintf(pin, sizeof(pin), "/sys/fs/bpf/scx-prof-test-%d", getpid());
@@ -70,7 +70,7 @@ int main(void)
 	/* bpffs is where schedulers pin their maps; mount it like they would */
 	if (bpf_obj_pin(map, pin) &&
 	    (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL) || bpf_obj_pin(map, pin))) {
-		skip_rest(13, "bpffs is not mounted at /sys/fs/bpf");
+		skip_rest(14, "bpffs is not mounted at /sys/fs/bpf");
 		return done_testing();
 	}
 	arr = bpf_map_create(BPF_MAP_TYPE_ARRAY, "scxprof_arr", 4, 8, 1, NULL);
@@ -85,7 +85,7 @@ int main(void)
 	r = prof_hintrec__new(pin, 1, out, err, sizeof(err));
 	if (!r) {
 		printf("# %s\n", err);
-		skip_rest(11, "hints unavailable on this kernel");
+		skip_rest(12, "hints unavailable on this kernel");
 		goto out;
 	}
 	printf("# hint hook: %s\n", prof_hintrec__how(r));
@@ -166,6 +166,43 @@ int main(void)
 		hints_bpf__destroy(t);
 		close(out2);
 		unlink(tmpl2);
+	}
+
+	/*
+	 * An update hooked but not yet read from the ring when a scan sees its
+	 * value (a poll drains the ring, the update lands, the scan runs) is
+	 * one update: written once, from the hook.
+	 */
+	{
+		char tmpl3[] = "/tmp/scx-prof-hints3.XXXXXX";
+		int out3 = mkstemp(tmpl3), pfd = (int)syscall(SYS_pidfd_open, getpid(), 0),
+		    seen = 0;
+		uint64_t val = 0x5151;
+
+		r = prof_hintrec__new(pin, 1, out3, err, sizeof(err));
+		if (r) {
+			bool scans = strstr(prof_hintrec__how(r), "iter/task scan") != NULL;
+
+			bpf_map_update_elem(map, &pfd, &val, BPF_ANY);
+			prof_hintrec__scan(r);
+			prof_hintrec__poll(r, 0);
+			prof_hintrec__free(r);
+			f = fopen(tmpl3, "r");
+			while (f && fgets(line, sizeof(line), f))
+				if (!prof_hint_parse(line, strlen(line) - 1, &h, &why) &&
+				    h.pid == getpid() && h.hints == 0x5151)
+					seen++;
+			if (f)
+				fclose(f);
+			ok(seen == 1,
+			   "an update the scan sees before the ring is read is written once (%d times%s)",
+			   seen, scans ? "" : "; no iter/task scan here");
+		} else {
+			ok(0, "recorder reopens: %s", err);
+		}
+		close(pfd);
+		close(out3);
+		unlink(tmpl3);
 	}
 
 	/* the whole record path: fake perf, a child updating its own hint meanwhile */
