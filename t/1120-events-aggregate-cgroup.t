@@ -43,17 +43,17 @@ test_expect_success BPF,JQ 'live: both captures of two cgroups'"'"' workloads' '
 	mkdir "$CG" "$CG/a" "$CG/b" &&
 	stat -c %i "$CG/a" >ida &&
 	stat -c %i "$CG/b" >idb &&
-	scx-events -e switch,waking,wakeup_new,migrate -o ev.ndjson 2>ev.err &
-	echo $! >"$TRASH/capture.pids"
-	ev=$!
-	wait_header ev.ndjson $ev
-	scx-events --aggregate -I 300ms -o k.ndjson 2>k.err &
-	echo $! >>"$TRASH/capture.pids"
-	k=$!
+	{ scx-events -e switch,waking,wakeup_new,migrate -o ev.ndjson 2>ev.err & ev=$!; } &&
+	echo $ev >"$TRASH/capture.pids" &&
+	wait_header ev.ndjson $ev &&
+	{ scx-events --aggregate -I 300ms -o k.ndjson 2>k.err & k=$!; } &&
+	echo $k >>"$TRASH/capture.pids" &&
 	wait_header k.ndjson $k &&
 	sleep 0.4 &&
-	in_cgroup "$CG/a" "$WORK_A" &
-	a=$!
+	# only the workload of a in the background: "x && y &" would take
+	# the waits above along, and b (once wholly) ran before the programs
+	# were attached
+	{ in_cgroup "$CG/a" "$WORK_A" & a=$!; } &&
 	in_cgroup "$CG/b" "$WORK_B" &&
 	wait $a &&
 	sleep 0.7 &&
@@ -62,7 +62,15 @@ test_expect_success BPF,JQ 'live: both captures of two cgroups'"'"' workloads' '
 	grep -q "\"type\":\"trailer\"" ev.ndjson &&
 	grep -q "\"type\":\"trailer\"" k.ndjson &&
 	test $(grep -c kernel_snapshot k.ndjson) -ge 4 &&
-	rm "$TRASH/capture.pids"
+	rm "$TRASH/capture.pids" &&
+	# the kernel counted all of both workloads: their first event is
+	# inside the first snapshot
+	t0=$(jq -s "map(select(.type == \"kernel_snapshot\")) | .[0].start_ns" k.ndjson) &&
+	for id in $(cat ida idb); do
+		first=$(grep "_cgroup\":$id[,}]" ev.ndjson | head -n 1 | jq .ts) &&
+		echo "cgroup $id: first event at $first, first snapshot from $t0" &&
+		test "$first" -gt "$t0" || return 1
+	done
 '
 
 test_expect_success BPF,JQ 'live: each cgroup is named once, before its figures' '
