@@ -43,14 +43,22 @@ test_expect_success BPF 'build the workload' '
 test_expect_success BPF,PERF 'switches of a workload: same count as perf stat (exact)' '
 	start_capture ev.ndjson -e switch,process &&
 	perf stat -x, -e sched:sched_switch -o stat.csv -- "$TRASH/scxev-wl" 20 /bin/true pids &&
-	kill -INT $cap_pid && wait $cap_pid &&
 	read P C <pids &&
+	# a task can be reaped before its last switch-out (preempted on its
+	# way out, on a loaded CPU): stop once both are in the capture
+	for _ in $(seq 100); do
+		test $(grep -c "\"prev_pid\":\($P\|$C\),.*\"prev_state\":32," ev.ndjson) -ge 2 && break
+		sleep 0.1
+	done &&
+	kill -INT $cap_pid && wait $cap_pid &&
 	want=$(awk -F, "/sched:sched_switch/ { print \$1 }" stat.csv) &&
 	grep -e "\"prev_pid\":$P,\"prev_tgid\":$P,\"prev_comm\":\"scxev-wl\"" \
 		-e "\"prev_pid\":$C,\"prev_tgid\":$C,\"prev_comm\":\"\(scxev-wl\|true\)\"" \
 		ev.ndjson >sw &&
 	grep -c "\"prev_state\":32," sw >zombies &&
-	test "$(cat zombies)" = 2 &&
+	{ test "$(cat zombies)" = 2 ||
+		{ echo "last switch-outs (Z) of $P and $C: $(cat zombies); their last switches:"
+		  tail -n 3 sw; false; }; } &&
 	got=$(grep -vc "\"prev_state\":32," sw) &&
 	# A task preempted on its way out, after sched_process_exit, is counted
 	# by perf only until perf_event_exit_task(): such switches (rare, under
