@@ -15,8 +15,9 @@ test_expect_success BPF 'build the workload' '
 test_expect_success BPF 'capture the workload' '
 	start_capture ev.ndjson -e sched,process &&
 	taskset -c 1 "$TRASH/scxev-wl" $N /bin/true pids &&
-	stop_capture &&
 	read P C <pids &&
+	wait_switched_out ev.ndjson $P $C &&
+	stop_capture &&
 	echo "P=$P C=$C" >ids &&
 	head -n 1 ev.ndjson | grep -q "^{\"type\":\"header\"" &&
 	tail -n 1 ev.ndjson | grep -q "^{\"type\":\"trailer\"" &&

@@ -44,12 +44,7 @@ test_expect_success BPF,PERF 'switches of a workload: same count as perf stat (e
 	start_capture ev.ndjson -e switch,process &&
 	perf stat -x, -e sched:sched_switch -o stat.csv -- "$TRASH/scxev-wl" 20 /bin/true pids &&
 	read P C <pids &&
-	# a task can be reaped before its last switch-out (preempted on its
-	# way out, on a loaded CPU): stop once both are in the capture
-	for _ in $(seq 100); do
-		test $(grep -c "\"prev_pid\":\($P\|$C\),.*\"prev_state\":32," ev.ndjson) -ge 2 && break
-		sleep 0.1
-	done &&
+	wait_switched_out ev.ndjson $P $C &&
 	kill -INT $cap_pid && wait $cap_pid &&
 	want=$(awk -F, "/sched:sched_switch/ { print \$1 }" stat.csv) &&
 	grep -e "\"prev_pid\":$P,\"prev_tgid\":$P,\"prev_comm\":\"scxev-wl\"" \

@@ -32,6 +32,24 @@ stop_capture() {
 	kill -INT $cap_pid && wait $cap_pid
 }
 
+# wait_switched_out FILE PID...: wait (up to 10 s) until the last switch-out
+# of each (prev_state Z, 32) is in the capture FILE.  A task can be reaped
+# before that switch (preempted on its way out, on a loaded CPU), so a
+# capture stopped as soon as the workload's parent has been waited for can
+# miss it.  0 either way: the tests say what they miss.
+wait_switched_out() {
+	_f=$1; shift
+	for _ in $(seq 100); do
+		_n=0
+		for _p in "$@"; do
+			grep -q "\"prev_pid\":$_p,.*\"prev_state\":32," "$_f" && _n=$((_n + 1))
+		done
+		[ $_n = $# ] && return 0
+		sleep 0.1
+	done
+	return 0
+}
+
 # A test's own cgroup: $CG, below the cgroup2 mount $CG2 (empty without
 # one), $REL as the events name it.  The test makes it and what it needs
 # below it, and removes them on exit with remove_cgroups.
