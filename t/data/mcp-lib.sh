@@ -22,10 +22,11 @@ mcp() { timeout 300 scx-mcp "$@"; }
 # In `{ ...; wait_updated out ...; } | mcp >out` the wait can read out
 # before the shell on the right truncates it: remove the file first, or a
 # previous session's lines satisfy the wait (t/5019 and t/5030 failed so in
-# a loaded make check loop).
+# a loaded make check loop).  A file not there yet has no updates (grep
+# prints no count for it, and `[ "" -lt N ]` ended the wait at once).
 wait_updated() {
 	_w=0
-	while [ "$(grep -c "resources/updated.*\"$2\"" "$1" 2>/dev/null)" -lt "$3" ]; do
+	while _n=$(grep -c "resources/updated.*\"$2\"" "$1" 2>/dev/null); [ "${_n:-0}" -lt "$3" ]; do
 		if [ $_w -ge 1200 ]; then
 			echo "wait_updated: not $3 updates of $2 in $1 after 120 s" >&2
 			return 1
