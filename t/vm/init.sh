@@ -27,6 +27,19 @@ mount -t tmpfs -o mode=1777 tmp /tmp
 mount -t tmpfs -o mode=755 run /run
 mount -t tmpfs -o mode=1777 vartmp /var/tmp
 mount -t tracefs nodev /sys/kernel/tracing
+# Two standing probes on the scheduler's hot tracepoints for the whole boot
+# (two ftrace instances, the events on and recording off): then attaching
+# or detaching a BPF program there never makes the kernel patch the
+# tracepoint's call site (a static call, patched at its first probe and
+# its second), which multi-threaded TCG once ran stale (run.sh)
+for i in 1 2; do
+	d=/sys/kernel/tracing/instances/scx-vm-keep$i
+	mkdir "$d" && echo 0 >"$d/tracing_on" || continue
+	for e in sched_switch sched_waking sched_wakeup sched_wakeup_new sched_migrate_task; do
+		echo 1 >"$d/events/sched/$e/enable" ||
+			echo "scx-vm: no standing probe $i on $e" >&2
+	done
+done
 mount -t cgroup2 nodev /sys/fs/cgroup
 # terminals for tmux (the scx-top tests)
 mkdir -p /dev/pts && mount -t devpts devpts /dev/pts

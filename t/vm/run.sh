@@ -31,7 +31,9 @@
 # the sched_switch tracepoint's static call).  One host thread for all
 # vCPUs cannot do that, but its turns of 100 ms between vCPUs split the two
 # capture programs at a hook across snapshot boundaries (t/vm/0700 test 4
-# failed in 1 of 5 runs so).  Each
+# failed in 1 of 5 runs so).  Init also keeps two standing probes on the
+# scheduler's hot tracepoints, so that BPF attaching there does not patch
+# their call sites at all (the two such oopses were both at sched_switch's).  Each
 # boot's serial log, TAP and whatever its tests kept are in
 # $SCX_BUILD/vm/NAME/ (NAME: main, or the alone test's name), or under
 # $SCX_VM_DIR when set (so that two runs can go side by side).
