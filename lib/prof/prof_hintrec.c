@@ -81,8 +81,8 @@ static void emit(struct prof_hintrec *r, const struct prof_hint_rec *h, bool sca
 
 	if (scanned && !added && (last->hints == h->hints || last->event_gen == r->scan_gen))
 		return;
-	if (added || !scanned)
-		last->event_gen = scanned ? 0 : r->scan_gen;
+	if (!scanned)
+		last->event_gen = r->scan_gen; /* (a new entry starts zeroed) */
 	last->hints = h->hints;
 	prof_hint_write(&r->buf, h);
 	r->written++;
@@ -324,8 +324,7 @@ uint64_t prof_hintrec__free(struct prof_hintrec *r)
 
 	if (!r)
 		return 0;
-	/* detach first so the final drain sees everything that was accepted */
-	ring_buffer__consume(r->rb);
+	/* a last scan (it drains the ring first), then the final drain after detaching */
 	if (r->scan)
 		scan(r);
 	hints_bpf__detach(r->skel);

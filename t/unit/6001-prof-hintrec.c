@@ -45,6 +45,24 @@ static void skip_rest(int n, const char *why)
 		printf("ok %d # SKIP %s\n", ++tap_n, why);
 }
 
+/* lines of the hints file at path that parse and are pid's with that value */
+static int count_hints(const char *path, int pid, uint64_t hints)
+{
+	FILE *f = fopen(path, "r");
+	struct prof_hint_rec h;
+	const char *why;
+	char line[512];
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!prof_hint_parse(line, strlen(line) - 1, &h, &why) && h.pid == pid &&
+		    h.hints == hints)
+			n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
 int main(void)
 {
 	char pin[128], pin2[128], err[512], tmpl[] = "/tmp/scx-prof-hints.XXXXXX", line[512];
@@ -153,13 +171,7 @@ int main(void)
 			for (int i = 0; r && i < 5; i++)
 				prof_hintrec__poll(r, 20);
 			prof_hintrec__free(r);
-			f = fopen(tmpl2, "r");
-			while (f && fgets(line, sizeof(line), f))
-				if (!prof_hint_parse(line, strlen(line) - 1, &h, &why) &&
-				    h.pid == getpid() && h.hints == 0xbeef)
-					found++;
-			if (f)
-				fclose(f);
+			found = count_hints(tmpl2, getpid(), 0xbeef);
 			ok(found == 1, "a BPF-side hint store is recorded once (%s)",
 			   r ? "recorder ran" : err);
 		}
@@ -187,13 +199,7 @@ int main(void)
 			prof_hintrec__scan(r);
 			prof_hintrec__poll(r, 0);
 			prof_hintrec__free(r);
-			f = fopen(tmpl3, "r");
-			while (f && fgets(line, sizeof(line), f))
-				if (!prof_hint_parse(line, strlen(line) - 1, &h, &why) &&
-				    h.pid == getpid() && h.hints == 0x5151)
-					seen++;
-			if (f)
-				fclose(f);
+			seen = count_hints(tmpl3, getpid(), 0x5151);
 			ok(seen == 1,
 			   "an update the scan sees before the ring is read is written once (%d times%s)",
 			   seen, scans ? "" : "; no iter/task scan here");
@@ -270,16 +276,7 @@ int main(void)
 		close(done[1]);
 		waitpid(child, NULL, 0);
 		snprintf(line, sizeof(line), "%s/hints.jsonl", outdir);
-		f = fopen(line, "r");
-		n = 0;
-		while (f && fgets(line, sizeof(line), f)) {
-			if (!prof_hint_parse(line, strlen(line) - 1, &h, &why) && h.pid == child &&
-			    h.hints == 77)
-				n++;
-		}
-		if (f)
-			fclose(f);
-		is_int(n, 1, "the child's update is in hints.jsonl");
+		is_int(count_hints(line, child, 77), 1, "the child's update is in hints.jsonl");
 		f = fopen(log, "r");
 		while (f && fgets(line, sizeof(line), f))
 			scx_buf_addstr(&b, line);
