@@ -12,29 +12,29 @@
 #
 # The guest is 4 CPUs in 2 sockets (one LLC each) and 2 NUMA nodes, TCG (no
 # KVM needed, a host thread per vCPU), the host's root file system read-only
-# over virtio-9p, init
-# t/vm/init.sh.  Its TAP comes back on the serial console and in the output
-# share.  This fails, saying
-# why, when the kernel cannot be built or booted, when a test says `not ok`
-# (but for a known breakage, `not ok ... # TODO`),
-# when the kernel panics or oopses, and when a guest does not finish within
-# its bound: $SCX_VM_TIMEOUT seconds (default 2400) for the boot of t/vm/*.t
-# or of the tests given, $SCX_VM_ALONE_TIMEOUT (default 600) for each boot of
-# a t/vm/alone test.  Every boot runs even when one before it failed.
+# over virtio-9p, init t/vm/init.sh.  Its TAP comes back on the serial
+# console and in the output share.  This fails, saying why, when the kernel
+# cannot be built or booted, when a test says `not ok` (but for a known
+# breakage, `not ok ... # TODO`), when the kernel panics or oopses, and when
+# a guest does not finish within its bound: $SCX_VM_TIMEOUT seconds (default
+# 2400) for the boot of t/vm/*.t or of the tests given, $SCX_VM_ALONE_TIMEOUT
+# (default 600) for each boot of a t/vm/alone test.  Every boot runs even
+# when one before it failed.
 #
 # One failure is the emulator's, and that boot runs once more: an "Oops:
 # int3" whose code bytes show no int3 (0xcc) where it trapped.  The kernel
-# patches live code (text_poke_bp, at every BPF attach and detach: an int3
-# first, then the new bytes, a sync of every CPU after each step); once a
-# vCPU of multi-threaded TCG (QEMU 7.2) ran such an int3 after the patching
-# had ended and its handler was gone (CI, t/vm/alone/0411, in __schedule at
-# the sched_switch tracepoint's static call).  One host thread for all
-# vCPUs cannot do that, but its turns of 100 ms between vCPUs split the two
-# capture programs at a hook across snapshot boundaries (t/vm/0700 test 4
-# failed in 1 of 5 runs so).  Init also keeps two standing probes on the
-# scheduler's hot tracepoints, so that BPF attaching there does not patch
-# their call sites at all (the two such oopses were both at sched_switch's).  Each
-# boot's serial log, TAP and whatever its tests kept are in
+# patches live code (text_poke_bp: an int3 first, then the new bytes, a sync
+# of every CPU after each step), for instance a tracepoint's call site when
+# a BPF program is its first or second probe; a vCPU of multi-threaded TCG
+# (QEMU 7.2) ran such an int3 after the patching had ended and its handler
+# was gone (twice, in __schedule at sched_switch's call).  Init keeps two
+# standing probes on the hot scheduler tracepoints so that those sites are
+# not patched at all; the retry is for the rest.  One host thread for all
+# vCPUs avoids the fault too, but its 100 ms turns split the two capture
+# programs at a hook across snapshot boundaries (t/vm/0700 test 4 failed in
+# 1 of 5 runs so).
+#
+# Each boot's serial log, TAP and whatever its tests kept are in
 # $SCX_BUILD/vm/NAME/ (NAME: main, or the alone test's name), or under
 # $SCX_VM_DIR when set (so that two runs can go side by side).
 set -u
