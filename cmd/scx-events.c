@@ -630,6 +630,25 @@ static int run_aggregate(struct run *r, const struct scx_writer_opts *wo, int fd
 		}
 		if ((err = scx_kagg__read(k, &snap)))
 			break;
+		/*
+		 * A collector that fell behind (writes blocked by a slow reader,
+		 * or no CPU for it) cuts late, and the kernel never waits: the
+		 * interval grows and nothing is lost.  The whole intervals it
+		 * overran are counted in the record (late_intervals), and the
+		 * next cut is one interval after this one, not a burst of short
+		 * intervals to catch up.
+		 */
+		if (now >= next + interval_ns) {
+			uint64_t late_ns = now - next;
+
+			snap.late_intervals = late_ns / interval_ns;
+			next = now;
+			scx_warn(
+				"interval %llu: cut %.3f s late (its reader or this collector fell "
+				"behind): %llu intervals merged into it",
+				(unsigned long long)snap.seq, (double)late_ns / 1e9,
+				(unsigned long long)snap.late_intervals);
+		}
 		/* before the snapshot, which closes its interval in scx-agg */
 		err = scx_stats_write(&feed, w);
 		scx_buf_reset(&b);

@@ -151,6 +151,28 @@ test_expect_success 'a bad kernel snapshot is named with its byte offset' '
 	grep "bad: byte [0-9]*: kernel_snapshot: missing or bad \"switches\"" err
 '
 
+# a collector that fell behind (scx-events(1)): the second snapshot merged 4
+test_expect_success JQ,PROMTOOL 'late_intervals: in the snapshot, the prometheus counter, checked' '
+	sed "3s/\"missed\":0,/\"missed\":0,\"late_intervals\":4,/" "$in" >late &&
+	test $(grep -c late_intervals late) = 1 &&
+	scx-agg -f ndjson late >snaps &&
+	jq -c "[.seq, .late_intervals]" snaps >got &&
+	printf "[0,null]\n[1,4]\n[2,null]\n" >want &&
+	test_cmp want got &&
+	scx-agg -f prometheus late >prom &&
+	grep "^scx_late_intervals_total " prom | sed "s/.* //" >got &&
+	printf "0\n4\n4\n" >want &&
+	test_cmp want got &&
+	awk "/^# EOF/ { n++; next } n == 2" prom >last &&
+	promtool check metrics <last >lint 2>&1 &&
+	test ! -s lint &&
+	scx-agg -f prometheus "$TDATA/agg-basic.ndjson" >prom &&
+	! grep late_intervals prom &&
+	sed "3s/\"missed\":0,/\"missed\":0,\"late_intervals\":-4,/" "$in" >bad &&
+	test_must_fail scx-agg bad 2>err &&
+	grep "bad: byte [0-9]*: kernel_snapshot: missing or bad \"late_intervals\"" err
+'
+
 test_expect_success 'scx-top: cpu views from the snapshots, the process view says why it is empty' '
 	scx-top -b -n 1 -i "$in" >frame &&
 	grep "kernel aggregates  cpus 2" frame &&
@@ -288,6 +310,32 @@ test_expect_success BPF,JQ 'live: the pinned pipe benchmark is in cpu 0'"'"'s sw
 			.dropped_tasks, (.cpus[] | select(.cpu == 0) | .switches)]" k.ndjson
 		false
 	}; }
+'
+
+# SIGSTOP stands for a collector that falls behind (a reader that stops
+# reading blocks its writes the same way): stopped for 1 s at 100 ms
+# intervals, it cuts at least 0.9 s late, and the kernel kept counting
+test_expect_success BPF,JQ 'live: a collector that fell behind merges intervals, loses none' '
+	start_capture late.ndjson --aggregate --no-cgroups -I 100ms &&
+	kill -STOP $cap_pid && sleep 1 && kill -CONT $cap_pid &&
+	for _ in $(seq 600); do
+		grep -q late_intervals late.ndjson && break
+		sleep 0.1
+	done &&
+	stop_capture &&
+	grep "intervals merged into it" capture.err &&
+	jq -s -e "[.[] | select(.type == \"kernel_snapshot\")] as \$k |
+		(\$k | length) >= 2 and
+		all(range(1; \$k | length); \$k[.].start_ns == \$k[. - 1].end_ns) and
+		([\$k[] | .late_intervals // 0] | add) >= 5 and
+		all(\$k[] | select(.late_intervals);
+		    .end_ns - .start_ns >= .late_intervals * 100000000)" late.ndjson || {
+		jq -c "select(.type == \"kernel_snapshot\") | [.seq, .start_ns, .end_ns, .late_intervals]" \
+			late.ndjson; false; } &&
+	scx-agg -f prometheus late.ndjson >prom &&
+	jq -s "[.[] | .late_intervals // 0] | add" late.ndjson >want &&
+	grep "^scx_late_intervals_total " prom | tail -n 1 | sed "s/.* //" >got &&
+	test_cmp want got
 '
 
 test_expect_success BPF,PROMTOOL 'live: prometheus on the aggregate stream passes promtool' '

@@ -87,5 +87,6 @@ int scx_agg__add_ksnap(struct scx_agg *a, const struct scx_ksnap *k, bool own_in
 	}
 	if (lost)
 		scx_agg__note_lost(a, -1, lost);
+	a->snap.late_intervals += k->late_intervals;
 	return agg_ksnap_end(a, k->end_ns, own_interval);
 }

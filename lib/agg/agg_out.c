@@ -486,6 +486,9 @@ void scx_agg_snap_json(struct scx_buf *b, const struct scx_agg_snap *s)
 	scx_jw_kuint(&w, "out_of_order", s->out_of_order);
 	scx_jw_kuint(&w, "threads", s->nr_threads);
 	scx_jw_kuint(&w, "tasks_dropped", s->tasks_dropped);
+	/* kernel snapshots only, and only when it happened */
+	if (s->late_intervals)
+		scx_jw_kuint(&w, "late_intervals", s->late_intervals);
 	scx_jw_kuint(&w, "cpus", s->nr_cpus);
 	if (s->scx.ts) {
 		scx_jw_key(&w, "sched_ext");

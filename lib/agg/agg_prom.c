@@ -180,7 +180,9 @@ struct scx_prom {
 	unsigned dsq_cap, cgroup_cap;
 	uint64_t intervals, events, lost, unknown, out_of_order, threads, last_dur;
 	uint64_t tasks_dropped;
-	struct scx_stats scx; /* sched_ext's counters since the start; ts 0: none seen */
+	bool kernel;		 /* the input has kernel snapshots */
+	uint64_t late_intervals; /* their late_intervals */
+	struct scx_stats scx;	 /* sched_ext's counters since the start; ts 0: none seen */
 };
 
 #define KEY_OTHER INT64_MIN
@@ -557,6 +559,8 @@ int scx_prom__add(struct scx_prom *p, const struct scx_agg *a, const struct scx_
 	p->out_of_order += s->out_of_order;
 	p->threads = s->nr_threads;
 	p->tasks_dropped += s->tasks_dropped;
+	p->kernel |= !!(s->seen & SCX_AGG_SEEN_KERNEL);
+	p->late_intervals += s->late_intervals;
 	p->last_dur = s->end_ns - s->start_ns;
 	if (s->scx.ts)
 		scx_stats_merge(&p->scx, &s->scx);
@@ -806,6 +810,11 @@ void scx_prom__write(const struct scx_prom *p, struct scx_buf *b)
 		     "events older than the sort window, used where they arrived", p->out_of_order);
 	host_counter(b, "tasks_dropped_total", "threads",
 		     "threads forgotten past the task limit (--max-tasks)", p->tasks_dropped);
+	if (p->kernel)
+		host_counter(b, "late_intervals_total", "intervals",
+			     "kernel intervals merged into a later one because the collector's "
+			     "reader fell behind",
+			     p->late_intervals);
 	family_head(b, "scx_", "tracked_threads", "gauge", "threads",
 		    "threads tracked at the last interval");
 	scx_buf_printf(b, "scx_tracked_threads %llu\n", (unsigned long long)p->threads);

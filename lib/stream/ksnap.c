@@ -40,7 +40,7 @@ void scx_ksnap_reset(struct scx_ksnap *s)
 	for (unsigned i = 0; i < s->nr_dsqs; i++)
 		s->dsqs[i].lat.nr = 0;
 	s->nr_cpus = s->nr_cgroups = s->nr_dsqs = 0;
-	s->seq = s->start_ns = s->end_ns = s->end_skew_ns = 0;
+	s->seq = s->start_ns = s->end_ns = s->end_skew_ns = s->late_intervals = 0;
 	s->dropped_tasks = s->dropped_cpu = s->missed = s->dropped_cg_values = 0;
 	s->dropped_dsq_values = 0;
 }
@@ -227,6 +227,9 @@ void scx_ksnap_to_json(struct scx_buf *b, const struct scx_ksnap *s)
 	scx_jw_kuint(&w, "start_ns", s->start_ns);
 	scx_jw_kuint(&w, "end_ns", s->end_ns);
 	scx_jw_kuint(&w, "end_skew_ns", s->end_skew_ns);
+	/* optional: on time, the record is as it was before the key existed */
+	if (s->late_intervals)
+		scx_jw_kuint(&w, "late_intervals", s->late_intervals);
 	scx_jw_kuint(&w, "dropped_tasks", s->dropped_tasks);
 	scx_jw_kuint(&w, "dropped_cpu", s->dropped_cpu);
 	scx_jw_kuint(&w, "missed", s->missed);
@@ -476,6 +479,9 @@ int scx_ksnap_from_json(const struct scx_json_doc *d, struct scx_ksnap *s, char 
 	/* optional: records before it had none */
 	if (scx_json_get(d, 0, "end_skew_ns") >= 0 &&
 	    get_u(&top, "end_skew_ns", &s->end_skew_ns, err, errsz))
+		return -EINVAL;
+	if (scx_json_get(d, 0, "late_intervals") >= 0 &&
+	    get_u(&top, "late_intervals", &s->late_intervals, err, errsz))
 		return -EINVAL;
 	arr = scx_json_get(d, 0, "cpus");
 	if (arr < 0 || d->tok[arr].type != JSMN_ARRAY)

@@ -98,6 +98,7 @@ struct scx_ksnap {
 	uint64_t seq;
 	uint64_t start_ns, end_ns;   /* [start, end), CLOCK_BOOTTIME */
 	uint64_t end_skew_ns;	     /* the kernel's interval ended within [end - skew, end] */
+	uint64_t late_intervals;     /* deadlines passed before it was cut (a slow reader) */
 	uint64_t dropped_tasks;	     /* task state not kept (allocation failed) */
 	uint64_t dropped_cpu;	     /* events on CPUs past the collector's table */
 	uint64_t missed;	     /* program runs the kernel skipped (recursion) */

@@ -121,6 +121,7 @@ static void round_trip(unsigned n, const char *what)
 	k.start_ns = 1000;
 	k.end_ns = 2000;
 	k.end_skew_ns = 17;
+	k.late_intervals = 5;
 	k.dropped_tasks = 3;
 	k.cpus[1].c[SCX_KS_WC_LOSS_NS] = 99;
 	ok(slots[0].h[0].count == 0 && slots[0].h[0].used == 0 && slots[1].c[KC_SWITCHES] == 0,
@@ -139,8 +140,8 @@ static void round_trip(unsigned n, const char *what)
 	   "%s: the record is JSON of its type", what);
 	ok(!scx_ksnap_from_json(&d, &back, err, sizeof(err)), "%s: decodes (%s)", what, err);
 	ok(back.seq == 7 && back.start_ns == 1000 && back.end_ns == 2000 &&
-		   back.end_skew_ns == 17 && back.dropped_tasks == 3 && back.nr_cpus == 2 &&
-		   back.cpus[1].c[SCX_KS_SWITCHES] == 12345 &&
+		   back.end_skew_ns == 17 && back.late_intervals == 5 && back.dropped_tasks == 3 &&
+		   back.nr_cpus == 2 && back.cpus[1].c[SCX_KS_SWITCHES] == 12345 &&
 		   back.cpus[1].c[SCX_KS_WC_LOSS_NS] == 99,
 	   "%s: header and counters survive", what);
 	for (unsigned c = 0; c < 2 && back.nr_cpus == 2; c++)
@@ -227,6 +228,10 @@ static void bad_input(void)
 	refuses("{\"type\":\"kernel_snapshot\",\"seq\":0,\"start_ns\":1,\"end_ns\":2,"
 		"\"end_skew_ns\":-1,\"dropped_tasks\":0,\"dropped_cpu\":0,\"missed\":0,\"cpus\":[]}",
 		"\"end_skew_ns\"", "a negative boundary skew");
+	refuses("{\"type\":\"kernel_snapshot\",\"seq\":0,\"start_ns\":1,\"end_ns\":2,"
+		"\"late_intervals\":\"x\",\"dropped_tasks\":0,\"dropped_cpu\":0,\"missed\":0,"
+		"\"cpus\":[]}",
+		"\"late_intervals\"", "a late count that is no number");
 }
 
 /*
