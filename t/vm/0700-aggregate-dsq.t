@@ -17,7 +17,16 @@
 # "missed", the event mode's "missed" records (scx(7)).  A skipped run can
 # take a wait from a count, or move it to a later one, so both bounds widen
 # by the runs the snapshot says it missed plus those the event mode's
-# records date within the row's wider window; nothing else is allowed.
+# records date within the row's wider window.  One thing more: a vCPU
+# the host deschedules between the two programs at one hook (TCG, four
+# vCPU threads on a loaded host) can hold the aggregate's program past the
+# collector's flip for far longer than the band, so a wait the event mode
+# dates well inside one snapshot is the kernel's in the next (in a
+# check-scx run of 2026-11-29, beside two make check loops: kernel 21 against
+# events 22..22, the next snapshot at its upper bound).  A row outside its
+# bounds then passes only when it and a neighbour of the same key, taken as
+# one window, are inside theirs (a MOVED line): the count is kept across
+# the boundary.  Nothing else is allowed.
 #
 # The values: both measure from the last insert or successful move to the
 # switch-in, each with its own clock reads at the same hooks, so where a
@@ -106,7 +115,30 @@ compare() {
 	jq -r "select(.type == \"sched_switch\" and .dsq_lat_ns != null) |
 		[.ts, $key, .dsq_lat_ns] | @tsv" "$2" >waits &&
 	awk -F"\t" -v by="$by" "
+	# nx[j]: the row of the next snapshot with the same key, if it is inner
+	function link(  j, i) {
+		for (j = 1; j <= n; j++)
+			for (i = 1; i <= n; i++)
+				if (w[i, 4] == w[j, 4] && w[i, 1] == w[j, 1] + 1) nx[j] = i
+		linked = 1
+	}
+	function band2(j) { return 1000000 + (w[j, 7] > w[nx[j], 7] ? w[j, 7] : w[nx[j], 7]) }
+	# the event mode's missed runs dated within [a, b)
+	function evm(a, b,  i, e) {
+		e = 0
+		for (i = 1; i <= nm; i++) if (ms[i] < b && me[i] > a) e += mc[i]
+		return e
+	}
+	# row j and the next as one window: the kernel's two counts within its bounds
+	function pair_ok(j,  b, v, wide) {
+		if (!nx[j]) return 0
+		b = band2(j)
+		v = w[j, 5] + w[nx[j], 5]
+		wide = w[j, 8] + w[nx[j], 8] + evm(w[j, 2] - b, w[nx[j], 3] + b)
+		return v <= phi[j] + wide && v >= plo[j] - wide
+	}
 	FILENAME == \"inner\" { n++; for (i = 1; i <= 8; i++) w[n, i] = \$i; next }
+	!linked { link() }
 	FILENAME == \"evmissed\" { nm++; ms[nm] = \$1; me[nm] = \$2; mc[nm] = \$3; next }
 	{
 		for (j = 1; j <= n; j++) {
@@ -114,19 +146,27 @@ compare() {
 			band = 1000000 + w[j, 7]
 			if (\$1 >= w[j, 2] - band && \$1 < w[j, 3] + band) { hi[j]++; hs[j] += \$3 }
 			if (\$1 >= w[j, 2] + band && \$1 < w[j, 3] - band) lo[j]++
+			if (!nx[j]) continue
+			band = band2(j)
+			if (\$1 >= w[j, 2] - band && \$1 < w[nx[j], 3] + band) phi[j]++
+			if (\$1 >= w[j, 2] + band && \$1 < w[nx[j], 3] - band) plo[j]++
 		}
 	}
 	END {
+		if (!linked) link()
+		for (j = 1; j <= n; j++) if (nx[j]) pv[nx[j]] = j
 		for (j = 1; j <= n; j++) {
 			band = 1000000 + w[j, 7]
-			em = 0
-			for (i = 1; i <= nm; i++)
-				if (ms[i] < w[j, 3] + band && me[i] > w[j, 2] - band) em += mc[i]
+			em = evm(w[j, 2] - band, w[j, 3] + band)
 			v = w[j, 5] + 0; km = w[j, 8] + 0; wide = km + em
 			printf \"snapshot %s %s %s dsq_lat count: kernel %d, events %d..%d, missed kernel %d events %d; sum kernel %.0f, events %.0f\n\", w[j, 1], by, w[j, 4], v, lo[j], hi[j], km, em, w[j, 6], hs[j] >\"cmp\"
 			k += v
-			if (v > hi[j] + wide || v < lo[j] - wide)
-				printf(\"MISMATCH snapshot %s %s %s: kernel %d, events %d..%d, missed kernel %d events %d\n\", w[j, 1], by, w[j, 4], v, lo[j], hi[j], km, em) >\"cmp\"
+			if (v > hi[j] + wide || v < lo[j] - wide) {
+				if (pair_ok(j) || (pv[j] && pair_ok(pv[j])))
+					printf(\"MOVED snapshot %s %s %s: kernel %d, events %d..%d; with snapshot %s its neighbour it is inside\n\", w[j, 1], by, w[j, 4], v, lo[j], hi[j], pair_ok(j) ? w[nx[j], 1] : w[pv[j], 1]) >\"cmp\"
+				else
+					printf(\"MISMATCH snapshot %s %s %s: kernel %d, events %d..%d, missed kernel %d events %d\n\", w[j, 1], by, w[j, 4], v, lo[j], hi[j], km, em) >\"cmp\"
+			}
 			d = w[j, 6] - hs[j]
 			if (v && v == lo[j] && v == hi[j] && !wide && (d > v * 1000000 || -d > v * 1000000))
 				printf(\"SUMS snapshot %s %s %s: %d waits, kernel %.0f ns, events %.0f ns\n\", w[j, 1], by, w[j, 4], v, w[j, 6], hs[j]) >\"cmp\"
