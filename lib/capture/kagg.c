@@ -317,11 +317,19 @@ unsigned scx_kagg__nr_cpus(const struct scx_kagg *k)
  * Histogram h of slot sl into out, and zeroed; with plus >= 0, histogram
  * plus of the slot added too and left as it is (folded on its own after).
  */
-static void fold_hist(struct kagg_slot *sl, unsigned h, int plus, struct scx_ksnap_hist *out)
+/*
+ * One histogram of a CPU's slot into out, emptying it.  A program the
+ * grace did not wait out (its CPU stopped mid-program for longer: a vCPU
+ * the hypervisor descheduled) can have counted a value in the header and
+ * not yet in its bucket, or the reverse: the record keeps the buckets, so
+ * that it stays whole, and the values set right are added to *torn.
+ */
+static void fold_hist(struct kagg_slot *sl, unsigned h, int plus, struct scx_ksnap_hist *out,
+		      uint64_t *torn)
 {
 	struct kagg_hist_hdr *hh = &sl->h[h];
 	const struct kagg_hist_hdr *ph = plus >= 0 ? &sl->h[plus] : NULL;
-	uint64_t used = hh->used | (ph ? ph->used : 0);
+	uint64_t used = hh->used | (ph ? ph->used : 0), total = 0;
 
 	out->count = hh->count;
 	out->sum = hh->sum;
@@ -348,10 +356,19 @@ static void fold_hist(struct kagg_slot *sl, unsigned h, int plus, struct scx_ksn
 			if (!n)
 				continue;
 			scx_ksnap_hist_add(out, (blk << KAGG_BLOCK_BITS) + i, n);
+			total += n;
 			b[i] = 0;
 		}
 	}
 	memset(hh, 0, sizeof(*hh));
+	if (total != out->count) {
+		*torn += total > out->count ? total - out->count : out->count - total;
+		out->count = total;
+		if (!total)
+			out->sum = out->min = out->max = out->clamped = 0;
+		else if (out->min > out->max)
+			out->min = out->max;
+	}
 }
 
 void scx_kagg_fold_slots(struct kagg_slot *slots, unsigned nr_cpus, struct scx_ksnap *s)
@@ -364,10 +381,10 @@ void scx_kagg_fold_slots(struct kagg_slot *slots, unsigned nr_cpus, struct scx_k
 			kc->c[i] = sl->c[i];
 		memset(sl->c, 0, sizeof(sl->c));
 		/* rq_delay is both halves (bpf/aggregate.h), before wake_lat is zeroed */
-		fold_hist(sl, KH_RQ_DELAY, KH_WAKE_LAT, &kc->h[KH_RQ_DELAY]);
+		fold_hist(sl, KH_RQ_DELAY, KH_WAKE_LAT, &kc->h[KH_RQ_DELAY], &s->missed);
 		for (unsigned h = 0; h < KH__COUNT; h++)
 			if (h != KH_RQ_DELAY)
-				fold_hist(sl, h, -1, &kc->h[h]);
+				fold_hist(sl, h, -1, &kc->h[h], &s->missed);
 	}
 }
 
@@ -710,7 +727,7 @@ int scx_kagg__read(struct scx_kagg *k, struct scx_ksnap *s)
 	s->dropped_dsq_values = k->skel->bss->drops[KD_DSQ_VALUE] - k->drops_prev[KD_DSQ_VALUE];
 	memcpy(k->drops_prev, (const void *)k->skel->bss->drops, sizeof(k->drops_prev));
 	missed = scx_bpf_missed(k->skel->obj, k->links, k->nr_links);
-	s->missed = missed - k->missed_prev;
+	s->missed += missed - k->missed_prev; /* after the fold's torn values */
 	k->missed_prev = missed;
 	return 0;
 }
