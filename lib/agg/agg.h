@@ -144,7 +144,7 @@ struct scx_agg_snap {
 	uint64_t out_of_order;		 /* events older than the one before */
 	uint64_t nr_threads;		 /* threads tracked at the end */
 	uint64_t tasks_dropped;		 /* threads forgotten in the interval (max_tasks) */
-	uint64_t late_intervals;	 /* kernel snapshots' late_intervals (a slow reader) */
+	uint64_t late_intervals;	 /* kernel snapshots' late_intervals (collector late) */
 	uint64_t by_type[SCX_EV__COUNT]; /* events of each type in the interval */
 	unsigned nr[SCX_AGG_BY__COUNT];	 /* groups of each kind (0 if not asked) */
 	const struct scx_agg_group *groups[SCX_AGG_BY__COUNT];

@@ -316,13 +316,11 @@ unsigned scx_kagg__nr_cpus(const struct scx_kagg *k)
 /*
  * Histogram h of slot sl into out, and zeroed; with plus >= 0, histogram
  * plus of the slot added too and left as it is (folded on its own after).
- */
-/*
- * One histogram of a CPU's slot into out, emptying it.  A program the
- * grace did not wait out (its CPU stopped mid-program for longer: a vCPU
- * the hypervisor descheduled) can have counted a value in the header and
- * not yet in its bucket, or the reverse: the record keeps the buckets, so
- * that it stays whole, and the values set right are added to *torn.
+ * A program the grace did not wait out (its CPU stopped mid-program for
+ * longer: a vCPU the hypervisor descheduled) can have counted a value in
+ * the header and not yet in its bucket, or the reverse: out keeps the
+ * buckets, so that the record stays whole, and the values set right are
+ * added to *torn.
  */
 static void fold_hist(struct kagg_slot *sl, unsigned h, int plus, struct scx_ksnap_hist *out,
 		      uint64_t *torn)
